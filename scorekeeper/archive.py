@@ -1,0 +1,284 @@
+"""Pages of the archive: evenings, players, history, statistics, charts, export and import."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+
+from flask_babel import gettext
+
+from . import backup, charts, forms, sheet, stats, store, variants
+from .db import get_db
+
+bp = Blueprint("archive", __name__)
+
+
+def _today() -> str:
+    """Today's date on this machine (the evening at the table)."""
+    return date.today().isoformat()
+
+
+def _page() -> int:
+    """The ``?page=`` asked for: 1 if missing or not a number, and within what an offset can hold."""
+    return min(max(request.args.get("page", 1, type=int) or 1, 1), MAX_PAGE)
+
+
+MAX_PAGE = 10**9
+
+
+def _evening(evening_id: int) -> store.Evening:
+    """The evening or a 404 page."""
+    evening = store.get_evening(get_db(), evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+# --- evenings -----------------------------------------------------------------------------
+
+
+@bp.get("/evenings")
+def evenings():
+    """Every evening, newest first, with its games' count."""
+    page = _page()
+    rows = list(get_db().query(
+        "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
+        "order by e.date desc, e.id desc limit ? offset ?", [stats.PAGE_SIZE + 1, (page - 1) * stats.PAGE_SIZE]))
+    return render_template("archive/evenings.html", rows=rows[: stats.PAGE_SIZE], page=page, more=len(rows) > stats.PAGE_SIZE)
+
+
+def _evening_form_page(form, evening: store.Evening | None, status: int = 200):
+    """The new/edit evening form."""
+    form.known.choices = [(p.id, p.name) for p in store.list_players(get_db())]
+    return render_template("archive/evening_form.html", form=form, evening=evening), status
+
+
+def _evening_names(form) -> list[str]:
+    """The players ticked and typed, in that order."""
+    known = {p.id: p.name for p in store.list_players(get_db())}
+    return [known[i] for i in (form.known.data or []) if i in known] + form.new_names()
+
+
+@bp.route("/evenings/new", methods=["GET", "POST"])
+def new_evening():
+    """Start an evening: the date (today), the place, the players present."""
+    form = forms.EveningForm()
+    if request.method == "GET":
+        form.date.data = _today()
+    if form.validate_on_submit():
+        evening_id = store.create_evening(get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or "")
+        return redirect(url_for("archive.evening", evening_id=evening_id))
+    return _evening_form_page(form, None, 422 if form.is_submitted() else 200)
+
+
+@bp.route("/evenings/<int:evening_id>/edit", methods=["GET", "POST"])
+def edit_evening(evening_id: int):
+    """Change an evening's date, place, note or players."""
+    evening = _evening(evening_id)
+    form = forms.EveningForm()
+    if request.method == "GET":
+        form.date.data, form.place.data, form.note.data = evening.date, evening.place, evening.note
+        form.known.data = [p.id for p in evening.players]
+    if form.validate_on_submit():
+        store.update_evening(get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or "")
+        for game in store.evening_games(get_db(), evening_id):
+            store.refresh_results(get_db(), game.id)  # the evening's date is the games' day
+        flash(gettext("Evening saved."))
+        return redirect(url_for("archive.evening", evening_id=evening_id))
+    return _evening_form_page(form, evening, 422 if form.is_submitted() else 200)
+
+
+def _evening_sheets(evening_id: int) -> list[sheet.Sheet]:
+    """The evening's games as sheets."""
+    db = get_db()
+    return [sheet.build(game, store.hands(db, game.id)) for game in store.evening_games(db, evening_id)]
+
+
+@bp.get("/evenings/<int:evening_id>")
+def evening(evening_id: int):
+    """An evening: its games, each player's standing and the settlement."""
+    the_evening = _evening(evening_id)
+    standings = stats.evening_standings(get_db(), evening_id)
+    payments = stats.settle({r["name"]: r["balance"] for r in standings})
+    return render_template("archive/evening.html", evening=the_evening, sheets=_evening_sheets(evening_id),
+                           standings=standings, payments=payments, today=_today())
+
+
+@bp.get("/evenings/<int:evening_id>.csv")
+def evening_csv(evening_id: int):
+    """The evening as CSV."""
+    _evening(evening_id)
+    text = backup.evening_csv(_evening_sheets(evening_id), stats.evening_standings(get_db(), evening_id))
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=evening-{evening_id}.csv"})
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+@bp.get("/players")
+def players():
+    """Every player with a short record."""
+    return render_template("archive/players.html", rows=stats.players(get_db()))
+
+
+def _player_page(pid: int, rename=None, merge=None, status: int = 200):
+    """A player's record, chart and the rename and merge forms."""
+    db = get_db()
+    record = stats.player(db, pid)
+    if record is None:
+        abort(404)
+    timeline = stats.player_timeline(db, pid)
+    running, total = [], 0
+    for row in timeline:
+        total += row["margin"]
+        running.append(total)
+    chart = charts.line_chart([(record.name, running)], title=gettext("%(name)s: balance over finished games", name=record.name), x_label=gettext("game")) if timeline else ""
+    bars = charts.bar_chart([row["margin"] for row in timeline], title=gettext("%(name)s: result of each game", name=record.name)) if timeline else ""
+    rename = rename or forms.PlayerNameForm(name=record.name)
+    merge = merge or forms.MergeForm()
+    merge.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
+    games, _more = stats.history(db, player_id=pid)
+    return render_template("archive/player.html", record=record, chart=chart, bars=bars, rename=rename, merge=merge,
+                           games=games, rule_sets=variants.RULE_SETS), status
+
+
+@bp.get("/players/<int:pid>")
+def player(pid: int):
+    """One player's statistics."""
+    if store.get_player(get_db(), pid) is None:
+        abort(404)
+    return _player_page(pid)
+
+
+@bp.post("/players/<int:pid>/rename")
+def rename_player(pid: int):
+    """Rename a player; every game and evening follows."""
+    if store.get_player(get_db(), pid) is None:
+        abort(404)
+    form = forms.PlayerNameForm()
+    if form.validate_on_submit():
+        try:
+            store.rename_player(get_db(), pid, form.name.data)
+        except ValueError as error:
+            form.name.errors = [gettext(error.text, **error.values)]
+        else:
+            flash(gettext("Renamed."))
+            return redirect(url_for("archive.player", pid=pid))
+    return _player_page(pid, rename=form, status=422)
+
+
+@bp.post("/players/<int:pid>/merge")
+def merge_player(pid: int):
+    """Merge another player into this one, keeping all history."""
+    db = get_db()
+    if store.get_player(db, pid) is None:
+        abort(404)
+    form = forms.MergeForm()
+    form.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
+    if form.validate_on_submit():
+        other = store.get_player(db, form.other.data)
+        try:
+            store.merge_players(db, pid, form.other.data)
+        except ValueError as error:
+            form.other.errors = [gettext(error.text, **error.values)]
+        else:
+            flash(gettext("%(name)s merged into this player.", name=other.name))
+            return redirect(url_for("archive.player", pid=pid))
+    if not form.other.choices:  # the page shows no merge form (no other player): say why at the top
+        flash(gettext("Pick two different players."))
+    return _player_page(pid, merge=form, status=422)
+
+
+# --- history and statistics -----------------------------------------------------------------
+
+
+@bp.get("/history")
+def history():
+    """Games newest first, filtered by player, rule set and dates; paginated."""
+    db = get_db()
+    args = request.args
+    errors = {}
+    since, until = args.get("from") or None, args.get("to") or None
+    for key, value in (("from", since), ("to", until)):
+        if value:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                errors[key] = gettext("Give the date as YYYY-MM-DD.")
+    if not errors:  # 20240105 and 2024-W01-5 are dates too: compare them as the archive writes them
+        since, until = (date.fromisoformat(v).isoformat() if v else None for v in (since, until))
+    variant = args.get("variant") or None
+    if variant and variant not in variants.RULE_SETS:
+        errors["variant"] = gettext("Unknown rule set.")
+    player_id = args.get("player", type=int)
+    page = _page()
+    if player_id and not store.valid_id(player_id):
+        rows, more = [], False  # no such player: no games, as for any unknown id
+    else:
+        rows, more = ([], False) if errors else stats.history(db, player_id, variant, since, until, page)
+    return render_template("archive/history.html", rows=rows, more=more, page=page, errors=errors,
+                           players=store.list_players(db), rule_sets=variants.RULE_SETS, args=args), (422 if errors else 200)
+
+
+@bp.get("/stats")
+def statistics():
+    """Every player's record and the partnerships."""
+    db = get_db()
+    return render_template("archive/stats.html", rows=stats.players(db), pairs=stats.partnerships(db))
+
+
+# --- export and import ----------------------------------------------------------------------
+
+
+@bp.get("/export")
+def export_page():
+    """Backup: download the archive, or restore one into an empty instance."""
+    return _export_page(forms.ImportForm())
+
+
+def _export_page(form, status: int = 200):
+    """The backup page; a refused import is answered with it (and its message) at once."""
+    return render_template("archive/export.html", form=form, empty=backup.is_empty(get_db())), status
+
+
+@bp.get("/export.json")
+def export_json():
+    """The whole archive as one JSON file."""
+    data = backup.export(get_db())
+    return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=canasta-archive-{_today()}.json"})
+
+
+@bp.post("/import")
+def import_json():
+    """Restore a JSON export into an empty archive."""
+    form = forms.ImportForm()
+    if not form.validate_on_submit() or not form.file.data:
+        flash(gettext("Choose an export file first."))
+        return _export_page(form, 400)
+    try:
+        data = json.loads(form.file.data.read().decode("utf-8-sig"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, a number of 5000 digits, nested absurdly deep
+        flash(gettext("That file is not a JSON export."))
+        return _export_page(form, 422)
+    try:
+        counts = backup.restore(get_db(), data)
+    except backup.ImportError_ as error:
+        flash(gettext(error.text, **error.values))
+    else:
+        flash(gettext("Restored %(games)s games with %(hands)s hands, %(evenings)s evenings and %(players)s players.", **counts))
+        return redirect(url_for("games.index"))
+    return _export_page(form, 422)
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_csv(game_id: int):
+    """A game's sheet as CSV."""
+    game = store.get_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    text = backup.game_csv(sheet.build(game, store.hands(get_db(), game_id)))
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"})

@@ -1,0 +1,233 @@
+"""The whole archive as one JSON document, and back: lossless (every hand's inputs, deleted hands
+included, settings, players, evenings, ids and times), so an import into an empty instance
+restores everything identically. CSV views of a game and an evening for spreadsheets."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date, datetime, timezone
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import checks, sheet, store, variants
+from .variants import N_
+
+FORMAT = "canasta-scorekeeper"
+VERSION = 1
+
+
+class ImportError_(ValueError):
+    """The file is not an export this app can restore (a message id and its values)."""
+
+    def __init__(self, text: str, **args: Any) -> None:
+        super().__init__(text % args if args else text)
+        self.text, self.values = text, args
+
+
+def export(db: Database) -> dict[str, Any]:
+    """Every player, evening, game and hand."""
+    evenings = []
+    for row in db.query("select * from evenings order by id"):
+        ids = [r["player_id"] for r in db.query(
+            "select player_id from evening_players where evening_id = ? order by position", [row["id"]])]
+        evenings.append({**row, "players": ids})
+    games = []
+    for row in db.query("select * from games order by id"):
+        seats = [r["player_id"] for r in db.query("select player_id from game_seats where game_id = ? order by seat", [row["id"]])]
+        hands = [
+            {**h, "sides": json.loads(h["sides"]), "stock_out": None if h["stock_out"] is None else bool(h["stock_out"])}
+            for h in db.query("select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands where game_id = ? order by id", [row["id"]])
+        ]
+        game = {k: row[k] for k in ("id", "variant", "layout", "target", "first_dealer", "created_at", "updated_at",
+                                     "evening_id", "match_id", "partie")}
+        game.update(settings=json.loads(row["settings"] or "{}"), reopened=bool(row["reopened"]), seats=seats, hands=hands)
+        games.append(game)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "players": list(db.query("select id, name, created_at from players order by id")),
+        "evenings": evenings,
+        "games": games,
+    }
+
+
+def is_empty(db: Database) -> bool:
+    """Whether the archive holds nothing yet."""
+    return not any(db.execute(f"select 1 from {t} limit 1").fetchone() for t in ("games", "players", "evenings"))
+
+
+def wipe(db: Database) -> None:
+    """Delete everything (the schema stays)."""
+    with store.write(db):
+        for table in ("player_results", "game_results", "game_seats", "hands", "evening_players", "games", "evenings", "players"):
+            db.execute(f"delete from {table}")
+
+
+class _Damaged(ValueError):
+    """A value of the export that this app would never have written (said in the import's message)."""
+
+
+def _number(value: Any, where: str, null: bool = False) -> int | None:
+    """A whole number (not a bool, not text) or, where allowed, null."""
+    if value is None and null:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not -store.MAX_ID <= value <= store.MAX_ID:
+        raise _Damaged(f"{where} is not a whole number")
+    return value
+
+
+def _text(value: Any, where: str, null: bool = False) -> str | None:
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise _Damaged(f"{where} is not a text")
+    return value
+
+
+def _check(data: dict[str, Any]) -> None:
+    """Refuse what the pages could not show: every value of the type and within the tables this app
+    writes (a game's rule set, layout, settings and seats; each hand's figures read as a side entry)."""
+    players, evenings = set(), set()
+    for i, p in enumerate(data["players"]):
+        players.add(_number(p["id"], f"players[{i}].id"))
+        if not (_text(p["name"], f"players[{i}].name") or "").strip():
+            raise _Damaged(f"players[{i}].name is empty")
+    for i, e in enumerate(data["evenings"]):
+        evenings.add(_number(e["id"], f"evenings[{i}].id"))
+        day = _text(e["date"], f"evenings[{i}].date")
+        try:
+            if date.fromisoformat(day).isoformat() != day:
+                raise ValueError(day)
+        except ValueError:
+            raise _Damaged(f"evenings[{i}].date is not a date written YYYY-MM-DD") from None
+        for key in ("place", "note", "created_at"):
+            _text(e.get(key), f"evenings[{i}].{key}", null=True)
+        if not set(map(lambda pid: _number(pid, f"evenings[{i}].players"), e["players"])) <= players:
+            raise _Damaged(f"evenings[{i}].players has an unknown player")
+    for i, g in enumerate(data["games"]):
+        where = f"games[{i}]"
+        _number(g["id"], f"{where}.id")
+        rules = variants.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
+        if rules is None:
+            raise _Damaged(f"{where}.variant is unknown")
+        try:
+            layout = rules.layout(_text(g.get("layout"), f"{where}.layout", null=True))
+        except KeyError:
+            raise _Damaged(f"{where}.layout is unknown") from None
+        settings = g.get("settings") or {}
+        known = {s.key: s for s in rules.settings}
+        if not isinstance(settings, dict) or any(
+                k not in known or not any(v == c and type(v) is type(c) for c, _label in known[k].choices) for k, v in settings.items()):
+            raise _Damaged(f"{where}.settings are not this rule set's")
+        target = _number(g.get("target"), f"{where}.target", null=True)
+        if target is not None and not 0 < target <= 100000:
+            raise _Damaged(f"{where}.target is out of range")
+        seats = [_number(pid, f"{where}.seats") for pid in g["seats"]]
+        if len(seats) != layout.players or not set(seats) <= players:
+            raise _Damaged(f"{where}.seats do not fit its layout")
+        if not 0 <= _number(g.get("first_dealer"), f"{where}.first_dealer") < len(seats):
+            raise _Damaged(f"{where}.first_dealer is not a seat")
+        if _number(g.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
+            raise _Damaged(f"{where}.evening_id is not an evening")
+        _number(g.get("match_id"), f"{where}.match_id", null=True)
+        if _number(g.get("partie"), f"{where}.partie", null=True) not in (None, 1, 2, 3):
+            raise _Damaged(f"{where}.partie is not 1, 2 or 3")
+        for key in ("created_at", "updated_at"):
+            _text(g.get(key), f"{where}.{key}")
+        configured = variants.configure(rules, settings, layout.key, target or None)
+        for j, h in enumerate(g["hands"]):
+            at = f"{where}.hands[{j}]"
+            _number(h["id"], f"{at}.id")
+            for key in ("created_at", "updated_at", "deleted_at"):
+                _text(h.get(key), f"{at}.{key}", null=key == "deleted_at")
+            if h.get("stock_out") not in (None, True, False):
+                raise _Damaged(f"{at}.stock_out is not true, false or null")
+            problems: list[checks.Problem] = []
+            if not isinstance(h["sides"], list) or len(h["sides"]) != configured.sides:
+                raise _Damaged(f"{at}.sides are not {configured.sides} sides")
+            for k, side in enumerate(h["sides"]):
+                checks.read_side(configured, side, k, problems)
+            checks.read_lone(configured, h.get("lone"), problems)
+            if problems:
+                raise _Damaged(f"{at}: {problems[0].message}")
+
+
+def restore(db: Database, data: Any) -> dict[str, int]:
+    """Load an export into an empty archive, keeping every id; counts of what was restored."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportError_(N_("This is not an export of the Canasta score keeper."))
+    if data.get("version") != VERSION:
+        raise ImportError_(N_("This export has version %(found)s; this app reads version %(version)s."),
+                           found=repr(data.get("version")), version=VERSION)
+    if not is_empty(db):
+        raise ImportError_(N_("The archive is not empty: import restores into an empty one only."))
+    try:
+        _check(data)
+        with store.write(db):
+            for p in data["players"]:
+                db["players"].insert({"id": int(p["id"]), "name": str(p["name"]), "created_at": str(p["created_at"])})
+            for e in data["evenings"]:
+                db["evenings"].insert({k: e.get(k) for k in ("id", "date", "place", "note", "created_at")})
+                for position, pid in enumerate(e["players"]):
+                    db["evening_players"].insert({"evening_id": e["id"], "player_id": int(pid), "position": position})
+            for g in data["games"]:
+                names = [db["players"].get(int(pid))["name"] for pid in g["seats"]]
+                db["games"].insert({
+                    **{k: g.get(k) for k in ("id", "variant", "layout", "target", "first_dealer", "created_at",
+                                              "updated_at", "evening_id", "match_id", "partie")},
+                    "players": json.dumps(names), "settings": json.dumps(g.get("settings") or {}),
+                    "reopened": int(bool(g.get("reopened"))),
+                })
+                for seat, pid in enumerate(g["seats"]):
+                    db["game_seats"].insert({"game_id": g["id"], "seat": seat, "player_id": int(pid)})
+                for h in g["hands"]:
+                    db["hands"].insert({
+                        **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at")},
+                        "game_id": g["id"], "sides": json.dumps(h["sides"]),
+                        "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
+                    })
+                store.refresh_results(db, g["id"])
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ImportError_):
+            raise
+        raise ImportError_(N_("The export is damaged (%(error)s); nothing was imported."),
+                           error=str(error) if isinstance(error, _Damaged) else f"{type(error).__name__}: {error}") from None
+    except Exception as error:  # a constraint failed: the transaction was rolled back
+        raise ImportError_(N_("The export does not fit together (%(error)s); nothing was imported."), error=str(error)) from None
+    return {"players": len(data["players"]), "evenings": len(data["evenings"]), "games": len(data["games"]),
+            "hands": sum(len(g["hands"]) for g in data["games"])}
+
+
+def game_csv(s: sheet.Sheet) -> str:
+    """A game's sheet: one row per hand with each side's hand score and total."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", "dealer"] + [f"{n} hand" for n in s.side_names] + [f"{n} total" for n in s.side_names])
+    for row in s.rows:
+        writer.writerow([row.number, row.dealer] + [sc.score for sc in row.outcome.scores] + list(row.outcome.totals))
+    result = s.state.result
+    if result.finished:
+        writer.writerow(["result", "drawn" if result.winner is None else f"{s.side_names[result.winner]} won by {result.margin}"])
+    return out.getvalue()
+
+
+def evening_csv(sheets: list[sheet.Sheet], standings: list[dict[str, Any]]) -> str:
+    """An evening: its games with their results, then each player's standing."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["game", "rules", "sides", "hands", "totals", "winner", "margin"])
+    for s in sheets:
+        result = s.state.result
+        writer.writerow([s.game.id, s.rules.name, " vs ".join(s.side_names), len(s.rows),
+                         " : ".join(map(str, s.state.totals)),
+                         s.side_names[result.winner] if result.finished and result.winner is not None else "",
+                         result.margin if result.finished else ""])
+    writer.writerow([])
+    writer.writerow(["player", "games", "won", "balance"])
+    for r in standings:
+        writer.writerow([r["name"], r["games"], r["won"], r["balance"]])
+    return out.getvalue()

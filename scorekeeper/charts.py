@@ -1,0 +1,109 @@
+"""Charts as SVG markup, drawn on the server: no JavaScript, readable on a phone, printable.
+
+Pure functions from numbers to SVG text; every label is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+COLOURS = ("#0b6e4f", "#b3261e", "#1f5fbf", "#8a5a00", "#6b3fa0", "#00707a")
+
+
+def _scale(lo: float, hi: float, size: float, pad: float) -> tuple[float, float]:
+    """Factor and offset mapping [lo, hi] onto [pad, size - pad] (upwards for y)."""
+    span = (hi - lo) or 1
+    return (size - 2 * pad) / span, lo
+
+
+def _nice_step(span: float) -> int:
+    """A round grid step (1, 2 or 5 times a power of ten) for about four lines."""
+    raw = max(span / 4, 1)
+    power = 10 ** (len(str(int(raw))) - 1)
+    for m in (1, 2, 5, 10):
+        if raw <= m * power:
+            return int(m * power)
+    return int(10 * power)
+
+
+def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None = None,
+               title: str = "", width: int = 360, height: int = 220, x_label: str = "hand",
+               target_label: str = "target {target}") -> str:
+    """Lines of running values (one per series) starting at 0, the target as a dashed line."""
+    points = [v for _name, values in series for v in values] + [0]
+    if target is not None:
+        points.append(target)
+    lo, hi = min(points), max(points)
+    hi += (hi - lo) * 0.08  # room above the highest point and the target's label
+    left, right, top, bottom = 44, 10, 12, 40 + 16 * ((len(series) + 1) // 2)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    count = max((len(values) for _n, values in series), default=0)
+    span = (hi - lo) or 1
+
+    def x(i: int) -> float:
+        return left + plot_w * (i / max(count, 1))
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - (v - lo) / span)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
+        f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
+    ]
+    step = _nice_step(span)
+    tick = (lo // step) * step
+    while tick <= hi:
+        if tick >= lo:
+            parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>')
+            parts.append(f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{tick}</text>')
+        tick += step
+    if lo < 0:
+        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>')
+    if target is not None:
+        parts.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#1b1b1b" '
+            f'stroke-dasharray="5 4"/><text x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
+            f'text-anchor="end" fill="#1b1b1b">{escape(target_label.format(target=target))}</text>'
+        )
+    for index, (name, values) in enumerate(series):
+        colour = COLOURS[index % len(COLOURS)]
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *values]))
+        dash = ' stroke-dasharray="8 3"' if index % 2 else ""
+        parts.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
+        if values:
+            parts.append(f'<circle cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>')
+        lx = 8 + (index % 2) * (width // 2)
+        ly = height - 16 * ((len(series) + 1) // 2) + 16 * (index // 2) - 2
+        parts.append(f'<line x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
+        parts.append(f'<text x="{lx + 24}" y="{ly}" font-size="12" fill="#1b1b1b">{escape(name)}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="#555">{escape(x_label)} 0–{count}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bar_chart(values: Sequence[int], title: str = "", width: int = 360, height: int = 160) -> str:
+    """One bar per value, up for positive and down for negative, around a zero line."""
+    lo, hi = min([0, *values]), max([0, *values])
+    span = (hi - lo) or 1
+    left, top, plot_h = 44, 10, height - 30
+    plot_w = width - left - 10
+    bar = plot_w / max(len(values), 1)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - (v - lo) / span)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
+        f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
+        f'<text x="{left - 4}" y="{y(hi) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{hi}</text>',
+        f'<text x="{left - 4}" y="{y(lo) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{lo}</text>',
+    ]
+    for i, v in enumerate(values):
+        y0, y1 = sorted((y(0), y(v)))
+        colour = COLOURS[0] if v >= 0 else COLOURS[1]
+        parts.append(f'<rect x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>')
+    parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#1b1b1b"/>')
+    parts.append("</svg>")
+    return "".join(parts)

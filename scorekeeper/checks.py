@@ -1,0 +1,433 @@
+"""Checks that catch miscounts in a hand entry, and the reading of an entry into card points.
+
+A hand entry is a list of one dict per side, in the shape the JSON API takes and the database
+stores (see ``docs/api.md``): ``melded_points`` or ``melded_cards`` (counts by value group),
+``hand_points`` or ``hand_cards``, ``natural_canastas``, ``mixed_canastas``, ``red_threes``,
+``went_out`` (None, "normal", "concealed"), optional ``has_melded`` and ``penalties``.
+
+Pure: no Flask, no database. Every problem names the side and the field it belongs to, so a
+form can show the message beside that field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .scoring import SideHand, card_points, pool
+from .variants import CARD_GROUP_KEYS, CARD_GROUPS, N_, RuleSet
+
+POINT_FIELDS = ("melded_points", "hand_points", "penalties")
+CARD_FIELDS = {"melded_points": "melded_cards", "hand_points": "hand_cards"}
+# No real penalty comes near this; it stops a slip of the thumb from wrecking a total.
+MAX_PENALTY = 10000
+MAX_FIGURE = 10**9  # larger is a slip of the thumb or an attack, refused before any other check
+GROUP_LABELS = dict(CARD_GROUPS)
+
+
+def count_fields(rules: RuleSet) -> dict[str, int]:
+    """The whole-number fields a side of this rule set has, each with the most it can be."""
+    fields = {f"{kind.key}_canastas": 30 for kind in rules.canasta_kinds}
+    fields["red_threes"] = rules.red_threes_in_deck
+    if rules.black_three_values:
+        fields["black_threes"] = len(rules.black_three_values) - 1
+    if rules.black_three_in_hand:
+        fields["black_threes_in_hand"] = rules.cards_in_deck["black_threes"]
+    for deduction in rules.incomplete_melds:
+        fields[f"incomplete_{deduction.key}"] = deduction.max_count
+    for deduction in rules.holding_penalties:
+        fields[f"holding_{deduction.key}"] = min(deduction.max_count, rules.side_size)
+    for deduction in rules.penalty_catalogue:
+        fields[f"offence_{deduction.key}"] = deduction.max_count
+    return fields
+
+
+def known_fields(rules: RuleSet) -> set[str]:
+    """Every field a side entry of this rule set may have."""
+    fields = set(count_fields(rules)) | set(POINT_FIELDS) | set(CARD_FIELDS.values()) | {"went_out", "has_melded"}
+    if rules.exact_cut_bonus:
+        fields.add("exact_cut")
+    return fields
+
+
+class Msg(str):
+    """A message id passed as a value of another message: translated where the message is shown."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A check that failed: which side, which field, and what to tell the user.
+
+    ``text`` is an English message id with ``%(name)s`` placeholders filled from ``args``, so the
+    pages can show it in the reader's language (values that are ``Msg`` are translated too)."""
+
+    side: int | None
+    field: str
+    text: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The message in English with its values."""
+        return self.text % self.args if self.args else self.text
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of the API's 422 answer."""
+        return {"side": self.side, "field": self.field, "message": self.message}
+
+
+def _int(value: Any) -> int | None:
+    """An integer from JSON or a form; None if it is not a whole number (bools are not numbers)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
+        try:
+            return int(value.strip())
+        except ValueError:  # thousands of digits: more than Python reads as a number, and no figure
+            return None
+    return None
+
+
+def _read_count(raw: Mapping[str, Any], key: str, side: int, problems: list[Problem], field: str | None = None) -> int:
+    """A count or point figure: missing or empty is 0; anything else must be a whole number ≥ 0."""
+    field = field or key
+    value = raw.get(key)
+    if value is None or value == "":
+        return 0
+    number = _int(value)
+    if number is None:
+        problems.append(Problem(side, field, N_("Enter a whole number.")))
+        return 0
+    if number < 0:
+        problems.append(Problem(side, field, N_("Cannot be negative.")))
+        return 0
+    if number > MAX_FIGURE:  # no figure of a hand comes near; and never echo a number of thousands of digits
+        problems.append(Problem(side, field, N_("This is far too large to be a score.")))
+        return 0
+    return number
+
+
+def _read_cards(rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[str, ...], problems: list[Problem]) -> dict[str, int]:
+    """Card counts by value group; each count a whole number within what the deck holds."""
+    if not isinstance(raw, Mapping):
+        problems.append(Problem(side, field, N_("Give card counts as an object with keys %(keys)s."), {"keys": ", ".join(groups)}))
+        return {}
+    counts: dict[str, int] = {}
+    for key in raw:
+        if key not in groups:
+            problems.append(Problem(side, f"{field}.{key}", N_("Unknown card group %(key)s here."), {"key": repr(key)}))
+    for key in groups:
+        number = _read_count(raw, key, side, problems, f"{field}.{key}")
+        if number > rules.cards_in_deck[key]:
+            problems.append(
+                Problem(side, f"{field}.{key}", N_("The deck holds only %(count)s cards of the kind “%(cards)s”."),
+                        {"count": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key])})
+            )
+        counts[key] = number
+    return counts
+
+
+def _check_points(rules: RuleSet, name: str, value: int, side: int, problems: list[Problem]) -> None:
+    """A point figure is a multiple of 5 (§0 invariants) and within what the deck holds."""
+    if value % 5:
+        problems.append(Problem(side, name, N_("Points are always a multiple of 5; %(value)s is not."), {"value": value}))
+    limit = MAX_PENALTY if name == "penalties" else rules.max_card_points
+    if value > limit:
+        text = N_("%(value)s is more than a penalty (%(limit)s).") if name == "penalties" else N_(
+            "%(value)s is more than the whole deck holds (%(limit)s).")
+        problems.append(Problem(side, name, text, {"value": value, "limit": limit}))
+
+
+@dataclass(frozen=True)
+class ReadSide:
+    """One side's entry read into card points, with the counts it came from (if any)."""
+
+    hand: SideHand
+    melded_cards: dict[str, int] | None
+    hand_cards: dict[str, int] | None
+
+
+def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> ReadSide:
+    """Read one side's raw entry; append a Problem for every field that is not a valid figure."""
+    if not isinstance(raw, Mapping):
+        problems.append(Problem(side, "side", N_("Each side must be an object with the side's figures.")))
+        return ReadSide(SideHand(), None, None)
+    known = known_fields(rules)
+    for key in raw:
+        if key not in known:
+            problems.append(Problem(side, key, N_("Unknown field %(field)s for %(rules)s."), {"field": repr(key), "rules": Msg(rules.name)}))
+    values: dict[str, Any] = {}
+    cards: dict[str, dict[str, int] | None] = {}
+    for points_field, cards_field in CARD_FIELDS.items():
+        cards[cards_field] = None
+        if raw.get(cards_field) is not None:
+            if raw.get(points_field) not in (None, ""):
+                problems.append(Problem(side, points_field, N_("Give either %(points)s or %(cards)s, not both."),
+                                        {"points": points_field, "cards": cards_field}))
+            groups = rules.melded_card_groups if cards_field == "melded_cards" else rules.hand_card_groups
+            counts = _read_cards(rules, raw[cards_field], side, cards_field, groups, problems)
+            cards[cards_field] = counts
+            values[points_field] = card_points(rules, counts)
+        else:
+            values[points_field] = _read_count(raw, points_field, side, problems)
+            _check_points(rules, points_field, values[points_field], side, problems)
+    penalties = _read_count(raw, "penalties", side, problems)
+    _check_points(rules, "penalties", penalties, side, problems)
+    counts = {}
+    for key, most in count_fields(rules).items():
+        counts[key] = _read_count(raw, key, side, problems)
+        if counts[key] > most:
+            problems.append(Problem(side, key, N_("At most %(most)s."), {"most": most}))
+            counts[key] = 0
+    went_out = raw.get("went_out")
+    if went_out in ("", "no", False):
+        went_out = None
+    if went_out is not None and rules.going_out_kind(went_out) is None:
+        allowed = ", ".join(f'"{g.key}"' for g in rules.going_out)
+        problems.append(Problem(side, "went_out", N_("Went out must be null or one of %(allowed)s."), {"allowed": allowed}))
+        went_out = None
+    has_melded = raw.get("has_melded")
+    if has_melded is not None and not isinstance(has_melded, bool):
+        problems.append(Problem(side, "has_melded", N_("has_melded must be true, false or left out.")))
+        has_melded = None
+    exact_cut = raw.get("exact_cut", False)
+    if exact_cut in (None, ""):
+        exact_cut = False
+    if not isinstance(exact_cut, bool):
+        problems.append(Problem(side, "exact_cut", N_("exact_cut must be true or false.")))
+        exact_cut = False
+    hand = SideHand(
+        melded_points=values["melded_points"],
+        hand_points=values["hand_points"],
+        natural_canastas=counts.pop("natural_canastas", 0),
+        mixed_canastas=counts.pop("mixed_canastas", 0),
+        red_threes=counts.pop("red_threes", 0),
+        went_out=went_out,
+        has_melded=has_melded,
+        penalties=penalties,
+        other_canastas={k[: -len("_canastas")]: v for k, v in counts.items() if k.endswith("_canastas")},
+        black_threes=counts.get("black_threes", 0),
+        black_threes_in_hand=counts.get("black_threes_in_hand", 0),
+        exact_cut=exact_cut,
+        incomplete_melds={k[len("incomplete_"):]: v for k, v in counts.items() if k.startswith("incomplete_")},
+        holding={k[len("holding_"):]: v for k, v in counts.items() if k.startswith("holding_")},
+        offences={k[len("offence_"):]: v for k, v in counts.items() if k.startswith("offence_")},
+    )
+    return ReadSide(hand, cards["melded_cards"], cards["hand_cards"])
+
+
+def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None = None) -> list[Problem]:
+    """Checks within one side: canastas against melded points, going out (§2.4, §6, §8.4, §9).
+
+    ``team``: the pooled partnership this side belongs to this hand (classic 3 players), whose
+    canastas count for going out."""
+    hand = read.hand
+    team = team or hand
+    problems: list[Problem] = []
+    least = sum(kind.min_points * hand.canasta_count(kind.key) for kind in rules.canasta_kinds)
+    if hand.melded_points < least:
+        problems.append(
+            Problem(
+                side,
+                "melded_points",
+                N_("1 canasta holds at least %(least)s points; melded cards are %(melded)s. "
+                   "Melded points include the cards in canastas.") if hand.canastas == 1 else
+                N_("%(count)s canastas hold at least %(least)s points; melded cards are %(melded)s. "
+                   "Melded points include the cards in canastas."),
+                {"count": hand.canastas, "least": least, "melded": hand.melded_points},
+            )
+        )
+    if hand.has_melded is False and (hand.melded_points or hand.canastas):
+        problems.append(Problem(side, "has_melded", N_("A side with melded cards or canastas has melded.")))
+    kind = rules.going_out_kind(hand.went_out) if hand.went_out else None
+    if kind is not None and kind.special:
+        # §8.5 element 6: a special hand is melded at once by a team that had not melded before
+        if hand.melded_points or hand.canastas or any(hand.incomplete_melds.values()) or hand.black_threes:
+            problems.append(
+                Problem(side, "went_out", N_("%(hand)s is only for a team that had not melded: leave its melds at 0."),
+                        {"hand": Msg(kind.label)})
+            )
+    elif kind is not None:
+        natural = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.natural)
+        wild = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.wild)
+        if (team.canastas < rules.canastas_to_go_out or natural < rules.natural_canastas_to_go_out
+                or wild < rules.wild_canastas_to_go_out):
+            if rules.wild_canastas_to_go_out:
+                text = N_("Going out needs at least %(total)s completed canastas, %(natural)s natural and "
+                          "%(wild)s wild-card; %(who)s has %(have)s.")
+            elif rules.natural_canastas_to_go_out:
+                text = N_("Going out needs at least %(total)s completed canastas, %(natural)s natural; %(who)s has %(have)s.")
+            elif rules.canastas_to_go_out == 1:
+                text = N_("Going out needs at least 1 completed canasta; %(who)s has %(have)s.")
+            else:
+                text = N_("Going out needs at least %(total)s completed canastas; %(who)s has %(have)s.")
+            who = Msg(N_("the partnership")) if team is not hand else Msg(N_("this side"))
+            problems.append(Problem(side, "went_out", text, {
+                "total": rules.canastas_to_go_out, "natural": rules.natural_canastas_to_go_out,
+                "wild": rules.wild_canastas_to_go_out, "who": who, "have": team.canastas}))
+        blocking = [d.label for d in rules.incomplete_melds
+                    if d.key in rules.no_going_out_with_incomplete and hand.incomplete_melds.get(d.key)]
+        if blocking:
+            problems.append(Problem(side, "went_out", N_("House rule: no going out with this unfinished meld: %(meld)s."),
+                                    {"meld": Msg(blocking[0])}))
+        if rules.side_size == 1 and hand.hand_points:
+            field = "hand_cards" if read.hand_cards is not None else "hand_points"
+            problems.append(Problem(side, field, N_("A player who went out has no cards left in hand.")))
+    melded_black = (read.melded_cards or {}).get("black_threes", 0)
+    if melded_black:
+        sets = (6,) if rules.cards_in_deck["black_threes"] == 6 and rules.black_three_in_hand else (3, 4)
+        if not hand.went_out:
+            problems.append(Problem(side, "melded_cards.black_threes", N_("Black threes can only be melded by the player going out.")))
+        elif melded_black not in sets:
+            problems.append(
+                Problem(side, "melded_cards.black_threes", N_("Black threes are melded as a set of all 6.") if sets == (6,)
+                        else N_("Black threes are melded as a set of 3 or 4."))
+            )
+    return problems
+
+
+def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None = None, lone: int | None = None) -> list[Problem]:
+    """Checks across sides: one side went out or the stock ran out, threes and cards the deck holds."""
+    problems: list[Problem] = []
+    team = None
+    if rules.lone_player and lone is not None:
+        team = pool([read.hand for i, read in enumerate(reads) if i != lone])
+    for index, read in enumerate(reads):
+        problems.extend(check_side(rules, read, index, team if index != lone else None))
+    out = [i for i, read in enumerate(reads) if read.hand.went_out]
+    if len(out) > 1:
+        for i in out:
+            problems.append(Problem(i, "went_out", N_("Only one side can go out in a hand.")))
+    if stock_out is True and out:
+        problems.append(Problem(None, "stock_out", N_("A side went out, so the stock did not run out: untick one of them.")))
+    if stock_out is False and not out:
+        problems.append(Problem(None, "stock_out", N_("Mark the side that went out, or that the stock ran out.")))
+    reds = sum(read.hand.red_threes for read in reads)
+    if reds > rules.red_threes_in_deck:
+        for i, read in enumerate(reads):
+            if read.hand.red_threes:
+                problems.append(
+                    Problem(i, "red_threes", N_("The deck has %(deck)s red threes; the sides entered %(entered)s in all."),
+                            {"deck": rules.red_threes_in_deck, "entered": reds})
+                )
+    blacks = sum(
+        read.hand.black_threes + read.hand.black_threes_in_hand
+        + (read.melded_cards or {}).get("black_threes", 0) + (read.hand_cards or {}).get("black_threes", 0)
+        for read in reads
+    )
+    if blacks > rules.cards_in_deck["black_threes"]:
+        for i, read in enumerate(reads):
+            for field in ("black_threes", "black_threes_in_hand"):
+                if getattr(read.hand, field):
+                    problems.append(
+                        Problem(i, field, N_("The deck has %(deck)s black threes; %(entered)s are entered in all."),
+                                {"deck": rules.cards_in_deck["black_threes"], "entered": blacks})
+                    )
+    cuts = [i for i, read in enumerate(reads) if read.hand.exact_cut]
+    if len(cuts) > 1:
+        for i in cuts:
+            problems.append(Problem(i, "exact_cut", N_("Only the team that did not deal gets the exact-cut bonus.")))
+    for key in CARD_GROUP_KEYS:
+        entered = sum(
+            (counts or {}).get(key, 0) for read in reads for counts in (read.melded_cards, read.hand_cards)
+        )
+        if entered > rules.cards_in_deck[key]:
+            for i, read in enumerate(reads):
+                for field, counts in (("melded_cards", read.melded_cards), ("hand_cards", read.hand_cards)):
+                    if counts and counts.get(key):
+                        problems.append(
+                            Problem(
+                                i,
+                                f"{field}.{key}",
+                                N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
+                                {"deck": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key]), "entered": entered},
+                            )
+                        )
+    return problems
+
+
+def read_lone(rules: RuleSet, lone: Any, problems: list[Problem]) -> int | None:
+    """The lone player of a classic 3-player hand (§5): a seat index, or None when each scored alone."""
+    if not rules.lone_player:
+        if lone is not None:
+            problems.append(Problem(None, "lone", N_("Only classic 3-player games have a lone player.")))
+        return None
+    if lone is None:
+        return None
+    if isinstance(lone, bool) or not isinstance(lone, int) or not 0 <= lone < rules.sides:
+        problems.append(Problem(None, "lone", N_("lone must be a player index 0–%(last)s or null."), {"last": rules.sides - 1}))
+        return None
+    return lone
+
+
+def read_hand(rules: RuleSet, raw_sides: Any, stock_out: Any = None, lone: Any = None) -> tuple[list[SideHand], list[Problem]]:
+    """Read and check a whole hand entry: the sides in card points, and every problem found.
+
+    ``stock_out`` says the hand ended because the stock ran out; None leaves it unchecked.
+    ``lone``: classic 3 players, the player who played alone (None: each scored alone).
+    """
+    if not isinstance(raw_sides, Sequence) or isinstance(raw_sides, (str, bytes)) or len(raw_sides) != rules.sides:
+        return [], [Problem(None, "sides", N_("Give exactly %(count)s sides."), {"count": rules.sides})]
+    problems: list[Problem] = []
+    if stock_out is not None and not isinstance(stock_out, bool):
+        problems.append(Problem(None, "stock_out", N_("stock_out must be true, false or left out.")))
+        stock_out = None
+    reads = [read_side(rules, raw, i, problems) for i, raw in enumerate(raw_sides)]
+    lone = read_lone(rules, lone, problems)
+    if rules.lone_player and lone is None and any(read.hand.went_out for read in reads):
+        problems.append(
+            Problem(None, "lone", N_("Mark who played alone: a player who goes out before anyone took the pile plays alone."))
+        )
+    # Cross checks run too, so every mistake shows at once; a field that could not be read
+    # keeps only its own message (its value counted as 0 would mislead the other checks).
+    unreadable = {(p.side, p.field) for p in problems}
+    problems.extend(p for p in check_hand(rules, reads, stock_out, lone) if (p.side, p.field) not in unreadable)
+    return [read.hand for read in reads], problems
+
+
+def stored_entry(raw_sides: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """An entry that passed ``read_hand``, as the hand form stores it: figures as whole numbers
+    ("50", 50.0, " 50 " → 50; empty → 0), not going out as null, so the statistics and the API read
+    one shape whichever way the hand came in."""
+    entry = []
+    for raw in raw_sides:
+        side: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in CARD_FIELDS.values():
+                if value is not None:
+                    side[key] = {group: _int(count) or 0 for group, count in value.items() if count not in (None, "")}
+            elif key == "went_out":
+                side[key] = None if value in ("", "no", False) else value
+            elif key == "exact_cut":
+                side[key] = bool(value)
+            elif key == "has_melded":
+                side[key] = value
+            else:
+                side[key] = _int(value) or 0
+        entry.append(side)
+    return entry
+
+
+def plausibility_warnings(rules: RuleSet, sides: Sequence[SideHand], minimums: Sequence[int]) -> list[Problem]:
+    """Figures that are possible but unlikely: melded points above 0 yet below the side's opening
+    minimum for this hand (§13a). A way of going out that waives the minimum (concealed §2.3,
+    Hand-Canasta §7/§10.5, a Modern special hand §8.2) is not warned about. The form asks to confirm these; the API reports them without refusing."""
+    warnings = []
+    for index, (side, minimum) in enumerate(zip(sides, minimums)):
+        kind = rules.going_out_kind(side.went_out) if side.went_out else None
+        if 0 < side.melded_points < minimum and not (kind and kind.waives_minimum):
+            warnings.append(
+                Problem(
+                    index,
+                    "melded_points",
+                    N_("Melded cards %(melded)s are below this side's opening meld of %(minimum)s. "
+                       "Check the count; if it is right, confirm below."),
+                    {"melded": side.melded_points, "minimum": minimum},
+                )
+            )
+    return warnings

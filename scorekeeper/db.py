@@ -1,0 +1,283 @@
+"""The SQLite database: one connection per request on ``g``, schema migrations, ``flask init-db``."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+
+import click
+from flask import current_app, g
+from flask.cli import with_appcontext
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_games_and_hands(db: Database) -> None:
+    """Games with their variant and seats; hands store each side's inputs, never only scores."""
+    db["games"].create(
+        {
+            "id": int,
+            "variant": str,
+            "players": str,  # JSON list of names in seat order, going to the left
+            "first_dealer": int,  # seat index of the dealer of the first hand
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+    )
+    db["hands"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "sides": str,  # JSON list of the raw side entries (see checks.py)
+            "created_at": str,
+            "updated_at": str,
+            "deleted_at": str,  # soft delete, so a deletion can be undone
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["hands"].create_index(["game_id", "deleted_at"])
+
+
+@migrations()
+def m002_rule_set_options(db: Database) -> None:
+    """A game's seating layout, house-rule settings and custom target; how a hand ended."""
+    db["games"].add_column("layout", str)
+    db["games"].add_column("settings", str)  # JSON object of setting key → value
+    db["games"].add_column("target", int)  # None: the rule set's own
+    db["hands"].add_column("stock_out", int)  # 1: nobody went out, the stock ran out
+
+
+@migrations()
+def m003_lone_player(db: Database) -> None:
+    """Classic 3 players: who played alone in each hand."""
+    db["hands"].add_column("lone", int)
+
+
+@migrations()
+def m004_complete_game(db: Database) -> None:
+    """[003]'s complete Game: three Partien linked by the id of the first, numbered 1–3."""
+    db["games"].add_column("match_id", int)
+    db["games"].add_column("partie", int)
+    db["games"].create_index(["match_id"])
+
+
+@migrations()
+def m005_archive(db: Database) -> None:
+    """Players kept across evenings, evenings of games, seats by player, and per-game results kept
+    up to date on every write so statistics read aggregates instead of replaying every hand."""
+    db["players"].create({"id": int, "name": str, "created_at": str}, pk="id")
+    db.execute("CREATE UNIQUE INDEX players_name ON players(name COLLATE NOCASE)")
+    db["evenings"].create({"id": int, "date": str, "place": str, "note": str, "created_at": str}, pk="id")
+    db["evenings"].create_index(["date"])
+    db["evening_players"].create(
+        {"evening_id": int, "player_id": int, "position": int}, pk=("evening_id", "player_id"),
+        foreign_keys=[("evening_id", "evenings", "id"), ("player_id", "players", "id")],
+    )
+    db["game_seats"].create(
+        {"game_id": int, "seat": int, "player_id": int}, pk=("game_id", "seat"),
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["game_seats"].create_index(["player_id"])
+    db["games"].add_column("evening_id", int)
+    db["games"].add_column("reopened", int)
+    db["games"].create_index(["evening_id"])
+    db["game_results"].create(
+        {"game_id": int, "variant": str, "day": str, "hands": int, "finished": int, "winner": int,
+         "margin": int, "totals": str, "sides": str},
+        pk="game_id", foreign_keys=[("game_id", "games", "id")],
+    )
+    db["game_results"].create_index(["day"])
+    db["game_results"].create_index(["variant", "day"])
+    db["player_results"].create(
+        {"game_id": int, "player_id": int, "side": int, "day": str, "finished": int, "won": int, "hands": int,
+         "points": int, "best_hand": int, "canastas": int, "margin": int, "total": int},
+        pk=("game_id", "player_id"),
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["player_results"].create_index(["player_id", "day"])
+    from . import store  # the backfill uses the same code as every later write
+
+    for row in list(db["games"].rows):
+        names = json.loads(row["players"])
+        with db.atomic():
+            for seat, name in enumerate(names):
+                db["game_seats"].insert({"game_id": row["id"], "seat": seat, "player_id": store.player_id(db, name)})
+        store.refresh_results(db, row["id"])
+
+
+@migrations()
+def m006_aggregates(db: Database) -> None:
+    """Totals per player and per partnership kept up to date on write, and indexes in the order
+    the pages read, so the statistics and history cost the same on a big archive as on a small one."""
+    db["player_totals"].create(
+        {"player_id": int, "games": int, "finished": int, "won": int, "hands": int, "points": int,
+         "best_hand": int, "canastas": int, "margin": int}, pk="player_id",
+    )
+    db["pair_totals"].create(
+        {"a": int, "b": int, "games": int, "finished": int, "won": int, "margin": int}, pk=("a", "b"),
+    )
+    db["pair_totals"].create_index(["games"])
+    db["game_results"].add_column("evening_id", int)
+    db.execute("create index game_results_day_id on game_results(day desc, game_id desc)")
+    db.execute("create index player_results_player_day on player_results(player_id, day desc, game_id desc)")
+    db.execute("create index games_updated on games(updated_at desc, id desc)")
+    from . import store
+
+    for row in list(db.query("select id from games")):
+        store.refresh_results(db, row["id"])
+
+
+@migrations()
+def m007_live_and_idempotency(db: Database) -> None:
+    """A version per game that every write raises (phones poll it to follow the game live), and a
+    key per hand sent by the phone, so a retried or doubled submission is stored once."""
+    db["games"].add_column("version", int, not_null_default=0)
+    db["hands"].add_column("client_key", str)
+    db.execute("create unique index hands_client_key on hands(game_id, client_key) where client_key is not null")
+
+
+@migrations()
+def m008_hand_versions(db: Database) -> None:
+    """A version per hand that every change raises: a correction based on an older one is refused."""
+    db["hands"].add_column("version", int, not_null_default=0)
+
+
+WATCHED = ("games", "hands", "players", "evenings", "evening_players", "game_seats")
+
+
+@migrations()
+def m009_generation(db: Database) -> None:
+    """One number that every change to the archive raises (by triggers, so no write can forget
+    it): pages rendered for one generation can be served again until the next change."""
+    db.execute("create table meta (id integer primary key check (id = 1), generation integer not null)")
+    db.execute("insert into meta (id, generation) values (1, 0)")
+    for table in WATCHED:
+        for event in ("insert", "update", "delete"):
+            db.execute(
+                f"create trigger {table}_{event}_generation after {event} on {table} "
+                "begin update meta set generation = generation + 1 where id = 1; end"
+            )
+
+
+def generation(db: Database) -> int:
+    """The archive's generation: it rises with every change to it."""
+    return db.execute("select generation from meta where id = 1").fetchone()[0]
+
+
+def open_db(path: str, migrate: bool = True) -> Database:
+    """Open the database file (or memory with ":memory:"), tuned for several phones, and migrate it
+    (the app migrates once when it starts; its requests then open without looking)."""
+    db = Database(memory=True) if path == ":memory:" else Database(path)
+    db.execute("PRAGMA foreign_keys = ON")
+    if path != ":memory:":
+        db.execute("PRAGMA busy_timeout = 10000")  # first: even switching to WAL may wait for a writer
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed transaction
+    if migrate or path == ":memory:":
+        migrations.apply(db)
+    return db
+
+
+_kept = threading.local()  # each server thread keeps its connections open between requests
+KEPT_PER_THREAD = 4
+
+
+def get_db() -> Database:
+    """The request's database connection: the thread's own, opened on first use and kept."""
+    if "db" not in g:
+        path = current_app.config["DATABASE"]
+        migrated = current_app.extensions.setdefault("scorekeeper_migrated", set())
+        kept = getattr(_kept, "connections", None)
+        if kept is None:
+            kept = _kept.connections = OrderedDict()
+        db = kept.pop(path, None) if path != ":memory:" and path in migrated else None
+        if db is None:
+            db = open_db(path, migrate=path not in migrated)
+            migrated.add(path)
+        g.db = db
+    return g.db
+
+
+def peek_generation(path: str) -> int:
+    """The archive's generation, read on the thread's kept connection (outside any request)."""
+    kept = getattr(_kept, "connections", None)
+    if kept is None:
+        kept = _kept.connections = OrderedDict()
+    db = kept.get(path)
+    if db is None:
+        db = kept[path] = open_db(path, migrate=False)
+    return generation(db)
+
+
+def close_db(exception: BaseException | None = None) -> None:
+    """Hand the request's connection back to its thread (never inside a transaction)."""
+    db = g.pop("db", None)
+    if db is None:
+        return
+    path = current_app.config["DATABASE"]
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    if path == ":memory:":
+        db.close()
+        return
+    kept = _kept.connections
+    kept[path] = db
+    while len(kept) > KEPT_PER_THREAD:
+        kept.popitem(last=False)[1].close()
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """Create or upgrade the database schema."""
+    get_db()
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def backup_command(path: str) -> None:
+    """Write the whole archive to PATH as JSON."""
+    from . import backup
+
+    data = backup.export(get_db())
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(data, out, ensure_ascii=False, indent=1)
+    click.echo(f"Wrote {len(data['games'])} games, {len(data['evenings'])} evenings, {len(data['players'])} players to {path}")
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Erase the archive first (it must otherwise be empty).")
+@with_appcontext
+def restore_command(path: str, replace: bool) -> None:
+    """Restore a JSON export from PATH into an empty archive."""
+    from . import backup
+
+    with open(path, encoding="utf-8") as src:
+        try:
+            data = json.load(src)
+        except json.JSONDecodeError as error:
+            raise click.ClickException(f"{path} is not JSON: {error}") from None
+    db = get_db()
+    if replace:
+        backup.wipe(db)
+    try:
+        counts = backup.restore(db, data)
+    except backup.ImportError_ as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Restored {counts['games']} games with {counts['hands']} hands, {counts['evenings']} evenings, {counts['players']} players.")
+
+
+def init_app(app) -> None:
+    """Register the teardown and the commands with the app."""
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)

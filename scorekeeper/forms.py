@@ -1,0 +1,312 @@
+"""Flask-WTF forms: starting a game and entering a hand, built from the rule set's tables."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from datetime import date
+
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField, StringField,
+    ValidationError,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from flask_babel import gettext, lazy_gettext as _l
+
+from . import i18n
+from .checks import Problem, count_fields
+from .variants import CARD_GROUP_KEYS, N_, RuleSet, Setting
+
+MAX_PLAYERS = 6
+ENTRY_MODES = [SelectChoice("points", N_("Points")), SelectChoice("counts", N_("Count cards"))]
+
+
+class SeatList(FieldList):
+    """A FieldList of one entry per seat or side, each reading its own posted fields (``sides-1-…`` is
+    always side 2, even when no ``sides-0-…`` field came): WTForms would renumber what it finds, so a
+    missing side would shift the next one's figures onto it, and a name like ``sides-²-x`` or
+    ``sides-999…999-x`` would fail to be read. Other indexes are unknown fields, left out."""
+
+    def _extract_indices(self, prefix, formdata):
+        return range(self.max_entries)
+
+
+def no_control_characters(form, field) -> None:
+    """Text as people type it: no NUL or other control character (tabs and line breaks pass)."""
+    if field.data and re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", field.data):
+        raise ValidationError(gettext("Remove the control characters."))
+
+
+def _player_id(value: Any) -> int:
+    """A ticked player's id; a value that is no id at all ticks nobody (-1)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _count_field() -> IntegerField:
+    """A whole-number field that may be left empty (empty means 0)."""
+    return IntegerField(validators=[Optional()])
+
+
+def side_form_class(rules: RuleSet) -> type[Form]:
+    """One side's figures for a hand of this rule set (no CSRF of its own: the hand form carries it)."""
+
+    class SideForm(Form):
+        went_out = RadioField(
+            rules.term("went_out", "Went out"),
+            choices=[SelectChoice("no", N_("No"))] + [SelectChoice(g.key, g.label) for g in rules.going_out],
+            default="no",
+        )
+        melded_mode = RadioField(N_("Melded cards"), choices=ENTRY_MODES, default="points")
+        melded_points = _count_field()
+        hand_mode = RadioField(N_("Cards left in hand"), choices=ENTRY_MODES, default="points")
+        hand_points = _count_field()
+        penalties = _count_field()
+
+    for key in count_fields(rules):
+        setattr(SideForm, key, _count_field())
+    for key in rules.melded_card_groups:  # only the groups the page shows: another is an unknown field
+        setattr(SideForm, f"melded_{key}", _count_field())
+    for key in rules.hand_card_groups:
+        setattr(SideForm, f"hand_{key}", _count_field())
+    if rules.exact_cut_bonus:
+        SideForm.exact_cut = BooleanField(N_("Exact cut"))
+    return SideForm
+
+
+def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[FlaskForm]:
+    """A hand of this rule set: one side form per side, how the hand ended, and the confirmation."""
+
+    class HandForm(FlaskForm):
+        sides = SeatList(FormField(side_form_class(rules)), min_entries=rules.sides, max_entries=rules.sides)
+        stock_out = BooleanField(N_("Nobody went out: the stock ran out"))
+        confirm = BooleanField(N_("The figures are right: save anyway"))
+        client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
+        based_on = HiddenField(validators=[Optional(), Length(max=20)])  # what the phone saw: a stale save is refused
+
+        def lone_player(self) -> int | None:
+            """The chosen lone player (classic 3 players), or None."""
+            value = getattr(self, "lone", None)
+            return None if value is None or value.data in (None, "", "none") else int(value.data)
+
+    if rules.lone_player:
+        names = players or [gettext("Player %(number)s", number=i + 1) for i in range(rules.sides)]
+        HandForm.lone = RadioField(
+            N_("Played alone this hand"),
+            choices=[SelectChoice(str(i), name) for i, name in enumerate(names)]
+            + [SelectChoice("none", N_("Nobody: each scored alone"))],
+            validators=[InputRequired(message=_l("Pick who played alone."))],
+        )
+    return HandForm
+
+
+def side_entry(side: Form, rules: RuleSet) -> dict[str, Any]:
+    """The raw entry (as stored and as the API takes it) from one side's form."""
+    entry: dict[str, Any] = {}
+    for part in ("melded", "hand"):
+        groups = rules.melded_card_groups if part == "melded" else rules.hand_card_groups
+        if getattr(side, f"{part}_mode").data == "counts":
+            entry[f"{part}_cards"] = {key: getattr(side, f"{part}_{key}").data or 0 for key in groups}
+        else:
+            entry[f"{part}_points"] = getattr(side, f"{part}_points").data or 0
+    for name in list(count_fields(rules)) + ["penalties"]:
+        entry[name] = getattr(side, name).data or 0
+    entry["went_out"] = None if side.went_out.data in (None, "no") else side.went_out.data
+    if rules.exact_cut_bonus:
+        entry["exact_cut"] = bool(side.exact_cut.data)
+    return entry
+
+
+def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
+    """The raw entry of every side."""
+    return [side_entry(entry.form, rules) for entry in form.sides]
+
+
+def form_data(sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None) -> dict[str, Any]:
+    """Form data for editing a stored hand."""
+    data = []
+    for entry in sides:
+        side: dict[str, Any] = {}
+        for part in ("melded", "hand"):
+            cards = entry.get(f"{part}_cards")
+            if cards is not None:
+                side[f"{part}_mode"] = "counts"
+                for key in CARD_GROUP_KEYS:
+                    side[f"{part}_{key}"] = cards.get(key, 0)
+            else:
+                side[f"{part}_mode"] = "points"
+                side[f"{part}_points"] = entry.get(f"{part}_points", 0)
+        for name, value in entry.items():
+            if name not in ("melded_cards", "hand_cards", "melded_points", "hand_points", "went_out"):
+                side[name] = value
+        side["went_out"] = entry.get("went_out") or "no"
+        data.append(side)
+    if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
+        stock_out = not any(entry.get("went_out") not in (None, "", "no", False) for entry in sides)
+    return {"sides": data, "stock_out": bool(stock_out), "lone": "none" if lone is None else str(lone)}
+
+
+def form_field_name(problem: Problem) -> str:
+    """The side form field a problem of the checks belongs to."""
+    field = problem.field
+    if field in ("melded_cards", "hand_cards"):  # about the count as a whole: beside the points/count choice
+        return field.replace("_cards", "_mode")
+    for part in ("melded", "hand"):
+        prefix = f"{part}_cards."
+        if field.startswith(prefix):
+            return f"{part}_{field[len(prefix):]}"
+    return field
+
+
+def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
+    """Put each problem beside its field; return the ones that belong to no field."""
+    loose = []
+    for problem in problems:
+        if problem.side is None or problem.side >= len(form.sides):
+            target = getattr(form, problem.field, None) if problem.side is None else None
+        else:
+            target = getattr(form.sides[problem.side].form, form_field_name(problem), None)
+        if target is None:
+            loose.append(i18n.problem_message(problem))
+            continue
+        errors = list(target.errors)
+        message = i18n.problem_message(problem)
+        if message not in errors:
+            errors.append(message)
+        target.errors = errors
+    return loose
+
+
+def unshown_errors(form: FlaskForm) -> list[str]:
+    """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
+    the hidden keys): shown at the top instead, so no refusal goes unexplained."""
+    fields = [form.client_key, form.based_on] + [
+        getattr(entry.form, f"{part}_mode") for entry in form.sides for part in ("melded", "hand")]
+    return [message for field in fields for message in field.errors]
+
+
+def _setting_value(setting: Setting, raw: str | None) -> Any:
+    """The setting's value for the submitted choice (choices are sent as text)."""
+    for value, _label in setting.choices:
+        if str(value) == raw:
+            return value
+    return setting.default
+
+
+def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
+    """Start a game of this rule set: seating, players, first dealer, house rules and target."""
+
+    class NewGameForm(FlaskForm):
+        layout = RadioField(
+            N_("Players"), choices=[SelectChoice(l.key, l.label) for l in rules.layouts], default=rules.layouts[0].key
+        )
+        players = SeatList(
+            StringField(validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters]),
+            min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS,
+        )
+        first_dealer = RadioField(
+            N_("First dealer"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
+        )
+        target = IntegerField(
+            N_("Target score"),
+            validators=[Optional(), NumberRange(min=500, max=100000, message=_l("Between 500 and 100000."))],
+        )
+
+        def player_names(self, count: int) -> list[str]:
+            """The names of the first ``count`` seats, "Player N" where left empty."""
+            # spaces as the archive keeps names (store.player_id): "Anna  B" and "Anna B" are one player
+            return [" ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
+                    for i, field in enumerate(self.players[:count])]
+
+        def settings(self) -> dict[str, Any]:
+            """The chosen house rules."""
+            return {s.key: _setting_value(s, getattr(self, f"setting_{s.key}").data) for s in rules.settings}
+
+        def validate_for(self, count: int) -> bool:
+            """Checks that depend on the seating: distinct names and a dealer who is at the table."""
+            ok = True
+            seen: set[str] = set()
+            for field, name in zip(self.players, self.player_names(count)):
+                if name.casefold() in seen:
+                    field.errors = list(field.errors) + [gettext("Two players have this name; add an initial.")]
+                    ok = False
+                seen.add(name.casefold())
+            if int(self.first_dealer.data or 0) >= count:
+                self.first_dealer.errors = list(self.first_dealer.errors) + [gettext("Pick one of the players at the table.")]
+                ok = False
+            if self.target.data is not None and self.target.data % 5:
+                self.target.errors = list(self.target.errors) + [gettext("Scores are multiples of 5.")]
+                ok = False
+            return ok
+
+    if len(rules.layouts) == 1:  # nothing to choose (the page sends it hidden): always the one layout
+        only = rules.layouts[0].key
+        NewGameForm.layout = HiddenField(default=only, filters=[lambda _value: only])
+    if rules.partie_layouts:
+        NewGameForm.complete_game = BooleanField(N_("A complete Game: three Partien with rotating partnerships (4 players)"))
+    for setting in rules.settings:
+        setattr(
+            NewGameForm,
+            f"setting_{setting.key}",
+            RadioField(
+                setting.label,
+                choices=[SelectChoice(str(value), label) for value, label in setting.choices],
+                default=str(setting.default),
+            ),
+        )
+    return NewGameForm
+
+
+class EveningForm(FlaskForm):
+    """An evening: its date, place, note and the players present."""
+
+    date = StringField(N_("Date"), validators=[InputRequired(message=_l("Give the date."))])
+    place = StringField(N_("Place"), validators=[Length(max=80, message=_l("At most 80 characters.")), no_control_characters])
+    note = StringField(N_("Note"), validators=[Length(max=300, message=_l("At most 300 characters.")), no_control_characters])
+    known = SelectMultipleField(N_("Players"), coerce=_player_id, validate_choice=False)
+    new_players = StringField(N_("New players"), validators=[
+        Length(max=400, message=_l("At most 400 characters.")), no_control_characters])
+
+    def validate_date(self, field) -> None:
+        """A real date, written as the date picker writes it."""
+        try:
+            day = date.fromisoformat(field.data or "")
+        except ValueError:
+            raise ValidationError(gettext("Give the date as YYYY-MM-DD.")) from None
+        field.data = day.isoformat()  # 20240105 is read too: kept as 2024-01-05, so dates sort and compare
+
+    def new_names(self) -> list[str]:
+        """The new players typed, split at commas or new lines."""
+        names = [" ".join(n.split()) for n in (self.new_players.data or "").replace("\n", ",").split(",")]
+        return [n for n in names if n]
+
+    def validate_new_players(self, field) -> None:
+        """Each new name at most 40 characters."""
+        if any(len(n) > 40 for n in self.new_names()):
+            raise ValidationError(gettext("A name has at most 40 characters."))
+
+
+class PlayerNameForm(FlaskForm):
+    """Rename a player."""
+
+    name = StringField(N_("New name"), validators=[
+        DataRequired(message=_l("Give a name.")), Length(max=40, message=_l("At most 40 characters.")), no_control_characters])
+
+
+class MergeForm(FlaskForm):
+    """Merge another player into this one."""
+
+    other = SelectField(N_("Merge this player into the one above"), coerce=int)
+
+
+class ImportForm(FlaskForm):
+    """Upload a JSON export."""
+
+    file = FileField(N_("Export file (JSON)"))

@@ -1,0 +1,161 @@
+"""The score sheet of a stored game: sides, dealers, per-hand breakdowns, totals and the result.
+
+Pure: takes a stored game and its hands, reads them with ``checks`` and replays them with
+``scoring``. Used by the pages and the JSON API alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import checks, scoring, variants
+from .store import Game, Hand
+
+
+def side_seats(rules: variants.RuleSet) -> list[list[int]]:
+    """Seat indexes of each side, from the layout (partners opposite: seats 0, 2 against 1, 3)."""
+    return [list(seats) for seats in rules.layouts[0].sides]
+
+
+def rules_for(game: Game) -> variants.RuleSet:
+    """The game's rule set with its layout, house-rule settings and target applied."""
+    return variants.configure(variants.get(game.variant), game.settings, game.layout, game.target)
+
+
+def sitting_out(rules: variants.RuleSet, hand_index: int) -> list[int]:
+    """Seats that sit this hand out: in a side larger than the playing size, players take turns (§10.1, §11.1)."""
+    layout = rules.layouts[0]
+    if not layout.playing:
+        return []
+    out = []
+    for seats in layout.sides:
+        resting = len(seats) - layout.playing
+        for k in range(resting):
+            out.append(seats[(hand_index * resting + k) % len(seats)])
+    return sorted(out)
+
+
+@dataclass(frozen=True)
+class SheetHand:
+    """One row of the sheet."""
+
+    number: int
+    hand: Hand
+    dealer: str
+    sitting_out: list[str]
+    outcome: scoring.HandOutcome
+    opening_minimums: tuple[int, ...]  # that applied during this hand
+    after_end: bool  # recorded after the hand that ended the game
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the scoreboard shows."""
+
+    game: Game
+    rules: variants.RuleSet
+    side_names: list[str]
+    rows: list[SheetHand]
+    state: scoring.GameState
+
+    @property
+    def next_dealer(self) -> str:
+        """Who deals the next hand: the deal passes to the left (the next seat)."""
+        return dealer(self.game, len(self.rows), self.rules)
+
+    @property
+    def next_sitting_out(self) -> list[str]:
+        """Who sits out the next hand."""
+        return [self.game.players[seat] for seat in sitting_out(self.rules, len(self.rows))]
+
+    def opening_rows(self) -> list[variants.OpeningRow]:
+        """The opening-table row each side is in now."""
+        return [scoring.opening_row(self.rules, total) for total in self.state.totals]
+
+
+def dealer(game: Game, hand_index: int, rules: variants.RuleSet | None = None) -> str:
+    """The dealer of the hand with this 0-based index: the deal passes to the left, past anyone sitting out."""
+    resting = set(sitting_out(rules, hand_index)) if rules else set()
+    seat = (game.first_dealer + hand_index) % len(game.players)
+    for _ in range(len(game.players)):
+        if seat not in resting:
+            break
+        seat = (seat + 1) % len(game.players)
+    return game.players[seat]
+
+
+def side_names(game: Game, rules: variants.RuleSet) -> list[str]:
+    """Each side's name: the partners' names joined with "&"."""
+    return [" & ".join(game.players[seat] for seat in seats) for seats in side_seats(rules)]
+
+
+def build(game: Game, hands: list[Hand]) -> Sheet:
+    """Replay a stored game into its score sheet."""
+    rules = rules_for(game)
+    entries = []
+    for hand in hands:
+        sides, _problems = checks.read_hand(rules, hand.sides, lone=hand.lone)
+        entries.append(sides)  # stored hands passed the checks when they were saved
+    state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
+    rows = []
+    minimums = tuple(scoring.opening_minimum(rules, 0) for _ in range(rules.sides))
+    for index, (hand, outcome) in enumerate(zip(hands, state.hands)):
+        after_end = state.ended_after is not None and index > state.ended_after
+        resting = [game.players[seat] for seat in sitting_out(rules, index)]
+        rows.append(SheetHand(index + 1, hand, dealer(game, index, rules), resting, outcome, minimums, after_end))
+        minimums = outcome.opening_minimums
+    return Sheet(game, rules, side_names(game, rules), rows, state)
+
+
+def canastas_of(hand: Hand, side: int) -> int:
+    """Completed canastas of every kind a side entered for a hand."""
+    entry = hand.sides[side] if side < len(hand.sides) else {}
+    return sum(int(v or 0) for k, v in entry.items() if k.endswith("_canastas") and isinstance(v, int))
+
+
+def result_dict(result: scoring.Result) -> dict[str, Any]:
+    """The result as the JSON API gives it."""
+    return {
+        "finished": result.finished, "winner": result.winner, "margin": result.margin, "tie": result.tie,
+        "leads": list(result.leads) or None,
+    }
+
+
+def breakdown_dicts(score: scoring.SideScore, label=lambda line: line.label) -> list[dict[str, Any]]:
+    """A breakdown as the JSON API gives it (``label`` turns a line into its text, e.g. translated)."""
+    return [{"item": line.item, "label": label(line), "points": line.points} for line in score.breakdown]
+
+
+def match_balance(sheets: list[Sheet]) -> dict[str, int]:
+    """Each player's net balance over the Partien of a complete Game (§10.6, reading): a finished
+    Partie adds its margin to each winner and takes it from each loser."""
+    players = sheets[0].game.players if sheets else []
+    balance = {name: 0 for name in players}
+    for s in sheets:
+        result = s.state.result
+        if not result.finished or result.winner is None:
+            continue
+        for side, seats in enumerate(side_seats(s.rules)):
+            for seat in seats:
+                balance[s.game.players[seat]] += result.margin if side == result.winner else -result.margin
+    return balance
+
+
+def settlement(s: Sheet) -> list[tuple[int, int, int]]:
+    """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
+    rulebooks settle it (§10.6, §11.6): each player of a losing side pays the winners' lead over
+    his side to one player of the winning side (in turn); with players on their own, the winner
+    collects from each. Empty while the game is not won."""
+    result = s.state.result
+    if not result.finished or result.winner is None:
+        return []
+    seats = side_seats(s.rules)
+    winners = seats[result.winner]
+    payments = []
+    for side, losers in enumerate(seats):
+        if side == result.winner or not result.leads[side]:
+            continue
+        for k, seat in enumerate(losers):
+            payments.append((seat, winners[k % len(winners)], result.leads[side]))
+    return payments

@@ -1,0 +1,502 @@
+"""Games and hands in the database: functions taking a ``sqlite_utils.Database``.
+
+Hands keep their raw inputs (as entered, points or card counts); scores are always derived, so
+an edited hand or a corrected table recomputes every later total.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.db import NotFoundError
+
+from .variants import N_
+
+
+class Refused(ValueError):
+    """A change the archive refuses, with a message id and its values (translated where shown)."""
+
+    def __init__(self, text: str, **args: Any) -> None:
+        super().__init__(text % args if args else text)
+        self.text, self.values = text, args
+
+
+@contextlib.contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """One write transaction, taken at once (``BEGIN IMMEDIATE``): with several phones saving, a
+    writer waits its turn (the busy timeout) instead of failing with "database is locked" when it
+    would upgrade a read to a write. Nested inside another transaction it is a savepoint."""
+    if db.conn.in_transaction:
+        with write(db):
+            yield db
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")
+
+
+# SQLite's largest integer: an id beyond it (a URL like /games/99999999999999999999) finds nothing
+# instead of overflowing the query.
+MAX_ID = 2**63 - 1
+
+
+def valid_id(value: int) -> bool:
+    """Whether a number can be a stored id at all."""
+    return 0 < value <= MAX_ID
+
+
+def _now() -> str:
+    """The current time as an ISO string in UTC."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A stored game: its rule set, the players in seat order and who dealt first."""
+
+    id: int
+    variant: str
+    players: list[str]
+    first_dealer: int
+    created_at: str
+    layout: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    target: int | None = None
+    match_id: int | None = None  # [003] complete Game: the first Partie's id
+    partie: int | None = None  # 1, 2 or 3
+    evening_id: int | None = None
+    reopened: bool = False  # a finished game opened again for corrections
+    version: int = 0  # rises with every change (phones follow it)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A stored hand: the raw entry of each side."""
+
+    id: int
+    game_id: int
+    sides: list[dict[str, Any]]
+    created_at: str
+    updated_at: str
+    stock_out: bool | None = None
+    lone: int | None = None
+    version: int = 0  # rises with every change to this hand: a save based on an older one is refused
+
+
+def _game(row: dict[str, Any]) -> Game:
+    """A Game from its database row."""
+    return Game(
+        row["id"], row["variant"], json.loads(row["players"]), row["first_dealer"], row["created_at"],
+        row.get("layout"), json.loads(row.get("settings") or "{}"), row.get("target"),
+        row.get("match_id"), row.get("partie"), row.get("evening_id"), bool(row.get("reopened")),
+        row.get("version") or 0,
+    )
+
+
+def _hand(row: dict[str, Any]) -> Hand:
+    """A Hand from its database row."""
+    stock_out = row.get("stock_out")
+    return Hand(
+        row["id"], row["game_id"], json.loads(row["sides"]), row["created_at"], row["updated_at"],
+        None if stock_out is None else bool(stock_out), row.get("lone"), row.get("version") or 0,
+    )
+
+
+def create_game(
+    db: Database, variant: str, players: list[str], first_dealer: int = 0,
+    layout: str | None = None, settings: dict[str, Any] | None = None, target: int | None = None,
+    match_id: int | None = None, partie: int | None = None, evening_id: int | None = None,
+) -> int:
+    """Store a new game with its seats and return its id (players are found or added by name)."""
+    now = _now()
+    with write(db):
+        ids = [player_id(db, name) for name in players]
+        players = [db["players"].get(pid)["name"] for pid in ids]  # as the archive spells them
+        table = db["games"].insert(
+            {
+                "evening_id": evening_id,
+                "match_id": match_id,
+                "partie": partie,
+                "variant": variant,
+                "players": json.dumps(players),
+                "first_dealer": first_dealer,
+                "layout": layout,
+                "settings": json.dumps(settings or {}),
+                "target": target,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
+        game_id = table.last_pk
+        db["game_seats"].insert_all({"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+        if evening_id is not None:
+            _add_to_evening(db, evening_id, ids)
+        refresh_results(db, game_id)
+    return game_id
+
+
+def get_game(db: Database, game_id: int) -> Game | None:
+    """The game with this id, or None."""
+    if not valid_id(game_id):
+        return None
+    try:
+        return _game(db["games"].get(game_id))
+    except NotFoundError:
+        return None
+
+
+def set_match(db: Database, game_id: int, match_id: int, partie: int) -> None:
+    """Make a game a Partie of a complete Game."""
+    with write(db):
+        db["games"].update(game_id, {"match_id": match_id, "partie": partie})
+
+
+def match_games(db: Database, match_id: int) -> list[Game]:
+    """The Partien of a complete Game, in order."""
+    if not valid_id(match_id):
+        return []
+    return [_game(row) for row in db["games"].rows_where("match_id = ?", [match_id], order_by="partie")]
+
+
+def list_games(db: Database, limit: int = 50) -> list[Game]:
+    """The most recent games first."""
+    return [_game(row) for row in db["games"].rows_where(order_by="id desc", limit=limit)]
+
+
+def hands(db: Database, game_id: int) -> list[Hand]:
+    """The game's hands in the order they were played (deleted ones left out)."""
+    rows = db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id")
+    return [_hand(row) for row in rows]
+
+
+def get_hand(db: Database, game_id: int, hand_id: int, deleted: bool = False) -> Hand | None:
+    """One hand of a game, or None (a deleted hand only when ``deleted`` is asked for)."""
+    if not (valid_id(game_id) and valid_id(hand_id)):
+        return None
+    where = "id = ? and game_id = ? and deleted_at is " + ("not null" if deleted else "null")
+    rows = list(db["hands"].rows_where(where, [hand_id, game_id]))
+    return _hand(rows[0]) if rows else None
+
+
+def _touch(db: Database, game_id: int, now: str) -> None:
+    """Mark the game as changed (a new version for the phones following it) and bring its results
+    up to date, in the same transaction."""
+    db.execute("update games set updated_at = ?, version = version + 1 where id = ?", [now, game_id])
+    refresh_results(db, game_id)
+
+
+def game_version(db: Database, game_id: int) -> int | None:
+    """The game's version: it rises with every change to the game."""
+    if not valid_id(game_id):
+        return None
+    row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+    return None if row is None else row[0]
+
+
+def hand_by_key(db: Database, game_id: int, client_key: str) -> int | None:
+    """The id of the hand a phone sent with this key, if it is stored."""
+    row = db.execute("select id from hands where game_id = ? and client_key = ?", [game_id, client_key]).fetchone()
+    return row[0] if row else None
+
+
+def add_hand(
+    db: Database, game_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None,
+    client_key: str | None = None,
+) -> int:
+    """Append a hand with these raw side entries; return its id. A hand sent again with the same
+    ``client_key`` (a double tap, a resent form, a retried sync) is stored once: its id is returned."""
+    return add_hand_once(db, game_id, sides, stock_out, lone, client_key)[0]
+
+
+def add_hand_once(
+    db: Database, game_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None,
+    client_key: str | None = None,
+) -> tuple[int, bool]:
+    """Like ``add_hand``, and say whether the hand is new (False: this key was stored before). The
+    key is looked up inside the write transaction, so two requests with one key cannot both insert."""
+    now = _now()
+    with write(db):
+        if client_key:
+            existing = hand_by_key(db, game_id, client_key)
+            if existing is not None:
+                return existing, False
+        table = db["hands"].insert(
+            {"game_id": game_id, "sides": json.dumps(sides), "created_at": now, "updated_at": now, "deleted_at": None,
+             "stock_out": stock_out, "lone": lone, "client_key": client_key}
+        )
+        _touch(db, game_id, now)
+    return table.last_pk, True
+
+
+def update_hand(db: Database, game_id: int, hand_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None) -> None:
+    """Replace a hand's entry; it keeps its place in the game."""
+    now = _now()
+    with write(db):
+        db.execute(
+            "update hands set sides = ?, updated_at = ?, stock_out = ?, lone = ?, version = version + 1 where id = ? and game_id = ?",
+            [json.dumps(sides), now, stock_out, lone, hand_id, game_id],
+        )
+        _touch(db, game_id, now)
+
+
+def delete_hand(db: Database, game_id: int, hand_id: int) -> None:
+    """Delete a hand, keeping it so the deletion can be undone."""
+    now = _now()
+    with write(db):
+        db.execute("update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ?", [now, hand_id, game_id])
+        _touch(db, game_id, now)
+
+
+def restore_hand(db: Database, game_id: int, hand_id: int) -> None:
+    """Undo the deletion of a hand; it returns to its old place."""
+    now = _now()
+    with write(db):
+        db.execute("update hands set deleted_at = null, version = version + 1 where id = ? and game_id = ?", [hand_id, game_id])
+        _touch(db, game_id, now)
+
+
+# ---------------------------------------------------------------------------------------------
+# Players, evenings and the results kept for statistics
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person kept across evenings."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Evening:
+    """A dated evening with the players present."""
+
+    id: int
+    date: str
+    place: str
+    note: str
+    players: list[Player]
+
+
+def player_id(db: Database, name: str) -> int:
+    """The id of the player with this name (any case), added if new."""
+    name = " ".join(name.split())
+    rows = list(db.query("select id from players where name = ? collate nocase", [name]))
+    if rows:
+        return rows[0]["id"]
+    return db["players"].insert({"name": name, "created_at": _now()}).last_pk
+
+
+def get_player(db: Database, pid: int) -> Player | None:
+    """The player with this id, or None."""
+    if not valid_id(pid):
+        return None
+    rows = list(db.query("select id, name from players where id = ?", [pid]))
+    return Player(rows[0]["id"], rows[0]["name"]) if rows else None
+
+
+def list_players(db: Database) -> list[Player]:
+    """Every player, by name."""
+    return [Player(r["id"], r["name"]) for r in db.query("select id, name from players order by name collate nocase")]
+
+
+def _rewrite_names(db: Database, pid: int) -> None:
+    """Refresh the names kept with each game of this player after a rename or merge."""
+    for row in db.query(
+        "select distinct game_id from game_seats where player_id = ?", [pid]
+    ):
+        seats = db.query(
+            "select p.name from game_seats s join players p on p.id = s.player_id where s.game_id = ? order by s.seat",
+            [row["game_id"]],
+        )
+        db["games"].update(row["game_id"], {"players": json.dumps([seat["name"] for seat in seats])})
+
+
+def rename_player(db: Database, pid: int, name: str) -> None:
+    """Rename a player everywhere; ValueError if another player has that name."""
+    name = " ".join(name.split())
+    clash = list(db.query("select id from players where name = ? collate nocase and id != ?", [name, pid]))
+    if clash:
+        raise Refused(N_("There is already a player called %(name)s; merge the two instead."), name=name)
+    with write(db):
+        db["players"].update(pid, {"name": name})
+        _rewrite_names(db, pid)
+        for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):
+            refresh_results(db, row["game_id"])
+
+
+def merge_players(db: Database, keep: int, gone: int) -> None:
+    """Merge player ``gone`` into ``keep``: every seat, evening and result moves; nothing is lost.
+    ValueError if both sat in the same game."""
+    if keep == gone:
+        raise Refused(N_("Pick two different players."))
+    shared = list(db.query(
+        "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
+        "where a.player_id = ? and b.player_id = ?", [keep, gone]))
+    if shared:
+        raise Refused(N_("Both played in the same game, so they are two people."))
+    with write(db):
+        games = [r["game_id"] for r in db.query("select distinct game_id from game_seats where player_id = ?", [gone])]
+        db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])
+        db.execute(
+            "insert or ignore into evening_players (evening_id, player_id, position) "
+            "select evening_id, ?, position from evening_players where player_id = ?", [keep, gone])
+        db.execute("delete from evening_players where player_id = ?", [gone])
+        for game_id in games:  # take the merged player's games out of the totals; refreshed below
+            _apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
+            db.execute("delete from player_results where game_id = ?", [game_id])
+        db.execute("delete from player_totals where player_id = ?", [gone])
+        db.execute("delete from pair_totals where a = ? or b = ?", [gone, gone])
+        db.execute("delete from players where id = ?", [gone])
+        _rewrite_names(db, keep)
+        for game_id in games:
+            refresh_results(db, game_id)
+
+
+def _add_to_evening(db: Database, evening_id: int, ids: list[int]) -> None:
+    """Add players to an evening's list (keeping the ones already there)."""
+    start = db.execute("select coalesce(max(position), -1) + 1 from evening_players where evening_id = ?", [evening_id]).fetchone()[0]
+    for offset, pid in enumerate(ids):
+        db.execute(
+            "insert or ignore into evening_players (evening_id, player_id, position) values (?, ?, ?)",
+            [evening_id, pid, start + offset],
+        )
+
+
+def create_evening(db: Database, date: str, names: list[str], place: str = "", note: str = "") -> int:
+    """Store an evening with the players present (found or added by name)."""
+    with write(db):
+        evening_id = db["evenings"].insert({"date": date, "place": place, "note": note, "created_at": _now()}).last_pk
+        _add_to_evening(db, evening_id, [player_id(db, name) for name in names])
+    return evening_id
+
+
+def update_evening(db: Database, evening_id: int, date: str, names: list[str], place: str = "", note: str = "") -> None:
+    """Change an evening's date, place, note and players (players of its games stay)."""
+    with write(db):
+        db["evenings"].update(evening_id, {"date": date, "place": place, "note": note})
+        keep = [player_id(db, name) for name in names]
+        in_games = [r["player_id"] for r in db.query(
+            "select distinct s.player_id from game_seats s join games g on g.id = s.game_id where g.evening_id = ?", [evening_id])]
+        db.execute("delete from evening_players where evening_id = ?", [evening_id])
+        _add_to_evening(db, evening_id, keep + [p for p in in_games if p not in keep])
+
+
+def get_evening(db: Database, evening_id: int) -> Evening | None:
+    """The evening with its players, or None."""
+    if not valid_id(evening_id):
+        return None
+    rows = list(db.query("select * from evenings where id = ?", [evening_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    players = [Player(r["id"], r["name"]) for r in db.query(
+        "select p.id, p.name from evening_players e join players p on p.id = e.player_id "
+        "where e.evening_id = ? order by e.position", [evening_id])]
+    return Evening(row["id"], row["date"], row["place"] or "", row["note"] or "", players)
+
+
+def evening_on(db: Database, date: str) -> Evening | None:
+    """The latest evening on this date, if any."""
+    rows = list(db.query("select id from evenings where date = ? order by id desc limit 1", [date]))
+    return get_evening(db, rows[0]["id"]) if rows else None
+
+
+def evening_games(db: Database, evening_id: int) -> list[Game]:
+    """The games of an evening, in the order they were started."""
+    return [_game(row) for row in db["games"].rows_where("evening_id = ?", [evening_id], order_by="id")]
+
+
+def reopen_game(db: Database, game_id: int) -> None:
+    """Open a finished game again for corrections."""
+    with write(db):
+        db["games"].update(game_id, {"reopened": 1})
+        _touch(db, game_id, _now())
+
+
+TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
+
+
+def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) one game's player results from the kept totals."""
+    if not db["player_totals"].exists():  # during the migrations that come before the totals
+        return
+    for r in rows:
+        values = {"games": 1, "finished": r["finished"], "won": r["won"], "hands": r["hands"], "points": r["points"],
+                  "canastas": r["canastas"], "margin": r["margin"]}
+        db.execute(
+            "insert into player_totals (player_id, games, finished, won, hands, points, canastas, margin) "
+            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing", [r["player_id"]])
+        db.execute(
+            "update player_totals set " + ", ".join(f"{k} = {k} + ?" for k in TOTAL_FIELDS) + " where player_id = ?",
+            [sign * values[k] for k in TOTAL_FIELDS] + [r["player_id"]])
+        best = db.execute("select max(best_hand) from player_results where player_id = ?", [r["player_id"]]).fetchone()[0]
+        db.execute("update player_totals set best_hand = ? where player_id = ?", [best, r["player_id"]])
+    for x in rows:
+        for y in rows:
+            if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
+                db.execute(
+                    "insert into pair_totals (a, b, games, finished, won, margin) values (?, ?, 0, 0, 0, 0) "
+                    "on conflict(a, b) do nothing", [x["player_id"], y["player_id"]])
+                db.execute(
+                    "update pair_totals set games = games + ?, finished = finished + ?, won = won + ?, margin = margin + ? "
+                    "where a = ? and b = ?",
+                    [sign, sign * x["finished"], sign * x["won"], sign * x["margin"], x["player_id"], y["player_id"]])
+
+
+def refresh_results(db: Database, game_id: int) -> None:
+    """Recompute the stored results of one game and of each of its players, and the totals the
+    statistics read (statistics never replay hands)."""
+    from . import sheet  # sheet imports this module for its types
+
+    game = get_game(db, game_id)
+    if game is None:
+        return
+    s = sheet.build(game, hands(db, game_id))
+    result = s.state.result
+    day = game.created_at[:10]
+    if game.evening_id is not None:
+        evening = list(db.query("select date from evenings where id = ?", [game.evening_id]))
+        day = evening[0]["date"] if evening else day
+    record = {
+        "game_id": game_id, "variant": game.variant, "day": day, "hands": len(s.rows),
+        "finished": int(result.finished), "winner": result.winner, "margin": result.margin,
+        "totals": json.dumps(list(s.state.totals)), "sides": json.dumps(s.side_names),
+    }
+    if "evening_id" in db["game_results"].columns_dict:
+        record["evening_id"] = game.evening_id
+    db["game_results"].upsert(record, pk="game_id")
+    old = list(db.query("select * from player_results where game_id = ?", [game_id]))
+    db.execute("delete from player_results where game_id = ?", [game_id])
+    _apply_totals(db, old, -1)
+    seats = {r["seat"]: r["player_id"] for r in db.query("select seat, player_id from game_seats where game_id = ?", [game_id])}
+    rows = []
+    balance: dict[int, int] = {}
+    for payer, payee, points in sheet.settlement(s):
+        balance[payer] = balance.get(payer, 0) - points
+        balance[payee] = balance.get(payee, 0) + points
+    for side, seat_list in enumerate(sheet.side_seats(s.rules)):
+        scores = [row.outcome.scores[side].score for row in s.rows]
+        canastas = sum(sheet.canastas_of(row.hand, side) for row in s.rows)
+        for seat in seat_list:
+            if seat in seats:
+                rows.append({
+                    "game_id": game_id, "player_id": seats[seat], "side": side, "day": day,
+                    "finished": int(result.finished), "won": int(result.finished and result.winner == side),
+                    "hands": len(scores), "points": sum(scores), "best_hand": max(scores) if scores else None,
+                    "canastas": canastas, "margin": balance.get(seat, 0), "total": s.state.totals[side],
+                })
+    if rows:
+        db["player_results"].insert_all(rows)
+    _apply_totals(db, rows, 1)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Create .venv with the app (and, with "test", the test tools and Debian's Chromium). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+extra=""
+[ "${1:-}" = "test" ] && extra="[test]"
+stamp=".venv/.installed${extra}"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"
+  touch "$stamp"
+fi
+if [ "${1:-}" = "test" ] && [ ! -f tests/browser/node_modules/axe-core/axe.min.js ]; then
+  # axe-core, the accessibility checker the browser tests run in each page, from the npm registry.
+  if command -v npm >/dev/null; then
+    (cd tests/browser && npm install --no-save --no-audit --no-fund --silent axe-core@4.14.1 >/dev/null)
+  else
+    echo "npm is missing: the accessibility checks will be skipped (install Node.js)." >&2
+  fi
+fi
+if [ "${1:-}" = "test" ] && [ ! -x /usr/bin/chromium ]; then
+  # Browser tests drive Debian's Chromium (Playwright cannot download its own browser here).
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is not installed: the browser tests will be skipped (sudo apt-get install chromium)." >&2
+  fi
+fi

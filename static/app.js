@@ -1,0 +1,113 @@
+// Every page: the installable app's service worker, and the queue of hands entered while the
+// server could not be reached. Queued hands are shown as waiting and sent when the server is back,
+// each with its own key, so a hand sent twice is stored once.
+(function () {
+  "use strict";
+  var KEY = "canasta-queue";
+
+  // The page's texts in the reader's language: base.html carries them as data-t-* attributes
+  // with {name} holes, filled here (the scripts themselves hold no English).
+  function text(name, values) {
+    var key = "t" + name.charAt(0).toUpperCase() + name.slice(1);
+    var template = document.body.dataset[key] || "";
+    return template.replace(/\{(\w+)\}/g, function (all, hole) {
+      return values && hole in values ? String(values[hole]) : all;
+    });
+  }
+  window.scorekeeperText = text;
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* the app works without it */ });
+  }
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
+  }
+  function store(queue) { localStorage.setItem(KEY, JSON.stringify(queue)); }
+
+  window.canastaQueue = {
+    add: function (item) { var q = load(); q.push(item); store(q); },
+    items: load,
+    flush: flush
+  };
+
+  function show() {
+    var old = document.getElementById("waiting-hands");
+    if (old) old.remove();
+    var queue = load();
+    if (!queue.length) return;
+    var main = document.querySelector("main");
+    if (!main) return;
+    var box = document.createElement("section");
+    box.id = "waiting-hands";
+    box.className = "warning";
+    box.setAttribute("role", "status");
+    var title = document.createElement("p");
+    title.textContent = queue.length === 1 ? text("waitingOne") : text("waitingMany", { n: queue.length });
+    box.appendChild(title);
+    var list = document.createElement("ul");
+    queue.forEach(function (item) {
+      var li = document.createElement("li");
+      li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
+        (item.error ? text("refused", { error: item.error }) : text("willSend"));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    main.insertBefore(box, main.firstChild);
+  }
+
+  var flushing = false;
+  function flush() {
+    var queue = load();
+    if (flushing || !queue.length) return Promise.resolve();
+    flushing = true;
+    var sent = false;
+    var chain = Promise.resolve();
+    queue.forEach(function (item) {
+      chain = chain.then(function () {
+        if (item.error) return;
+        return fetch(item.url, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": item.csrf },
+          body: JSON.stringify(item.body)
+        }).then(function (r) {
+          if (r.status === 200 || r.status === 201) {
+            store(load().filter(function (q) { return q.body.client_key !== item.body.client_key; }));
+            sent = true;
+          } else if (r.status === 422 || r.status === 404 || r.status === 400 || r.status === 409) {
+            return r.json().then(function (data) {
+              var message = (data.errors || []).map(function (e) { return e.message; }).join(" ");
+              store(load().map(function (q) {
+                if (q.body.client_key === item.body.client_key) q.error = message || "refused";
+                return q;
+              }));
+            });
+          } else {
+            throw new Error("server " + r.status);
+          }
+        });
+      });
+    });
+    return chain.catch(function () { /* still offline: keep the rest for later */ }).then(function () {
+      flushing = false;
+      show();
+      if (sent && document.querySelector("[data-live-game]") && !document.querySelector("form.hand-form")) {
+        location.reload();
+      }
+    });
+  }
+
+  // Warm the cache with this game's hand form, so it opens when the network drops (again after
+  // each live update, so the cached form is the one for the next hand).
+  function warm() {
+    var enter = document.querySelector('a[href$="/hands/new"]');
+    if (enter && navigator.onLine) fetch(enter.href, { credentials: "same-origin" }).catch(function () {});
+  }
+  window.canastaWarm = warm;
+  warm();
+
+  show();
+  flush();
+  window.addEventListener("online", flush);
+  setInterval(function () { if (load().some(function (q) { return !q.error; })) flush(); }, 4000);
+})();

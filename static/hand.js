@@ -1,0 +1,193 @@
+// Hand form: steppers for small counts, one side going out clears the other, and a live
+// preview of each side's hand score from the server's own scoring (POST /api/score).
+(function () {
+  "use strict";
+  var form = document.querySelector("form.hand-form");
+  if (!form) return;
+
+  function signed(n) {  // +20, −15 with a real minus sign, 0
+    return n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0";
+  }
+
+  function toInt(value) {
+    var n = parseInt(value, 10);
+    return isNaN(n) ? 0 : n;
+  }
+
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest("button.step");
+    if (!button) return;
+    var input = document.getElementById(button.dataset.target);
+    var max = toInt(input.dataset.max) || 99;
+    var next = Math.min(max, Math.max(0, toInt(input.value) + toInt(button.dataset.delta)));
+    input.value = next === 0 ? "" : String(next);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  // Only one side can go out: choosing it for one side sets the others to "No".
+  form.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.name || !/went_out$/.test(input.name) || input.value === "no") return;
+    form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
+      if (/went_out$/.test(no.name) && no.name !== input.name) no.checked = true;
+    });
+  });
+
+  // One side's entry in the API's shape, from whatever fields this rule set's form has.
+  function sideEntry(side) {
+    var entry = {};
+    var prefix = "sides-" + side + "-";
+    var modes = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name.indexOf(prefix) !== 0) return;
+      var name = el.name.slice(prefix.length);
+      if (el.type === "radio") {
+        if (!el.checked) return;
+        if (name === "went_out") entry.went_out = el.value === "no" ? null : el.value;
+        else modes[name] = el.value;
+      } else if (el.type === "checkbox") {
+        entry[name] = el.checked;
+      }
+    });
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name.indexOf(prefix) !== 0 || el.type !== "text") return;
+      var name = el.name.slice(prefix.length);
+      var match = /^(melded|hand)_(.+)$/.exec(name);
+      if (match) {
+        var counts = modes[match[1] + "_mode"] === "counts";
+        if (match[2] === "points") {
+          if (!counts) entry[name] = toInt(el.value);
+        } else if (counts) {
+          var key = match[1] + "_cards";
+          entry[key] = entry[key] || {};
+          entry[key][match[2]] = toInt(el.value);
+        }
+        return;
+      }
+      entry[name] = toInt(el.value);
+    });
+    return entry;
+  }
+
+  var previews = form.querySelectorAll("[data-preview]");
+  var totals = form.dataset.totals.split(",").map(toInt);
+  var timer = null;
+  var csrf = form.elements.csrf_token ? form.elements.csrf_token.value : "";
+
+  function row(label, points) {
+    var tr = document.createElement("tr");
+    var a = document.createElement("td");
+    var b = document.createElement("td");
+    a.textContent = label;
+    b.textContent = signed(points);
+    b.className = "num";
+    tr.appendChild(a);
+    tr.appendChild(b);
+    return tr;
+  }
+
+  function render(data) {
+    previews.forEach(function (box, i) {
+      box.textContent = "";
+      if (data.errors) {
+        data.errors.filter(function (e) { return e.side === i || e.side === null; }).forEach(function (e) {
+          var p = document.createElement("p");
+          p.className = "error";
+          p.textContent = e.message;
+          box.appendChild(p);
+        });
+        return;
+      }
+      var side = data.sides[i];
+      var p = document.createElement("p");
+      p.className = "score";
+      p.textContent = window.scorekeeperText("thisHand", { score: signed(side.score), total: String(side.total).replace("-", "\u2212") });
+      box.appendChild(p);
+      var table = document.createElement("table");
+      side.breakdown.forEach(function (line) { table.appendChild(row(line.label, line.points)); });
+      box.appendChild(table);
+    });
+  }
+
+  function loneChoice() {
+    var el = form.querySelector('input[name="lone"]:checked');
+    if (!el) return undefined;
+    return el.value === "none" ? null : toInt(el.value);
+  }
+
+  function preview() {
+    var sides = [];
+    for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
+    fetch(form.dataset.previewUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({
+        variant: form.dataset.variant, layout: form.dataset.layout, settings: JSON.parse(form.dataset.settings || "{}"),
+        target: toInt(form.dataset.target), totals_before: totals, sides: sides, lone: loneChoice()
+      }),
+      credentials: "same-origin"
+    }).then(function (r) { return r.json(); }).then(render).catch(function () { /* offline: the form still saves */ });
+  }
+
+  // A fresh key for each entry: the same entry sent twice (double tap, resend, retry) is stored once.
+  var keyField = document.getElementById("client_key");
+  function freshKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
+    return Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+  }
+  if (keyField) keyField.value = freshKey();
+
+  function reachable() {
+    var live = document.querySelector("[data-live-url]");
+    if (!live || !window.AbortController) return Promise.resolve(navigator.onLine);
+    var abort = new AbortController();
+    var timer = setTimeout(function () { abort.abort(); }, 2500);
+    return fetch(live.dataset.liveUrl, { cache: "no-store", signal: abort.signal })
+      .then(function (r) { clearTimeout(timer); return r.ok; })
+      .catch(function () { clearTimeout(timer); return false; });
+  }
+
+  function queueHand() {
+    var sides = [];
+    for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
+    var stock = form.querySelector('input[name="stock_out"]');
+    var body = { client_key: keyField.value, sides: sides, stock_out: !!(stock && stock.checked) };
+    var lone = loneChoice();
+    if (lone !== undefined) body.lone = lone;
+    var now = new Date();
+    window.canastaQueue.add({
+      url: form.dataset.queueUrl, csrf: csrf, body: body, number: form.dataset.handNumber,
+      game: form.dataset.gameName || "the game",
+      savedAt: ("0" + now.getHours()).slice(-2) + ":" + ("0" + now.getMinutes()).slice(-2)
+    });
+    location.href = form.dataset.gameUrl;
+  }
+
+  var sending = false;
+  form.addEventListener("submit", function (event) {
+    if (!form.dataset.queueUrl || !window.canastaQueue) return;  // corrections go straight to the server
+    event.preventDefault();
+    if (sending) return;  // a double tap sends once
+    sending = true;
+    reachable().then(function (ok) {
+      if (ok) { form.submit(); } else { queueHand(); }
+    });
+  });
+
+  form.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(preview, 250);
+  });
+  form.addEventListener("change", function () {
+    clearTimeout(timer);
+    timer = setTimeout(preview, 50);
+  });
+  // After a refused save, bring the first field with a message into view (above the save bar).
+  var firstError = form.querySelector('[aria-invalid="true"], .has-error input');
+  if (firstError) {
+    firstError.scrollIntoView({ block: "center" });
+    firstError.focus({ preventScroll: true });
+  }
+
+  preview();
+})();

@@ -1,0 +1,52 @@
+// Follow a game live: poll its version; when another phone changes the game, refresh the page's
+// content in place (scoreboard, opening table) or say so (hand form, where typing must not be lost).
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-live-game]");
+  if (!root) return;
+  var url = root.dataset.liveUrl;
+  var version = root.dataset.liveVersion;
+  var editing = !!document.querySelector("form.hand-form");
+  var busy = false;
+
+  function refresh() {
+    return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var main = document.querySelector("main");
+        if (fresh && main) main.innerHTML = fresh.innerHTML;
+        var next = doc.querySelector("[data-live-game]");
+        if (next) version = next.dataset.liveVersion;
+        if (window.canastaWarm) window.canastaWarm();
+      });
+  }
+
+  function notice() {
+    if (document.getElementById("live-notice")) return;
+    var p = document.createElement("p");
+    p.id = "live-notice";
+    p.className = "warning";
+    p.setAttribute("role", "status");
+    p.textContent = window.scorekeeperText("changed");
+    document.querySelector("main").insertBefore(p, document.querySelector("main").firstChild);
+  }
+
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(url, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || String(data.version) === String(version)) return null;
+        if (editing) { version = data.version; notice(); return null; }
+        return refresh();
+      })
+      .catch(function () { /* offline: try again at the next tick */ })
+      .then(function () { busy = false; });
+  }
+
+  setInterval(poll, 1500);
+  document.addEventListener("visibilitychange", poll);
+})();

@@ -1,0 +1,67 @@
+"""A live server on a thread and Debian's Chromium driven by Playwright, for the browser tests."""
+
+import os
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+SHOTS = os.path.join(os.path.dirname(__file__), "screenshots")
+
+
+def need_chromium():
+    """Skip without Chromium on a developer's machine; fail under CI, where it must be there."""
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs it with apt-get")
+        pytest.skip(f"{CHROMIUM} is not installed")
+
+
+@pytest.fixture(scope="module")
+def live_url(tmp_path_factory):
+    """The app on a fresh database, served on 127.0.0.1 with CSRF on, as in production."""
+    db = tmp_path_factory.mktemp("live") / "live.sqlite"
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test", "DATABASE": str(db)})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium."""
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15000)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A page the size of a phone (390 x 844)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15000)  # a loaded machine is slow; a missing element still fails
+    context.set_default_timeout(15000)  # a loaded CI machine is slow; a missing element still fails
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page, name):
+    """A full-page screenshot into tests/browser/screenshots/."""
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)

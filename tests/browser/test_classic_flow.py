@@ -1,0 +1,148 @@
+"""The main flow as a person does it, in headless Chromium at 390 x 844: a Classic game from the
+empty home page to the winner, with an edit and a refused entry on the way.
+
+Scores are worked by hand from shared/rules/scoring-spec.md §2.5 and §2.6.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.live import browser, live_url, phone, shot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def totals(page):
+    """The totals on the scoreboard."""
+    return [int(t) for t in page.locator("p.total").all_inner_texts()]
+
+
+def side(page, i):
+    """One side's section of the hand form."""
+    return page.locator(f'section[data-side="{i}"]')
+
+
+def plus(page, i, label, times=1):
+    """Tap a stepper's + button."""
+    for _ in range(times):
+        side(page, i).get_by_role("button", name=f"{label} plus one").click()
+
+
+def no_sideways_scroll(page):
+    """The page fits the screen's width."""
+    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def test_classic_game_from_start_to_winner(phone, live_url):
+    page = phone
+    page.goto(live_url + "/")
+    expect(page.get_by_text("No games yet")).to_be_visible()
+    shot(page, "01-home-empty")
+    page.get_by_role("link", name="New game").click()
+    page.get_by_role("link", name=re.compile("Classic Canasta \\(4 players")).click()
+    for seat, name in enumerate(["Anna", "Bert", "Carl", "Dora"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    shot(page, "02-new-game")
+    page.get_by_role("button", name="Start game").click()
+    expect(page.get_by_text("Next deal: Anna")).to_be_visible()
+    assert totals(page) == [0, 0]
+
+    # Hand 1. Anna & Carl: out 100 + natural 500 + 2 red threes 200 + melded 420 − 15 = 1205.
+    # Bert & Dora count their melded cards: five K–8 50 + two 7–4 10 = 60; red three 100; − 130 → 30.
+    page.get_by_role("link", name="Enter hand 1").click()
+    side(page, 0).get_by_text("Went out", exact=True).click()
+    plus(page, 0, "Natural canastas")
+    plus(page, 0, "Red threes", 2)
+    side(page, 0).get_by_label("Points melded").fill("420")
+    side(page, 0).locator('input[name="sides-0-hand_points"]').fill("15")
+    side(page, 1).locator("fieldset.melded").get_by_text("Count cards").click()
+    plus(page, 1, "K to 8 (10)", 5)
+    plus(page, 1, "7 to 4 (5)", 2)
+    plus(page, 1, "Red threes")
+    side(page, 1).locator('input[name="sides-1-hand_points"]').fill("130")
+    expect(page.locator('[data-preview="0"] .score')).to_contain_text("This hand +1205")
+    expect(page.locator('[data-preview="1"] .score')).to_contain_text("This hand +30")
+    shot(page, "03-hand-form-filled")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == [1205, 30]
+    expect(page.get_by_text("Next deal: Bert")).to_be_visible()
+
+    # Hand 2. Bert & Dora out: 100 + mixed 300 + melded 300 = 700. Anna & Carl: 90 − 25 = 65.
+    page.get_by_role("link", name="Enter hand 2").click()
+    side(page, 1).get_by_text("Went out", exact=True).click()
+    plus(page, 1, "Mixed canastas")
+    # Bert & Dora counted their cards last hand, so their form starts on the count pad: switch back
+    side(page, 1).locator("fieldset.melded").get_by_text("Points", exact=True).click()
+    side(page, 1).locator('input[name="sides-1-melded_points"]').fill("300")
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("90")
+    side(page, 0).locator('input[name="sides-0-hand_points"]').fill("25")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 2").click()
+    assert totals(page) == [1270, 730]
+    shot(page, "04-scoreboard-two-hands")
+
+    # Edit hand 1: Anna & Carl held 65, not 15 → 1155; totals follow: 1220 and 730.
+    page.get_by_role("link", name="Edit hand 1").click()
+    expect(page.get_by_role("heading", name="Correct hand 1")).to_be_visible()
+    hand_points = page.locator('input[name="sides-0-hand_points"]')
+    assert hand_points.input_value() == "15"
+    hand_points.fill("65")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save correction").click()
+    assert totals(page) == [1220, 730]
+    assert page.locator(".minimum strong").all_inner_texts() == ["50", "50"]
+
+    # A refused entry: both sides went out and 12 points; the messages sit by the fields, values stay.
+    page.get_by_role("link", name="Enter hand 3").click()
+    side(page, 0).get_by_text("Went out", exact=True).click()
+    plus(page, 0, "Natural canastas")
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("212")
+    side(page, 1).get_by_text("Went out", exact=True).click()  # the form clears side 0's choice
+    assert side(page, 0).locator('input[value="no"]').is_checked()
+    side(page, 0).get_by_text("Went out", exact=True).click()
+    plus(page, 1, "Natural canastas")
+    side(page, 1).locator('input[name="sides-1-melded_points"]').fill("100")
+    page.evaluate("document.querySelector('input[name=\"sides-1-went_out\"][value=\"normal\"]').checked = true")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 3").click()
+    expect(page.get_by_role("alert")).to_contain_text("everything you typed is still here")
+    expect(page.locator("#sides-0-melded_points-error")).to_contain_text("multiple of 5; 212 is not")
+    expect(page.locator("#sides-1-went_out-error")).to_contain_text("Only one side can go out")
+    assert page.locator('input[name="sides-0-melded_points"]').input_value() == "212"
+    assert page.locator('input[name="sides-1-melded_points"]').input_value() == "100"
+    shot(page, "05-hand-form-errors")
+
+    # Fix it. Anna & Carl: out 100 + 6 natural 3000 + 4 red threes 800 + melded 1000 = 4900 → 6120;
+    # Bert & Dora melded 100, not out → 830. Anna & Carl win by 5290 (§2.6).
+    side(page, 1).locator("fieldset.went-out").get_by_text("No", exact=True).click()
+    plus(page, 0, "Natural canastas", 5)
+    plus(page, 0, "Red threes", 4)
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("1000")
+    page.locator('input[name="sides-1-natural_canastas"]').fill("")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 3").click()
+    assert totals(page) == [6120, 830]
+    expect(page.locator(".result.won")).to_contain_text("Anna & Carl win by 5290 points")
+    assert page.get_by_role("link", name="Enter hand 4").count() == 0
+    shot(page, "06-scoreboard-winner")
+    page.get_by_role("link", name="Opening meld table").click()
+    expect(page.locator("tr.current")).to_have_count(2)
+    expect(page.locator("tr.current").nth(0)).to_contain_text("Bert & Dora (830)")
+    expect(page.locator("tr.current").nth(1)).to_contain_text("Anna & Carl (6120)")
+    shot(page, "07-opening-meld-table")
+
+
+def test_no_sideways_scrolling_at_360(browser, live_url):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(live_url + "/games/new/classic")
+    page.get_by_role("button", name="Start game").click()
+    assert no_sideways_scroll(page)
+    page.get_by_role("link", name="Enter hand 1").click()
+    side(page, 0).locator("fieldset.melded").get_by_text("Count cards").click()
+    assert no_sideways_scroll(page)
+    context.close()

@@ -1,0 +1,354 @@
+"""A Classic Canasta game played the way a person plays it on a phone: tapping links, steppers and
+segmented choices and typing figures, in headless Chromium at 390 x 844 against the live server.
+
+Every expected score is worked by hand from shared/rules/scoring-spec.md:
+
+    §2.5  score = 100·wentOut + 100·concealed + 500·nNatural + 300·nMixed + RT(red, melded) + M − H
+          RT(n, melded) = (800 if n == 4 else 100·n) · (+1 if melded else −1)
+    §2.3  opening meld by the total at the start of the hand: < 0 → 15, 0–1495 → 50, 1500–2995 → 90, ≥ 3000 → 120
+    §2.6  at 5000 or more after a hand the higher total wins; the margin is the difference
+    §1.1  card values: joker 50, 2 and ace 20, K–8 10, 7–4 5
+
+The test module shares one live server (a fresh database) for the session; the first test expects
+the home page to be empty, so it is defined first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]  # seats 1 & 3 against 2 & 4
+US, THEM = "Anna & Cleo", "Ben & Dan"
+
+
+def classic_score(went_out=False, natural=0, mixed=0, red=0, melded=0, in_hand=0):
+    """§2.5 for one side, as written in the spec (no concealed going out, no penalties here)."""
+    has_melded = melded > 0 or natural + mixed > 0
+    red_threes = (800 if red == 4 else 100 * red) * (1 if has_melded else -1)
+    return 100 * went_out + 500 * natural + 300 * mixed + red_threes + melded - in_hand
+
+
+def opening_minimum(total):
+    """§2.3."""
+    return 15 if total < 0 else 50 if total < 1500 else 90 if total < 3000 else 120
+
+
+# --- what a person does ------------------------------------------------------------------------
+
+
+def side(page, i):
+    """One side's part of the hand form."""
+    return page.locator(f'section[data-side="{i}"]')
+
+
+def tap_plus(scope, label, times=1):
+    """Tap a stepper's "+" button (its accessible name is "<label> plus one")."""
+    button = scope.get_by_role("button", name=f"{label} plus one", exact=True)
+    for _ in range(times):
+        button.tap()
+
+
+def went_out(page, i, choice="Went out"):
+    """Tap one of the "Went out?" segments of a side."""
+    side(page, i).locator("fieldset.went-out").get_by_text(choice, exact=True).tap()
+
+
+def count_cards(page, i, part):
+    """Switch a side's "Melded cards" (part="melded") or "Cards left in hand" (part="hand") to the count pad."""
+    side(page, i).locator(f"fieldset.{part}").get_by_text("Count cards", exact=True).tap()
+
+
+def by_points(page, i, part):
+    """Switch a side's melded (part="melded") or in-hand (part="hand") cards back to typed points."""
+    side(page, i).locator(f"fieldset.{part}").get_by_text("Points", exact=True).tap()
+
+
+def totals(page):
+    """The big totals on the scoreboard, side by side."""
+    return [int(text) for text in page.locator("p.total").all_inner_texts()]
+
+
+def minimums(page):
+    """The "Opening meld N" figures under the totals."""
+    return [int(text) for text in page.locator(".minimum strong").all_inner_texts()]
+
+
+def sideways_overflow(page):
+    """(scrollWidth, clientWidth) of the document: the page scrolls sideways when the first is larger."""
+    return page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+
+
+def assert_fits(page, what):
+    scroll_width, client_width = sideways_overflow(page)
+    assert scroll_width <= client_width, f"{what}: scrolls sideways ({scroll_width} > {client_width} px)"
+
+
+def start_classic_game(page, base_url, names=PLAYERS):
+    """Home → New game → Classic (4 players) → names → Start game; ends on the empty scoreboard."""
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="New game", exact=True).tap()
+    expect(page.get_by_role("heading", name="New game: which rules?")).to_be_visible()
+    page.get_by_role("link", name=re.compile(r"^Classic Canasta \(4 players")).tap()
+    for seat, name in enumerate(names, start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").tap()
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, screenshot):
+    page = phone_page
+    page.goto(live_server + "/")
+    expect(page.get_by_text("No games yet")).to_be_visible()
+    screenshot(page, "home-empty")
+
+    page.get_by_role("link", name="New game", exact=True).tap()
+    page.get_by_role("link", name=re.compile(r"^Classic Canasta \(4 players")).tap()
+    expect(page.get_by_role("heading", name="Classic Canasta (4 players, 2 partnerships)")).to_be_visible()
+    for seat, name in enumerate(PLAYERS, start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    screenshot(page, "new-game")
+    page.get_by_role("button", name="Start game").tap()
+
+    expect(page.locator(".total-card h2")).to_have_text([US, THEM])
+    assert totals(page) == [0, 0]
+    assert minimums(page) == [50, 50]
+    expect(page.get_by_text("Next deal:")).to_contain_text("(hand 1)")
+
+    # ---- Hand 1 ----------------------------------------------------------------------------
+    # Anna & Cleo went out with 1 natural and 1 mixed canasta, 3 red threes, 380 melded, 0 in hand:
+    #   100 + 500 + 300 + 300 + 380 − 0 = 1580
+    # Ben & Dan: 1 mixed canasta, 1 red three, melded cards counted on the pad
+    #   (1 joker 50 + 3 twos/aces 60 + 6 K–8 60 + 4 of 7–4 20 = 190), 45 in hand:
+    #   300 + 100 + 190 − 45 = 545
+    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=380)
+    them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 4 * 5, in_hand=45)
+    assert (us_1, them_1) == (1580, 545)
+
+    page.get_by_role("link", name="Enter hand 1").tap()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    us, them = side(page, 0), side(page, 1)
+
+    went_out(page, 0)
+    tap_plus(us, "Natural canastas")
+    tap_plus(us, "Mixed canastas")
+    tap_plus(us, "Red threes", 3)
+    us.get_by_label("Points melded", exact=True).fill("380")
+
+    tap_plus(them, "Mixed canastas")
+    tap_plus(them, "Red threes")
+    count_cards(page, 1, "melded")
+    pad = them.locator("fieldset.melded")
+    tap_plus(pad, "Jokers (50)")
+    tap_plus(pad, "2s and aces (20)", 3)
+    tap_plus(pad, "K to 8 (10)", 6)
+    tap_plus(pad, "7 to 4 (5)", 4)
+    them.get_by_label("Points in hand", exact=True).fill("45")
+
+    # What was tapped is what the inputs hold.
+    assert us.get_by_label("Went out", exact=True).is_checked()
+    assert them.get_by_label("No", exact=True).is_checked()
+    assert us.get_by_label("Natural canastas", exact=True).input_value() == "1"
+    assert us.get_by_label("Red threes", exact=True).input_value() == "3"
+    assert pad.get_by_label("K to 8 (10)", exact=True).input_value() == "6"
+    expect(them.locator("fieldset.melded .as-points")).to_be_hidden()
+
+    # The live preview shows each side's hand score and new total.
+    expect(page.locator('[data-preview="0"] .score')).to_have_text(f"This hand +{us_1} → total {us_1}")
+    expect(page.locator('[data-preview="1"] .score')).to_have_text(f"This hand +{them_1} → total {them_1}")
+    screenshot(page, "hand-form-filled")
+
+    page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == [1580, 545]
+    assert minimums(page) == [opening_minimum(1580), opening_minimum(545)] == [90, 50]
+    expect(page.locator("#hand-1 tr.hand-score td.num")).to_have_text(["+1580", "+545"])
+
+    # ---- Hand 2 ----------------------------------------------------------------------------
+    # Ben & Dan went out with 3 natural canastas and 840 melded: 100 + 1500 + 840 = 2440 → 2985.
+    # Anna & Cleo melded 120 (over their 90), 2 red threes, 85 in hand: 120 + 200 − 85 = 235 → 1815.
+    us_2 = classic_score(red=2, melded=120, in_hand=85)
+    them_2 = classic_score(went_out=True, natural=3, melded=840)
+    assert (us_2, them_2) == (235, 2440)
+
+    page.get_by_role("link", name="Enter hand 2").tap()
+    us, them = side(page, 0), side(page, 1)
+    # Ben & Dan counted their melded cards last hand, so they start on the pad; this time they type points.
+    assert them.locator("fieldset.melded").get_by_label("Count cards", exact=True).is_checked()
+    assert us.locator("fieldset.melded").get_by_label("Points", exact=True).is_checked()
+    by_points(page, 1, "melded")
+    went_out(page, 1)
+    tap_plus(them, "Natural canastas", 3)
+    them.get_by_label("Points melded", exact=True).fill("840")
+    tap_plus(us, "Red threes", 2)
+    us.get_by_label("Points melded", exact=True).fill("120")
+    us.get_by_label("Points in hand", exact=True).fill("85")
+    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +235 → total 1815")
+    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +2440 → total 2985")
+    page.get_by_role("button", name="Save hand 2").tap()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == [us_1 + us_2, them_1 + them_2] == [1815, 2985]
+    assert minimums(page) == [90, 90]
+
+    # ---- Edit hand 1 -----------------------------------------------------------------------
+    # Anna & Cleo had melded 430, not 380 (+50); Ben & Dan had 7 low cards, not 4 (+15):
+    #   hand 1 → 1630 and 560; totals → 1630 + 235 = 1865 and 560 + 2440 = 3000,
+    #   so Ben & Dan's next opening meld goes up from 90 to 120 (§2.3: 3000 or more).
+    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=430)
+    them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 7 * 5, in_hand=45)
+    assert (us_1, them_1) == (1630, 560)
+
+    page.get_by_role("link", name="Edit hand 1").tap()
+    expect(page.get_by_role("heading", name="Correct hand 1")).to_be_visible()
+    us, them = side(page, 0), side(page, 1)
+    # The stored hand comes back as it was entered, count pad included.
+    assert us.get_by_label("Went out", exact=True).is_checked()
+    assert us.get_by_label("Points melded", exact=True).input_value() == "380"
+    assert them.locator("fieldset.melded").get_by_label("Count cards", exact=True).is_checked()
+    pad = them.locator("fieldset.melded")
+    assert pad.get_by_label("7 to 4 (5)", exact=True).input_value() == "4"
+    us.get_by_label("Points melded", exact=True).fill("430")
+    tap_plus(pad, "7 to 4 (5)", 3)
+    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +1630 → total 1630")
+    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +560 → total 560")
+    page.get_by_role("button", name="Save correction").tap()
+    expect(page.get_by_text("Hand corrected; every later total follows.")).to_be_visible()
+    assert totals(page) == [us_1 + us_2, them_1 + them_2] == [1865, 3000]
+    assert minimums(page) == [opening_minimum(1865), opening_minimum(3000)] == [90, 120]
+    expect(page.locator("#hand-1 tr.hand-score td.num")).to_have_text(["+1630", "+560"])
+    expect(page.locator("#hand-2 tr.running td.num")).to_have_text(["1865", "3000"])
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "scoreboard-two-hands")
+
+    # ---- Hand 3: past 5000 -----------------------------------------------------------------
+    # Ben & Dan went out: 100 + 2 natural 1000 + 1 mixed 300 + 1 red three 100 + 700 melded = 2200 → 5200.
+    # Anna & Cleo: 150 melded (over 90) + 3 red threes 300 − 60 in hand = 390 → 2255.
+    # §2.6: Ben & Dan win by 5200 − 2255 = 2945.
+    us_3 = classic_score(red=3, melded=150, in_hand=60)
+    them_3 = classic_score(went_out=True, natural=2, mixed=1, red=1, melded=700)
+    final = [us_1 + us_2 + us_3, them_1 + them_2 + them_3]
+    assert final == [2255, 5200]
+    margin = final[1] - final[0]
+    assert margin == 2945
+
+    page.get_by_role("link", name="Enter hand 3").tap()
+    us, them = side(page, 0), side(page, 1)
+    went_out(page, 1)
+    tap_plus(them, "Natural canastas", 2)
+    tap_plus(them, "Mixed canastas")
+    tap_plus(them, "Red threes")
+    them.get_by_label("Points melded", exact=True).fill("700")
+    tap_plus(us, "Red threes", 3)
+    us.get_by_label("Points melded", exact=True).fill("150")
+    us.get_by_label("Points in hand", exact=True).fill("60")
+    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +2200 → total 5200")
+    page.get_by_role("button", name="Save hand 3").tap()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == final
+    banner = page.get_by_role("status").filter(has_text="win")
+    expect(banner).to_have_text(re.compile(rf"^\s*{THEM} win\s+by {margin} points \(2255 : 5200\)\.\s*$"))
+    expect(page.locator(".total-card.winner h2")).to_have_text(THEM)
+    expect(page.get_by_role("link", name=re.compile("Enter hand"))).to_have_count(0)
+    screenshot(page, "scoreboard-winner")
+
+    page.get_by_role("link", name="Opening meld table").tap()
+    expect(page.get_by_role("heading", name="Opening meld minimum")).to_be_visible()
+    current = page.locator("tr.current")
+    expect(current).to_have_count(2)
+    expect(page.locator("tr", has_text=f"{US} (2255)").locator("td.num")).to_have_text("90")
+    expect(page.locator("tr", has_text=f"{THEM} (5200)").locator("td.num")).to_have_text("120")
+    screenshot(page, "minimums")
+
+
+def test_refused_hand_keeps_what_was_typed_and_says_why_by_the_field(phone_page, live_server, screenshot):
+    page = phone_page
+    start_classic_game(page, live_server, ["Eva", "Finn", "Gus", "Hana"])
+    page.get_by_role("link", name="Enter hand 1").tap()
+    us, them = side(page, 0), side(page, 1)
+
+    # Only one side can go out: tapping "Went out" for one side puts the other back on "No".
+    went_out(page, 0)
+    went_out(page, 1)
+    assert us.get_by_label("No", exact=True).is_checked()
+    went_out(page, 0)
+    assert them.get_by_label("No", exact=True).is_checked()
+
+    tap_plus(us, "Natural canastas")
+    us.get_by_label("Points melded", exact=True).fill("212")  # not a multiple of 5
+    us.get_by_label("Points in hand", exact=True).fill("15")
+    count_cards(page, 1, "hand")
+    tap_plus(them.locator("fieldset.hand"), "K to 8 (10)", 2)
+    page.get_by_role("button", name="Save hand 1").tap()
+
+    # Refused: the summary at the top, and the reason right under the melded-points input.
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    expect(page.get_by_role("alert").first).to_contain_text("everything you typed is still here")
+    melded = us.get_by_label("Points melded", exact=True)
+    message = page.locator("#sides-0-melded_points-error")
+    expect(message).to_have_text("Points are always a multiple of 5; 212 is not.")
+    expect(melded).to_have_attribute("aria-invalid", "true")
+    expect(melded).to_have_attribute("aria-describedby", "sides-0-melded_points-error")
+    field_box, message_box = melded.bounding_box(), message.bounding_box()
+    assert 0 <= message_box["y"] - (field_box["y"] + field_box["height"]) < 60, "the message is not under its field"
+    assert page.locator(".error").count() == 1 + page.locator("[data-preview] .error").count()
+
+    # Everything typed or tapped is still there.
+    assert melded.input_value() == "212"
+    assert us.get_by_label("Points in hand", exact=True).input_value() == "15"
+    assert us.get_by_label("Natural canastas", exact=True).input_value() == "1"
+    assert us.get_by_label("Went out", exact=True).is_checked()
+    assert them.locator("fieldset.hand").get_by_label("Count cards", exact=True).is_checked()
+    assert them.locator("fieldset.hand").get_by_label("K to 8 (10)", exact=True).input_value() == "2"
+    melded.scroll_into_view_if_needed()
+    screenshot(page, "hand-form-error")
+
+    # Corrected, it saves: 100 + 500 + 210 − 15 = 795; the other side −2 × 10 = −20.
+    melded.fill("210")
+    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +795 → total 795")
+    page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == [classic_score(went_out=True, natural=1, melded=210, in_hand=15), classic_score(in_hand=20)]
+    assert totals(page) == [795, -20]
+    assert minimums(page) == [50, 15]
+
+
+def test_no_sideways_scrolling_at_360_px(narrow_page, live_server):
+    page = narrow_page
+    start_classic_game(page, live_server, ["Maximiliane", "Bartholomew", "Konstantinos", "Wilhelmina"])
+    assert_fits(page, "empty scoreboard")
+
+    page.get_by_role("link", name="Enter hand 1").tap()
+    expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+    assert_fits(page, "hand form")
+    for i in (0, 1):
+        count_cards(page, i, "melded")
+        count_cards(page, i, "hand")
+        side(page, i).get_by_text("Penalty points", exact=True).tap()
+    assert_fits(page, "hand form with every count pad and the penalties open")
+
+    us, them = side(page, 0), side(page, 1)
+    went_out(page, 0)
+    tap_plus(us, "Natural canastas")
+    tap_plus(us, "Red threes", 4)
+    tap_plus(us.locator("fieldset.melded"), "K to 8 (10)", 8)
+    tap_plus(them.locator("fieldset.melded"), "K to 8 (10)", 5)
+    tap_plus(them.locator("fieldset.hand"), "2s and aces (20)", 2)
+    # 100 + 500 + 800 + 80 = 1480; 50 − 40 = 10.
+    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +1480 → total 1480")
+    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +10 → total 10")
+    assert_fits(page, "hand form with the preview tables")
+    page.get_by_role("button", name="Save hand 1").tap()
+    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    assert totals(page) == [1480, 10]
+    assert_fits(page, "scoreboard with a hand and the chart")
+
+    page.get_by_role("link", name="Opening meld table").tap()
+    expect(page.get_by_role("heading", name="Opening meld minimum")).to_be_visible()
+    assert_fits(page, "opening meld table")

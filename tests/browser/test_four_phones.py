@@ -1,0 +1,95 @@
+"""Issue 5, done when: four phones follow one game live, one in German and one offline for a hand,
+and the sheet ends identical on all four."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.live import browser, live_url, shot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def _phone(browser, locale="en-GB"):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale=locale)
+    context.set_default_timeout(15000)
+    return context, context.new_page()
+
+
+def _sheet(page):
+    """What a phone shows of the sheet: the totals and every hand's score per side, as numbers."""
+    totals = [t.replace("\u2212", "-") for t in page.locator("p.total").all_inner_texts()]
+    hands = [s.replace("\u2212", "-") for s in page.locator("tr.hand-score td.num").all_inner_texts()]
+    return totals, hands
+
+
+def _enter(page, us_melded, them_melded):
+    """Fill a hand where nobody went out and save it (any language: by field names)."""
+    page.locator('input[name="sides-0-melded_points"]').fill(str(us_melded))
+    page.locator('input[name="sides-1-melded_points"]').fill(str(them_melded))
+    page.locator('input[name="stock_out"]').check(force=True)
+
+
+def test_four_phones_one_in_german_one_offline_end_with_the_same_sheet(browser, live_url):
+    phones = [_phone(browser), _phone(browser), _phone(browser, "de-DE"), _phone(browser)]
+    scorer, follower, german, offline = [page for _, page in phones]
+    scorer.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
+        scorer.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    scorer.get_by_role("button", name="Start game").click()
+    scorer.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = scorer.url
+    for page in (follower, german, offline):
+        page.goto(game_url)
+    assert german.locator("html").get_attribute("lang") == "de"
+    offline.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(100):  # the page's own service worker takes control (polled here: the CSP forbids eval)
+        if offline.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        offline.wait_for_timeout(100)
+    offline.goto(game_url)  # the game is now in this phone's cache
+
+    # hand 1 on the scorer's phone: the other three see it within 2 seconds
+    scorer.get_by_role("link", name="Enter hand 1").click()
+    _enter(scorer, 150, 70)
+    with scorer.expect_navigation():
+        scorer.get_by_role("button", name="Save hand 1").click()
+    saved = time.monotonic()
+    for page in (follower, german, offline):
+        expect(page.locator("p.total").first).to_have_text("150", timeout=2500)
+    assert time.monotonic() - saved < 3.0
+
+    # hand 2 on the phone that has lost the network: kept, shown as waiting, sent when it is back
+    offline.wait_for_timeout(300)
+    phones[3][0].set_offline(True)
+    offline.get_by_role("link", name="Enter hand 2").click()
+    _enter(offline, 90, 120)
+    offline.get_by_role("button", name="Save hand 2").click()
+    expect(offline.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    shot(offline, "four-phones-offline-waiting")
+    expect(scorer.locator("p.total").first).to_have_text("150")  # nobody else has it yet
+    phones[3][0].set_offline(False)
+    expect(offline.locator("#waiting-hands")).to_have_count(0, timeout=10000)
+    for page in (scorer, follower, german, offline):
+        expect(page.locator("p.total").first).to_have_text("240", timeout=10000)
+
+    # hand 3 on the German phone, in German
+    german.locator('a.btn.primary[href$="/hands/new"]').click()
+    expect(german.locator("form.hand-form")).to_contain_text("Ausmachen")
+    _enter(german, 200, 55)
+    with german.expect_navigation():
+        german.locator('form.hand-form button[type="submit"]').last.click()
+    saved = time.monotonic()
+    for page in (scorer, follower, offline):
+        expect(page.locator("p.total").first).to_have_text("440", timeout=2500)
+    assert time.monotonic() - saved < 3.0
+    expect(german.locator("p.total").first).to_have_text("440")
+
+    sheets = [_sheet(page) for page in (scorer, follower, german, offline)]
+    assert sheets[0] == (["440", "245"], ["+150", "+70", "+90", "+120", "+200", "+55"])
+    assert all(sheet == sheets[0] for sheet in sheets), sheets
+    shot(german, "four-phones-german")
+    for context, _ in phones:
+        context.close()

@@ -1,0 +1,77 @@
+"""A typical hand entered with exactly the taps and keystrokes counted in docs/quick-entry.md."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.live import browser, live_url, phone  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+class Thumb:
+    """Taps and keystrokes, counted as a person makes them."""
+
+    def __init__(self, page):
+        self.page, self.taps, self.keys = page, 0, 0
+
+    def tap(self, locator):
+        locator.tap()  # the phone context has a touch screen
+        self.taps += 1
+
+    def type(self, locator, text):
+        self.tap(locator)
+        locator.press_sequentially(text)
+        self.keys += len(text)
+
+
+def start(page, base, variant):
+    """A game with default players (setting up is not part of entering a hand)."""
+    page.goto(f"{base}/games/new/{variant}")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+
+
+def side(page, i):
+    return page.locator(f'section[data-side="{i}"]')
+
+
+def test_classic_hand_in_9_taps_and_8_keystrokes(phone, live_url):
+    start(phone, live_url, "classic")
+    t = Thumb(phone)
+    t.tap(phone.get_by_role("link", name="Enter hand 1"))
+    t.tap(side(phone, 0).get_by_text("Went out", exact=True))
+    t.tap(side(phone, 0).get_by_role("button", name="Natural canastas plus one"))
+    t.tap(side(phone, 0).get_by_role("button", name="Mixed canastas plus one"))
+    t.tap(side(phone, 0).get_by_role("button", name="Red threes plus one"))
+    t.type(side(phone, 0).get_by_label("Points melded"), "380")
+    t.type(side(phone, 1).get_by_label("Points melded"), "150")
+    t.type(side(phone, 1).get_by_label("Points in hand"), "45")
+    t.tap(phone.get_by_role("button", name="Save hand 1"))
+    # §2.5: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105
+    expect(phone.locator("p.total").first).to_have_text("1380")
+    assert phone.locator("p.total").all_inner_texts() == ["1380", "105"]
+    assert (t.taps, t.keys) == (9, 8)
+
+
+def test_modern_hand_in_12_taps_and_8_keystrokes(phone, live_url):
+    start(phone, live_url, "modern")
+    t = Thumb(phone)
+    t.tap(phone.get_by_role("link", name="Enter hand 1"))
+    t.tap(side(phone, 0).get_by_text("Went out", exact=True))
+    t.tap(side(phone, 0).get_by_role("button", name="Natural canastas plus one"))
+    t.tap(side(phone, 0).get_by_role("button", name="Mixed canastas plus one"))
+    t.tap(side(phone, 0).get_by_role("button", name="Red threes plus one"))
+    t.tap(side(phone, 0).get_by_role("button", name="Red threes plus one"))
+    t.type(side(phone, 0).get_by_label("Points melded"), "480")
+    t.tap(side(phone, 1).get_by_role("button", name="Mixed canastas plus one"))
+    t.tap(side(phone, 1).get_by_role("button", name="Red threes plus one"))
+    t.type(side(phone, 1).get_by_label("Points melded"), "260")
+    t.type(side(phone, 1).get_by_label("Points in hand"), "45")
+    t.tap(phone.get_by_role("button", name="Save hand 1"))
+    # §8.5: 100 + 500 + 300 + two red threes 300 (2 canastas) + 480 = 1680;
+    # one canasta: threes not scored; 300 + 260 − 45 = 515
+    expect(phone.locator("p.total").first).to_have_text("1680")
+    assert phone.locator("p.total").all_inner_texts() == ["1680", "515"]
+    assert (t.taps, t.keys) == (12, 8)

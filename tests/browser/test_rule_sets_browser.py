@@ -1,0 +1,92 @@
+"""Every rule set chosen and played for several hands in a real browser at phone size."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper import variants
+from tests.browser.live import browser, live_url, phone, shot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+
+
+def totals(page):
+    """The totals on the scoreboard."""
+    return [int(t) for t in page.locator("p.total").all_inner_texts()]
+
+
+def start(page, base, variant, layout_label=None):
+    """Home → New game → the rule set → names → Start game."""
+    page.goto(base + "/")
+    page.get_by_role("link", name="New game").click()
+    page.locator(f'a.choice[href="/games/new/{variant}"]').click()
+    if layout_label:
+        page.get_by_text(layout_label).click()
+    for seat in range(1, 7):
+        field = page.get_by_label(f"Seat {seat}", exact=True)
+        if field.is_visible():
+            field.fill(NAMES[seat - 1])
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+
+
+def step(page, side, label, times=1):
+    """Tap a stepper's + button."""
+    for _ in range(times):
+        page.locator(f'section[data-side="{side}"]').get_by_role("button", name=f"{label} plus one").click()
+
+
+def melded(page, side, points):
+    """Type the melded points of a side."""
+    page.locator(f'section[data-side="{side}"] input[name="sides-{side}-melded_points"]').fill(str(points))
+
+
+@pytest.mark.parametrize("variant", list(variants.RULE_SETS))
+def test_choose_and_play_two_hands(phone, live_url, variant):
+    rules = variants.configure(variants.get(variant))
+    start(phone, live_url, variant)
+    sides = rules.sides
+    assert totals(phone) == [0] * sides
+    # Hand 1: side 0 goes out with the canastas its rules need; the others meld a little.
+    phone.get_by_role("link", name="Enter hand 1").click()
+    natural = max(rules.canastas_to_go_out - rules.wild_canastas_to_go_out, rules.natural_canastas_to_go_out)
+    step(phone, 0, "Natural canastas", natural)
+    wild = rules.wild_canastas_to_go_out
+    if wild:
+        step(phone, 0, rules.kind("wild").label, wild)
+    min_points = 35 * natural + 140 * wild
+    melded(phone, 0, min_points + 100)
+    phone.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+    for side in range(1, sides):
+        melded(phone, side, 150)
+    if rules.lone_player:
+        phone.get_by_text("Anna", exact=True).first.click()
+    expected_0 = 100 + natural * rules.kind("natural").bonus + (wild * rules.kind("wild").bonus if wild else 0) + min_points + 100
+    if not rules.lone_player:  # the live preview asks the server's scoring
+        expect(phone.locator('[data-preview="0"] .score')).to_contain_text(f"This hand +{expected_0}")
+    phone.get_by_role("button", name="Save hand 1").click()
+    phone.wait_for_url(re.compile(r"/games/\d+#sheet$"))
+    # Modern (§8.5): a side without a canasta counts its melded cards minus
+    other = -150 if rules.melded_minus_without_canasta else 150
+    if rules.lone_player:
+        # §5: Anna alone 100 + 500 + 135; the partners pool 150 + 150
+        first = [735, 300, 300]
+    else:
+        first = [expected_0] + [other] * (sides - 1)
+    assert totals(phone) == first
+    # Hand 2: nobody went out, the stock ran out; every side melded 200 and holds 50.
+    phone.get_by_role("link", name="Enter hand 2").click()
+    for side in range(sides):
+        melded(phone, side, 200)
+        phone.locator(f'input[name="sides-{side}-hand_points"]').fill("50")
+    if rules.lone_player:
+        phone.get_by_text("Nobody: each scored alone").click()
+    phone.get_by_text("Nobody went out: the stock ran out").click()
+    phone.get_by_role("button", name="Save hand 2").click()
+    phone.wait_for_url(re.compile(r"/games/\d+#sheet$"))
+    second = -250 if rules.melded_minus_without_canasta else 150
+    assert totals(phone) == [t + second for t in first]
+    assert phone.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    shot(phone, f"scoreboard-{variant}")

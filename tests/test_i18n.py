@@ -1,0 +1,62 @@
+"""Four languages: every message of the app has a translation in each catalogue, and the pages
+speak the reader's language (picked from the browser, switchable on every page, remembered)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from scorekeeper import i18n
+from tests.helpers import post_hand, side_fields, start_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def template_ids(tmp_path_factory):
+    """Every message the code and templates ask for, extracted as pybabel does."""
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", str(ROOT / "babel.cfg"),
+                    "-k", "_l", "-k", "N_", "-o", str(pot), str(ROOT)], check=True, cwd=ROOT, capture_output=True)
+    with pot.open("rb") as src:
+        return {m.id for m in read_po(src) if m.id}
+
+
+@pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != "en"])
+def test_every_message_is_translated(template_ids, language):
+    path = ROOT / "scorekeeper" / "translations" / language / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as src:
+        catalog = read_po(src)
+    missing = []
+    for message_id in sorted(template_ids, key=str):
+        message = catalog.get(message_id)
+        strings = message.string if message else None
+        if not message or not strings or (isinstance(strings, tuple) and not all(strings)) or message.fuzzy:
+            missing.append(message_id)
+    assert missing == [], f"{language}: {len(missing)} messages without a translation, e.g. {missing[:5]}"
+
+
+def test_language_from_the_browser_switchable_and_remembered(client):
+    game_id = start_game(client)
+    german = client.get(f"/games/{game_id}/hands/new", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}).text
+    assert '<html lang="de"' in german and "Ausmachen" in german
+    italian = client.get("/", headers={"Accept-Language": "it"}).text
+    assert '<html lang="it"' in italian
+    client.get("/prefs?lang=et&next=/")
+    estonian = client.get(f"/games/{game_id}/hands/new", headers={"Accept-Language": "de"}).text
+    assert '<html lang="et"' in estonian and "lõpeta" in estonian.lower()
+    client.get("/prefs?lang=en&next=/")
+    assert '<html lang="en"' in client.get("/", headers={"Accept-Language": "de"}).text
+
+
+def test_checks_and_breakdown_speak_german(client):
+    game_id = start_game(client)
+    client.get("/prefs?lang=de&next=/")
+    response = post_hand(client, game_id, side_fields(0, went_out="normal", melded=12), side_fields(1))
+    assert response.status_code == 422
+    assert "12" in response.text and "Points are always a multiple of 5" not in response.text
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, red=2, melded=200), side_fields(1))
+    page = client.get(f"/games/{game_id}").text
+    assert "Going out" not in page and "Melded cards" not in page

@@ -1,0 +1,66 @@
+"""The score sheet served from the page cache and gzip: the same page, each phone's own token,
+and never a stale figure after a change."""
+
+import gzip
+import re
+
+from scorekeeper import pagecache
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game, totals
+
+GZ = {"Accept-Encoding": "gzip, deflate"}
+
+
+def _unzipped(response):
+    assert response.headers.get("Content-Encoding") == "gzip"
+    return gzip.decompress(response.data).decode()
+
+
+def test_gzipped_sheet_is_the_plain_sheet_with_the_phones_own_token(app, client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    client.get(f"/games/{game_id}")  # the flash of the saved hand is shown once, uncached
+    plain = client.get(f"/games/{game_id}").text
+    zipped = client.get(f"/games/{game_id}", headers=GZ)
+    assert _unzipped(zipped) == plain
+    assert pagecache.MARKER not in plain
+    other = app.test_client()
+    theirs = _unzipped(other.get(f"/games/{game_id}", headers=GZ))
+    mine_token = re.search(r'name="csrf_token" value="([^"]+)"', plain).group(1)
+    their_token = re.search(r'name="csrf_token" value="([^"]+)"', theirs).group(1)
+    assert mine_token != their_token
+    assert re.sub(r'value="[^"]+"', "", theirs) == re.sub(r'value="[^"]+"', "", plain)
+    # the token from the cached page works: deleting the hand succeeds
+    hand_id = re.search(r'/hands/(\d+)/delete', theirs).group(1)
+    assert other.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": their_token}).status_code == 302
+
+
+def test_every_change_shows_at_once(client):
+    game_id = start_game(client, names=["Anna", "Bert", "Carl", "Dora"])
+    client.get(f"/games/{game_id}", headers=GZ)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    client.get(f"/games/{game_id}")  # flash
+    assert totals(_unzipped(client.get(f"/games/{game_id}", headers=GZ))) == [800, 20]
+    players = client.get("/players").text
+    anna = re.search(r'href="/players/(\d+)">\s*<span class="game-title">Anna<', players).group(1)
+    client.post(f"/players/{anna}/rename", data={"csrf_token": csrf_token(client, f"/players/{anna}"), "name": "Annemarie"})
+    client.get(f"/games/{game_id}")  # flash, if any
+    assert "Annemarie" in client.get(f"/games/{game_id}").text
+
+
+def test_language_and_text_size_are_part_of_the_page(client):
+    game_id = start_game(client)
+    assert '<html lang="en"' in client.get(f"/games/{game_id}").text
+    client.get(f"/prefs?lang=de&next=/games/{game_id}")
+    assert '<html lang="de"' in client.get(f"/games/{game_id}").text
+    client.get(f"/prefs?large=1&next=/games/{game_id}")
+    assert 'class="large"' in client.get(f"/games/{game_id}").text
+
+
+def test_static_files_and_pages_are_gzipped_when_asked(client):
+    css = client.get("/static/style.css", headers=GZ)
+    plain_css = client.get("/static/style.css")
+    assert gzip.decompress(css.data) == plain_css.data and len(css.data) < len(plain_css.data) / 2
+    assert "Accept-Encoding" in css.headers["Vary"]
+    home = client.get("/", headers=GZ)
+    assert _unzipped(home) == client.get("/").text

@@ -1,0 +1,380 @@
+"""Every page and its error paths through the Flask test client, as a browser would use them.
+
+Expected scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
+"""
+
+import re
+
+from scorekeeper import variants
+from tests.conftest import csrf_token
+from tests.helpers import minimums, post_hand, side_fields, start_game, totals
+
+
+def test_home_empty_state(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "No games yet" in page.text
+    assert 'href="/games/new"' in page.text
+
+
+def test_new_game_lists_every_rule_set_with_its_reference(client):
+    page = client.get("/games/new")
+    assert page.status_code == 200
+    for variant in variants.RULE_SETS:
+        assert f'href="/games/new/{variant}"' in page.text
+        assert f'href="/rules/{variant}"' in page.text
+    assert client.get("/games/new/poker").status_code == 404
+    classic = client.get("/games/new/classic")
+    assert classic.status_code == 200 and "Wild-card melds" in classic.text
+
+
+def test_start_classic_game_shows_empty_scoreboard(client):
+    game_id = start_game(client)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    assert "Anna &amp; Carl" in page.text and "Bert &amp; Dora" in page.text  # partners sit opposite
+    assert totals(page.text) == [0, 0]
+    assert minimums(page.text) == [50, 50]  # §2.3: 0–1495 → 50
+    assert "Next deal: <strong>Anna</strong>" in page.text
+    assert "No hands yet" in page.text
+    home = client.get("/")
+    assert "Anna &amp; Carl vs Bert &amp; Dora" in home.text
+
+
+def test_empty_names_get_defaults(client):
+    game_id = start_game(client, names=["", "", "", ""])
+    page = client.get(f"/games/{game_id}")
+    assert "Player 1 &amp; Player 3" in page.text
+
+
+def test_new_game_without_csrf_token_is_refused_with_a_message(client):
+    response = client.post("/games/new/classic", data={"players-0": "Anna"})
+    assert response.status_code == 400
+    assert "reload the page" in response.text
+
+
+def test_new_game_duplicate_names_keep_what_was_typed(client):
+    data = {"csrf_token": csrf_token(client, "/games/new/classic"), "first_dealer": "0",
+            "players-0": "Anna", "players-1": "Bert", "players-2": "anna", "players-3": "Dora"}
+    response = client.post("/games/new/classic", data=data)
+    assert response.status_code == 422
+    assert "Two players have this name" in response.text
+    assert 'value="Bert"' in response.text and 'value="anna"' in response.text
+
+
+def test_new_game_too_long_name_bad_layout_and_target(client):
+    data = {"csrf_token": csrf_token(client, "/games/new/austrian"), "layout": "7", "first_dealer": "0",
+            "players-0": "x" * 41, "target": "5003"}
+    response = client.post("/games/new/austrian", data=data)
+    assert response.status_code == 422
+    assert "At most 40 characters." in response.text
+    assert "Not a valid choice" in response.text
+    data.update(layout="4", target="5003", **{"players-0": "Anna"})
+    response = client.post("/games/new/austrian", data=data)
+    assert response.status_code == 422 and "Scores are multiples of 5." in response.text
+    assert 'value="5003"' in response.text
+
+
+def test_two_player_game_uses_two_seats_and_checks_the_dealer(client):
+    data = {"csrf_token": csrf_token(client, "/games/new/classic-2p"), "first_dealer": "2",
+            "players-0": "Anna", "players-1": "Bert"}
+    response = client.post("/games/new/classic-2p", data=data)
+    assert response.status_code == 422
+    assert "Pick one of the players at the table." in response.text
+    game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert", "ignored", "ignored too"], first_dealer=1)
+    page = client.get(f"/games/{game_id}")
+    assert "ignored" not in page.text
+    assert "Next deal: <strong>Bert</strong>" in page.text
+
+
+def test_hand_form_shows_minimums_and_both_sides(client):
+    game_id = start_game(client)
+    page = client.get(f"/games/{game_id}/hands/new")
+    assert page.status_code == 200
+    assert page.text.count('class="side-entry"') == 2
+    assert "opening meld this hand 50" in page.text
+    assert 'inputmode="numeric"' in page.text
+
+
+def test_enter_a_hand_and_see_the_breakdown(client):
+    game_id = start_game(client)
+    # §2.5, side A: out 100 + natural 500 + mixed 300 + 2 red threes 200 + melded 420 − hand 15 = 1505
+    # side B: red three 100 + melded 95 − hand 130 = 65
+    response = post_hand(
+        client, game_id,
+        side_fields(0, went_out="normal", natural=1, mixed=1, red=2, melded=420, hand=15),
+        side_fields(1, red=1, melded=95, hand=130),
+    )
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}")
+    assert totals(page.text) == [1505, 65]
+    assert minimums(page.text) == [90, 50]  # §2.3: 1500–2995 → 90
+    assert "Next deal: <strong>Bert</strong>" in page.text  # the deal passes to the left
+    for line in ("Going out", "1 natural canasta", "1 mixed canasta", "2 red threes", "Melded cards", "Cards left in hand"):
+        assert line in page.text
+    assert "+1505" in page.text and "+65" in page.text and "Hand saved." in page.text
+
+
+def test_card_counts_become_points(client):
+    game_id = start_game(client)
+    # melded by counts: 2 jokers 100 + 3 twos/aces 60 + 8 K–8 80 + 6 7–4 30 = 270; one mixed canasta 300
+    # hand by counts: 1 joker 50 + 2 black threes 10 = 60 → 300 + 270 − 60 = 510 (§1.1, §2.5)
+    response = post_hand(
+        client, game_id,
+        side_fields(0, mixed=1, melded_cards={"jokers": 2, "twos_aces": 3, "high": 8, "low": 6},
+                    hand_cards={"jokers": 1, "black_threes": 2}),
+        side_fields(1, melded=0, hand=0),
+    )
+    assert response.status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [510, 0]
+    hand_id = int(re.search(r"/hands/(\d+)/edit", client.get(f"/games/{game_id}").text).group(1))
+    edit = client.get(f"/games/{game_id}/hands/{hand_id}/edit")
+    assert re.search(r'id="sides-0-melded_mode-1"[^>]*value="counts" checked', edit.text)
+    assert re.search(r'name="sides-0-melded_high"[^>]*value="8"', edit.text, re.S)
+
+
+def test_red_threes_without_a_meld_count_minus(client):
+    game_id = start_game(client)
+    # §2.5 / D21: side B never melded: 4 red threes −800 and 85 in hand → −885; side A: out with 1 natural
+    # canasta 100 + 500 + melded 300 − 0 = 900
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300),
+              side_fields(1, red=4, hand=85))
+    page = client.get(f"/games/{game_id}")
+    assert totals(page.text) == [900, -885]
+    assert "4 red threes (nothing melded: minus)" in page.text
+    assert minimums(page.text) == [50, 15]  # §2.3: negative → 15
+
+
+def test_bad_input_keeps_every_typed_value_and_says_why(client):
+    game_id = start_game(client)
+    response = post_hand(
+        client, game_id,
+        side_fields(0, went_out="normal", natural=0, melded="abc", hand=12),
+        side_fields(1, went_out="concealed", natural=1, melded=200, red=3),
+    )
+    assert response.status_code == 422
+    text = response.text
+    assert "Not a valid integer value" in text
+    assert 'value="abc"' in text and 'value="12"' in text and 'value="200"' in text
+    assert 'id="sides-1-went_out-2" name="sides-1-went_out" value="concealed" checked' in text
+
+
+def test_cross_side_checks_show_beside_the_field(client):
+    game_id = start_game(client)
+    response = post_hand(
+        client, game_id,
+        side_fields(0, went_out="normal", natural=0, mixed=0, melded=120, hand=12, red=3),
+        side_fields(1, went_out="concealed", natural=1, melded=200, red=2),
+    )
+    assert response.status_code == 422
+    text = response.text
+    assert "Only one side can go out in a hand." in text
+    assert "Going out needs at least 1 completed canasta; this side has 0." in text
+    assert "Points are always a multiple of 5; 12 is not." in text
+    assert "the sides entered 5 in all" in text
+    assert 'id="sides-0-red_threes-error"' in text and 'id="sides-1-red_threes-error"' in text
+    assert client.get(f"/games/{game_id}").text.count('class="hand"') == 0  # nothing stored
+
+
+def test_canastas_need_their_points(client):
+    game_id = start_game(client)
+    # a natural canasta holds at least 35, a mixed one at least 50: 2 natural + 1 mixed need 120
+    response = post_hand(client, game_id, side_fields(0, natural=2, mixed=1, melded=115), side_fields(1))
+    assert response.status_code == 422
+    assert "hold at least 120 points" in response.text
+
+
+def test_two_players_need_two_canastas_and_an_empty_hand_to_go_out(client):
+    game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
+    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200, hand=10), side_fields(1))
+    assert response.status_code == 422
+    assert "Going out needs at least 2 completed canastas; this side has 1." in response.text
+    assert "A player who went out has no cards left in hand." in response.text
+    # §4: out 100 + 2 natural 1000 + melded 400 = 1500; Bert: melded 60 − hand 45 = 15
+    ok = post_hand(client, game_id, side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=60, hand=45))
+    assert ok.status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [1500, 15]
+
+
+def _hand_ids(client, game_id):
+    return [int(h) for h in re.findall(r"/hands/(\d+)/edit", client.get(f"/games/{game_id}").text)]
+
+
+def test_edit_an_earlier_hand_and_everything_follows(client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, melded=100, hand=50))
+    post_hand(client, game_id, side_fields(0, melded=100, hand=20), side_fields(1, went_out="normal", mixed=1, melded=200))
+    # hand 1: A 100+500+300 = 900, B 100−50 = 50; hand 2: A 100−20 = 80, B 100+300+200 = 600
+    assert totals(client.get(f"/games/{game_id}").text) == [980, 650]
+    first, second = _hand_ids(client, game_id)
+    edit_url = f"/games/{game_id}/hands/{first}/edit"
+    assert "Correct hand 1" in client.get(edit_url).text
+    # now side A went out concealed with 3 red threes: 200+500+300+300 = 1300; hand 1 total 1300 then +80 = 1380
+    response = post_hand(client, game_id, side_fields(0, went_out="concealed", natural=1, red=3, melded=300),
+                         side_fields(1, melded=100, hand=50), url=edit_url)
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}")
+    assert totals(page.text) == [1380, 650]
+    assert "Concealed going out" in page.text
+    assert _hand_ids(client, game_id) == [first, second]  # the hand keeps its place
+
+
+def test_edit_with_bad_input_keeps_values(client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1))
+    (hand_id,) = _hand_ids(client, game_id)
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    response = post_hand(client, game_id, side_fields(0, melded=-5), side_fields(1, penalties=7), url=url)
+    assert response.status_code == 422
+    assert "Cannot be negative." in response.text and "7 is not" in response.text
+    assert 'value="-5"' in response.text
+    assert totals(client.get(f"/games/{game_id}").text) == [100, 0]
+
+
+def test_delete_and_undo(client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=50))
+    post_hand(client, game_id, side_fields(0, melded=200), side_fields(1, melded=50))
+    first, second = _hand_ids(client, game_id)
+    token = csrf_token(client, f"/games/{game_id}")
+    response = client.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": token}, follow_redirects=True)
+    assert "Hand deleted." in response.text and "Undo" in response.text
+    assert totals(response.text) == [200, 50]
+    assert client.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": token}).status_code == 404
+    response = client.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": token}, follow_redirects=True)
+    assert "Hand restored." in response.text
+    assert totals(response.text) == [300, 100]
+    assert _hand_ids(client, game_id) == [first, second]
+    assert client.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": token}).status_code == 404
+
+
+def test_delete_without_csrf_is_refused(client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1))
+    (hand_id,) = _hand_ids(client, game_id)
+    assert client.post(f"/games/{game_id}/hands/{hand_id}/delete").status_code == 400
+    assert len(_hand_ids(client, game_id)) == 1
+
+
+def test_missing_game_and_hand_are_404(client):
+    assert client.get("/games/99").status_code == 404
+    assert "There is nothing here" in client.get("/games/99").text
+    assert client.get("/games/99/hands/new").status_code == 404
+    assert client.get("/games/99/minimums").status_code == 404
+    game_id = start_game(client)
+    other = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1))
+    (hand_id,) = _hand_ids(client, game_id)
+    assert client.get(f"/games/{other}/hands/{hand_id}/edit").status_code == 404
+    assert client.get(f"/games/{game_id}/hands/12345/edit").status_code == 404
+
+
+def test_dealer_rotates_to_the_left(client):
+    game_id = start_game(client, first_dealer=2)
+    names = []
+    for _ in range(5):
+        names.append(re.search(r"Next deal: <strong>(\w+)</strong>", client.get(f"/games/{game_id}").text).group(1))
+        post_hand(client, game_id, side_fields(0, melded=50), side_fields(1, melded=50))
+    assert names == ["Carl", "Dora", "Anna", "Bert", "Carl"]
+
+
+def test_game_ends_with_winner_and_margin(client):
+    game_id = start_game(client)
+    # each hand: A out with 4 natural canastas 100 + 2000 + melded 600 + 4 red threes 800 = 3500;
+    # B melded 200 − hand 50 = 150. After 2 hands: A 7000, B 300 → A wins by 6700 (§2.6)
+    big = side_fields(0, went_out="normal", natural=4, red=4, melded=600)
+    small = side_fields(1, melded=200, hand=50)
+    post_hand(client, game_id, big, small)
+    page = client.get(f"/games/{game_id}")
+    assert "win by" not in page.text and totals(page.text) == [3500, 150]
+    assert minimums(page.text) == [120, 50]  # §2.3: 3000 or more → 120
+    post_hand(client, game_id, big, small)
+    page = client.get(f"/games/{game_id}")
+    assert "Anna &amp; Carl win</strong>" in page.text and "by 6700 points" in page.text
+    assert "Enter hand" not in page.text
+    response = client.get(f"/games/{game_id}/hands/new", follow_redirects=True)
+    assert "This game is over" in response.text
+    home = client.get("/")
+    assert "Anna &amp; Carl won" in home.text
+
+
+def test_both_sides_past_target_higher_total_wins(client):
+    game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
+    # A: 2 natural + melded 500 + 4 red threes 800 = 2300 per hand (not out)
+    # B: out 100 + 2 natural 1000 + melded 450 = 1550, then a bigger one
+    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
+    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
+    assert totals(client.get(f"/games/{game_id}").text) == [4600, 3100]
+    # hand 3: A 2300 → 6900; B out 100 + 4 natural 2000 + melded 800 = 2900 → 6000: both past 5000
+    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=4, melded=800))
+    page = client.get(f"/games/{game_id}")
+    assert totals(page.text) == [6900, 6000]
+    assert "Anna wins</strong>" in page.text and "by 900 points" in page.text
+
+
+def test_tie_at_the_top_plays_on(client):
+    game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
+    # each side, each hand: 2 natural canastas 1000 + 2 red threes 200 + melded 300 = 1500 (§2.5)
+    for _ in range(4):
+        response = post_hand(client, game_id, side_fields(0, natural=2, red=2, melded=300), side_fields(1, natural=2, red=2, melded=300))
+        assert response.status_code == 302
+    page = client.get(f"/games/{game_id}")
+    assert totals(page.text) == [6000, 6000]
+    assert "Tie at 6000!" in page.text and "play another hand" in page.text  # §15.4 default
+    assert "Enter hand 5" in page.text
+
+
+def test_opening_meld_table_highlights_each_side(client):
+    game_id = start_game(client)
+    # A: 3 natural canastas 1500 + melded 300 = 1800 → row 1500–2995 (90); B: 1 red three, no meld, −100 → negative (15)
+    post_hand(client, game_id, side_fields(0, natural=3, melded=300), side_fields(1, red=1))
+    page = client.get(f"/games/{game_id}/minimums")
+    assert page.status_code == 200
+    rows = re.findall(r"<tr( class=\"current\")?>\s*<td>([^<]+)</td>\s*<td class=\"num\">(\d+)</td>\s*<td>([^<]*)</td>", page.text)
+    assert [(r[1], int(r[2])) for r in rows] == [("negative", 15), ("0 – 1495", 50), ("1500 – 2995", 90), ("3000 or more", 120)]
+    current = {r[1]: r[3] for r in rows if r[0]}
+    assert current == {"negative": "Bert &amp; Dora (-100)", "1500 – 2995": "Anna &amp; Carl (1800)"}
+    assert f'href="/games/{game_id}/minimums"' in client.get(f"/games/{game_id}").text
+
+
+def test_names_are_shown_as_text_not_html(client):
+    game_id = start_game(client, names=["<script>alert(1)</script>", "Bert", "Carl", "Dora"])
+    page = client.get(f"/games/{game_id}")
+    assert "<script>alert(1)</script>" not in page.text
+    assert "&lt;script&gt;" in page.text
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_melded_below_the_minimum_asks_to_confirm(client):
+    game_id = start_game(client)
+    fields = (side_fields(0, melded=40, hand=10), side_fields(1, melded=120))
+    response = post_hand(client, game_id, *fields)
+    assert response.status_code == 422  # §13a: warn and ask, do not refuse
+    assert "below this side&#39;s opening meld of 50" in response.text
+    assert 'name="confirm"' in response.text and 'value="40"' in response.text
+    confirmed = post_hand(client, game_id, *fields, extra={"confirm": "y"})
+    assert confirmed.status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [30, 120]
+
+
+def test_concealed_going_out_needs_no_minimum_confirmation(client):
+    game_id = start_game(client)
+    # §2.3 exception: concealed out 200 + natural canasta 500 + melded 35 = 735, no question asked
+    response = post_hand(client, game_id, side_fields(0, went_out="concealed", natural=1, melded=35), side_fields(1))
+    assert response.status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [735, 0]
+
+
+def test_a_side_that_counted_cards_starts_on_the_pad_next_hand(client):
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 2}))
+    page = client.get(f"/games/{game_id}/hands/new").text
+    assert re.search(r'id="sides-1-melded_mode-1"[^>]*value="counts" checked', page)
+    assert re.search(r'id="sides-1-hand_mode-1"[^>]*value="counts" checked', page)
+    assert re.search(r'id="sides-0-melded_mode-0"[^>]*value="points" checked', page)
