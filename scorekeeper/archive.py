@@ -9,7 +9,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from flask_babel import gettext
 
-from . import backup, charts, forms, sheet, stats, store, variants
+from . import access, backup, charts, forms, i18n, pagecache, sheet, stats, store, variants
+from .db import generation as db_generation
 from .db import get_db
 
 bp = Blueprint("archive", __name__)
@@ -215,12 +216,23 @@ def history():
         errors["variant"] = gettext("Unknown rule set.")
     player_id = args.get("player", type=int)
     page = _page()
-    if player_id and not store.valid_id(player_id):
-        rows, more = [], False  # no such player: no games, as for any unknown id
-    else:
-        rows, more = ([], False) if errors else stats.history(db, player_id, variant, since, until, page)
-    return render_template("archive/history.html", rows=rows, more=more, page=page, errors=errors,
-                           players=store.list_players(db), rule_sets=variants.RULE_SETS, args=args), (422 if errors else 200)
+
+    def render(csrf_token=None) -> str:
+        # the cache renders with a marker for the CSRF token, each phone's own put in when served
+        extra = {"csrf_token": csrf_token} if csrf_token else {}
+        if player_id and not store.valid_id(player_id):
+            rows, more = [], False  # no such player: no games, as for any unknown id
+        else:
+            rows, more = ([], False) if errors else stats.history(db, player_id, variant, since, until, page)
+        return render_template("archive/history.html", rows=rows, more=more, page=page, errors=errors,
+                               players=store.list_players(db), rule_sets=variants.RULE_SETS, args=args, **extra)
+
+    if errors:
+        return render(), 422
+    # rendered once per change of the archive, like the scoreboard (see pagecache): a page of a
+    # club's history costs the same as a page of a new archive's
+    key = ("history", db_generation(db), str(i18n.get_locale()), access.unlocked(), access.password_set())
+    return pagecache.cached_page(key, render)
 
 
 @bp.get("/stats")

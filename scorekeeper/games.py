@@ -106,6 +106,8 @@ def new_game(variant: str):
     if request.method == "GET" and evening is not None:
         for field, player in zip(form.players, evening.players):
             field.data = player.name  # the evening's players, in the order they were entered
+    if request.method == "GET":
+        _prefill_again(form, rules)
     if form.validate_on_submit():
         layout = rules.layout(form.layout.data)
         if form.validate_for(layout.players):
@@ -127,6 +129,25 @@ def new_game(variant: str):
     return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known), (
         422 if form.is_submitted() else 200
     )
+
+
+def _prefill_again(form, rules: variants.RuleSet) -> None:
+    """"Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
+    game of the same rules, the deal passing on to whoever would have dealt its next hand."""
+    game_id = request.args.get("again", type=int)
+    game = store.get_game(get_db(), game_id) if game_id is not None and store.valid_id(game_id) else None
+    if game is None or game.variant != rules.id:
+        return
+    for field, name in zip(form.players, game.players):
+        field.data = name
+    if game.layout and any(layout.key == game.layout for layout in rules.layouts):
+        form.layout.data = game.layout
+    for setting in rules.settings:
+        if setting.key in game.settings:
+            getattr(form, f"setting_{setting.key}").data = str(game.settings[setting.key])
+    form.target.data = game.target
+    played = len(store.hands(get_db(), game.id))
+    form.first_dealer.data = str((game.first_dealer + played) % len(game.players))
 
 
 @bp.post("/matches/<int:match_id>/next")

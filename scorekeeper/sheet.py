@@ -6,6 +6,7 @@ Pure: takes a stored game and its hands, reads them with ``checks`` and replays 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,13 +91,30 @@ def side_names(game: Game, rules: variants.RuleSet) -> list[str]:
     return [" & ".join(game.players[seat] for seat in seats) for seats in side_seats(rules)]
 
 
+# Stored hands read before: (rule set as configured, the hand's entry as text, lone player) -> its
+# sides. Reading every hand again is most of a save's time; the entry itself is the key, so a
+# corrected hand or another database can never get a stale reading. Bounded: cleared when full.
+_READ: dict[tuple, tuple[scoring.SideHand, ...]] = {}
+_READ_LIMIT = 50_000
+
+
+def read_stored(rules: variants.RuleSet, game: Game, hand: Hand) -> list[scoring.SideHand]:
+    """A stored hand's sides as the scoring takes them (stored hands passed the checks when saved)."""
+    key = (game.variant, game.layout, json.dumps(game.settings, sort_keys=True, default=str), game.target,
+           json.dumps(hand.sides, sort_keys=True, default=str), hand.lone)
+    sides = _READ.get(key)
+    if sides is None:
+        sides = tuple(checks.read_hand(rules, hand.sides, lone=hand.lone)[0])
+        if len(_READ) >= _READ_LIMIT:
+            _READ.clear()
+        _READ[key] = sides
+    return list(sides)
+
+
 def build(game: Game, hands: list[Hand]) -> Sheet:
     """Replay a stored game into its score sheet."""
     rules = rules_for(game)
-    entries = []
-    for hand in hands:
-        sides, _problems = checks.read_hand(rules, hand.sides, lone=hand.lone)
-        entries.append(sides)  # stored hands passed the checks when they were saved
+    entries = [read_stored(rules, game, hand) for hand in hands]
     state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
     rows = []
     minimums = tuple(scoring.opening_minimum(rules, 0) for _ in range(rules.sides))

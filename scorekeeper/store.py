@@ -33,8 +33,15 @@ def write(db: Database) -> Iterator[Database]:
     writer waits its turn (the busy timeout) instead of failing with "database is locked" when it
     would upgrade a read to a write. Nested inside another transaction it is a savepoint."""
     if db.conn.in_transaction:
-        with write(db):
+        db.conn.execute("SAVEPOINT nested_write")
+        try:
             yield db
+        except BaseException:
+            db.conn.execute("ROLLBACK TO nested_write")
+            db.conn.execute("RELEASE nested_write")
+            raise
+        else:
+            db.conn.execute("RELEASE nested_write")
         return
     db.conn.execute("BEGIN IMMEDIATE")
     try:

@@ -156,3 +156,22 @@ def test_no_debug_mode_and_no_default_secret(tmp_path, monkeypatch):
     other = tmp_path / "other"
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(other))
     assert create_app(None).secret_key != key  # generated per instance, never a built-in one
+
+
+def test_the_cached_history_carries_each_phones_own_token(locked_app):
+    """History is served from the page cache; the "Lock this phone" form on it must carry the
+    token of the phone that asks, or locking would fail on every other phone."""
+    first, second = locked_app.test_client(), locked_app.test_client()
+    _unlock(first)
+    _unlock(second)
+    start_game(first)
+    tokens = []
+    for phone in (first, second):
+        page = phone.get("/history").text
+        assert "Anna" in page
+        tokens.append(re.search(r'action="/logout"><input type="hidden" name="csrf_token" value="([^"]+)"', page).group(1))
+    assert tokens[0] != tokens[1]
+    assert second.post("/logout", data={"csrf_token": tokens[1]}).status_code == 302
+    assert second.get("/history").status_code == 302  # locked: the cached page is not served
+    start_game(first, names=["Eve", "Finn", "Gus", "Hal"])
+    assert "Eve" in first.get("/history").text  # a new game shows at once

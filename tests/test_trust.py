@@ -138,3 +138,26 @@ def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
     assert check.execute("pragma journal_mode").fetchone()[0] == "wal"
     assert check.execute("pragma integrity_check").fetchone()[0] == "ok"
     assert store.game_version(check, game_id) == 200
+
+
+def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
+    """A store write called inside another (an import, the club generator) joins the outer
+    transaction: a refused inner part is undone alone, the outer one still commits or rolls back whole."""
+    db = dbmod.open_db(str(tmp_path / "nested.sqlite"))
+    with store.write(db):
+        first = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+        try:
+            with store.write(db):
+                store.create_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
+                raise RuntimeError("refused")
+        except RuntimeError:
+            pass
+    assert [g["id"] for g in db.query("select id from games")] == [first]
+    try:
+        with store.write(db):
+            store.create_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
+            raise RuntimeError("whole write refused")
+    except RuntimeError:
+        pass
+    assert [g["id"] for g in db.query("select id from games")] == [first]
+    assert not db.conn.in_transaction

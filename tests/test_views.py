@@ -7,7 +7,7 @@ import re
 
 from scorekeeper import variants
 from tests.conftest import csrf_token
-from tests.helpers import minimums, post_hand, side_fields, start_game, totals
+from tests.helpers import NAMES4, minimums, post_hand, side_fields, start_game, totals
 
 
 def test_home_empty_state(client):
@@ -378,3 +378,25 @@ def test_a_side_that_counted_cards_starts_on_the_pad_next_hand(client):
     assert re.search(r'id="sides-1-melded_mode-1"[^>]*value="counts" checked', page)
     assert re.search(r'id="sides-1-hand_mode-1"[^>]*value="counts" checked', page)
     assert re.search(r'id="sides-0-melded_mode-0"[^>]*value="points" checked', page)
+
+
+def test_play_again_starts_a_new_game_with_the_same_table(client):
+    # a custom target keeps the game short: one hand of 3500 (as above) reaches 3000
+    game_id = start_game(client, first_dealer=1, target=3000, settings={"wild_melds": "True"})
+    assert "Play again" not in client.get(f"/games/{game_id}").text  # only once it is over
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=4, red=4, melded=600), side_fields(1, melded=200, hand=50))
+    page = client.get(f"/games/{game_id}")
+    assert "win</strong>" in page.text
+    link = re.search(r'href="([^"]*again=[^"]*)"', page.text).group(1).replace("&amp;", "&")
+    form = client.get(link)
+    assert form.status_code == 200
+    for seat, name in enumerate(NAMES4):
+        assert f'name="players-{seat}" type="text" value="{name}"' in form.text
+    # the deal passes on: Bert dealt hand 1, so Carl (seat 3) deals first now
+    assert re.search(r'name="first_dealer" value="2" checked', form.text)
+    assert re.search(r'name="target"[^>]*value="3000"', form.text)
+    assert re.search(r'name="setting_wild_melds" value="True" checked', form.text)
+    # another rule set's or an unknown game is simply not copied
+    other = client.get(f"/games/new/classic-2p?again={game_id}")
+    assert other.status_code == 200 and 'type="text" value="Anna"' not in other.text
+    assert client.get("/games/new/classic?again=99999999999999999999").status_code == 200
