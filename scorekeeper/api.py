@@ -168,7 +168,8 @@ def score():
             **sheet.result_dict(result),
             "warnings": [
                 {**w.as_dict(), "message": i18n.problem_message(w)}
-                for w in checks.plausibility_warnings(rules, sides, [scoring.opening_minimum(rules, t) for t in totals])
+                for w in checks.plausibility_warnings(rules, sides, [scoring.opening_minimum(rules, t) for t in totals],
+                                                     body.get("lone") if isinstance(body.get("lone"), int) else None)
             ],
         }
     )

@@ -413,13 +413,28 @@ def stored_entry(raw_sides: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return entry
 
 
-def plausibility_warnings(rules: RuleSet, sides: Sequence[SideHand], minimums: Sequence[int]) -> list[Problem]:
+def plausibility_warnings(rules: RuleSet, sides: Sequence[SideHand], minimums: Sequence[int],
+                          lone: int | None = None) -> list[Problem]:
     """Figures that are possible but unlikely: melded points above 0 yet below the side's opening
     minimum for this hand (§13a). A way of going out that waives the minimum (concealed §2.3,
-    Hand-Canasta §7/§10.5, a Modern special hand §8.2) is not warned about. The form asks to confirm these; the API reports them without refusing."""
+    Hand-Canasta §7/§10.5, a Modern special hand §8.2) is not warned about, nor a Modern side with a
+    natural or wild canasta, which may have opened with a splash (§8.2). The form asks to confirm these; the API reports them without refusing.
+
+    Classic 3 players with a lone player (§5): the partner who melds first meets his own minimum
+    and the other then melds freely, so the partners are warned only when their melds together
+    are below the lower of their two minimums."""
     warnings = []
+    partners = [i for i in range(len(sides)) if i != lone] if rules.lone_player and lone is not None else []
+    pooled = sum(sides[i].melded_points for i in partners)
+    lowest = min((minimums[i] for i in partners), default=0)
     for index, (side, minimum) in enumerate(zip(sides, minimums)):
         kind = rules.going_out_kind(side.went_out) if side.went_out else None
+        if index in partners:
+            if not (0 < side.melded_points and pooled < lowest):
+                continue
+            minimum = lowest
+        if rules.splash_opening and any(side.canasta_count(k.key) for k in rules.canasta_kinds if k.natural or k.wild):
+            continue  # §8.2, §13a: it may have opened with a splash, which needs no minimum
         if 0 < side.melded_points < minimum and not (kind and kind.waives_minimum):
             warnings.append(
                 Problem(

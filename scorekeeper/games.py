@@ -334,7 +334,7 @@ def _save(game: store.Game, form, hand: store.Hand | None):
         sides, problems = checks.read_hand(rules, entry, stock_out, lone)
         problems += _dealer_checks(game, rules, hand, sides)
         if not problems and not form.confirm.data:
-            warnings = checks.plausibility_warnings(rules, sides, _position(game, hand)[3])
+            warnings = checks.plausibility_warnings(rules, sides, _position(game, hand)[3], lone)
             if warnings:
                 forms.attach_problems(form, warnings)
                 return _hand_page(game, form, hand, [], 422, warned=True)

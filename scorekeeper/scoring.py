@@ -207,8 +207,8 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
 
 
 def pool(sides: Sequence[SideHand]) -> SideHand:
-    """The partnership of a hand in classic 3 players (§5): melds, canastas, going out, cards in
-    hand and penalties pooled; red threes left out, since each partner keeps his own."""
+    """The partnership of a hand in classic 3 players (§5): melds, canastas, going out and cards in
+    hand pooled; red threes and penalties left out, since each partner keeps his own."""
     other: dict[str, int] = {}
     for side in sides:
         for key, n in side.other_canastas.items():
@@ -222,7 +222,7 @@ def pool(sides: Sequence[SideHand]) -> SideHand:
         mixed_canastas=sum(s.mixed_canastas for s in sides),
         went_out=next((s.went_out for s in sides if s.went_out), None),
         has_melded=any(s.melded for s in sides),
-        penalties=sum(s.penalties for s in sides),
+        penalties=0,  # each partner's own, as his red threes (§15.11: the offender's score)
         other_canastas=other,
     )
 
@@ -239,7 +239,10 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
     partners = [i for i in range(len(sides)) if i != lone]
     pooled = pool([sides[i] for i in partners])
     shared = score_side(rules, pooled).breakdown
-    sign, why = threes_sign(rules, pooled)
+    # §5 reading (b): the all-four value is one player's; the setting also gives it to partners who
+    # hold the four between them, each counting his own at the all-four rate (800 / 4 = 200 each)
+    partners_red = sum(sides[i].red_threes for i in partners)
+    all_four_shared = rules.lone_all_four == "partnership" and partners_red == len(rules.red_three_values) - 1
     scores: list[SideScore] = []
     for i, side in enumerate(sides):
         if i == lone:
@@ -247,9 +250,15 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
             continue
         lines = [replace(line, label=f"Partnership: {line.label[0].lower()}{line.label[1:]}") for line in shared]
         if side.red_threes:
+            # §5 reading (a): the sign by whether the partnership has melded; the setting: the partner's own melds
+            sign, why = threes_sign(rules, side if rules.lone_red_sign == "own" else pooled)
+            value = rules.red_three_values[side.red_threes]
+            if all_four_shared:
+                value = rules.red_three_values[-1] * side.red_threes // partners_red
             label = _plural(side.red_threes, "own red three") + (f" ({why})" if why else "")
-            lines.append(LineItem("red_threes", label, rules.red_three_values[side.red_threes] * sign,
-                                  N_("Own red threes"), side.red_threes, why))
+            lines.append(LineItem("red_threes", label, value * sign, N_("Own red threes"), side.red_threes, why))
+        if side.penalties:  # §15.11: off the offending player's own total, not his partner's
+            lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
         scores.append(SideScore(tuple(lines)))
     return tuple(scores)
 

@@ -187,6 +187,9 @@ class RuleSet:
     partie_layouts: tuple[Layout, ...] = ()  # [003] complete Game: partnerships of Partien 2 and 3 (§10.6)
     lone_player: bool = False  # classic 3 players: a lone player against a partnership, per hand (§5)
     lone_trigger: str = "pile_or_out"  # §15.3: how the table decides who plays alone (a hint only)
+    splash_opening: bool = False  # §8.2 Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
+    lone_red_sign: str = "partnership"  # §5 reading (a), §15.3: a partner's red threes by whether the partnership melded; "own"
+    lone_all_four: str = "individual"  # §5 reading (b), §15.3: the all-four value only for one holder; "partnership"
     tie_rule: str = "play_on"  # §15.4: sides level at the top play another hand; "draw" ends it
     settings: tuple[Setting, ...] = ()
     terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
@@ -412,6 +415,14 @@ CLASSIC_3P = replace(
                 (("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it ([001])")),
                  ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it ([000])"))),
                 "§13 D8, §15.3", lambda rules, value: replace(rules, lone_trigger=value)),
+        Setting("lone_red_sign", N_("A partner's red threes count minus"), "partnership",
+                (("partnership", N_("when the partnership has melded nothing")),
+                 ("own", N_("when that partner has melded nothing himself"))),
+                "§5 (a), §15.3", lambda rules, value: replace(rules, lone_red_sign=value)),
+        Setting("lone_all_four", N_("All four red threes (800)"), "individual",
+                (("individual", N_("only when one player holds all four")),
+                 ("partnership", N_("also when the two partners hold them between them"))),
+                "§5 (b), §15.3", lambda rules, value: replace(rules, lone_all_four=value)),
     ),
 )
 
@@ -441,7 +452,7 @@ SIX_2X3 = replace(
 MILLER = replace(
     SIX_2X3,
     id="miller",
-    name=N_(N_("Shirley Miller's six-player Canasta (two teams of 3)")),
+    name=N_("Shirley Miller's six-player Canasta (two teams of 3)"),
     summary=N_("Wild-card canastas +2000, an unfinished wild meld −2000, three canastas (two natural) to go out."),
     canasta_kinds=CLASSIC_CANASTAS + (WILD_2000,),
     incomplete_melds=(Deduction("wild", N_("Incomplete wild-card meld"), 2000, spec="§6"),),
@@ -477,10 +488,11 @@ MODERN_SPECIAL = (
 
 
 def _modern_special(rules: RuleSet, high: Any) -> RuleSet:
-    """§15.10: Pairs and Garbage scored 3500."""
+    """§15.10: Pairs and Garbage scored 3500. [000] "ein Blatt aus Paaren und ein Garbage-Blatt":
+    reading, every hand of pairs (with or without 2s) and Garbage."""
     if not high:
         return rules
-    for key in ("pairs", N_("garbage")):
+    for key in ("pairs", "pairs_wild", "garbage"):
         kind = rules.going_out_kind(key)
         rules = _going_out_lines(rules, key, ((key, kind.label, 3500),))
     return rules
@@ -496,7 +508,7 @@ MODERN = RuleSet(
     card_values=CLASSIC_CARD_VALUES,
     cards_in_deck=DECK_108,
     canasta_kinds=(
-        CanastaKind("mixed", N_("Mixed canastas"), 300, min_points=65),  # 5 naturals + 2 wild: 25 + 40
+        CanastaKind("mixed", N_("Mixed canastas"), 300, min_points=50),  # §8.3 at most 2 wild: six 4s + one 2 = 30 + 20
         CanastaKind("natural", N_("Natural canastas"), 500, natural=True, min_points=35),  # seven 4s
         CanastaKind("natural_aces_sevens", N_("Natural aces or 7s canastas"), 2500, natural=True, min_points=35),
         CanastaKind("twos", N_("Canastas of seven 2s"), 3000, wild=True, min_points=140),
@@ -520,11 +532,12 @@ MODERN = RuleSet(
     ),
     melded_minus_without_canasta=True,
     melded_card_groups=("jokers", "twos_aces", "high", "low"),  # §8.5 element 4: threes excluded
+    splash_opening=True,  # §8.2: a natural or wild canasta from hand opens with no minimum
     settings=_common(
         Setting("special_3500", N_("Pairs and Garbage"), False, ((False, N_("2500 / 2000")), (True, N_("3500 each"))), "§8.5, §15.10", _modern_special),
         Setting("no_out_with_incomplete", N_("Going out with an incomplete 7s or pure aces meld"), False,
                 ((False, N_("allowed")), (True, N_("not allowed"))), "§8.4, §15.10",
-                lambda r, v: replace(r, no_going_out_with_incomplete=("aces", N_("sevens")) if v else ())),
+                lambda r, v: replace(r, no_going_out_with_incomplete=("aces", "sevens") if v else ())),
     ),
     terms=MappingProxyType({"black_threes": N_("Black threes melded")}),
 )

@@ -115,7 +115,10 @@
     return el.value === "none" ? null : toInt(el.value);
   }
 
-  function preview() {
+  // Answers can come back out of order on a busy server or network: only the latest asked is shown.
+  var asked = 0;
+  function preview(retry) {
+    var mine = ++asked;
     var sides = [];
     for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
     fetch(form.dataset.previewUrl, {
@@ -126,7 +129,12 @@
         target: toInt(form.dataset.target), totals_before: totals, sides: sides, lone: loneChoice()
       }),
       credentials: "same-origin"
-    }).then(function (r) { return r.json(); }).then(render).catch(function () { /* offline: the form still saves */ });
+    }).then(function (r) { return r.json(); }).then(function (data) {
+      if (mine === asked) render(data);
+    }).catch(function () {
+      // offline: the form still saves; a lost answer is asked once more
+      if (mine === asked && !retry) { clearTimeout(timer); timer = setTimeout(function () { preview(true); }, 1500); }
+    });
   }
 
   // A fresh key for each entry: the same entry sent twice (double tap, resend, retry) is stored once.

@@ -381,16 +381,27 @@ def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int |
         return [spec_side_score(rules, s) for s in sides]
     partners = [s for i, s in enumerate(sides) if i != lone]
     # §5 reading (a): the partners' red-three sign is whether the partnership has melded
+    # (§15.3 setting "own": whether that partner has)
     partnership_melded = any(_melded(s) for s in partners)
     pooled = Intended(
         melded=sum(s.melded for s in partners), hand=sum(s.hand for s in partners),
         canastas={k: sum(s.canastas.get(k, 0) for s in partners) for k in partners[0].canastas},
         went_out=next((s.went_out for s in partners if s.went_out), None),
-        penalties=sum(s.penalties for s in partners),
     )
     shared = spec_side_score(rules, pooled, partnership_melded)
-    sign = _sign(rules, pooled.canasta_total, partnership_melded)
-    return [spec_side_score(rules, s) if i == lone else shared + sign * rules.red_three_values[s.red]
+    reds = sum(s.red for s in partners)
+
+    def own_threes(s: Intended) -> int:
+        if rules.lone_red_sign == "own":
+            sign = _sign(rules, s.canasta_total, _melded(s))
+        else:
+            sign = _sign(rules, pooled.canasta_total, partnership_melded)
+        # §5 reading (b); §15.3 setting "partnership": four between them at 800 / 4 each
+        value = 200 * s.red if rules.lone_all_four == "partnership" and reds == 4 else rules.red_three_values[s.red]
+        return sign * value
+
+    # §15.11: penalties come off the offending player's own total
+    return [spec_side_score(rules, s) if i == lone else shared + own_threes(s) - s.penalties
             for i, s in enumerate(sides)]
 
 
@@ -493,9 +504,9 @@ def test_valid_entry_reads_and_scores(rule_id, data):
     assert len(scores) == rules.sides
     for score, want in zip(scores, expected):
         assert_side_score(rules, score, want)
-    if hand.lone is not None:  # §5: partners share the partnership's score, each with his own red threes
+    if hand.lone is not None:  # §5: partners share the partnership's score, each with his own red threes and penalties
         partners = [i for i in range(rules.sides) if i != hand.lone]
-        shared = [[line for line in scores[i].breakdown if line.item != "red_threes"] for i in partners]
+        shared = [[line for line in scores[i].breakdown if line.item not in ("red_threes", "penalties")] for i in partners]
         assert [line.points for line in shared[0]] == [line.points for line in shared[1]]
     for side, score in zip(hand.intended, scores):  # §2.5: −H and −penalties are lines of their own
         lines = {line.item: line.points for line in score.breakdown}

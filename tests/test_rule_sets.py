@@ -281,6 +281,11 @@ MODERN = [
     case("§15.10 Modern setting: Pairs 3500", "modern", {"went_out": "pairs"}, {"special_3500": True}, 3500, {"pairs": 3500}),
     case("§15.10 Modern setting: Garbage 3500", "modern", {"went_out": "garbage"}, {"special_3500": True}, 3500,
          {"garbage": 3500}),
+    case("§15.10 Modern setting: Pairs with 2s, 7s and aces 3500 (reading: every hand of pairs)", "modern",
+         {"went_out": "pairs_wild"}, {"special_3500": True}, 3500, {"pairs_wild": 3500}),
+    # §8.3: a mixed canasta holds at most 2 wild cards; six 4s and one 2 is the smallest, 30 + 20 = 50
+    case("§8.3 Modern smallest mixed canasta 50", "modern", {"mixed_canastas": 1, "melded_points": 50}, None, 350,
+         {"mixed_canastas": 300, "melded_cards": 50}),
     case("§15.10 Modern setting leaves the Straight at 3000", "modern", {"went_out": "straight"}, {"special_3500": True},
          3000, {"straight": 3000}),
 ]
@@ -761,11 +766,32 @@ def test_modern_both_past_8500_in_one_hand():
                  id="§10.5 Austrian Hand-Canasta waives the minimum"),
     pytest.param("austrian", {"went_out": "glatt", "natural_canastas": 1, "melded_points": 35}, 50, True, None,
                  id="§10.5 Austrian glatt does not waive the minimum"),
-    pytest.param("modern", {"natural_canastas": 1, "melded_points": 100}, 125, True, None, id="§8.2 Modern 100 below 125"),
-    pytest.param("modern", {"natural_canastas": 1, "melded_points": 125}, 125, False, None, id="§8.2 Modern 125 meets 125"),
+    pytest.param("modern", {"mixed_canastas": 1, "melded_points": 100}, 125, True, None, id="§8.2 Modern 100 below 125"),
+    pytest.param("modern", {"mixed_canastas": 1, "melded_points": 125}, 125, False, None, id="§8.2 Modern 125 meets 125"),
+    pytest.param("modern", {"natural_canastas": 1, "melded_points": 35}, 125, False, None,
+                 id="§8.2 §13a Modern seven 4s: a splash needs no minimum"),
+    pytest.param("modern", {"twos_canastas": 1, "melded_points": 140}, 155, False, None,
+                 id="§8.2 §13a Modern seven 2s from hand: a splash"),
 ])
 def test_plausibility_warning(variant_id, side, minimum, warned, settings):
     rules = rules_of(variant_id, settings)
     hands = _hand(rules, empty_sides(rules, side))
     warnings = checks.plausibility_warnings(rules, hands, [minimum] * rules.sides)
     assert [(w.side, w.field) for w in warnings] == ([(0, "melded_points")] if warned else [])
+
+
+def test_plausibility_three_players_partner_melds_freely():
+    # §5: the partner who melds first meets his own minimum; the other then melds freely. Anna
+    # (minimum 90) opened with 95, Carl added 20 (his own minimum 50): no warning for Carl.
+    rules = rules_of("classic-3p")
+    sides, problems = checks.read_hand(rules, [{"melded_points": 95}, {"melded_points": 60}, {"melded_points": 20}],
+                                       stock_out=True, lone=1)
+    assert problems == []
+    assert checks.plausibility_warnings(rules, sides, [90, 50, 50], lone=1) == []
+    # together below the lower of the partners' minimums (50): warned, as is a lone player below his own
+    sides, _ = checks.read_hand(rules, [{"melded_points": 25}, {"melded_points": 40}, {"melded_points": 20}],
+                                stock_out=True, lone=1)
+    warned = [(w.side, w.args["minimum"]) for w in checks.plausibility_warnings(rules, sides, [90, 50, 50], lone=1)]
+    assert warned == [(0, 50), (1, 50), (2, 50)]
+    # each scoring alone (no lone player): each his own minimum
+    assert [w.side for w in checks.plausibility_warnings(rules, sides, [90, 50, 50])] == [0, 1, 2]

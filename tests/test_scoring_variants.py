@@ -230,3 +230,31 @@ def test_classic_three_players_partner_who_melded_nothing_keeps_the_partnership_
     read, problems = checks.read_hand(rules, sides, lone=1)
     assert problems == []
     assert [s.score for s in scoring.score_hand(rules, read, 1)] == [635, 0, 735]
+
+
+def test_classic_three_players_settings_of_15_3():
+    # §15.3, setting "own": Carl's red three counts by his own melds: he melded nothing, so −100;
+    # the partnership's 635 as above: Carl 635 − 100 = 535, Anna 635
+    rules = rules_of("classic-3p", {"lone_red_sign": "own"})
+    sides = [{"natural_canastas": 1, "melded_points": 35, "went_out": "normal"}, {},
+             {"red_threes": 1, "has_melded": False}]
+    read, problems = checks.read_hand(rules, sides, lone=1)
+    assert problems == [] and [s.score for s in scoring.score_hand(rules, read, 1)] == [635, 0, 535]
+    # §5 reading (b): Anna and Carl hold two red threes each. Default: the all-four value is one
+    # player's, so each counts 2 red threes = 200: 635 + 200 = 835 each.
+    sides = [{"natural_canastas": 1, "melded_points": 35, "went_out": "normal", "red_threes": 2}, {}, {"red_threes": 2}]
+    read, problems = checks.read_hand(rules_of("classic-3p"), sides, lone=1)
+    assert problems == [] and [s.score for s in scoring.score_hand(rules_of("classic-3p"), read, 1)] == [835, 0, 835]
+    # Setting "partnership": the four between them score 800, each his own two at 200 = 400: 1035 each
+    rules = rules_of("classic-3p", {"lone_all_four": "partnership"})
+    read, problems = checks.read_hand(rules, sides, lone=1)
+    assert problems == [] and [s.score for s in scoring.score_hand(rules, read, 1)] == [1035, 0, 1035]
+
+
+def test_classic_three_players_penalty_is_the_offenders_own():
+    # §15.11: penalties come off the offending side's score; in §5 the partners keep individual
+    # totals, so Carl's 100 penalty is his alone: Anna 635, Carl 635 − 100 = 535
+    rules = rules_of("classic-3p")
+    sides = [{"natural_canastas": 1, "melded_points": 35, "went_out": "normal"}, {}, {"penalties": 100}]
+    read, problems = checks.read_hand(rules, sides, lone=1)
+    assert problems == [] and [s.score for s in scoring.score_hand(rules, read, 1)] == [635, 0, 535]
