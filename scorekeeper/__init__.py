@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request, session
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
@@ -39,6 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # A phone that knows the password (or the language, the text size) is remembered for a season.
         PERMANENT_SESSION_LIFETIME=180 * 24 * 3600,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The cookie is sent again only when it changes: a repeat page view stays cacheable (pagecache).
+        SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # an archive import is far smaller; a bigger body is refused
     )
     if test_config is None:
@@ -79,8 +81,20 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        """The form was too old or came from elsewhere: ask to reload rather than fail."""
+        """The form was too old or came from elsewhere: ask to reload rather than fail (a phone's
+        queue, sending JSON, is told which field so it can take a fresh token)."""
+        message = gettext("This form has expired or did not come from this app. Go back, reload the page and send it again.")
+        if request.is_json or request.path.endswith(".json"):
+            return jsonify({"errors": [{"side": None, "field": "csrf_token", "message": message}]}), 400
         return render_template("error.html", title=gettext("Please try again"), message=gettext("This form has expired or did not come from this app. Go back, reload the page and send it again.")), 400
+
+    @app.after_request
+    def keep_the_session(response):
+        """A phone's session (its form token, its unlocked password) outlives closing the browser:
+        a hand waiting in the phone's queue must still be accepted the next morning."""
+        if session and not session.permanent:
+            session.permanent = True
+        return response
 
     @app.after_request
     def security_headers(response):

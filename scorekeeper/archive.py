@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
@@ -17,8 +17,12 @@ bp = Blueprint("archive", __name__)
 
 
 def _today() -> str:
-    """Today's date on this machine (the evening at the table)."""
-    return date.today().isoformat()
+    """Tonight's date on this machine: an evening at the table that goes on past midnight is still
+    tonight's until 6 in the morning (EVENING_ENDS_AT)."""
+    return (datetime.now() - timedelta(hours=EVENING_ENDS_AT)).date().isoformat()
+
+
+EVENING_ENDS_AT = 6  # hours after midnight
 
 
 def _page() -> int:

@@ -110,21 +110,21 @@ def new_game(variant: str):
         _prefill_again(form, rules)
     if form.validate_on_submit():
         layout = rules.layout(form.layout.data)
-        if form.validate_for(layout.players):
+        complete = getattr(form, "complete_game", None)
+        wants_match = complete is not None and bool(complete.data)
+        if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
+            complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
+        if form.validate_for(layout.players) and not (complete is not None and complete.errors):
             db = get_db()
-            game_id = store.create_game(
-                db, rules.id, form.player_names(layout.players), int(form.first_dealer.data),
-                layout=layout.key, settings=form.settings(), target=form.target.data,
-                evening_id=evening.id if evening else None,
-            )
-            complete = getattr(form, "complete_game", None)
-            if complete is not None and complete.data:
-                if layout.key == rules.partie_layouts[0].key or layout.players != 4:
-                    complete.errors = [gettext("A complete Game is for 4 players.")]
-                else:
+            with store.write(db):  # the game and its place in a complete Game, or nothing
+                game_id = store.create_game(
+                    db, rules.id, form.player_names(layout.players), int(form.first_dealer.data),
+                    layout=layout.key, settings=form.settings(), target=form.target.data,
+                    evening_id=evening.id if evening else None,
+                )
+                if wants_match:
                     store.set_match(db, game_id, game_id, 1)
-            if complete is None or not complete.errors:
-                return redirect(url_for("games.scoreboard", game_id=game_id))
+            return redirect(url_for("games.scoreboard", game_id=game_id))
     known = [p.name for p in store.list_players(get_db())]
     return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known), (
         422 if form.is_submitted() else 200
@@ -168,7 +168,7 @@ def next_partie(match_id: int):
     layout = rules.partie_layouts[len(games) - 1]
     game_id = store.create_game(
         db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
-        match_id=match_id, partie=len(games) + 1,
+        match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id,
     )
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -385,23 +385,35 @@ def add_hand_json(game_id: int):
     """Store a hand sent by a phone's queue (entered while the server could not be reached).
 
     CSRF-protected like the forms (the page's token in the X-CSRFToken header); ``client_key`` is
-    required, so a hand sent again is stored once. Answers 201 with the hand's id, 200 when it was
-    already stored, 422 with the problems."""
+    required, so a hand sent again is stored once. ``based_on`` (optional): the number of hands the
+    phone knew of, its queued hands before this one included; if another phone has saved a hand
+    since, this one is refused (409), as the form does, since it is most likely the same hand
+    entered twice. Answers 201 with the hand's id, 200 when it was already stored, 422 with the problems."""
+
+    def refused(field: str, message: str, status: int):
+        return jsonify({"errors": [{"side": None, "field": field, "message": message}]}), status
+
     game = store.get_game(get_db(), game_id)
     if game is None:
-        return jsonify({"errors": [{"side": None, "field": "game", "message": "This game does not exist."}]}), 404
+        return refused("game", gettext("There is nothing here. The game or hand may have been deleted."), 404)
     body = api.json_body()
     if not isinstance(body, dict):
-        return jsonify({"errors": [{"side": None, "field": "body", "message": "Send a JSON object."}]}), 400
+        return refused("body", gettext("This entry could not be read. Enter the hand again."), 400)
     key = body.get("client_key")
     if not isinstance(key, str) or not 8 <= len(key) <= 64:
-        return jsonify({"errors": [{"side": None, "field": "client_key", "message": "A client_key of 8 to 64 characters is required."}]}), 422
+        return refused("client_key", gettext("This entry could not be read. Enter the hand again."), 422)
     db = get_db()
     existing = store.hand_by_key(db, game_id, key)
     if existing is not None:
         return jsonify({"id": existing, "duplicate": True}), 200
-    if _locked(sheet.build(game, store.hands(db, game_id))):
-        return jsonify({"errors": [{"side": None, "field": "game", "message": gettext("This game is over. Reopen it to correct a hand.")}]}), 409
+    played = store.hands(db, game_id)
+    if _locked(sheet.build(game, played)):
+        return refused("game", gettext("This game is over. Reopen it to correct a hand."), 409)
+    based_on = body.get("based_on")
+    if isinstance(based_on, int) and not isinstance(based_on, bool) and based_on != len(played):
+        return refused("based_on", gettext(
+            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
+            "hand, enter it again.", number=len(played)), 409)
     rules = sheet.rules_for(game)
     sides, problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
     if not problems:

@@ -56,6 +56,24 @@
     main.insertBefore(box, main.firstChild);
   }
 
+  // A queued hand whose form token has expired (the phone slept, the server's secret changed):
+  // take a fresh token from the game's hand form and send it again at the next try.
+  function renew(item) {
+    var formUrl = item.url.replace(/hands\.json$/, "hands/new");
+    return fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      return r.ok ? r.text() : "";
+    }).then(function (page) {
+      var match = /name="csrf_token" value="([^"]+)"/.exec(page);
+      store(load().map(function (q) {
+        if (q.body.client_key === item.body.client_key) {
+          q.renewed = true;
+          if (match) q.csrf = match[1];
+        }
+        return q;
+      }));
+    });
+  }
+
   var flushing = false;
   function flush() {
     var queue = load();
@@ -75,8 +93,11 @@
             store(load().filter(function (q) { return q.body.client_key !== item.body.client_key; }));
             sent = true;
           } else if (r.status === 422 || r.status === 404 || r.status === 400 || r.status === 409) {
-            return r.json().then(function (data) {
-              var message = (data.errors || []).map(function (e) { return e.message; }).join(" ");
+            return r.json().catch(function () { return {}; }).then(function (data) {
+              var errors = data.errors || [];
+              var expired = r.status === 400 && (!errors.length || errors.some(function (e) { return e.field === "csrf_token"; }));
+              if (expired && !item.renewed) return renew(item);  // the phone's token expired: a fresh one, then again
+              var message = errors.map(function (e) { return e.message; }).join(" ");
               store(load().map(function (q) {
                 if (q.body.client_key === item.body.client_key) q.error = message || "refused";
                 return q;

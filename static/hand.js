@@ -14,6 +14,14 @@
     return isNaN(n) ? 0 : n;
   }
 
+  // A typed figure as the server reads it: a whole number, 0 when empty, otherwise the text as typed,
+  // so the server names the field ("3O0" is not 3, "abc" not 0).
+  function figure(value) {
+    var v = String(value).trim();
+    if (v === "") return 0;
+    return /^[0-9]+$/.test(v) ? parseInt(v, 10) : v;
+  }
+
   form.addEventListener("click", function (event) {
     var button = event.target.closest("button.step");
     if (!button) return;
@@ -24,13 +32,22 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
-  // Only one side can go out: choosing it for one side sets the others to "No".
+  // Only one side can go out: choosing it for one side sets the others to "No" and clears "the
+  // stock ran out"; ticking that sets every side to "No".
   form.addEventListener("change", function (event) {
     var input = event.target;
+    if (input.name === "stock_out" && input.checked) {
+      form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
+        if (/went_out$/.test(no.name)) no.checked = true;
+      });
+      return;
+    }
     if (!input.name || !/went_out$/.test(input.name) || input.value === "no") return;
     form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
       if (/went_out$/.test(no.name) && no.name !== input.name) no.checked = true;
     });
+    var stock = form.querySelector('input[name="stock_out"]');
+    if (stock) stock.checked = false;
   });
 
   // One side's entry in the API's shape, from whatever fields this rule set's form has.
@@ -56,15 +73,15 @@
       if (match) {
         var counts = modes[match[1] + "_mode"] === "counts";
         if (match[2] === "points") {
-          if (!counts) entry[name] = toInt(el.value);
+          if (!counts) entry[name] = figure(el.value);
         } else if (counts) {
           var key = match[1] + "_cards";
           entry[key] = entry[key] || {};
-          entry[key][match[2]] = toInt(el.value);
+          entry[key][match[2]] = figure(el.value);
         }
         return;
       }
-      entry[name] = toInt(el.value);
+      entry[name] = figure(el.value);
     });
     return entry;
   }
@@ -162,9 +179,14 @@
     var body = { client_key: keyField.value, sides: sides, stock_out: !!(stock && stock.checked) };
     var lone = loneChoice();
     if (lone !== undefined) body.lone = lone;
+    // Hands of this game already waiting come first: this one follows them (its number and what it
+    // is based on), so two hands entered offline are stored as two hands, in order.
+    var before = window.canastaQueue.items().filter(function (q) { return q.url === form.dataset.queueUrl && !q.error; }).length;
+    var basedOn = form.elements.based_on && /^[0-9]+$/.test(form.elements.based_on.value) ? toInt(form.elements.based_on.value) : null;
+    if (basedOn !== null) body.based_on = basedOn + before;
     var now = new Date();
     window.canastaQueue.add({
-      url: form.dataset.queueUrl, csrf: csrf, body: body, number: form.dataset.handNumber,
+      url: form.dataset.queueUrl, csrf: csrf, body: body, number: toInt(form.dataset.handNumber) + before,
       game: form.dataset.gameName || "the game",
       savedAt: ("0" + now.getHours()).slice(-2) + ":" + ("0" + now.getMinutes()).slice(-2)
     });
@@ -178,7 +200,22 @@
     if (sending) return;  // a double tap sends once
     sending = true;
     reachable().then(function (ok) {
-      if (ok) { form.submit(); } else { queueHand(); }
+      if (ok) { form.submit(); return; }
+      // Offline nobody checks the figures until later: a field that is not a whole number is
+      // shown now, beside the field, before the hand is kept on the phone.
+      var bad = Array.prototype.filter.call(form.querySelectorAll('input[type="text"][name^="sides-"]'), function (el) {
+        return el.value.trim() !== "" && !/^[0-9]+$/.test(el.value.trim());
+      });
+      if (bad.length) {
+        bad.forEach(function (el) {
+          el.setCustomValidity(window.scorekeeperText("wholeNumber"));
+          el.addEventListener("input", function () { el.setCustomValidity(""); }, { once: true });
+        });
+        sending = false;
+        form.reportValidity();
+        return;
+      }
+      queueHand();
     });
   });
 

@@ -1,0 +1,98 @@
+"""What a review at the table found: the evening past midnight, the Partien of a complete Game in
+their evening, a refused complete Game storing nothing, two phones' queues and an expired token."""
+
+import re
+from datetime import datetime
+
+from scorekeeper import archive
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game
+
+
+def _evening(client, players="Anna, Bert, Carl, Dora"):
+    token = csrf_token(client, "/evenings/new")
+    response = client.post("/evenings/new", data={"csrf_token": token, "date": archive._today(), "new_players": players})
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rstrip("/").split("/")[-1])
+
+
+def test_tonights_evening_is_still_tonights_after_midnight(client, monkeypatch):
+    class Clock(datetime):
+        now_value = datetime(2026, 11, 21, 21, 0)
+
+        @classmethod
+        def now(cls, tz=None):
+            return cls.now_value
+
+    monkeypatch.setattr(archive, "datetime", Clock)
+    evening = _evening(client)
+    continue_link = f'href="/evenings/{evening}">Continue tonight'
+    assert archive._today() == "2026-11-21" and continue_link in client.get("/").text
+    Clock.now_value = datetime(2026, 11, 22, 0, 40)  # the game goes on past midnight
+    assert archive._today() == "2026-11-21" and continue_link in client.get("/").text
+    Clock.now_value = datetime(2026, 11, 22, 18, 0)  # the next evening is another one
+    assert archive._today() == "2026-11-22" and continue_link not in client.get("/").text
+
+
+def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
+    evening = _evening(client)
+    url = f"/games/new/austrian?evening={evening}"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "complete_game": "y", "layout": "4",
+            "target": "1000", **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    response = client.post(url, data=data)
+    assert response.status_code == 302, response.text
+    first = int(response.headers["Location"].split("/")[-1])
+    # §10.5: out 100 + natural 500 + melded 400 = 1000 reaches the target of 1000
+    post_hand(client, first, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    second = client.post(f"/matches/{first}/next", data={"csrf_token": csrf_token(client, f"/games/{first}")})
+    second_id = int(second.headers["Location"].split("/")[-1])
+    assert second_id != first and f'href="/evenings/{evening}"' in client.get(f"/games/{second_id}").text
+    evening_page = client.get(f"/evenings/{evening}").text
+    assert f'href="/games/{first}"' in evening_page and f'href="/games/{second_id}"' in evening_page
+
+
+def test_a_refused_complete_game_stores_nothing(client):
+    url = "/games/new/austrian"
+    before = client.get("/history").text.count("/games/")
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "complete_game": "y", "layout": "2",
+            "players-0": "Anna", "players-1": "Bert"}
+    for _ in range(2):  # and sent again
+        response = client.post(url, data=data)
+        assert response.status_code == 422 and "A complete Game is for 4 players." in response.text
+        assert 'value="Anna"' in response.text
+    assert client.get("/history").text.count("/games/") == before
+
+
+def test_two_phones_queues_the_same_hand_is_refused_the_next_one_stored(client, app):
+    game_id = start_game(client)
+    other = app.test_client()
+    url = f"/games/{game_id}/hands.json"
+    mine = {"X-CSRFToken": csrf_token(client, f"/games/{game_id}/hands/new")}
+    theirs = {"X-CSRFToken": csrf_token(other, f"/games/{game_id}/hands/new")}
+    hand = {"stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 60}]}
+    # both phones entered hand 1 offline (each knew of 0 hands); the first to reach the server is stored
+    assert client.post(url, json={**hand, "client_key": "a" * 12, "based_on": 0}, headers=mine).status_code == 201
+    late = other.post(url, json={**hand, "client_key": "b" * 12, "based_on": 0}, headers=theirs)
+    assert late.status_code == 409 and late.get_json()["errors"][0]["field"] == "based_on"
+    assert "another phone saved hand 1" in late.get_json()["errors"][0]["message"]
+    # one phone's two queued hands: the second is based on the first, and both are stored in order
+    assert client.post(url, json={**hand, "client_key": "c" * 12, "based_on": 1}, headers=mine).status_code == 201
+    assert client.post(url, json={**hand, "client_key": "d" * 12, "based_on": 2}, headers=mine).status_code == 201
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [300, 180]
+
+
+def test_an_expired_token_is_told_to_the_queue_as_json(client):
+    game_id = start_game(client)
+    response = client.post(f"/games/{game_id}/hands.json", json={"client_key": "k" * 12, "sides": [{}, {}]},
+                           headers={"X-CSRFToken": "not-a-token"})
+    assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == "csrf_token"
+    # a form still gets the page
+    assert "reload the page" in client.post(f"/games/{game_id}/hands/new", data={}).text
+
+
+def test_the_session_outlives_closing_the_browser(client):
+    response = client.get("/games/new/classic")  # the form's token is put in the session
+    cookie = response.headers.get("Set-Cookie", "")
+    assert "session=" in cookie and "Expires=" in cookie
+    # and is not sent again on every page (a repeat view stays cacheable)
+    assert "Set-Cookie" not in client.get("/games/new/classic").headers
