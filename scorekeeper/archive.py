@@ -268,6 +268,20 @@ def export_json():
                     headers={"Content-Disposition": f"attachment; filename=canasta-archive-{_today()}.json"})
 
 
+# An export of years of club evenings runs to tens of megabytes: the import alone takes a body
+# this large (every other request keeps the app's MAX_CONTENT_LENGTH).
+IMPORT_MAX_BYTES = 256 * 1024 * 1024
+
+
+@bp.url_value_preprocessor
+def _import_body_limit(endpoint: str | None, values: dict | None) -> None:
+    """Raise the body limit for the import before anything reads the form: url value preprocessors
+    run ahead of every ``before_request`` (the CSRF check reads the form there). Only for a phone
+    that may import: a locked one keeps the small limit."""
+    if endpoint == "archive.import_json" and request.method == "POST" and access.unlocked():
+        request.max_content_length = IMPORT_MAX_BYTES
+
+
 @bp.post("/import")
 def import_json():
     """Restore a JSON export into an empty archive."""

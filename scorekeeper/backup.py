@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -60,11 +61,22 @@ def is_empty(db: Database) -> bool:
     return not any(db.execute(f"select 1 from {t} limit 1").fetchone() for t in ("games", "players", "evenings"))
 
 
+# Every table an export fills or that is derived from them, children first (foreign keys); the
+# kept statistics (player_totals, pair_totals) have no foreign key, so nothing else would clear them.
+_TABLES = ("player_results", "game_results", "player_totals", "pair_totals", "game_seats", "hands",
+           "evening_players", "games", "evenings", "players")
+
+
+def _clear(db: Database) -> None:
+    """Delete every row of the archive and of the results and totals derived from it."""
+    for table in _TABLES:
+        db.execute(f"delete from {table}")
+
+
 def wipe(db: Database) -> None:
-    """Delete everything (the schema stays)."""
+    """Delete everything, the kept statistics included (the schema stays)."""
     with store.write(db):
-        for table in ("player_results", "game_results", "game_seats", "hands", "evening_players", "games", "evenings", "players"):
-            db.execute(f"delete from {table}")
+        _clear(db)
 
 
 class _Damaged(ValueError):
@@ -156,18 +168,37 @@ def _check(data: dict[str, Any]) -> None:
                 raise _Damaged(f"{at}: {problems[0].message}")
 
 
-def restore(db: Database, data: Any) -> dict[str, int]:
-    """Load an export into an empty archive, keeping every id; counts of what was restored."""
+def validate(data: Any) -> None:
+    """Refuse a file that is not a whole, sound export of this app's format and version, before
+    anything in the archive is touched."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportError_(N_("This is not an export of the Canasta score keeper."))
     if data.get("version") != VERSION:
         raise ImportError_(N_("This export has version %(found)s; this app reads version %(version)s."),
                            found=repr(data.get("version")), version=VERSION)
-    if not is_empty(db):
-        raise ImportError_(N_("The archive is not empty: import restores into an empty one only."))
     try:
         _check(data)
-        with store.write(db):
+    except (KeyError, TypeError, ValueError) as error:
+        raise _damaged(error) from None
+
+
+def _damaged(error: Exception) -> ImportError_:
+    return ImportError_(N_("The export is damaged (%(error)s); nothing was imported."),
+                        error=str(error) if isinstance(error, _Damaged) else f"{type(error).__name__}: {error}")
+
+
+def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
+    """Load an export into an empty archive (with ``replace``, into this one after erasing it),
+    keeping every id; counts of what was restored.
+
+    The whole file is checked first; the erasing and the loading are then one transaction, so a
+    refused or failing import leaves the archive exactly as it was."""
+    validate(data)
+    try:
+        with store.write(db):  # one transaction: erased and loaded together, or neither
+            if not replace and not is_empty(db):
+                raise ImportError_(N_("The archive is not empty: import restores into an empty one only."))
+            _clear(db)  # with --replace everything; otherwise only kept totals an emptied archive may hold
             for p in data["players"]:
                 db["players"].insert({"id": int(p["id"]), "name": str(p["name"]), "created_at": str(p["created_at"])})
             for e in data["evenings"]:
@@ -191,21 +222,44 @@ def restore(db: Database, data: Any) -> dict[str, int]:
                         "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
                     })
                 store.refresh_results(db, g["id"])
+    except ImportError_:
+        raise
     except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, ImportError_):
-            raise
-        raise ImportError_(N_("The export is damaged (%(error)s); nothing was imported."),
-                           error=str(error) if isinstance(error, _Damaged) else f"{type(error).__name__}: {error}") from None
+        raise _damaged(error) from None
     except Exception as error:  # a constraint failed: the transaction was rolled back
         raise ImportError_(N_("The export does not fit together (%(error)s); nothing was imported."), error=str(error)) from None
     return {"players": len(data["players"]), "evenings": len(data["evenings"]), "games": len(data["games"]),
             "hands": sum(len(g["hands"]) for g in data["games"])}
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (=HYPERLINK(...), +cmd|...,
+# @SUM(...)), or after a tab or carriage return it may: such a text cell (a player named so, or a
+# side or rule set named after one) gets a leading apostrophe, so it is shown as the text it is.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell safe to open in a spreadsheet: numbers (a score of -150) stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """``csv.writer`` whose every text cell is neutralised against formula injection."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([_cell(value) for value in row])
+
+
 def game_csv(s: sheet.Sheet) -> str:
     """A game's sheet: one row per hand with each side's hand score and total."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow(["hand", "dealer"] + [f"{n} hand" for n in s.side_names] + [f"{n} total" for n in s.side_names])
     for row in s.rows:
         writer.writerow([row.number, row.dealer] + [sc.score for sc in row.outcome.scores] + list(row.outcome.totals))
@@ -218,7 +272,7 @@ def game_csv(s: sheet.Sheet) -> str:
 def evening_csv(sheets: list[sheet.Sheet], standings: list[dict[str, Any]]) -> str:
     """An evening: its games with their results, then each player's standing."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow(["game", "rules", "sides", "hands", "totals", "winner", "margin"])
     for s in sheets:
         result = s.state.result

@@ -1,6 +1,11 @@
 """Charts as SVG markup, drawn on the server: no JavaScript, readable on a phone, printable.
 
 Pure functions from numbers to SVG text; every label is escaped.
+
+Colours follow the page's theme: text and axes are drawn in ``currentColor`` (the page's text
+colour) and every part carries a class that static/style.css styles for light and dark pages
+(no ``style`` attribute: the Content-Security-Policy allows no inline style). The attributes
+still hold the light colours, so the SVG reads well on its own too.
 """
 
 from __future__ import annotations
@@ -9,6 +14,13 @@ from html import escape
 from typing import Sequence
 
 COLOURS = ("#0b6e4f", "#b3261e", "#1f5fbf", "#8a5a00", "#6b3fa0", "#00707a")
+INK = "currentColor"  # the page's text colour, dark on a light page and light on a dark one
+
+
+def _series(index: int) -> str:
+    """The classes of a series' strokes and fills (style.css gives them their dark-page colours)."""
+    n = index % len(COLOURS)
+    return f"c{n}"
 
 
 def _scale(lo: float, hi: float, size: float, pad: float) -> tuple[float, float]:
@@ -50,35 +62,35 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None =
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
+        f'<rect class="chart-plot" x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
     ]
     step = _nice_step(span)
     tick = (lo // step) * step
     while tick <= hi:
         if tick >= lo:
-            parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>')
-            parts.append(f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{tick}</text>')
+            parts.append(f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>')
+            parts.append(f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{tick}</text>')
         tick += step
     if lo < 0:
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>')
+        parts.append(f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>')
     if target is not None:
         parts.append(
-            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#1b1b1b" '
-            f'stroke-dasharray="5 4"/><text x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
-            f'text-anchor="end" fill="#1b1b1b">{escape(target_label.format(target=target))}</text>'
+            f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
+            f'stroke-dasharray="5 4"/><text class="chart-label" x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
+            f'text-anchor="end" fill="{INK}">{escape(target_label.format(target=target))}</text>'
         )
     for index, (name, values) in enumerate(series):
-        colour = COLOURS[index % len(COLOURS)]
+        colour, cls = COLOURS[index % len(COLOURS)], _series(index)
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *values]))
         dash = ' stroke-dasharray="8 3"' if index % 2 else ""
-        parts.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
+        parts.append(f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
         if values:
-            parts.append(f'<circle cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>')
+            parts.append(f'<circle class="f{cls}" cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>')
         lx = 8 + (index % 2) * (width // 2)
         ly = height - 16 * ((len(series) + 1) // 2) + 16 * (index // 2) - 2
-        parts.append(f'<line x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
-        parts.append(f'<text x="{lx + 24}" y="{ly}" font-size="12" fill="#1b1b1b">{escape(name)}</text>')
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="#555">{escape(x_label)} 0–{count}</text>')
+        parts.append(f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
+        parts.append(f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}">{escape(name)}</text>')
+    parts.append(f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -97,13 +109,13 @@ def bar_chart(values: Sequence[int], title: str = "", width: int = 360, height: 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<text x="{left - 4}" y="{y(hi) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{hi}</text>',
-        f'<text x="{left - 4}" y="{y(lo) + 4:.1f}" font-size="10" text-anchor="end" fill="#555">{lo}</text>',
+        f'<text class="chart-tick" x="{left - 4}" y="{y(hi) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{hi}</text>',
+        f'<text class="chart-tick" x="{left - 4}" y="{y(lo) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{lo}</text>',
     ]
     for i, v in enumerate(values):
         y0, y1 = sorted((y(0), y(v)))
-        colour = COLOURS[0] if v >= 0 else COLOURS[1]
-        parts.append(f'<rect x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>')
-    parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#1b1b1b"/>')
+        colour, cls = (COLOURS[0], _series(0)) if v >= 0 else (COLOURS[1], _series(1))
+        parts.append(f'<rect class="f{cls}" x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>')
+    parts.append(f'<line class="chart-axis" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="{INK}"/>')
     parts.append("</svg>")
     return "".join(parts)

@@ -257,21 +257,21 @@ def backup_command(path: str) -> None:
 @click.option("--replace", is_flag=True, help="Erase the archive first (it must otherwise be empty).")
 @with_appcontext
 def restore_command(path: str, replace: bool) -> None:
-    """Restore a JSON export from PATH into an empty archive."""
+    """Restore a JSON export from PATH into an empty archive.
+
+    The whole file is checked before anything is erased, and with --replace the erasing and the
+    restoring are one transaction: a refused or failing file leaves the archive as it was."""
     from . import backup
 
-    with open(path, encoding="utf-8") as src:
+    with open(path, "rb") as src:
         try:
-            data = json.load(src)
-        except json.JSONDecodeError as error:
+            data = json.loads(src.read().decode("utf-8-sig"))
+        except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested absurdly deep
             raise click.ClickException(f"{path} is not JSON: {error}") from None
-    db = get_db()
-    if replace:
-        backup.wipe(db)
     try:
-        counts = backup.restore(db, data)
+        counts = backup.restore(get_db(), data, replace=replace)
     except backup.ImportError_ as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(f"{error} The archive was left unchanged.") from None
     click.echo(f"Restored {counts['games']} games with {counts['hands']} hands, {counts['evenings']} evenings, {counts['players']} players.")
 
 

@@ -50,9 +50,20 @@ def _player_id(value: Any) -> int:
         return -1
 
 
+class CountField(IntegerField):
+    """A whole number, with the message in the reader's language: the side forms are plain WTForms
+    forms (the hand form carries the CSRF token), which would otherwise say it in English."""
+
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(gettext("Enter a whole number.")) from None
+
+
 def _count_field() -> IntegerField:
     """A whole-number field that may be left empty (empty means 0)."""
-    return IntegerField(validators=[Optional()])
+    return CountField(validators=[Optional()])
 
 
 def side_form_class(rules: RuleSet) -> type[Form]:

@@ -4,25 +4,35 @@ from __future__ import annotations
 
 import functools
 import io
+import ipaddress
 import re
 import shutil
 import socket
 import subprocess
-from functools import lru_cache
+import threading
+from time import monotonic
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
 
 LOOPBACK = re.compile(r"^(127\.|localhost$|\[?::1\]?$)")
 
+# Interfaces phones on the home network cannot reach: container and VM bridges, VPN tunnels.
+VIRTUAL = re.compile(r"^(docker|br-|veth|virbr|vboxnet|vmnet|lxcbr|lxdbr|cni|flannel|podman|kube|"
+                     r"tun|tap|wg|utun|tailscale|zt|ppp)", re.I)
+REFRESH_SECONDS = 60  # a new address from the router (DHCP) is picked up within this
 
-@lru_cache(maxsize=1)
-def lan_addresses() -> tuple[str, ...]:
-    """This machine's IPv4 addresses other than loopback, as the phones on the network see it."""
-    found: set[str] = set()
+_clock = monotonic
+_lock = threading.Lock()
+_cached: tuple[float, tuple[str, ...]] | None = None
+
+
+def _discover() -> dict[str, str | None]:
+    """Every IPv4 address of this machine with its interface's name where known."""
+    found: dict[str, str | None] = {}
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(info[4][0])
+            found.setdefault(info[4][0], None)
     except OSError:
         pass
     for command in (["ip", "-4", "-o", "addr", "show"], ["ifconfig"]):  # Linux, then macOS and BSD
@@ -31,13 +41,63 @@ def lan_addresses() -> tuple[str, ...]:
                 output = subprocess.run(command, capture_output=True, text=True, timeout=2).stdout
             except (OSError, subprocess.SubprocessError):
                 continue
-            found.update(re.findall(r"inet (\d+\.\d+\.\d+\.\d+)", output))
+            interface = None
+            for line in output.splitlines():
+                # "2: wlan0    inet 192.168.1.5/24 ..." (ip -o); "en0: flags=..." then "\tinet 192.168.1.5 ..."
+                head = re.match(r"^(?:\d+:\s+)?([^\s:]+):?\s", line)
+                if head and not line[:1].isspace():
+                    interface = head.group(1)
+                for address in re.findall(r"inet (?:addr:)?(\d+\.\d+\.\d+\.\d+)", line):
+                    found[address] = interface
             break
-    return tuple(sorted(a for a in found if not a.startswith("127.")))
+    return found
+
+
+def _rank(address: str, interface: str | None) -> tuple[int, int]:
+    """Home networks first (192.168/16, then 10/8, then 172.16/12), then any other address, then
+    bridges of containers and virtual machines and VPN tunnels (docker's 172.17.0.1 among them)."""
+    ip = ipaddress.IPv4Address(address)
+    bridge = (interface is not None and VIRTUAL.match(interface)) or (
+        ip in ipaddress.IPv4Network("172.16.0.0/12") and address.endswith(".0.1"))  # docker's gateway addresses
+    if bridge:
+        group = 5
+    elif ip in ipaddress.IPv4Network("192.168.0.0/16"):
+        group = 0
+    elif ip in ipaddress.IPv4Network("10.0.0.0/8"):
+        group = 1
+    elif ip in ipaddress.IPv4Network("172.16.0.0/12"):
+        group = 2
+    elif ip.is_link_local:
+        group = 4
+    else:
+        group = 3
+    return group, int(ip)
+
+
+def _valid(address: str) -> bool:
+    try:
+        ipaddress.IPv4Address(address)
+    except ValueError:
+        return False
+    return True
+
+
+def lan_addresses() -> tuple[str, ...]:
+    """This machine's IPv4 addresses other than loopback, as the phones on the network see it, the
+    likeliest to reach first; looked up again at most every ``REFRESH_SECONDS``."""
+    global _cached
+    with _lock:
+        now = _clock()
+        if _cached is None or now - _cached[0] >= REFRESH_SECONDS:
+            found = _discover()
+            addresses = [a for a in found if _valid(a) and not a.startswith(("127.", "0."))]
+            _cached = now, tuple(sorted(addresses, key=lambda a: _rank(a, found[a])))
+        return _cached[1]
 
 
 def reachable_url(url: str, addresses: tuple[str, ...] | None = None) -> str:
-    """The URL as another phone can open it: a loopback host is replaced by this machine's LAN address."""
+    """The URL as another phone can open it: a loopback host is replaced by this machine's likeliest
+    LAN address (the first of ``addresses``); with none found (no network) the URL stays as it is."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     if not LOOPBACK.match(host):

@@ -381,7 +381,7 @@ def test_hand_form_hostile_by_hand(world):
     # the words of the message, beside the field, and the figure still there
     game_id = world.open_game("classic")
     response = world.post(f"/games/{game_id}/hands/new", {"sides-0-melded_points": HUGE, "sides-1-penalties": "-5", "stock_out": "y"})
-    assert response.status_code == 422 and "Not a valid integer value." in response.text and HUGE in response.text
+    assert response.status_code == 422 and "Enter a whole number." in response.text and HUGE in response.text
     # a player who went out with cards counted in hand (a problem of the count as a whole) is said, not hidden
     game_id = world.open_game("classic-2p")
     response = world.post(f"/games/{game_id}/hands/new", {

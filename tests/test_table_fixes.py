@@ -96,3 +96,13 @@ def test_the_session_outlives_closing_the_browser(client):
     assert "session=" in cookie and "Expires=" in cookie
     # and is not sent again on every page (a repeat view stays cacheable)
     assert "Set-Cookie" not in client.get("/games/new/classic").headers
+
+
+def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
+    game_id = start_game(client)
+    client.get(f"/prefs?lang=de&next=/games/{game_id}")
+    response = post_hand(client, game_id, side_fields(0, melded="1.000"), side_fields(1, melded="abc"))
+    assert response.status_code == 422
+    assert "Not a valid integer value" not in response.text
+    assert response.text.count("Gib eine ganze Zahl ein") + response.text.count("ganze Zahl") >= 2
+    assert 'value="1.000"' in response.text and 'value="abc"' in response.text

@@ -154,7 +154,7 @@ def test_bad_input_keeps_every_typed_value_and_says_why(client):
     )
     assert response.status_code == 422
     text = response.text
-    assert "Not a valid integer value" in text
+    assert "Enter a whole number." in text
     assert 'value="abc"' in text and 'value="12"' in text and 'value="200"' in text
     assert 'id="sides-1-went_out-2" name="sides-1-went_out" value="concealed" checked' in text
 

@@ -1,0 +1,219 @@
+"""Backup and restore: a refused file leaves the archive as it was, a restore keeps the statistics,
+a club-sized archive can be imported, and CSV exports are safe to open in a spreadsheet."""
+
+import csv
+import io
+import json
+import re
+
+from scorekeeper import archive, create_app
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game
+
+
+def _win(loser_hand=50):
+    """Side 0 goes out: 100 + 2000 + 800 + 1100 = 4000; side 1: 100 − ``loser_hand``."""
+    return side_fields(0, went_out="normal", natural=4, red=4, melded=1100), side_fields(1, melded=100, hand=loser_hand)
+
+
+def _new_evening(client, names, when="2026-11-01"):
+    data = {"csrf_token": csrf_token(client, "/evenings/new"), "date": when, "place": "", "new_players": ", ".join(names)}
+    response = client.post("/evenings/new", data=data)
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def _game_in_evening(client, evening_id, names):
+    url = f"/games/new/classic?evening={evening_id}"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "evening": str(evening_id)}
+    data.update({f"players-{i}": name for i, name in enumerate(names)})
+    response = client.post("/games/new/classic", data=data)
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def _fill(client):
+    """Two finished partnership games (so players and pairs have games, wins and margins) and one open."""
+    for names in (["Anna", "Bert", "Carl", "Dora"], ["Anna", "Carl", "Bert", "Dora"], ["Anna", "Bert", "Carl", "Eve"]):
+        game_id = start_game(client, names=names)
+        post_hand(client, game_id, *_win())
+        if names[3] != "Eve":
+            post_hand(client, game_id, *_win())  # 8000 : 100, finished
+
+
+def _stats(client):
+    client.get("/stats")  # shows any flash message still waiting
+    return client.get("/stats").text
+
+
+def _archive(client):
+    data = json.loads(client.get("/export.json").data)
+    data.pop("exported_at")
+    return data
+
+
+def _backup(runner, path):
+    result = runner.invoke(args=["backup", str(path)])
+    assert result.exit_code == 0, result.output
+    return json.loads(path.read_text())
+
+
+# --- 1: restore --replace checks the whole file before it erases anything ---------------------------
+
+
+def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, runner, tmp_path):
+    _fill(client)
+    before, stats_before = _archive(client), _stats(client)
+    good = _backup(runner, tmp_path / "good.json")
+    duplicate_player = json.loads(json.dumps(good))
+    duplicate_player["players"].append(dict(good["players"][0]))  # passes the checks, fails on insert
+    bad_files = {
+        "wrong version": ({**good, "version": 9}, "version 9"),
+        "wrong format": ({**good, "format": "something-else"}, "not an export"),
+        "unknown rule set": ({**good, "games": [{**good["games"][0], "variant": "poker"}]}, "damaged"),
+        "not a list": ({**good, "players": None}, "damaged"),
+        "does not fit": (duplicate_player, "does not fit together"),
+    }
+    for name, (data, message) in bad_files.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        result = runner.invoke(args=["restore", str(path), "--replace"])
+        assert result.exit_code != 0, name
+        assert _archive(client) == before, name
+        assert _stats(client) == stats_before, name
+        assert message in result.output and "unchanged" in result.output, (name, result.output)
+    not_json = tmp_path / "not.json"
+    not_json.write_bytes(b"\xff\xfe not json")
+    result = runner.invoke(args=["restore", str(not_json), "--replace"])
+    assert result.exit_code != 0 and "is not JSON" in result.output
+    assert _archive(client) == before
+
+
+def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner, tmp_path):
+    _fill(client)
+    good = _backup(runner, tmp_path / "good.json")
+    good["players"].append(dict(good["players"][0]))
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    token = csrf_token(fresh, "/export")
+    response = fresh.post("/import", data={"csrf_token": token, "file": (io.BytesIO(json.dumps(good).encode()), "a.json")},
+                          content_type="multipart/form-data")
+    assert response.status_code == 422 and "does not fit together" in response.text
+    assert _archive(fresh) == {"format": "canasta-scorekeeper", "version": 1, "players": [], "evenings": [], "games": []}
+
+
+# --- 2: a restore keeps the statistics as they were -----------------------------------------------
+
+
+def test_backup_then_restore_replace_keeps_the_statistics(client, runner, tmp_path):
+    _fill(client)
+    stats_before, archive_before = _stats(client), _archive(client)
+    assert re.search(r">Anna</a></td><td class=\"num\">3</td>", stats_before)  # three games for Anna
+    path = tmp_path / "backup.json"
+    _backup(runner, path)
+    for _ in range(2):  # the same file twice: nothing adds up
+        result = runner.invoke(args=["restore", str(path), "--replace"])
+        assert result.exit_code == 0, result.output
+        assert _stats(client) == stats_before
+        assert _archive(client) == archive_before
+    for pid in (p["id"] for p in archive_before["players"]):
+        assert client.get(f"/players/{pid}").status_code == 200
+
+
+def test_wipe_clears_the_kept_totals(app, client):
+    from scorekeeper import backup
+    from scorekeeper.db import get_db
+
+    _fill(client)
+    with app.app_context():
+        db = get_db()
+        assert db.execute("select count(*) from player_totals").fetchone()[0] > 0
+        backup.wipe(db)
+        for table in ("player_totals", "pair_totals", "player_results", "game_results", "games", "players"):
+            assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
+
+
+# --- 3: the import takes a club-sized archive; every other request keeps the small limit --------------
+
+
+def _padded_export(client, size):
+    """A real export, padded with whitespace (still the same JSON) to ``size`` bytes."""
+    data = client.get("/export.json").data
+    return data + b" " * (size - len(data))
+
+
+def _post_import(client, body):
+    token = csrf_token(client, "/evenings/new")  # the session's token (the backup page has a form only when empty)
+    return client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(body), "archive.json")},
+                       content_type="multipart/form-data")
+
+
+def test_import_accepts_an_archive_larger_than_the_app_wide_limit(client, tmp_path):
+    _fill(client)
+    body = _padded_export(client, 12 * 1024 * 1024)
+    assert len(body) > client.application.config["MAX_CONTENT_LENGTH"]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    response = _post_import(fresh, body)
+    assert response.status_code == 302, response.status_code
+    assert _archive(fresh) == _archive(client)
+
+
+def test_only_the_import_takes_a_large_body(client, monkeypatch):
+    _fill(client)
+    big = 9 * 1024 * 1024
+    token = csrf_token(client, "/evenings/new")
+    response = client.post("/evenings/new", data={"csrf_token": token, "date": "2026-11-01",
+                                                  "junk": (io.BytesIO(b"x" * big), "junk.bin")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 413
+    monkeypatch.setattr(archive, "IMPORT_MAX_BYTES", 10 * 1024 * 1024)
+    assert _post_import(client, _padded_export(client, 11 * 1024 * 1024)).status_code == 413  # the import's own limit
+
+
+def test_a_locked_phone_keeps_the_small_limit(tmp_path):
+    locked = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "l.sqlite"),
+                         "PASSWORD": "secret"}).test_client()
+    body = b"{}" + b" " * (9 * 1024 * 1024)
+    response = locked.post("/import", data={"file": (io.BytesIO(body), "archive.json")}, content_type="multipart/form-data")
+    assert response.status_code == 413
+
+
+# --- 4: CSV cells that a spreadsheet would run as a formula are neutralised ----------------------------
+
+
+EVIL = ['=HYPERLINK("http://evil.example")', "+SUM(A1)", "-Carl", "@cmd"]
+
+
+def _rows(text):
+    return list(csv.reader(io.StringIO(text)))
+
+
+def _unsafe(rows):
+    """Text cells a spreadsheet would read as a formula (plain numbers are fine)."""
+    return [cell for row in rows for cell in row
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"[+-]?\d+", cell)]
+
+
+def test_game_csv_neutralises_formulas_and_keeps_numbers(client):
+    game_id = start_game(client, names=EVIL)
+    post_hand(client, game_id, *_win(loser_hand=250))  # side 1: 100 − 250 = −150
+    post_hand(client, game_id, *_win(loser_hand=250))  # 8000 : −300, finished
+    rows = _rows(client.get(f"/games/{game_id}.csv").text)
+    assert _unsafe(rows) == []
+    assert rows[0][2] == "'" + EVIL[0] + " & -Carl hand"
+    assert rows[1] == ["1", "'" + EVIL[0], "4000", "-150", "4000", "-150"]
+    assert rows[2][3:] == ["-150", "8000", "-300"]
+    assert rows[3] == ["result", "'" + EVIL[0] + " & -Carl won by 8300"]
+
+
+def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
+    evening_id = _new_evening(client, EVIL)
+    game_id = _game_in_evening(client, evening_id, EVIL)
+    post_hand(client, game_id, *_win(loser_hand=250))
+    post_hand(client, game_id, *_win(loser_hand=250))
+    rows = _rows(client.get(f"/evenings/{evening_id}.csv").text)
+    assert _unsafe(rows) == []
+    standings = {row[0]: row[1:] for row in rows[rows.index(["player", "games", "won", "balance"]) + 1:]}
+    assert standings["'" + EVIL[0]] == ["1", "1", "8300"]
+    assert standings["'+SUM(A1)"] == ["1", "0", "-8300"]
+    assert standings["'-Carl"] == ["1", "1", "8300"]
+    assert standings["'@cmd"] == ["1", "0", "-8300"]

@@ -1,0 +1,212 @@
+"""Charts readable on a light and a dark page; the QR code's address is the home network's."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import charts, share
+from tests.helpers import post_hand, side_fields, start_game
+
+CSS = (Path(__file__).resolve().parent.parent / "static" / "style.css").read_text()
+
+
+# --- 5: chart text and axes follow the page's theme ---------------------------------------------------
+
+
+def _blocks(css):
+    """Top-level (selector, body) pairs; an @media block's body holds its own rules."""
+    out, i = [], 0
+    while True:
+        start = css.find("{", i)
+        if start < 0:
+            return out
+        depth, j = 1, start + 1
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[j], 0)
+            j += 1
+        selector = re.sub(r"/\*.*?\*/", "", css[i:start], flags=re.S).strip()
+        out.append((selector, css[start + 1: j - 1]))
+        i = j
+
+
+def _rules(theme):
+    """(selector, {property: value}) of the rules a screen in this theme applies, in order."""
+    rules = []
+    for selector, body in _blocks(CSS):
+        if selector.startswith("@media"):
+            dark = "prefers-color-scheme: dark" in selector
+            if "print" in selector or (dark and theme != "dark") or (not dark and "prefers-color-scheme" in selector):
+                continue
+            rules += [(s, _declarations(b)) for s, b in _blocks(body)]
+        else:
+            rules.append((selector, _declarations(body)))
+    return rules
+
+
+def _declarations(body):
+    return dict((k.strip(), v.strip()) for k, v in (d.split(":", 1) for d in body.split(";") if ":" in d))
+
+
+def _var(rules, value):
+    """A colour with var(--x) resolved from :root."""
+    match = re.fullmatch(r"var\((--[\w-]+)\)", value)
+    if not match:
+        return value
+    found = [d[match.group(1)] for s, d in rules if s == ":root" and match.group(1) in d]
+    return found[-1]
+
+
+def _css(rules, classes, prop):
+    """The last value the stylesheet gives ``prop`` of an element in a ``.chart`` with these classes."""
+    value = None
+    for selector, declarations in rules:
+        for one in selector.split(","):
+            last = one.strip().split()[-1]
+            wanted = set(re.findall(r"\.([\w-]+)", last))
+            if one.strip().startswith(".chart") and last != ".chart" and wanted and wanted <= set(classes) and prop in declarations:
+                value = declarations[prop]
+    return value
+
+
+def _page_colour(rules):
+    """The colour of text in the chart: ``.chart``'s own colour, else the page's."""
+    value = None
+    for selector, declarations in rules:
+        if selector in (".chart", "body") and "color" in declarations:
+            value = declarations["color"]
+    return _var(rules, value)
+
+
+def _shown(rules, element, prop):
+    """The colour a browser shows for ``prop`` (fill or stroke) of an SVG element in this theme."""
+    classes = (re.search(r'class="([^"]*)"', element) or [None, ""])[1].split()
+    value = _css(rules, classes, prop) or re.search(rf'{prop}="([^"]+)"', element).group(1)
+    value = _var(rules, value)
+    return _page_colour(rules) if value == "currentColor" else value
+
+
+def _luminance(colour):
+    colour = colour.lstrip("#")
+    if len(colour) == 3:
+        colour = "".join(c * 2 for c in colour)
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _charts():
+    line = charts.line_chart([("Anna & Carl", [300, 1200, 5200]), ("Bert & Dora", [-200, 100, 400]),
+                              ("Eve", [50, -600, 900])], target=5000, title="t")
+    return line, charts.bar_chart([400, -300, 1200], title="b")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_chart_text_and_axes_are_readable_on_the_page(theme):
+    rules = _rules(theme)
+    page = _var(rules, "var(--bg)")
+    for svg in _charts():
+        plot = re.search(r'<rect class="chart-plot"[^>]*>', svg)
+        plot_fill = _shown(rules, plot.group(0), "fill") if plot else page
+        texts = re.findall(r"<text\b[^>]*>", svg)
+        assert texts
+        for text in texts:
+            colour = _shown(rules, text, "fill")
+            # a label may sit on the page or on the plot area: readable on both (WCAG AA, 4.5:1)
+            for background in (page, plot_fill):
+                assert _contrast(colour, background) >= 4.5, (theme, text, colour, background)
+        axes = [e for e in re.findall(r"<line\b[^>]*>", svg) if re.search(r'class="chart-(axis|zero|target)"', e)]
+        assert axes
+        for axis in axes:  # lines that carry meaning: at least 3:1 (WCAG 1.4.11)
+            assert _contrast(_shown(rules, axis, "stroke"), plot_fill) >= 3, (theme, axis)
+        for series in re.findall(r"<(?:polyline|circle)\b[^>]*>|<rect\b(?![^>]*chart-plot)[^>]*>", svg):
+            prop = "stroke" if series.startswith("<polyline") else "fill"
+            assert _contrast(_shown(rules, series, prop), plot_fill) >= 3, (theme, series)
+
+
+def test_charts_use_no_inline_style_the_csp_would_block(client):
+    for svg in _charts():
+        assert "style=" not in svg and "<style" not in svg
+        assert 'fill="#1b1b1b"' not in svg and 'fill="#555"' not in svg
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=300), side_fields(1, melded=100))
+    response = client.get(f"/games/{game_id}")
+    assert "style-src 'self'" in response.headers["Content-Security-Policy"]
+    chart = re.search(r'<svg[^>]*class="chart".*?</svg>', response.text, re.S).group(0)
+    assert "style=" not in chart and 'fill="currentColor"' in chart
+
+
+# --- 6: the QR code's address: the home network first, looked up again now and then ----------------------
+
+
+IP_OUTPUT = """1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
+2: docker0    inet 172.17.0.1/16 brd 172.17.255.255 scope global docker0\\       valid_lft forever preferred_lft forever
+3: br-5f2a    inet 172.18.0.1/16 brd 172.18.255.255 scope global br-5f2a\\       valid_lft forever preferred_lft forever
+4: tun0    inet 10.8.0.6/24 scope global tun0\\       valid_lft forever preferred_lft forever
+5: eth1    inet 10.0.0.20/24 brd 10.0.0.255 scope global eth1\\       valid_lft forever preferred_lft forever
+6: wlan0    inet {home}/24 brd 192.168.178.255 scope global dynamic wlan0\\       valid_lft 86000sec preferred_lft 86000sec
+"""
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """This machine's interfaces as ``ip`` shows them, and a clock the test moves."""
+    state = {"output": IP_OUTPUT.format(home="192.168.178.23"), "now": 1000.0, "runs": 0}
+
+    def run(command, **kwargs):
+        state["runs"] += 1
+        return subprocess.CompletedProcess(command, 0, stdout=state["output"], stderr="")
+
+    def getaddrinfo(*args, **kwargs):
+        raise OSError("no name service")
+
+    monkeypatch.setattr(share.subprocess, "run", run)
+    monkeypatch.setattr(share.shutil, "which", lambda name: f"/usr/sbin/{name}")
+    monkeypatch.setattr(share.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(share, "_clock", lambda: state["now"], raising=False)
+    monkeypatch.setattr(share, "_cached", None, raising=False)
+    if hasattr(share.lan_addresses, "cache_clear"):
+        share.lan_addresses.cache_clear()
+    yield state
+    if hasattr(share.lan_addresses, "cache_clear"):
+        share.lan_addresses.cache_clear()
+
+
+def test_the_home_network_address_is_preferred(machine):
+    addresses = share.lan_addresses()
+    assert addresses[0] == "192.168.178.23"
+    assert addresses.index("10.0.0.20") < addresses.index("10.8.0.6")  # a VPN tunnel after the network
+    assert set(addresses[-2:]) == {"172.17.0.1", "172.18.0.1"}  # docker's bridges last
+    assert "127.0.0.1" not in addresses
+    assert share.reachable_url("http://127.0.0.1:8000/games/3") == "http://192.168.178.23:8000/games/3"
+
+
+def test_private_ranges_in_order():
+    ranked = sorted(["172.20.5.9", "10.1.2.3", "192.168.1.7", "8.8.4.4"], key=lambda a: share._rank(a, "eth0"))
+    assert ranked == ["192.168.1.7", "10.1.2.3", "172.20.5.9", "8.8.4.4"]
+
+
+def test_a_new_address_from_the_router_is_picked_up(machine):
+    assert share.lan_addresses()[0] == "192.168.178.23"
+    machine["output"] = IP_OUTPUT.format(home="192.168.178.57")  # DHCP gave the laptop a new address
+    machine["now"] += 30
+    assert share.lan_addresses()[0] == "192.168.178.23"  # kept for a while: not a lookup per page
+    assert machine["runs"] == 1
+    machine["now"] += 31
+    assert share.lan_addresses()[0] == "192.168.178.57"
+    assert share.reachable_url("http://localhost:8000/games/3") == "http://192.168.178.57:8000/games/3"
+
+
+def test_without_a_network_the_request_host_stays(machine, monkeypatch):
+    def broken(command, **kwargs):
+        raise OSError("no ip command")
+
+    monkeypatch.setattr(share.subprocess, "run", broken)
+    assert share.lan_addresses() == ()
+    assert share.reachable_url("http://127.0.0.1:8000/games/3") == "http://127.0.0.1:8000/games/3"
