@@ -64,7 +64,7 @@ def is_empty(db: Database) -> bool:
 # Every table an export fills or that is derived from them, children first (foreign keys); the
 # kept statistics (player_totals, pair_totals) have no foreign key, so nothing else would clear them.
 _TABLES = ("player_results", "game_results", "player_totals", "pair_totals", "game_seats", "hands",
-           "evening_players", "games", "evenings", "players")
+           "evening_players", "games", "evenings", "players", "deleted_games")
 
 
 def _clear(db: Database) -> None:

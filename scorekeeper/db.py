@@ -164,6 +164,12 @@ def m009_generation(db: Database) -> None:
             )
 
 
+@migrations()
+def m010_deleted_games(db: Database) -> None:
+    """A deleted game is kept here, whole, so its deletion can be undone."""
+    db.execute("create table deleted_games (game_id integer primary key, deleted_at text not null, data text not null)")
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]

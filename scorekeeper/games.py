@@ -456,6 +456,29 @@ def delete_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/delete")
+def delete_game(game_id: int):
+    """Delete a game started by mistake (it can be brought back with Undo)."""
+    game = _load(game_id)
+    if not store.delete_game(get_db(), game_id):
+        flash(gettext("A Partie of a complete Game cannot be deleted on its own."))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    flash(gettext("Game deleted."), "undo-game:" + str(game_id))
+    if game.evening_id is not None:
+        return redirect(url_for("archive.evening", evening_id=game.evening_id))
+    return redirect(url_for("games.index"))
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore_game(game_id: int):
+    """Undo the deletion of a game."""
+    restored = store.undelete_game(get_db(), game_id)
+    if restored is None:
+        abort(404)
+    flash(gettext("Game restored."))
+    return redirect(url_for("games.scoreboard", game_id=restored))
+
+
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int):
     """Undo a deletion."""

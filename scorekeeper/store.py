@@ -281,6 +281,55 @@ def restore_hand(db: Database, game_id: int, hand_id: int) -> None:
         _touch(db, game_id, now)
 
 
+def delete_game(db: Database, game_id: int) -> bool:
+    """Delete a game started by mistake: it leaves history, statistics and its evening, and is kept
+    whole (its row, seats and every hand as entered) so the deletion can be undone. A Partie of a
+    complete Game is not deleted on its own (False)."""
+    with write(db):
+        row = db.execute("select * from games where id = ?", [game_id]).fetchone()
+        if row is None:
+            return False
+        game = dict(zip([c[0] for c in db.execute("select * from games limit 0").description], row))
+        if game.get("match_id") is not None:
+            return False
+        seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
+        kept_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
+        _apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
+        for table in ("player_results", "game_results", "hands", "game_seats"):
+            db.execute(f"delete from {table} where game_id = ?", [game_id])
+        db.execute("delete from games where id = ?", [game_id])
+        db["deleted_games"].insert({"game_id": game_id, "deleted_at": _now(),
+                                    "data": json.dumps({"game": game, "seats": seats, "hands": kept_hands})}, replace=True)
+    return True
+
+
+def undelete_game(db: Database, game_id: int) -> int | None:
+    """Bring a deleted game back as it was; its id, or None if there is nothing to bring back.
+    If a new game has taken its number meanwhile, it comes back under a new one."""
+    with write(db):
+        row = db.execute("select data from deleted_games where game_id = ?", [game_id]).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        game = dict(data["game"])
+        if db.execute("select 1 from games where id = ?", [game["id"]]).fetchone():
+            del game["id"]
+        new_id = db["games"].insert(game).last_pk
+        names = json.loads(game["players"])
+        for seat in data["seats"]:
+            if not db.execute("select 1 from players where id = ?", [seat["player_id"]]).fetchone():
+                seat = {**seat, "player_id": player_id(db, names[seat["seat"]])}  # merged away meanwhile
+            db["game_seats"].insert({**seat, "game_id": new_id})
+        for hand in data["hands"]:
+            hand = {**hand, "game_id": new_id}
+            if db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone():
+                del hand["id"]
+            db["hands"].insert(hand)
+        db.execute("delete from deleted_games where game_id = ?", [game_id])
+        refresh_results(db, new_id)
+    return new_id
+
+
 # ---------------------------------------------------------------------------------------------
 # Players, evenings and the results kept for statistics
 

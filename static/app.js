@@ -127,6 +127,18 @@
   window.canastaWarm = warm;
   warm();
 
+  // A double tap on Start game, Start the evening or any other button sends its form once
+  // (the hand form has its own guard, in hand.js).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || (form.method || "").toLowerCase() !== "post" || form.classList.contains("hand-form")) return;
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+  });
+  window.addEventListener("pageshow", function () {  // back to a page kept by the browser: it may send again
+    document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
+  });
+
   show();
   flush();
   window.addEventListener("online", flush);

@@ -106,3 +106,37 @@ def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
     assert "Not a valid integer value" not in response.text
     assert response.text.count("Gib eine ganze Zahl ein") + response.text.count("ganze Zahl") >= 2
     assert 'value="1.000"' in response.text and 'value="abc"' in response.text
+
+
+def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
+    evening = _evening(client)
+    url = f"/games/new/classic?evening={evening}"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0",
+            **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    keep = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    mistake = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    for game in (keep, mistake):  # §2.5: 100 + 500 + 200 = 800 against 50 − 30 = 20
+        post_hand(client, game, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    client.get("/")  # the flash of the saved hand is shown once
+    stats_before = client.get("/stats").text
+    assert "Delete this game" in client.get(f"/games/{mistake}").text
+    token = csrf_token(client, f"/games/{mistake}")
+    response = client.post(f"/games/{mistake}/delete", data={"csrf_token": token})
+    assert response.headers["Location"].endswith(f"/evenings/{evening}")
+    page = client.get(response.headers["Location"]).text
+    assert "Game deleted." in page and f"/games/{mistake}/restore" in page
+    assert client.get(f"/games/{mistake}").status_code == 404
+    assert f'href="/games/{mistake}"' not in client.get("/history").text
+    assert f'href="/games/{mistake}"' not in client.get(f"/evenings/{evening}").text
+    anna = client.get("/api/games/%d" % keep).get_json()
+    assert anna["totals"] == [800, 20]
+    # statistics count the game that was kept only
+    stats_after = client.get("/stats").text
+    assert stats_after != stats_before
+    # Undo: the game, its hands and the statistics are back as they were
+    restored = client.post(f"/games/{mistake}/restore", data={"csrf_token": token})
+    assert restored.headers["Location"].endswith(f"/games/{mistake}")
+    assert client.get(f"/api/games/{mistake}").get_json()["totals"] == [800, 20]
+    client.get("/")  # "Game restored."
+    assert client.get("/stats").text == stats_before
+    assert client.post(f"/games/{mistake}/restore", data={"csrf_token": token}).status_code == 404  # once
