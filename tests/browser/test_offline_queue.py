@@ -1,0 +1,68 @@
+"""A phone that loses the network for two hands: both are kept, shown as waiting and stored as two
+hands in order when it is back; a typo is shown before anything is kept; "went out" and "the
+stock ran out" exclude each other."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.live import browser, live_url  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = page.url
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(100):  # the service worker takes control (polled: the CSP forbids eval)
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    page.goto(game_url)  # the game and its hand form are now in the phone's cache
+    page.wait_for_timeout(300)
+
+    # the two ways a hand ends exclude each other
+    page.get_by_role("link", name="Enter hand 1").click()
+    stock = page.locator('input[name="stock_out"]')
+    stock.check(force=True)
+    page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+    expect(stock).not_to_be_checked()
+    stock.check(force=True)
+    expect(page.locator('input[name="sides-0-went_out"][value="no"]')).to_be_checked()
+
+    context.set_offline(True)
+    # a typo is shown beside the field, and nothing is kept on the phone
+    page.locator('input[name="sides-0-melded_points"]').fill("1O0")
+    page.locator('input[name="sides-1-melded_points"]').fill("60")
+    page.get_by_role("button", name="Save hand 1").click()
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.querySelector('input[name=\"sides-0-melded_points\"]').validationMessage") == "Enter a whole number."
+    assert page.evaluate("JSON.parse(localStorage.getItem('canasta-queue') || '[]').length") == 0
+    # hand 1, corrected, then hand 2 from the cached form
+    page.locator('input[name="sides-0-melded_points"]').fill("100")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    page.locator('a[href$="/hands/new"]').first.click()
+    page.locator('input[name="sides-0-melded_points"]').fill("50")
+    page.locator('input[name="sides-1-melded_points"]').fill("90")
+    page.locator('input[name="stock_out"]').check(force=True)
+    page.locator('form.hand-form button[type="submit"]').last.click()
+    waiting = page.locator("#waiting-hands")
+    expect(waiting).to_contain_text("2 hands are waiting to be sent")
+    expect(waiting).to_contain_text("Hand 1 of")
+    expect(waiting).to_contain_text("Hand 2 of")
+
+    context.set_offline(False)
+    expect(page.locator("#waiting-hands")).to_have_count(0, timeout=15000)
+    game = page.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
+    assert len(game["hands"]) == 2 and game["totals"] == [150, 150]
+    context.close()
