@@ -314,7 +314,17 @@ class PlayerNameForm(FlaskForm):
 class MergeForm(FlaskForm):
     """Merge another player into this one."""
 
-    other = SelectField(N_("Merge this player into the one above"), coerce=int)
+    other = SelectField(N_("Merge this player into the one above"), coerce=_player_id, validate_choice=False)
+    # a merge cannot be undone: it is asked for twice, the person chosen and a tick
+    sure = BooleanField(N_("Yes, they are the same person. Merging cannot be undone."))
+
+    def validate_other(self, field) -> None:
+        if field.data not in {value for value, _label in field.choices}:
+            raise ValidationError(gettext("Choose the player to merge."))
+
+    def validate_sure(self, field) -> None:
+        if not field.data:
+            raise ValidationError(gettext("Tick this to merge: it cannot be undone."))
 
 
 class ImportForm(FlaskForm):

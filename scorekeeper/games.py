@@ -245,6 +245,15 @@ def reopen(game_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/lock")
+def lock(game_id: int):
+    """Corrections done: the finished game's sheet is read-only again."""
+    _load(game_id)
+    store.reopen_game(get_db(), game_id, reopened=False)
+    flash(gettext("The sheet is locked again."))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
 def _refuse_if_locked(game: store.Game):
     """A redirect with a message when the game is finished and not reopened, else None."""
     if _locked(sheet.build(game, store.hands(get_db(), game.id))):

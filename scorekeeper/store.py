@@ -482,10 +482,10 @@ def evening_games(db: Database, evening_id: int) -> list[Game]:
     return [_game(row) for row in db["games"].rows_where("evening_id = ?", [evening_id], order_by="id")]
 
 
-def reopen_game(db: Database, game_id: int) -> None:
-    """Open a finished game again for corrections."""
+def reopen_game(db: Database, game_id: int, reopened: bool = True) -> None:
+    """Open a finished game again for corrections (``reopened=False``: lock its sheet again)."""
     with write(db):
-        db["games"].update(game_id, {"reopened": 1})
+        db["games"].update(game_id, {"reopened": int(reopened)})
         _touch(db, game_id, _now())
 
 

@@ -86,9 +86,14 @@ def test_rename_and_merge_keep_history(client):
     renamed = client.post(f"/players/{players['Bert']}/rename", data={"csrf_token": token, "name": "Berthold"}, follow_redirects=True)
     assert "Renamed." in renamed.text
     assert "Anna &amp; Carl" in client.get(f"/games/{game_id}").text and "Berthold &amp; Dora" in client.get(f"/games/{game_id}").text
-    same_game = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Carl"]})
+    unsure = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Ana"]})
+    assert unsure.status_code == 422 and "Tick this to merge" in unsure.text  # asked twice: it cannot be undone
+    nobody = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": "", "sure": "y"})
+    assert nobody.status_code == 422 and "Choose the player to merge." in nobody.text
+    assert client.get(f"/players/{players['Ana']}").status_code == 200
+    same_game = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Carl"], "sure": "y"})
     assert same_game.status_code == 422 and "same game" in same_game.text
-    merged = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Ana"]}, follow_redirects=True)
+    merged = client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Ana"], "sure": "y"}, follow_redirects=True)
     assert "Ana merged into this player." in merged.text
     assert "Anna &amp; Fritz" in client.get(f"/games/{other}").text
     assert client.get(f"/players/{players['Ana']}").status_code == 404
@@ -263,7 +268,7 @@ def test_kept_totals_match_the_results_after_every_kind_of_write(app, client):
     client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
     hand_id = client.get(f"/api/games/{game_id}").get_json()["hands"][1]["id"]
     client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": token})
-    client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Ana"]})
+    client.post(f"/players/{players['Anna']}/merge", data={"csrf_token": token, "other": players["Ana"], "sure": "y"})
     client.post(f"/players/{players['Carl']}/rename", data={"csrf_token": token, "name": "Karl"})
     with app.app_context():
         db = dbmod.open_db(app.config["DATABASE"])

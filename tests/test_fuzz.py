@@ -707,14 +707,14 @@ def test_rename_and_merge(world, name, other):
     except ValueError:
         pass
     before = world.snapshot()
-    refused_form(world.post(f"/players/{pid}/merge", {"other": other}), world, before)
+    refused_form(world.post(f"/players/{pid}/merge", {"other": other, "sure": "y"}), world, before)
 
 
 def test_merge_with_no_other_player_says_why(tmp_path):
     client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "one.sqlite")}).test_client()
     token = csrf_token(client, "/evenings/new")
     client.post("/evenings/new", data={"csrf_token": token, "date": "2024-05-01", "new_players": "Solo"})
-    response = client.post("/players/1/merge", data={"csrf_token": token, "other": "1"})
+    response = client.post("/players/1/merge", data={"csrf_token": token, "other": "1", "sure": "y"})
     assert response.status_code == 422 and "Pick two different players." in response.text
 
 

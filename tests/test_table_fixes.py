@@ -140,3 +140,17 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
     client.get("/")  # "Game restored."
     assert client.get("/stats").text == stats_before
     assert client.post(f"/games/{mistake}/restore", data={"csrf_token": token}).status_code == 404  # once
+
+
+def test_a_reopened_game_is_locked_again_when_the_corrections_are_done(client):
+    game_id = start_game(client, target=1000)
+    # §2.5: 100 + 500 + 400 = 1000 reaches the target
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{game_id}")
+    assert "Edit hand 1" not in client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
+    page = client.get(f"/games/{game_id}").text
+    assert "Edit hand 1" in page and "Corrections done: lock the sheet" in page
+    client.post(f"/games/{game_id}/lock", data={"csrf_token": token})
+    page = client.get(f"/games/{game_id}").text
+    assert "Edit hand 1" not in page and "Reopen for corrections" in page
