@@ -46,12 +46,20 @@ def _evening(evening_id: int) -> store.Evening:
 
 @bp.get("/evenings")
 def evenings():
-    """Every evening, newest first, with its games' count."""
+    """Every evening, newest first, with its games' count and who came out ahead."""
     page = _page()
     rows = list(get_db().query(
         "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
         "order by e.date desc, e.id desc limit ? offset ?", [stats.PAGE_SIZE + 1, (page - 1) * stats.PAGE_SIZE]))
-    return render_template("archive/evenings.html", rows=rows[: stats.PAGE_SIZE], page=page, more=len(rows) > stats.PAGE_SIZE)
+    more = len(rows) > stats.PAGE_SIZE
+    rows = rows[: stats.PAGE_SIZE]
+    # each evening's result at a glance: who came out ahead, by how much (the standings' first)
+    leaders = {}
+    for row in rows:
+        standings = stats.evening_standings(get_db(), row["id"]) if row["games"] else []
+        if standings and standings[0]["balance"] > 0:
+            leaders[row["id"]] = standings[0]
+    return render_template("archive/evenings.html", rows=rows, leaders=leaders, page=page, more=more)
 
 
 def _evening_form_page(form, evening: store.Evening | None, status: int = 200):

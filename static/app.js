@@ -126,6 +126,15 @@
   }
   window.canastaWarm = warm;
   warm();
+  // On the first visit the service worker takes control only after the page has loaded: then keep
+  // this page and the hand form, so the game opens offline without a second visit.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (!navigator.onLine) return;
+      fetch(location.href, { credentials: "same-origin" }).catch(function () {});
+      warm();
+    });
+  }
 
   // A double tap on Start game, Start the evening or any other button sends its form once
   // (the hand form has its own guard, in hand.js).

@@ -154,3 +154,17 @@ def test_a_reopened_game_is_locked_again_when_the_corrections_are_done(client):
     client.post(f"/games/{game_id}/lock", data={"csrf_token": token})
     page = client.get(f"/games/{game_id}").text
     assert "Edit hand 1" not in page and "Reopen for corrections" in page
+
+
+def test_the_evenings_list_shows_who_came_out_ahead(client):
+    evening = _evening(client)
+    assert "ahead:" not in client.get("/evenings").text  # nothing played yet
+    url = f"/games/new/classic?evening={evening}"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "target": "1000",
+            **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    game_id = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    # §2.5: Anna & Carl 100 + 500 + 400 = 1000 against 50: won by 950; §10.6/§11.6 settlement:
+    # each loser pays one winner 950, so Anna and Carl are each +950
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    listing = client.get("/evenings").text
+    assert re.search(r"ahead: (Anna|Carl) \+950", listing)
