@@ -48,7 +48,12 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None =
         points.append(target)
     lo, hi = min(points), max(points)
     hi += (hi - lo) * 0.08  # room above the highest point and the target's label
-    left, right, top, bottom = 44, 10, 12, 40 + 16 * ((len(series) + 1) // 2)
+    # the legend: two names a row when they fit beside each other, else one a row, cut short if
+    # still too long (about 6.8 px a character at 12 px)
+    columns = 2 if all(len(name) <= (width // 2 - 32) / 6.8 for name, _v in series) else 1
+    room = int((width // columns - 32) / 6.8)
+    rows = (len(series) + columns - 1) // columns
+    left, right, top, bottom = 44, 10, 12, 40 + 16 * rows
     plot_w, plot_h = width - left - right, height - top - bottom
     count = max((len(values) for _n, values in series), default=0)
     span = (hi - lo) or 1
@@ -86,10 +91,11 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None =
         parts.append(f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
         if values:
             parts.append(f'<circle class="f{cls}" cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>')
-        lx = 8 + (index % 2) * (width // 2)
-        ly = height - 16 * ((len(series) + 1) // 2) + 16 * (index // 2) - 2
+        lx = 8 + (index % columns) * (width // 2)
+        ly = height - 16 * rows + 16 * (index // columns) - 2
+        shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
         parts.append(f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
-        parts.append(f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}">{escape(name)}</text>')
+        parts.append(f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>')
     parts.append(f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>')
     parts.append("</svg>")
     return "".join(parts)

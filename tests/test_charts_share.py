@@ -1,5 +1,6 @@
 """Charts readable on a light and a dark page; the QR code's address is the home network's."""
 
+import html
 import re
 import subprocess
 from pathlib import Path
@@ -210,3 +211,18 @@ def test_without_a_network_the_request_host_stays(machine, monkeypatch):
     monkeypatch.setattr(share.subprocess, "run", broken)
     assert share.lan_addresses() == ()
     assert share.reachable_url("http://127.0.0.1:8000/games/3") == "http://127.0.0.1:8000/games/3"
+
+
+def test_long_names_in_the_legend_do_not_run_into_each_other():
+    from scorekeeper import charts
+
+    short = charts.line_chart([("Anna & Carl", [100, 200]), ("Bert & Dora", [50, 80])])
+    assert 'x="' + str(8 + 360 // 2 + 24) + '"' in short  # two short names side by side
+    long_name = "Anna & Carla Maria Hoffmann-Schwarzenberg"
+    svg = charts.line_chart([(long_name, [100, 200]), ("Bert & Dieter", [50, 80])])
+    labels = re.findall(r'<text class="chart-label" x="(\d+)" y="(\d+)"[^>]*><title>([^<]*)</title>([^<]*)</text>', svg)
+    assert [(x, title) for x, _y, title, _shown in labels] == [("32", "Anna &amp; Carla Maria Hoffmann-Schwarzenberg"), ("32", "Bert &amp; Dieter")]
+    assert labels[0][1] != labels[1][1]  # one a row
+    longer = charts.line_chart([(long_name * 2, [1]), ("B", [2])])
+    shown = html.unescape(re.findall(r"</title>([^<]*)</text>", longer)[0])
+    assert shown.endswith("…") and len(shown) <= (360 - 32) / 6.8
