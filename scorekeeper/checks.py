@@ -348,6 +348,24 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
                                 {"deck": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key]), "entered": entered},
                             )
                         )
+    # §1.1: the cards of all the sides together, melded and in hand, come from one deck
+    points = sum(read.hand.melded_points + read.hand.hand_points for read in reads)
+    if points > rules.max_card_points:
+        for i, read in enumerate(reads):
+            for field, value in (("melded_points", read.hand.melded_points), ("hand_points", read.hand.hand_points)):
+                if value:
+                    problems.append(Problem(i, field, N_("The sides' cards come to %(entered)s points in all; the whole deck "
+                                                         "holds %(deck)s. Check the counts."),
+                                            {"entered": points, "deck": rules.max_card_points}))
+    cards = sum(rules.cards_in_deck[key] for key in CARD_GROUP_KEYS)
+    canastas = sum(read.hand.canasta_count(k.key) for read in reads for k in rules.canasta_kinds)
+    if canastas * 7 > cards:
+        for i, read in enumerate(reads):
+            for k in rules.canasta_kinds:
+                if read.hand.canasta_count(k.key):
+                    problems.append(Problem(i, f"{k.key}_canastas", N_("%(entered)s canastas in all need more cards than the "
+                                                                      "deck holds (%(most)s canastas at most)."),
+                                            {"entered": canastas, "most": cards // 7}))
     return problems
 
 

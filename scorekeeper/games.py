@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -333,6 +334,12 @@ def _stale(game: store.Game, form, hand: store.Hand | None) -> str | None:
     )
 
 
+def _same_entry(hand: store.Hand, entry, stock_out: bool, lone: int | None) -> bool:
+    """Whether a correction holds exactly what is stored already."""
+    return (json.dumps(hand.sides, sort_keys=True) == json.dumps(entry, sort_keys=True)
+            and bool(hand.stock_out) == bool(stock_out) and hand.lone == lone)
+
+
 def _save(game: store.Game, form, hand: store.Hand | None):
     """Validate the posted hand and store it, or show the form again with every message and value."""
     rules = sheet.rules_for(game)
@@ -349,6 +356,10 @@ def _save(game: store.Game, form, hand: store.Hand | None):
                 return _hand_page(game, form, hand, [], 422, warned=True)
         if not problems:
             db = get_db()
+            if hand is not None and _same_entry(hand, entry, stock_out, lone):
+                # the same correction sent again (a double tap): it is saved already, nothing to refuse
+                flash(gettext("Hand corrected; every later total follows."))
+                return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
             stale = _stale(game, form, hand)
             if stale:
                 return _hand_page(game, form, hand, [stale], 409)
@@ -424,12 +435,15 @@ def add_hand_json(game_id: int):
             "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
             "hand, enter it again.", number=len(played)), 409)
     rules = sheet.rules_for(game)
-    sides, problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
+    # the phone always says whether the stock ran out; left out it is "no", so the check that one
+    # side went out or the stock ran out is never skipped
+    stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
+    sides, problems = checks.read_hand(rules, body.get("sides"), stock_out, body.get("lone"))
     if not problems:
         problems = _dealer_checks(game, rules, None, sides)
     if problems:
         return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), 422
-    hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), body.get("stock_out"), body.get("lone"), client_key=key)
+    hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), stock_out, body.get("lone"), client_key=key)
     return jsonify({"id": hand_id, "duplicate": not new}), 201 if new else 200
 
 

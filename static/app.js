@@ -50,6 +50,18 @@
       var li = document.createElement("li");
       li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
         (item.error ? text("refused", { error: item.error }) : text("willSend"));
+      if (item.error) {  // refused for good: the player has read why and takes it off the phone
+        var remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "btn small";
+        remove.textContent = text("remove");
+        remove.addEventListener("click", function () {
+          store(load().filter(function (q) { return q.body.client_key !== item.body.client_key; }));
+          show();
+        });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(remove);
+      }
       list.appendChild(li);
     });
     box.appendChild(list);

@@ -116,6 +116,12 @@
         return;
       }
       var side = data.sides[i];
+      (data.warnings || []).filter(function (w) { return w.side === i; }).forEach(function (w) {
+        var note = document.createElement("p");
+        note.className = "warning";
+        note.textContent = w.message;
+        box.appendChild(note);
+      });
       var p = document.createElement("p");
       p.className = "score";
       p.textContent = window.scorekeeperText("thisHand", { score: signed(side.score), total: String(side.total).replace("-", "\u2212") });
@@ -194,8 +200,13 @@
   }
 
   var sending = false;
+  window.addEventListener("pageshow", function () { sending = false; });
   form.addEventListener("submit", function (event) {
-    if (!form.dataset.queueUrl || !window.canastaQueue) return;  // corrections go straight to the server
+    if (!form.dataset.queueUrl || !window.canastaQueue) {  // corrections go straight to the server, once
+      if (sending) event.preventDefault();
+      sending = true;
+      return;
+    }
     event.preventDefault();
     if (sending) return;  // a double tap sends once
     sending = true;

@@ -12,8 +12,10 @@ from tests.helpers import post_hand, side_fields, start_game
 
 
 def _win(loser_hand=50):
-    """Side 0 goes out: 100 + 2000 + 800 + 1100 = 4000; side 1: 100 − ``loser_hand``."""
-    return side_fields(0, went_out="normal", natural=4, red=4, melded=1100), side_fields(1, melded=100, hand=loser_hand)
+    """Side 0 goes out: 100 + 4 natural 2000 + 2 mixed 600 + 4 red threes 800 + melded 500 = 4000;
+    side 1: 100 − ``loser_hand`` (§2.5; all within the deck's 1180 card points, §1.1)."""
+    return (side_fields(0, went_out="normal", natural=4, mixed=2, red=4, melded=500),
+            side_fields(1, melded=100, hand=loser_hand))
 
 
 def _new_evening(client, names, when="2026-11-01"):

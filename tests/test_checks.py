@@ -279,3 +279,18 @@ def test_a_number_of_thousands_of_digits_is_refused_not_echoed():
     _, problems = checks.read_hand(rules, [{"melded_points": 9 * 10**5000, "red_threes": 1e308}, {"hand_points": "9" * 5000}])
     assert {(p.side, p.field) for p in problems} >= {(0, "melded_points"), (0, "red_threes"), (1, "hand_points")}
     assert all(len(p.message) < 200 for p in problems)
+
+
+def test_all_the_sides_cards_come_from_one_deck():
+    # §1.1: 108 cards, 1180 card points without red threes. Each side's figure alone is possible,
+    # but 1000 + 100 melded and 100 + 0 in hand come to 1200 in all.
+    rules = variants.configure(variants.get("classic"), {})
+    _, problems = checks.read_hand(rules, [{"melded_points": 1000, "hand_points": 100}, {"melded_points": 100}], stock_out=True)
+    assert {(p.side, p.field) for p in problems} == {(0, "melded_points"), (0, "hand_points"), (1, "melded_points")}
+    assert "1200" in problems[0].message and "1180" in problems[0].message
+    _, problems = checks.read_hand(rules, [{"melded_points": 1000, "hand_points": 80}, {"melded_points": 100}], stock_out=True)
+    assert problems == []  # 1180 exactly
+    # 104 cards without red threes make at most 14 canastas: 8 + 7 is one too many
+    _, problems = checks.read_hand(rules, [{"natural_canastas": 8, "melded_points": 700},
+                                           {"mixed_canastas": 7, "melded_points": 350}], stock_out=True)
+    assert {(p.side, p.field) for p in problems if "canastas in all" in p.message} == {(0, "natural_canastas"), (1, "mixed_canastas")}

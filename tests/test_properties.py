@@ -240,6 +240,10 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
         partners = rules.lone_player and lone is not None and out != lone
         team = [j for j in range(n) if j != lone and melds[j]] if partners else [out]
         _meet_going_out(draw, rules, sides, team)
+    # §1.1: the canastas and card points of all the sides together come from one deck
+    deck_cards = sum(rules.cards_in_deck[g] for g in CARD_GROUP_KEYS)
+    assume(sum(side.canasta_total for side in sides) * 7 <= deck_cards)
+    budget = rules.max_card_points  # card points not yet melded or held by any side
     remaining = dict(rules.cards_in_deck)
     red_left = rules.red_threes_in_deck
     black_sets = (6,) if rules.id == "canadian" else (3, 4)  # §9 all six; §2.2 a set of 3 or 4
@@ -251,7 +255,7 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
         for k in rules.canasta_kinds:
             _put(draw, raw, f"{k.key}_canastas", side.canastas[k.key])
         least = _least(rules, side.canastas)
-        assume(least <= rules.max_card_points)
+        assume(least <= budget)
         # melded cards (§1.3 M): points, or card counts (black threes only by the side going out, §2.2)
         if draw(BOOLS):
             counts = _cards(draw, rules, rules.melded_card_groups, remaining,
@@ -259,25 +263,27 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
             if not melds[i]:
                 counts = dict.fromkeys(counts, 0)
             points = sum(SPEC_CARD_VALUES[g] * c for g, c in counts.items())
-            if points >= least:
+            if least <= points <= budget:
                 for g, c in counts.items():
                     remaining[g] -= c
                 raw["melded_cards"] = _spell_cards(draw, counts)
                 side.melded = points
         if "melded_cards" not in raw:
-            side.melded = least + _fives(draw, rules.max_card_points - least) if melds[i] else 0
+            side.melded = least + _fives(draw, budget - least) if melds[i] else 0
             _put(draw, raw, "melded_points", side.melded)
+        budget -= side.melded
         # cards in hand (H): a player who went out alone holds none (§2.4)
         if not (is_out and not is_special and rules.side_size == 1):
-            if draw(BOOLS):
-                counts = _cards(draw, rules, rules.hand_card_groups, remaining)
+            counts = _cards(draw, rules, rules.hand_card_groups, remaining) if draw(BOOLS) else None
+            if counts is not None and sum(SPEC_CARD_VALUES[g] * c for g, c in counts.items()) <= budget:
                 for g, c in counts.items():
                     remaining[g] -= c
                 raw["hand_cards"] = _spell_cards(draw, counts)
                 side.hand = sum(SPEC_CARD_VALUES[g] * c for g, c in counts.items())
             else:
-                side.hand = _fives(draw, rules.max_card_points)
+                side.hand = _fives(draw, budget)
                 _put(draw, raw, "hand_points", side.hand)
+            budget -= side.hand
         side.red = draw(_ints(0, red_left))  # §2.1: the deck's red threes, shared by all sides
         red_left -= side.red
         _put(draw, raw, "red_threes", side.red)

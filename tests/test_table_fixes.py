@@ -168,3 +168,25 @@ def test_the_evenings_list_shows_who_came_out_ahead(client):
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
     listing = client.get("/evenings").text
     assert re.search(r"ahead: (Anna|Carl) \+950", listing)
+
+
+def test_a_tie_of_two_of_three_sides_is_announced_at_their_total(client):
+    # §11 (encyclopedia, 3 players each for himself), target 500; §15.4 default: a tie at the top
+    # plays on. Totals 100, 500, 500: the tie is at 500, not at the first player's 100.
+    game_id = start_game(client, variant="encyclopedia", names=["Anna", "Bert", "Carl"], layout="3", target=500)
+    response = post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=500), side_fields(2, melded=500),
+                         extra={"stock_out": "y"})
+    assert response.status_code == 302, response.text
+    page = client.get(f"/games/{game_id}").text
+    assert "Tie at 500!" in page and "Tie at 100" not in page
+
+
+def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
+    # §1.2: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the pad,
+    # the message must be on the pad, not only beside the points box that the pad hides.
+    game_id = start_game(client)
+    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded_cards={"high": 2}),
+                         side_fields(1, melded=50))
+    assert response.status_code == 422
+    pad = response.text.split('<div class="as-counts">')[1].split("</fieldset>")[0]
+    assert 'class="error counts-error"' in pad and "35" in pad

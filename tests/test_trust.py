@@ -161,3 +161,18 @@ def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
         pass
     assert [g["id"] for g in db.query("select id from games")] == [first]
     assert not db.conn.in_transaction
+
+
+def test_a_correction_sent_twice_is_not_a_conflict(client, app):
+    """A double tap on Save correction: the second copy finds its own figures stored and is
+    answered as saved, not as another phone's change; a different figure still is refused."""
+    game_id = start_game(client)
+    post_hand(client, game_id, *WIN)
+    hand_id = store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    phone = _form(client, url)
+    corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
+    assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
+    assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [850, 20]  # §2.5: 100 + 500 + 250
+    assert client.post(url, data=_hand(phone, *OTHER)).status_code == 409

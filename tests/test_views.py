@@ -305,11 +305,12 @@ def test_both_sides_past_target_higher_total_wins(client):
     post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
     post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
     assert totals(client.get(f"/games/{game_id}").text) == [4600, 3100]
-    # hand 3: A 2300 → 6900; B out 100 + 4 natural 2000 + melded 800 = 2900 → 6000: both past 5000
-    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=4, melded=800))
+    # hand 3: A 2300 → 6900; B out 100 + 4 natural 2000 + melded 650 = 2750 → 5850: both past 5000
+    # (500 + 650 melded: within the deck's 1180 card points, §1.1)
+    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=4, melded=650))
     page = client.get(f"/games/{game_id}")
-    assert totals(page.text) == [6900, 6000]
-    assert "Anna wins</strong>" in page.text and "by 900 points" in page.text
+    assert totals(page.text) == [6900, 5850]
+    assert "Anna wins</strong>" in page.text and "by 1050 points" in page.text
 
 
 def test_tie_at_the_top_plays_on(client):

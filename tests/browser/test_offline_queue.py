@@ -66,3 +66,42 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     game = page.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
     assert len(game["hands"]) == 2 and game["totals"] == [150, 150]
     context.close()
+
+
+def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(browser, live_url):
+    phones = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        context.set_default_timeout(15000)
+        phones.append((context, context.new_page()))
+    (offline_context, offline), (_, other) = phones
+    offline.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
+        offline.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    offline.get_by_role("button", name="Start game").click()
+    offline.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = offline.url
+    offline.get_by_role("link", name="Enter hand 1").click()
+    offline_context.set_offline(True)
+    offline.locator('input[name="sides-0-melded_points"]').fill("100")
+    offline.locator('input[name="sides-1-melded_points"]').fill("60")
+    offline.locator('input[name="stock_out"]').check(force=True)
+    offline.get_by_role("button", name="Save hand 1").click()
+    expect(offline.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    # meanwhile the other phone enters the same hand 1
+    other.goto(game_url + "/hands/new")
+    other.locator('input[name="sides-0-melded_points"]').fill("100")
+    other.locator('input[name="sides-1-melded_points"]').fill("60")
+    other.locator('input[name="stock_out"]').check(force=True)
+    with other.expect_navigation():
+        other.get_by_role("button", name="Save hand 1").click()
+    offline_context.set_offline(False)
+    waiting = offline.locator("#waiting-hands")
+    expect(waiting).to_contain_text("not accepted", timeout=15000)
+    expect(waiting).to_contain_text("another phone saved hand 1")
+    waiting.get_by_role("button", name="Remove from this phone").click()
+    expect(offline.locator("#waiting-hands")).to_have_count(0)
+    game = other.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
+    assert len(game["hands"]) == 1  # stored once
+    for context, _ in phones:
+        context.close()
