@@ -139,8 +139,11 @@
   }
 
   // Answers can come back out of order on a busy server or network: only the latest asked is shown.
+  // A lost answer is asked again (three times, a little later each time) unless newer typing has
+  // asked for a newer one meanwhile.
   var asked = 0;
-  function preview(retry) {
+  function preview(tries) {
+    tries = typeof tries === "number" ? tries : 0;
     var mine = ++asked;
     var sides = [];
     for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
@@ -152,11 +155,16 @@
         target: toInt(form.dataset.target), totals_before: totals, sides: sides, lone: loneChoice()
       }),
       credentials: "same-origin"
-    }).then(function (r) { return r.json(); }).then(function (data) {
+    }).then(function (r) {
+      if (!r.ok && r.status !== 422) throw new Error("preview " + r.status);
+      return r.json();
+    }).then(function (data) {
       if (mine === asked) render(data);
     }).catch(function () {
-      // offline: the form still saves; a lost answer is asked once more
-      if (mine === asked && !retry) { clearTimeout(timer); timer = setTimeout(function () { preview(true); }, 1500); }
+      // offline: the form still saves
+      if (mine === asked && tries < 3) {
+        setTimeout(function () { if (mine === asked) preview(tries + 1); }, 700 * (tries + 1));
+      }
     });
   }
 
@@ -230,13 +238,44 @@
     });
   });
 
+  // What is typed is kept on the phone until it is saved: switching the language or the text size,
+  // or a slip of the Back button, reopens the form with it (sessionStorage: this tab only).
+  var draftKey = "canasta-draft:" + location.pathname + ":" + (form.elements.based_on ? form.elements.based_on.value : "");
+  var KEEP = /^(sides-|stock_out$|lone$|confirm$)/;
+  function saveDraft() {
+    var draft = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || !KEEP.test(el.name)) return;
+      if (el.type === "radio" || el.type === "checkbox") { if (el.checked) draft[el.name + "=" + el.value] = true; }
+      else draft[el.name] = el.value;
+    });
+    try { sessionStorage.setItem(draftKey, JSON.stringify(draft)); } catch (e) { /* private mode: nothing kept */ }
+  }
+  function restoreDraft() {
+    if (form.querySelector('[aria-invalid="true"], .has-error')) return;  // the server's page holds what was sent
+    var draft;
+    try { draft = JSON.parse(sessionStorage.getItem(draftKey) || "null"); } catch (e) { draft = null; }
+    if (!draft) return;
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || !KEEP.test(el.name)) return;
+      if (el.type === "radio" || el.type === "checkbox") el.checked = !!draft[el.name + "=" + el.value];
+      else if (el.name in draft) el.value = draft[el.name];
+    });
+  }
+  restoreDraft();
+  form.addEventListener("submit", function () {
+    try { sessionStorage.removeItem(draftKey); } catch (e) { /* nothing kept */ }
+  });
+
   form.addEventListener("input", function () {
     clearTimeout(timer);
     timer = setTimeout(preview, 250);
+    saveDraft();
   });
   form.addEventListener("change", function () {
     clearTimeout(timer);
     timer = setTimeout(preview, 50);
+    saveDraft();
   });
   // After a refused save, bring the first field with a message into view (above the save bar).
   var firstError = form.querySelector('[aria-invalid="true"], .has-error input');

@@ -105,3 +105,32 @@ def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(brow
     assert len(game["hands"]) == 1  # stored once
     for context, _ in phones:
         context.close()
+
+
+def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+    page.locator('section[data-side="0"]').get_by_role("button", name="Natural canastas plus one").click()
+    page.locator('input[name="sides-0-melded_points"]').fill("215")
+    page.locator('input[name="sides-1-melded_points"]').fill("60")
+    page.get_by_role("link", name="Deutsch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("215")
+    expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("60")
+    expect(page.locator('input[name="sides-0-natural_canastas"]')).to_have_value("1")
+    expect(page.locator('input[name="sides-0-went_out"][value="normal"]')).to_be_checked()
+    # §2.5: 100 + 500 + 215 = 815, shown again in the preview
+    expect(page.locator('[data-preview="0"] .score')).to_contain_text("815")
+    with page.expect_navigation():
+        page.locator('form.hand-form button[type="submit"]').last.click()
+    page.get_by_role("link", name=re.compile("Runde 2")).first.click()
+    expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("")  # saved: no draft left
+    context.close()
