@@ -323,14 +323,19 @@ def _stale(game: store.Game, form, hand: store.Hand | None) -> str | None:
     if not sent or sent == now or (hand is None and store.hand_by_key(get_db(), game.id, form.client_key.data or "")):
         return None
     if hand is None:
-        return gettext(
-            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is the same hand, "
-            "do not save this one. If it is another hand, press Save again to store it as hand %(next)s.",
-            number=now, next=int(now) + 1,
-        )
+        return _overtaken_message(int(now))
     return gettext(
         "Meanwhile another phone changed or corrected this hand. Your values are still here: press Save again "
         "to replace the other phone's, or go back to the score sheet to see them."
+    )
+
+
+def _overtaken_message(count: int) -> str:
+    """Why a new hand was not saved: another phone saved hand ``count`` since this one was opened."""
+    return gettext(
+        "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is the same hand, "
+        "do not save this one. If it is another hand, press Save again to store it as hand %(next)s.",
+        number=count, next=count + 1,
     )
 
 
@@ -364,7 +369,12 @@ def _save(game: store.Game, form, hand: store.Hand | None):
             if stale:
                 return _hand_page(game, form, hand, [stale], 409)
             if hand is None:
-                _, new = store.add_hand_once(db, game.id, entry, stock_out, lone, client_key=form.client_key.data or None)
+                try:
+                    _, new = store.add_hand_once(db, game.id, entry, stock_out, lone, client_key=form.client_key.data or None,
+                                                 expect_hands=int(form.based_on.data))
+                except store.Overtaken as overtaken:  # another phone saved in the same instant
+                    form.based_on.data = str(overtaken.count)
+                    return _hand_page(game, form, hand, [_overtaken_message(overtaken.count)], 409)
                 flash(gettext("Hand saved.") if new else gettext("This hand was already saved (sent twice); it is stored once."))
             else:
                 store.update_hand(db, game.id, hand.id, entry, stock_out, lone)
@@ -443,7 +453,13 @@ def add_hand_json(game_id: int):
         problems = _dealer_checks(game, rules, None, sides)
     if problems:
         return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), 422
-    hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), stock_out, body.get("lone"), client_key=key)
+    try:
+        hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), stock_out, body.get("lone"),
+                                           client_key=key, expect_hands=len(played) if isinstance(based_on, int) else None)
+    except store.Overtaken as overtaken:  # another phone saved in the same instant
+        return refused("based_on", gettext(
+            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
+            "hand, enter it again.", number=overtaken.count), 409)
     return jsonify({"id": hand_id, "duplicate": not new}), 201 if new else 200
 
 

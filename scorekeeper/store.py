@@ -234,18 +234,32 @@ def add_hand(
     return add_hand_once(db, game_id, sides, stock_out, lone, client_key)[0]
 
 
+class Overtaken(Exception):
+    """Another phone saved a hand after this one was based on the game: ``count`` hands now."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
 def add_hand_once(
     db: Database, game_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None,
-    client_key: str | None = None,
+    client_key: str | None = None, expect_hands: int | None = None,
 ) -> tuple[int, bool]:
     """Like ``add_hand``, and say whether the hand is new (False: this key was stored before). The
-    key is looked up inside the write transaction, so two requests with one key cannot both insert."""
+    key is looked up inside the write transaction, so two requests with one key cannot both insert;
+    with ``expect_hands``, a game that has another number of hands by then raises Overtaken, so two
+    phones saving the same hand at the same instant cannot both store it."""
     now = _now()
     with write(db):
         if client_key:
             existing = hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return existing, False
+        if expect_hands is not None:
+            count = db.execute("select count(*) from hands where game_id = ? and deleted_at is null", [game_id]).fetchone()[0]
+            if count != expect_hands:
+                raise Overtaken(count)
         table = db["hands"].insert(
             {"game_id": game_id, "sides": json.dumps(sides), "created_at": now, "updated_at": now, "deleted_at": None,
              "stock_out": stock_out, "lone": lone, "client_key": client_key}

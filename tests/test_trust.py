@@ -176,3 +176,31 @@ def test_a_correction_sent_twice_is_not_a_conflict(client, app):
     assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [850, 20]  # §2.5: 100 + 500 + 250
     assert client.post(url, data=_hand(phone, *OTHER)).status_code == 409
+
+
+def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
+    """The count of hands a save is based on is checked inside the write: of two saves of "hand 1"
+    with their own keys, started together, one is stored and the other told it was overtaken."""
+    path = str(tmp_path / "race.sqlite")
+    db = dbmod.open_db(path)
+    game_id = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def phone(key):
+        conn = dbmod.open_db(path, migrate=False)
+        barrier.wait()
+        try:
+            store.add_hand_once(conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key,
+                                expect_hands=0)
+            outcomes.append("stored")
+        except store.Overtaken as overtaken:
+            outcomes.append(f"overtaken at {overtaken.count}")
+
+    threads = [threading.Thread(target=phone, args=(key,)) for key in ("a" * 12, "b" * 12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["overtaken at 1", "stored"]
+    assert len(store.hands(db, game_id)) == 1
