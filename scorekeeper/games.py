@@ -365,13 +365,14 @@ def _save(game: store.Game, form, hand: store.Hand | None):
                 # the same correction sent again (a double tap): it is saved already, nothing to refuse
                 flash(gettext("Hand corrected; every later total follows."))
                 return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
+            claimed = bool(form.based_on.data)  # the phone said what it was based on (every page's form does)
             stale = _stale(game, form, hand)
             if stale:
                 return _hand_page(game, form, hand, [stale], 409)
             if hand is None:
                 try:
                     _, new = store.add_hand_once(db, game.id, entry, stock_out, lone, client_key=form.client_key.data or None,
-                                                 expect_hands=int(form.based_on.data))
+                                                 expect_hands=int(form.based_on.data) if claimed else None)
                 except store.Overtaken as overtaken:  # another phone saved in the same instant
                     form.based_on.data = str(overtaken.count)
                     return _hand_page(game, form, hand, [_overtaken_message(overtaken.count)], 409)
