@@ -138,8 +138,13 @@ def create_game(
     with write(db):
         ids = [player_id(db, name) for name in players]
         players = [db["players"].get(pid)["name"] for pid in ids]  # as the archive spells them
+        # a number is never given twice, not even that of a deleted game: links, QR codes and the
+        # phones' queues keep pointing at the game they meant (and Undo can bring it back)
+        next_id = db.execute("select max(coalesce((select max(id) from games), 0), "
+                             "coalesce((select max(game_id) from deleted_games), 0)) + 1").fetchone()[0]
         table = db["games"].insert(
             {
+                "id": next_id,
                 "evening_id": evening_id,
                 "match_id": match_id,
                 "partie": partie,
@@ -308,9 +313,10 @@ def delete_game(db: Database, game_id: int) -> bool:
             return False
         seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
         kept_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
-        _apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
+        old = list(db.query("select * from player_results where game_id = ?", [game_id]))
         for table in ("player_results", "game_results", "hands", "game_seats"):
             db.execute(f"delete from {table} where game_id = ?", [game_id])
+        _apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
         db.execute("delete from games where id = ?", [game_id])
         db["deleted_games"].insert({"game_id": game_id, "deleted_at": _now(),
                                     "data": json.dumps({"game": game, "seats": seats, "hands": kept_hands})}, replace=True)

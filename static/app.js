@@ -75,7 +75,7 @@
     return fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
       return r.ok ? r.text() : "";
     }).then(function (page) {
-      var match = /name="csrf_token" value="([^"]+)"/.exec(page);
+      var match = /name="csrf_token"[^>]*\svalue="([^"]+)"/.exec(page);
       store(load().map(function (q) {
         if (q.body.client_key === item.body.client_key) {
           q.renewed = true;
@@ -95,7 +95,10 @@
     var chain = Promise.resolve();
     queue.forEach(function (item) {
       chain = chain.then(function () {
-        if (item.error) return;
+        // as stored now: a hand refused before it in this round may have changed what it is based on
+        var now = load().filter(function (q) { return q.body.client_key === item.body.client_key; })[0];
+        if (!now || now.error) return;
+        item = now;
         return fetch(item.url, {
           method: "POST", credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": item.csrf },
@@ -110,8 +113,11 @@
               var expired = r.status === 400 && (!errors.length || errors.some(function (e) { return e.field === "csrf_token"; }));
               if (expired && !item.renewed) return renew(item);  // the phone's token expired: a fresh one, then again
               var message = errors.map(function (e) { return e.message; }).join(" ");
+              // the hands of this game queued after it were based on it being stored: one hand fewer now
+              var after = false;
               store(load().map(function (q) {
-                if (q.body.client_key === item.body.client_key) q.error = message || "refused";
+                if (q.body.client_key === item.body.client_key) { q.error = message || "refused"; after = true; }
+                else if (after && q.url === item.url && !q.error && typeof q.body.based_on === "number") q.body.based_on -= 1;
                 return q;
               }));
             });

@@ -208,7 +208,12 @@
   }
 
   var sending = false;
-  window.addEventListener("pageshow", function () { sending = false; });
+  // Back to this form from the browser's cache after it was sent: its key is used up, so a new
+  // entry here would be taken for the same hand sent twice. Load it fresh instead.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && sending) { location.reload(); return; }
+    sending = false;
+  });
   form.addEventListener("submit", function (event) {
     if (!form.dataset.queueUrl || !window.canastaQueue) {  // corrections go straight to the server, once
       if (sending) event.preventDefault();

@@ -190,3 +190,29 @@ def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
     assert response.status_code == 422
     pad = response.text.split('<div class="as-counts">')[1].split("</fieldset>")[0]
     assert 'class="error counts-error"' in pad and "35" in pad
+
+
+def test_a_deleted_game_leaves_no_best_hand_and_its_number_is_never_given_again(client):
+    big = start_game(client)
+    # §2.5: 100 + 4 natural 2000 + 4 red threes 800 + 200 melded = 3100, the best hand of the evening
+    post_hand(client, big, side_fields(0, went_out="normal", natural=4, red=4, melded=200), side_fields(1, melded=50))
+    small = start_game(client)
+    # 100 + 500 + 200 = 800
+    post_hand(client, small, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{big}")
+    client.post(f"/games/{big}/delete", data={"csrf_token": token})
+    client.get("/")
+    stats = client.get("/stats").text
+    assert "3100" not in stats and "800" in stats
+    newer = start_game(client)
+    assert newer not in (big, small) and newer > small
+    assert client.post(f"/games/{big}/restore", data={"csrf_token": token}).headers["Location"].endswith(f"/games/{big}")
+    assert client.get(f"/api/games/{big}").get_json()["totals"] == [3100, 50]
+
+
+def test_a_finished_game_is_not_deleted_without_reopening_it(client):
+    game_id = start_game(client, target=1000)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    assert "Delete this game" not in client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
+    assert "Delete this game" in client.get(f"/games/{game_id}").text

@@ -134,3 +134,45 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     page.get_by_role("link", name=re.compile("Runde 2")).first.click()
     expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("")  # saved: no draft left
     context.close()
+
+
+def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_token_is_renewed(browser, live_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15000)
+    page = context.new_page()
+    page.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = page.url
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(100):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    page.goto(game_url)
+    page.wait_for_timeout(300)
+    context.set_offline(True)
+    # hand 1 with a miscount the phone cannot see (§0: 12 is no multiple of 5), then a good hand 2
+    for melded in ("12", "100"):
+        page.locator('a[href$="/hands/new"]').first.click()
+        page.locator('input[name="sides-0-melded_points"]').fill(melded)
+        page.locator('input[name="sides-1-melded_points"]').fill("60")
+        page.locator('input[name="stock_out"]').check(force=True)
+        page.locator('form.hand-form button[type="submit"]').last.click()
+        expect(page.locator("#waiting-hands")).to_be_visible()
+    # the phone's form token has expired meanwhile (the server was restarted with a new secret, say)
+    page.evaluate("""() => {
+        const q = JSON.parse(localStorage.getItem('canasta-queue'));
+        q.forEach(item => { item.csrf = 'expired'; });
+        localStorage.setItem('canasta-queue', JSON.stringify(q));
+    }""")
+    context.set_offline(False)
+    waiting = page.locator("#waiting-hands")
+    expect(waiting).to_contain_text("not accepted", timeout=20000)
+    expect(waiting).to_contain_text("multiple of 5")
+    expect(waiting.locator("li")).to_have_count(1, timeout=20000)  # hand 2 went through
+    game = page.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
+    assert len(game["hands"]) == 1 and game["totals"] == [100, 60]
+    context.close()
