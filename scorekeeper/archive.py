@@ -57,8 +57,9 @@ def evenings():
     leaders = {}
     for row in rows:
         standings = stats.evening_standings(get_db(), row["id"]) if row["games"] else []
-        if standings and standings[0]["balance"] > 0:
-            leaders[row["id"]] = standings[0]
+        if standings and standings[0]["balance"] > 0:  # all who share the lead
+            top = standings[0]["balance"]
+            leaders[row["id"]] = {"name": ", ".join(s["name"] for s in standings if s["balance"] == top), "balance": top}
     return render_template("archive/evenings.html", rows=rows, leaders=leaders, page=page, more=more)
 
 
