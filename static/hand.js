@@ -105,6 +105,12 @@
 
   function render(data) {
     previews.forEach(function (box, i) {
+      // a box whose answer has not changed is left as it is: nothing moves under the thumb
+      var mine = JSON.stringify(data.errors
+        ? data.errors.filter(function (e) { return e.side === i || e.side === null; })
+        : [data.sides[i], (data.warnings || []).filter(function (w) { return w.side === i; })]);
+      if (box.dataset.shown === mine) return;
+      box.dataset.shown = mine;
       box.textContent = "";
       if (data.errors) {
         data.errors.filter(function (e) { return e.side === i || e.side === null; }).forEach(function (e) {

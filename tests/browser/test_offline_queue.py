@@ -161,6 +161,7 @@ def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_to
         page.locator('input[name="sides-1-melded_points"]').fill("60")
         page.locator('input[name="stock_out"]').check(force=True)
         page.locator('form.hand-form button[type="submit"]').last.click()
+        page.wait_for_url(game_url)  # kept on the phone, back on the sheet
         expect(page.locator("#waiting-hands")).to_be_visible()
     # the phone's form token has expired meanwhile (the server was restarted with a new secret, say)
     page.evaluate("""() => {
