@@ -296,4 +296,5 @@
   }
 
   preview();
+  form.dataset.ready = "1";  // every handler is in place (the browser tests wait for this)
 })();

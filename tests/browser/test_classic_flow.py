@@ -21,6 +21,7 @@ def totals(page):
 
 def side(page, i):
     """One side's section of the hand form."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     return page.locator(f'section[data-side="{i}"]')
 
 

@@ -43,6 +43,7 @@ def opening_minimum(total):
 
 def side(page, i):
     """One side's part of the hand form."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     return page.locator(f'section[data-side="{i}"]')
 
 

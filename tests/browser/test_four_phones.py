@@ -27,6 +27,7 @@ def _sheet(page):
 
 def _enter(page, us_melded, them_melded):
     """Fill a hand where nobody went out and save it (any language: by field names)."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     page.locator('input[name="sides-0-melded_points"]').fill(str(us_melded))
     page.locator('input[name="sides-1-melded_points"]').fill(str(them_melded))
     page.locator('input[name="stock_out"]').check(force=True)

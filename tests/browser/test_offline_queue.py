@@ -32,6 +32,7 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
 
     # the two ways a hand ends exclude each other
     page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
     stock = page.locator('input[name="stock_out"]')
     stock.check(force=True)
     page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
@@ -117,6 +118,7 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     page.get_by_role("button", name="Start game").click()
     page.wait_for_url(re.compile(r"/games/\d+$"))
     page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
     page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
     page.locator('section[data-side="0"]').get_by_role("button", name="Natural canastas plus one").click()
     page.locator('input[name="sides-0-melded_points"]').fill("215")

@@ -34,6 +34,7 @@ def start(page, base, variant):
 
 
 def side(page, i):
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     return page.locator(f'section[data-side="{i}"]')
 
 

@@ -34,12 +34,14 @@ def start(page, base, variant, layout_label=None):
 
 def step(page, side, label, times=1):
     """Tap a stepper's + button."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     for _ in range(times):
         page.locator(f'section[data-side="{side}"]').get_by_role("button", name=f"{label} plus one").click()
 
 
 def melded(page, side, points):
     """Type the melded points of a side."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     page.locator(f'section[data-side="{side}"] input[name="sides-{side}-melded_points"]').fill(str(points))
 
 
