@@ -441,10 +441,15 @@ def add_hand_json(game_id: int):
     if _locked(sheet.build(game, played)):
         return refused("game", gettext("This game is over. Reopen it to correct a hand."), 409)
     based_on = body.get("based_on")
-    if isinstance(based_on, int) and not isinstance(based_on, bool) and based_on != len(played):
+    claimed = isinstance(based_on, int) and not isinstance(based_on, bool)  # what the phone said it knew of
+
+    def overtaken(count: int):
         return refused("based_on", gettext(
             "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
-            "hand, enter it again.", number=len(played)), 409)
+            "hand, enter it again.", number=count), 409)
+
+    if claimed and based_on != len(played):
+        return overtaken(len(played))
     rules = sheet.rules_for(game)
     # the phone always says whether the stock ran out; left out it is "no", so the check that one
     # side went out or the stock ran out is never skipped
@@ -456,11 +461,9 @@ def add_hand_json(game_id: int):
         return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), 422
     try:
         hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), stock_out, body.get("lone"),
-                                           client_key=key, expect_hands=len(played) if isinstance(based_on, int) else None)
-    except store.Overtaken as overtaken:  # another phone saved in the same instant
-        return refused("based_on", gettext(
-            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
-            "hand, enter it again.", number=overtaken.count), 409)
+                                           client_key=key, expect_hands=len(played) if claimed else None)
+    except store.Overtaken as error:  # another phone saved in the same instant
+        return overtaken(error.count)
     return jsonify({"id": hand_id, "duplicate": not new}), 201 if new else 200
 
 

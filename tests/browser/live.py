@@ -65,3 +65,34 @@ def shot(page, name):
     """A full-page screenshot into tests/browser/screenshots/."""
     os.makedirs(SHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def phone_context(browser, locale="en-GB"):
+    """A browser context the size of a phone (390 x 844, touch) and its page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale=locale)
+    context.set_default_timeout(15000)
+    return context, context.new_page()
+
+
+def start_classic(page, live_url, names=("Anna", "Bert", "Carla", "Dieter")):
+    """Start a classic game from the New game form; the scoreboard's URL."""
+    import re
+
+    page.goto(live_url + "/games/new/classic")
+    for seat, name in enumerate(names, start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return page.url
+
+
+def keep_for_offline(page, game_url):
+    """Wait until the page's service worker controls it, then open the game again so the game and
+    its hand form are in the phone's cache (polled: the CSP forbids eval)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(100):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            break
+        page.wait_for_timeout(100)
+    page.goto(game_url)
+    page.wait_for_timeout(300)

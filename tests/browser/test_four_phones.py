@@ -1,21 +1,17 @@
 """Issue 5, done when: four phones follow one game live, one in German and one offline for a hand,
 and the sheet ends identical on all four."""
 
-import re
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live import browser, live_url, shot  # noqa: F401  (fixtures)
+from tests.browser.live import browser, keep_for_offline, live_url, phone_context, shot, start_classic  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
 
-def _phone(browser, locale="en-GB"):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale=locale)
-    context.set_default_timeout(15000)
-    return context, context.new_page()
+_phone = phone_context
 
 
 def _sheet(page):
@@ -36,21 +32,11 @@ def _enter(page, us_melded, them_melded):
 def test_four_phones_one_in_german_one_offline_end_with_the_same_sheet(browser, live_url):
     phones = [_phone(browser), _phone(browser), _phone(browser, "de-DE"), _phone(browser)]
     scorer, follower, german, offline = [page for _, page in phones]
-    scorer.goto(live_url + "/games/new/classic")
-    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
-        scorer.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    scorer.get_by_role("button", name="Start game").click()
-    scorer.wait_for_url(re.compile(r"/games/\d+$"))
-    game_url = scorer.url
+    game_url = start_classic(scorer, live_url)
     for page in (follower, german, offline):
         page.goto(game_url)
     assert german.locator("html").get_attribute("lang") == "de"
-    offline.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(100):  # the page's own service worker takes control (polled here: the CSP forbids eval)
-        if offline.evaluate("navigator.serviceWorker.controller !== null"):
-            break
-        offline.wait_for_timeout(100)
-    offline.goto(game_url)  # the game is now in this phone's cache
+    keep_for_offline(offline, game_url)  # the game is now in this phone's cache
 
     # hand 1 on the scorer's phone: the other three see it within 2 seconds
     scorer.get_by_role("link", name="Enter hand 1").click()

@@ -7,28 +7,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live import browser, live_url  # noqa: F401  (fixtures)
+from tests.browser.live import browser, keep_for_offline, live_url, phone_context, start_classic  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
 
 def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    page.goto(live_url + "/games/new/classic")
-    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    page.get_by_role("button", name="Start game").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    game_url = page.url
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(100):  # the service worker takes control (polled: the CSP forbids eval)
-        if page.evaluate("navigator.serviceWorker.controller !== null"):
-            break
-        page.wait_for_timeout(100)
-    page.goto(game_url)  # the game and its hand form are now in the phone's cache
-    page.wait_for_timeout(300)
+    context, page = phone_context(browser)
+    game_url = start_classic(page, live_url)
+    keep_for_offline(page, game_url)
 
     # the two ways a hand ends exclude each other
     page.get_by_role("link", name="Enter hand 1").click()
@@ -70,18 +57,9 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
 
 
 def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(browser, live_url):
-    phones = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        context.set_default_timeout(15000)
-        phones.append((context, context.new_page()))
+    phones = [phone_context(browser), phone_context(browser)]
     (offline_context, offline), (_, other) = phones
-    offline.goto(live_url + "/games/new/classic")
-    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
-        offline.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    offline.get_by_role("button", name="Start game").click()
-    offline.wait_for_url(re.compile(r"/games/\d+$"))
-    game_url = offline.url
+    game_url = start_classic(offline, live_url)
     offline.get_by_role("link", name="Enter hand 1").click()
     offline_context.set_offline(True)
     offline.locator('input[name="sides-0-melded_points"]').fill("100")
@@ -109,14 +87,8 @@ def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(brow
 
 
 def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    page.goto(live_url + "/games/new/classic")
-    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    page.get_by_role("button", name="Start game").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
+    context, page = phone_context(browser)
+    start_classic(page, live_url)
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
     page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
@@ -139,22 +111,9 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
 
 
 def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_token_is_renewed(browser, live_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15000)
-    page = context.new_page()
-    page.goto(live_url + "/games/new/classic")
-    for seat, name in enumerate(["Anna", "Bert", "Carla", "Dieter"], start=1):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    page.get_by_role("button", name="Start game").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    game_url = page.url
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(100):
-        if page.evaluate("navigator.serviceWorker.controller !== null"):
-            break
-        page.wait_for_timeout(100)
-    page.goto(game_url)
-    page.wait_for_timeout(300)
+    context, page = phone_context(browser)
+    game_url = start_classic(page, live_url)
+    keep_for_offline(page, game_url)
     context.set_offline(True)
     # hand 1 with a miscount the phone cannot see (§0: 12 is no multiple of 5), then a good hand 2
     for melded in ("12", "100"):
