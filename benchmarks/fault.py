@@ -56,12 +56,14 @@ class Client:
             self.token = await serving.open_hand_form(self.conn, self.game_id)
         if self.use_json:
             body = json.dumps({"client_key": key, "sides": serving.QUIET_SIDES, "stock_out": True}).encode()
-            status, _, _ = await self.conn.request("POST", f"/games/{self.game_id}/hands.json", body, "application/json",
-                                                   {"X-CSRFToken": self.token})
+            status, _, _ = await self.conn.request(
+                "POST", f"/games/{self.game_id}/hands.json", body, "application/json", {"X-CSRFToken": self.token}
+            )
             ok = status in (200, 201)
         else:
-            status, headers, _ = await self.conn.request("POST", f"/games/{self.game_id}/hands/new",
-                                                         serving.quiet_hand_form(self.token, key))
+            status, headers, _ = await self.conn.request(
+                "POST", f"/games/{self.game_id}/hands/new", serving.quiet_hand_form(self.token, key)
+            )
             ok = status == 302 and headers.get("location", "").split("#")[0].endswith(f"/games/{self.game_id}")
         if not ok:
             self.refused += 1
@@ -117,12 +119,19 @@ def main() -> int:
         instance.mkdir()
         path = instance / "scorekeeper.sqlite"
         db = dbmod.open_db(str(path))
-        games = [store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(max(1, args.clients // 2))]
+        games = [
+            store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6)
+            for g in range(max(1, args.clients // 2))
+        ]
         db.close()
         port = serving.free_port()
         log = Path(tmp) / "server.log"
-        clients = [serving_client for serving_client in
-                   (Client(port, games[i % len(games)], use_json=i % 2 == 1) for i in range(args.clients))]
+        clients = [
+            serving_client
+            for serving_client in (
+                Client(port, games[i % len(games)], use_json=i % 2 == 1) for i in range(args.clients)
+            )
+        ]
         server = serving.start_scorekeeper(instance, port, log=log)
         killed = 0
 
@@ -147,7 +156,12 @@ def main() -> int:
 
         db = dbmod.open_db(str(path))
         integrity = db.execute("pragma integrity_check").fetchone()[0]
-        stored = {row[0]: row[1] for row in db.execute("select client_key, count(*) from hands where client_key is not null group by client_key")}
+        stored = {
+            row[0]: row[1]
+            for row in db.execute(
+                "select client_key, count(*) from hands where client_key is not null group by client_key"
+            )
+        }
         total = db.execute("select count(*) from hands").fetchone()[0]
         acked = [key for c in clients for key in c.acked]
         missing = [key for key in acked if key not in stored]
@@ -172,13 +186,21 @@ def main() -> int:
     if total != len(set(acked)) + len(unacked_stored):
         failures.append(f"{total} hands stored for {len(set(acked))} acknowledged keys")
     if unacked_stored:
-        failures.append(f"{len(unacked_stored)} hands stored that no client saw acknowledged (all were resent, so this should be 0)")
+        failures.append(
+            f"{len(unacked_stored)} hands stored that no client saw acknowledged (all were resent, so this should be 0)"
+        )
     if stale_results:
         failures.append(f"stored results out of date for games {stale_results}")
-    print(f"clients {args.clients} ({sum(c.use_json for c in clients)} via the JSON queue), server killed {killed} times with SIGKILL")
-    print(f"hands acknowledged {len(acked)} (distinct keys {len(set(acked))}), stored {total}, resent after no answer "
-          f"{sum(c.resent for c in clients)}, refused answers {sum(c.refused for c in clients)}")
-    print(f"missing {len(missing)}, doubled {len(doubled)}, integrity_check {integrity}, stale results {len(stale_results)}")
+    print(
+        f"clients {args.clients} ({sum(c.use_json for c in clients)} via the JSON queue), server killed {killed} times with SIGKILL"
+    )
+    print(
+        f"hands acknowledged {len(acked)} (distinct keys {len(set(acked))}), stored {total}, resent after no answer "
+        f"{sum(c.resent for c in clients)}, refused answers {sum(c.refused for c in clients)}"
+    )
+    print(
+        f"missing {len(missing)}, doubled {len(doubled)}, integrity_check {integrity}, stale results {len(stale_results)}"
+    )
     print("PASS" if not failures else "FAIL:\n  " + "\n  ".join(failures))
     return 1 if failures else 0
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import checks, db as dbmod, store, variants  # noqa: E402
+from scorekeeper import checks, store, variants  # noqa: E402
+from scorekeeper import db as dbmod
 
 RULES = variants.configure(variants.get("classic"))
 
@@ -30,14 +31,24 @@ def random_side(rng: random.Random, out: bool) -> dict:
     least = 35 * natural + 50 * mixed
     melded = least + 5 * rng.randint(0, 60) if (natural or mixed or rng.random() < 0.8) else 0
     return {
-        "melded_points": melded, "hand_points": 0 if out else 5 * rng.randint(0, 30),
-        "natural_canastas": natural, "mixed_canastas": mixed, "red_threes": rng.choice([0, 0, 1, 1, 2]),
-        "went_out": "normal" if out else None, "penalties": 0,
+        "melded_points": melded,
+        "hand_points": 0 if out else 5 * rng.randint(0, 30),
+        "natural_canastas": natural,
+        "mixed_canastas": mixed,
+        "red_threes": rng.choice([0, 0, 1, 1, 2]),
+        "went_out": "normal" if out else None,
+        "penalties": 0,
     }
 
 
-def generate(path: str, evenings: int = 300, games_per_evening: int = 10, hands_per_game: int = 20,
-             players: int = 40, seed: int = 1) -> dict[str, int]:
+def generate(
+    path: str,
+    evenings: int = 300,
+    games_per_evening: int = 10,
+    hands_per_game: int = 20,
+    players: int = 40,
+    seed: int = 1,
+) -> dict[str, int]:
     """Write the archive; counts of what was written."""
     rng = random.Random(seed)
     db = dbmod.open_db(path)
@@ -61,8 +72,17 @@ def generate(path: str, evenings: int = 300, games_per_evening: int = 10, hands_
                         sides[1]["red_threes"] = 0
                     assert not checks.read_hand(RULES, sides)[1]
                     stamp = f"{day}T20:{h:02d}:00+00:00"
-                    rows.append({"game_id": game_id, "sides": json.dumps(sides), "created_at": stamp,
-                                 "updated_at": stamp, "deleted_at": None, "stock_out": None, "lone": None})
+                    rows.append(
+                        {
+                            "game_id": game_id,
+                            "sides": json.dumps(sides),
+                            "created_at": stamp,
+                            "updated_at": stamp,
+                            "deleted_at": None,
+                            "stock_out": None,
+                            "lone": None,
+                        }
+                    )
                 db["hands"].insert_all(rows)
                 hand_count += len(rows)
                 store.refresh_results(db, game_id)

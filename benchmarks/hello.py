@@ -1,6 +1,6 @@
 """The baseline: a minimal Flask app served exactly like the score keeper (waitress, same threads).
 
-    .venv/bin/python benchmarks/hello.py --port 8101
+.venv/bin/python benchmarks/hello.py --port 8101
 """
 
 from __future__ import annotations

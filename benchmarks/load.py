@@ -46,9 +46,15 @@ GAMES_PER_CLIENT = 4  # hands posted in a run spread over these, so no game grow
 
 # A game as evenings go: 15 hands, both sides opening and going out in turn, still under way.
 TYPICAL = [
-    [{"melded_points": 185, "natural_canastas": 1, "red_threes": 1, "went_out": "normal"}, {"melded_points": 120, "hand_points": 45}],
+    [
+        {"melded_points": 185, "natural_canastas": 1, "red_threes": 1, "went_out": "normal"},
+        {"melded_points": 120, "hand_points": 45},
+    ],
     [{"melded_points": 90, "hand_points": 30}, {"melded_points": 230, "mixed_canastas": 1, "went_out": "normal"}],
-    [{"melded_points": 70, "hand_points": 115, "red_threes": 1}, {"melded_points": 160, "mixed_canastas": 1, "went_out": "concealed"}],
+    [
+        {"melded_points": 70, "hand_points": 115, "red_threes": 1},
+        {"melded_points": 160, "mixed_canastas": 1, "went_out": "concealed"},
+    ],
 ]
 
 
@@ -93,8 +99,12 @@ async def run_level(port: int, clients: int, seconds: float, make_request) -> di
         await conn.close()
     latencies.sort()
     return {
-        "clients": clients, "requests": len(latencies), "errors": errors, "rps": len(latencies) / elapsed,
-        "p50": statistics.median(latencies), "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        "clients": clients,
+        "requests": len(latencies),
+        "errors": errors,
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies),
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
     }
 
 
@@ -128,7 +138,7 @@ class HandPost:
         self.games = games
 
     async def setup(self, conn, n):
-        mine = self.games[n * GAMES_PER_CLIENT:(n + 1) * GAMES_PER_CLIENT]
+        mine = self.games[n * GAMES_PER_CLIENT : (n + 1) * GAMES_PER_CLIENT]
         token = await serving.open_hand_form(conn, mine[0])
         return {"games": mine, "token": token, "i": 0}
 
@@ -149,9 +159,18 @@ def page_weight(port: int, game_id: int) -> dict:
         return {"error": "Chromium is not installed (apt-get install chromium)"}
     records = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"])
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
         page = browser.new_page(viewport={"width": 390, "height": 844}, service_workers="block")
         page.on("requestfinished", lambda request: records.append(request))
         page.goto(url, wait_until="networkidle")
@@ -159,8 +178,13 @@ def page_weight(port: int, game_id: int) -> dict:
         rows = []
         for request in records:
             sizes = request.sizes()
-            rows.append({"url": request.url, "bytes": sizes["responseBodySize"] + sizes["responseHeadersSize"],
-                         "body": sizes["responseBodySize"]})
+            rows.append(
+                {
+                    "url": request.url,
+                    "bytes": sizes["responseBodySize"] + sizes["responseHeadersSize"],
+                    "body": sizes["responseBodySize"],
+                }
+            )
         browser.close()
     first_party = all(urlsplit(r["url"]).netloc == f"127.0.0.1:{port}" for r in rows)
     return {"requests": len(rows), "bytes": sum(r["bytes"] for r in rows), "first_party": first_party, "rows": rows}
@@ -178,18 +202,26 @@ def main() -> int:
         shown, posted = prepare(instance, max(LEVELS))
         app_port, hello_port = serving.free_port(), serving.free_port()
         app = serving.start_scorekeeper(instance, app_port, args.threads, log=Path(tmp) / "app.log")
-        hello = serving.start([serving.PYTHON, str(HERE / "hello.py"), "--port", str(hello_port), "--threads", str(args.threads)], hello_port)
+        hello = serving.start(
+            [serving.PYTHON, str(HERE / "hello.py"), "--port", str(hello_port), "--threads", str(args.threads)],
+            hello_port,
+        )
         try:
             results = {"seconds": args.seconds, "threads": args.threads, "levels": []}
             for clients in LEVELS:
                 row = {"clients": clients}
                 for name, port, maker in (
-                    ("hello_get", hello_port, Get("/")), ("scoreboard", app_port, Get(f"/games/{shown}")),
-                    ("hello_post", hello_port, HelloPost()), ("hand_post", app_port, HandPost(posted)),
+                    ("hello_get", hello_port, Get("/")),
+                    ("scoreboard", app_port, Get(f"/games/{shown}")),
+                    ("hello_post", hello_port, HelloPost()),
+                    ("hand_post", app_port, HandPost(posted)),
                 ):
                     row[name] = asyncio.run(run_level(port, clients, args.seconds, maker))
-                    print(f"{clients:>3} clients  {name:<11} {row[name]['rps']:8.0f} req/s  p50 {row[name]['p50']:7.2f} ms"
-                          f"  p99 {row[name]['p99']:7.2f} ms  errors {row[name]['errors']}", flush=True)
+                    print(
+                        f"{clients:>3} clients  {name:<11} {row[name]['rps']:8.0f} req/s  p50 {row[name]['p50']:7.2f} ms"
+                        f"  p99 {row[name]['p99']:7.2f} ms  errors {row[name]['errors']}",
+                        flush=True,
+                    )
                 results["levels"].append(row)
             results["page"] = page_weight(app_port, shown)
         finally:
@@ -197,7 +229,9 @@ def main() -> int:
             serving.stop(hello)
 
     print()
-    print("| clients | page | req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | throughput ratio | p99 ratio |")
+    print(
+        "| clients | page | req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | throughput ratio | p99 ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     failures = []
     for row in results["levels"]:
@@ -205,21 +239,27 @@ def main() -> int:
             mine, ref = row[name], row[base]
             ratio, p99_ratio = mine["rps"] / ref["rps"], mine["p99"] / ref["p99"]
             mine.update(throughput_ratio=ratio, p99_ratio=p99_ratio)
-            print(f"| {row['clients']} | {name} | {mine['rps']:.0f} | {mine['p50']:.2f} | {mine['p99']:.2f} | {ref['rps']:.0f} | "
-                  f"{ref['p99']:.2f} | {ratio:.2f} | {p99_ratio:.1f} |")
+            print(
+                f"| {row['clients']} | {name} | {mine['rps']:.0f} | {mine['p50']:.2f} | {mine['p99']:.2f} | {ref['rps']:.0f} | "
+                f"{ref['p99']:.2f} | {ratio:.2f} | {p99_ratio:.1f} |"
+            )
             if mine["errors"]:
                 failures.append(f"{name} at {row['clients']} clients: {mine['errors']} unexpected answers")
         board = row["scoreboard"]
         if board["throughput_ratio"] < 0.5:
-            failures.append(f"scoreboard throughput at {row['clients']} clients is {board['throughput_ratio']:.2f} of the baseline (target ≥ 0.5)")
+            failures.append(
+                f"scoreboard throughput at {row['clients']} clients is {board['throughput_ratio']:.2f} of the baseline (target ≥ 0.5)"
+            )
         if row["clients"] == 50 and board["p99_ratio"] >= 10:
             failures.append(f"scoreboard p99 at 50 clients is {board['p99_ratio']:.1f}x the baseline's (target < 10x)")
     page = results["page"]
     if "error" in page:
         print(f"\nPage weight not measured: {page['error']}")
     else:
-        print(f"\nScoreboard page weight: {page['bytes']} bytes ({page['bytes'] / 1024:.1f} KB) in {page['requests']} requests, "
-              f"{'all first-party' if page['first_party'] else 'NOT all first-party'}")
+        print(
+            f"\nScoreboard page weight: {page['bytes']} bytes ({page['bytes'] / 1024:.1f} KB) in {page['requests']} requests, "
+            f"{'all first-party' if page['first_party'] else 'NOT all first-party'}"
+        )
         for r in page["rows"]:
             print(f"    {r['bytes']:>7}  {urlsplit(r['url']).path}")
         if page["bytes"] >= 30 * 1024:

@@ -25,8 +25,15 @@ sys.path.insert(0, str(HERE.parent))
 from benchmarks.generate import generate  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 
-TARGETS = {"home": None, "game": 1.5, "history": 1.5, "history, page 100": 1.5, "history, one player": 1.5,
-           "statistics": 3.0, "player": 3.0}
+TARGETS = {
+    "home": None,
+    "game": 1.5,
+    "history": 1.5,
+    "history, page 100": 1.5,
+    "history, one player": 1.5,
+    "statistics": 3.0,
+    "player": 3.0,
+}
 
 
 def app_for(path: Path, cache: bool = True):
@@ -62,8 +69,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="page times, big archive against a nearly empty one")
     parser.add_argument("--repeat", type=int, default=25)
     parser.add_argument("--evenings", type=int, default=300)
-    parser.add_argument("--no-cache", action="store_true",
-                        help="render every page anew (the first view after each change), not from the page cache")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="render every page anew (the first view after each change), not from the page cache",
+    )
     args = parser.parse_args()
     data = HERE / "data"
     data.mkdir(exist_ok=True)
@@ -80,8 +90,10 @@ def main() -> None:
     generate(str(small), evenings=1, games_per_evening=1)
     clients = {"big": app_for(big, not args.no_cache), "small": app_for(small, not args.no_cache)}
     mid_game = 1500 if args.evenings >= 150 else 1
-    urls = {"big": pages(clients["big"], mid_game, 1, deep=args.evenings >= 200),
-            "small": pages(clients["small"], 1, 1, deep=False)}
+    urls = {
+        "big": pages(clients["big"], mid_game, 1, deep=args.evenings >= 200),
+        "small": pages(clients["small"], 1, 1, deep=False),
+    }
     times: dict[str, dict[str, list[float]]] = {k: {name: [] for name in TARGETS} for k in clients}
     for name in TARGETS:  # warm up: caches, first connection, template compilation
         for kind in clients:
@@ -98,9 +110,13 @@ def main() -> None:
         ratio = b / s
         ok = target is None or ratio <= target
         failed |= not ok
-        print(f"{name:<22}{s:>10.2f}{b:>10.2f}{ratio:>8.2f}{(str(target) + 'x') if target else '-':>8}  {'yes' if ok else 'NO'}")
-    print(f"\nmedian of {args.repeat} requests each; big = {args.evenings} evenings"
-          + ("; page cache off" if args.no_cache else ""))
+        print(
+            f"{name:<22}{s:>10.2f}{b:>10.2f}{ratio:>8.2f}{(str(target) + 'x') if target else '-':>8}  {'yes' if ok else 'NO'}"
+        )
+    print(
+        f"\nmedian of {args.repeat} requests each; big = {args.evenings} evenings"
+        + ("; page cache off" if args.no_cache else "")
+    )
     sys.exit(1 if failed else 0)
 
 

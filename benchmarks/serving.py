@@ -27,10 +27,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start(command: list[str], port: int, env: dict[str, str] | None = None, log: Path | None = None) -> subprocess.Popen:
+def start(
+    command: list[str], port: int, env: dict[str, str] | None = None, log: Path | None = None
+) -> subprocess.Popen:
     """Start a server process and wait until it accepts connections."""
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - the process keeps it
-    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -46,8 +50,12 @@ def start(command: list[str], port: int, env: dict[str, str] | None = None, log:
 
 def start_scorekeeper(instance: Path, port: int, threads: int = 8, log: Path | None = None) -> subprocess.Popen:
     """The production server (``python -m scorekeeper``: waitress) on this instance folder."""
-    return start([PYTHON, "-m", "scorekeeper", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)],
-                 port, {"SCOREKEEPER_INSTANCE": str(instance)}, log)
+    return start(
+        [PYTHON, "-m", "scorekeeper", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)],
+        port,
+        {"SCOREKEEPER_INSTANCE": str(instance)},
+        log,
+    )
 
 
 def stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
@@ -82,8 +90,9 @@ class Connection:
                 pass
             self.writer = None
 
-    async def request(self, method: str, path: str, body: bytes = b"", content_type: str = "",
-                      headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", content_type: str = "", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         """Send one request (reconnecting if the server closed the connection); status, headers, body."""
         for attempt in range(2):
             if self.writer is None:
@@ -92,7 +101,10 @@ class Connection:
             if self.cookies:
                 lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
             if body or method == "POST":
-                lines += [f"Content-Length: {len(body)}", f"Content-Type: {content_type or 'application/x-www-form-urlencoded'}"]
+                lines += [
+                    f"Content-Length: {len(body)}",
+                    f"Content-Type: {content_type or 'application/x-www-form-urlencoded'}",
+                ]
             lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
             try:
                 self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
@@ -142,10 +154,19 @@ def quiet_hand_form(token: str, key: str) -> bytes:
     """The hand form as a phone posts it, for the quiet hand."""
     fields = {"csrf_token": token, "client_key": key, "stock_out": "y", "confirm": "y"}
     for i, side in enumerate(QUIET_SIDES):
-        fields.update({f"sides-{i}-went_out": "no", f"sides-{i}-natural_canastas": "0", f"sides-{i}-mixed_canastas": "0",
-                       f"sides-{i}-red_threes": "0", f"sides-{i}-penalties": "0", f"sides-{i}-melded_mode": "points",
-                       f"sides-{i}-melded_points": str(side["melded_points"]), f"sides-{i}-hand_mode": "points",
-                       f"sides-{i}-hand_points": str(side["hand_points"])})
+        fields.update(
+            {
+                f"sides-{i}-went_out": "no",
+                f"sides-{i}-natural_canastas": "0",
+                f"sides-{i}-mixed_canastas": "0",
+                f"sides-{i}-red_threes": "0",
+                f"sides-{i}-penalties": "0",
+                f"sides-{i}-melded_mode": "points",
+                f"sides-{i}-melded_points": str(side["melded_points"]),
+                f"sides-{i}-hand_mode": "points",
+                f"sides-{i}-hand_points": str(side["hand_points"]),
+            }
+        )
     return urlencode(fields).encode()
 
 

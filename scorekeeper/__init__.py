@@ -41,7 +41,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         # The cookie is sent again only when it changes: a repeat page view stays cacheable (pagecache).
         SESSION_REFRESH_EACH_REQUEST=False,
-        MAX_CONTENT_LENGTH=8 * 1024 * 1024,  # far above any form; the archive import alone takes more (archive.IMPORT_MAX_BYTES)
+        MAX_CONTENT_LENGTH=8
+        * 1024
+        * 1024,  # far above any form; the archive import alone takes more (archive.IMPORT_MAX_BYTES)
     )
     if test_config is None:
         app.config.from_pyfile(os.path.join(app.instance_path, "config.py"), silent=True)
@@ -65,28 +67,54 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.errorhandler(404)
     def not_found(error):
         """A friendly page for a game or hand that does not exist."""
-        return render_template("error.html", title=gettext("Not found"), message=gettext("There is nothing here. The game or hand may have been deleted.")), 404
+        return render_template(
+            "error.html",
+            title=gettext("Not found"),
+            message=gettext("There is nothing here. The game or hand may have been deleted."),
+        ), 404
 
     @app.errorhandler(413)
     def too_large(error):
         """A body far larger than any form or archive: refused with a message, not a crash."""
         if request.is_json or request.path.startswith("/api/") or request.path.endswith(".json"):
-            return jsonify({"errors": [{"side": None, "field": "body", "message": gettext("This is far too large to be a score.")}]}), 413
-        return render_template("error.html", title=gettext("Too large"), message=gettext("This is far too large to be a score.")), 413
+            return jsonify(
+                {
+                    "errors": [
+                        {"side": None, "field": "body", "message": gettext("This is far too large to be a score.")}
+                    ]
+                }
+            ), 413
+        return render_template(
+            "error.html", title=gettext("Too large"), message=gettext("This is far too large to be a score.")
+        ), 413
 
     @app.errorhandler(500)
     def server_error(error):
         """Should never happen; if it does, say so plainly (what was saved before is safe)."""
-        return render_template("error.html", title=gettext("Something went wrong"), message=gettext("Something went wrong on the server. What was saved before is safe; go back and try again.")), 500
+        return render_template(
+            "error.html",
+            title=gettext("Something went wrong"),
+            message=gettext(
+                "Something went wrong on the server. What was saved before is safe; go back and try again."
+            ),
+        ), 500
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
         """The form was too old or came from elsewhere: ask to reload rather than fail (a phone's
         queue, sending JSON, is told which field so it can take a fresh token)."""
-        message = gettext("This form has expired or did not come from this app. Go back, reload the page and send it again.")
+        message = gettext(
+            "This form has expired or did not come from this app. Go back, reload the page and send it again."
+        )
         if request.is_json or request.path.endswith(".json"):
             return jsonify({"errors": [{"side": None, "field": "csrf_token", "message": message}]}), 400
-        return render_template("error.html", title=gettext("Please try again"), message=gettext("This form has expired or did not come from this app. Go back, reload the page and send it again.")), 400
+        return render_template(
+            "error.html",
+            title=gettext("Please try again"),
+            message=gettext(
+                "This form has expired or did not come from this app. Go back, reload the page and send it again."
+            ),
+        ), 400
 
     @app.after_request
     def keep_the_session(response):

@@ -13,7 +13,9 @@ from .share import lan_addresses
 def main() -> None:
     """Parse the command line and serve until stopped."""
     parser = argparse.ArgumentParser(description="Canasta score keeper")
-    parser.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all, so phones can reach it)")
+    parser.add_argument(
+        "--host", default="0.0.0.0", help="interface to listen on (default: all, so phones can reach it)"
+    )
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--threads", type=int, default=8, help="requests served at once (default: 8)")
     args = parser.parse_args()

@@ -18,7 +18,15 @@ from pathlib import Path
 
 import click
 from flask import (
-    Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for,
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
 )
 from flask.cli import with_appcontext
 from flask_babel import gettext
@@ -30,8 +38,18 @@ bp = Blueprint("access", __name__)
 # Pages anyone may open even when a password is set: logging in, the app shell, the rule tables,
 # the stateless scoring API and the read-only links.
 OPEN_ENDPOINTS = {
-    "static", "access.login", "access.view", "access.view_version", "games.service_worker", "games.manifest",
-    "games.offline", "games.prefs", "games.reference", "games.choose_rules", "api.list_variants", "api.score",
+    "static",
+    "access.login",
+    "access.view",
+    "access.view_version",
+    "games.service_worker",
+    "games.manifest",
+    "games.offline",
+    "games.prefs",
+    "games.reference",
+    "games.choose_rules",
+    "api.list_variants",
+    "api.score",
 }
 FAILURES_ALLOWED = 5  # wrong passwords per address ...
 FAILURE_WINDOW = 300  # ... within this many seconds, then a pause
@@ -83,10 +101,24 @@ def guard():
     if unlocked() or request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
         return None
     if request.blueprint == "api" or request.is_json or request.path.endswith(".json"):
-        return jsonify({"errors": [{"side": None, "field": "password", "message": gettext("This app is protected by a password: open it in the browser and enter the password first.")}]}), 401
+        return jsonify(
+            {
+                "errors": [
+                    {
+                        "side": None,
+                        "field": "password",
+                        "message": gettext(
+                            "This app is protected by a password: open it in the browser and enter the password first."
+                        ),
+                    }
+                ]
+            }
+        ), 401
     if request.method in ("GET", "HEAD"):
         return redirect(url_for("access.login", next=request.full_path.rstrip("?")))
-    return render_template("login.html", next=request.referrer or "/", error=gettext("Enter the password first; then send it again.")), 401
+    return render_template(
+        "login.html", next=request.referrer or "/", error=gettext("Enter the password first; then send it again.")
+    ), 401
 
 
 def _safe_next(target: str | None) -> str:
@@ -162,7 +194,9 @@ def view_version(token: str):
 
 
 @click.command("set-password")
-@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True, help="the new password (asked if not given)")
+@click.option(
+    "--password", prompt=True, hide_input=True, confirmation_prompt=True, help="the new password (asked if not given)"
+)
 @with_appcontext
 def set_password_command(password: str) -> None:
     """Set (or with an empty password, remove) the password that guards the archive."""
@@ -173,7 +207,11 @@ def set_password_command(password: str) -> None:
         lines.append(f"PASSWORD_HASH = {generate_password_hash(password)!r}")
     path.write_text("\n".join(lines) + ("\n" if lines else ""))
     path.chmod(0o600)
-    click.echo("Password set; restart the app. Every phone asks for it once." if password else "Password removed; restart the app.")
+    click.echo(
+        "Password set; restart the app. Every phone asks for it once."
+        if password
+        else "Password removed; restart the app."
+    )
 
 
 def init_app(app) -> None:

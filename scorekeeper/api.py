@@ -12,15 +12,17 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 
 from . import checks, i18n, scoring, sheet, store, variants
-from .variants import N_
 from .db import get_db
+from .variants import N_
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _deductions(items) -> list[dict[str, Any]]:
     """Penalty-like table rows as JSON."""
-    return [{"key": d.key, "label": d.label, "points": d.points, "max_count": d.max_count, "spec": d.spec} for d in items]
+    return [
+        {"key": d.key, "label": d.label, "points": d.points, "max_count": d.max_count, "spec": d.spec} for d in items
+    ]
 
 
 def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
@@ -35,7 +37,13 @@ def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
         "sides": rules.sides,
         "target": rules.target,
         "layouts": [
-            {"key": l.key, "label": l.label, "players": l.players, "sides": [list(s) for s in l.sides], "playing": l.playing or None}
+            {
+                "key": l.key,
+                "label": l.label,
+                "players": l.players,
+                "sides": [list(s) for s in l.sides],
+                "playing": l.playing or None,
+            }
             for l in rules.layouts
         ],
         "card_values": dict(rules.card_values),
@@ -45,7 +53,13 @@ def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
             for k in rules.canasta_kinds
         ],
         "going_out": [
-            {"value": g.key, "label": g.label, "bonus": g.bonus, "special": g.special, "waives_minimum": g.waives_minimum}
+            {
+                "value": g.key,
+                "label": g.label,
+                "bonus": g.bonus,
+                "special": g.special,
+                "waives_minimum": g.waives_minimum,
+            }
             for g in rules.going_out
         ],
         "canastas_to_go_out": rules.canastas_to_go_out,
@@ -62,7 +76,8 @@ def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
         "side_fields": sorted(checks.known_fields(rules)),
         "count_fields": fields,
         "opening_minimums": [
-            {"from": row.low, "to": row.high, "label": row.label, "minimum": row.minimum} for row in rules.opening_minimums
+            {"from": row.low, "to": row.high, "label": row.label, "minimum": row.minimum}
+            for row in rules.opening_minimums
         ],
         "settings": [
             {"key": s.key, "label": s.label, "default": s.default, "choices": [v for v, _ in s.choices], "spec": s.spec}
@@ -96,7 +111,11 @@ def _configure(base: variants.RuleSet, body: dict[str, Any]) -> tuple[variants.R
     layout = body.get("layout")
     if layout is not None and (not isinstance(layout, str) or layout not in {l.key for l in base.layouts}):
         keys = ", ".join(l.key for l in base.layouts)
-        problems.append(checks.Problem(None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."), {"rules": base.id, "keys": keys}))
+        problems.append(
+            checks.Problem(
+                None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."), {"rules": base.id, "keys": keys}
+            )
+        )
         layout = None
     settings = body.get("settings")
     if settings is None:
@@ -108,13 +127,23 @@ def _configure(base: variants.RuleSet, body: dict[str, Any]) -> tuple[variants.R
     for key, value in settings.items():
         setting = known.get(key)
         if setting is None:
-            problems.append(checks.Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id}))
+            problems.append(
+                checks.Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id})
+            )
         elif value not in [v for v, _ in setting.choices] or type(value) is not type(setting.default):
             choices = ", ".join(json.dumps(v) for v, _ in setting.choices)
-            problems.append(checks.Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices}))
+            problems.append(
+                checks.Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices})
+            )
     target = body.get("target")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target % 5 or not 0 <= target <= 100000):
-        problems.append(checks.Problem(None, "target", N_("target must be a multiple of 5 up to 100000 (0 or null: the rule set's).")))
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or target % 5 or not 0 <= target <= 100000
+    ):
+        problems.append(
+            checks.Problem(
+                None, "target", N_("target must be a multiple of 5 up to 100000 (0 or null: the rule set's).")
+            )
+        )
         target = None
     if problems:
         return base, problems
@@ -133,7 +162,9 @@ def score():
     base = variants.RULE_SETS.get(body.get("variant")) if isinstance(body.get("variant"), str) else None
     if base is None:
         known = ", ".join(variants.RULE_SETS)
-        return _errors([checks.Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})])
+        return _errors(
+            [checks.Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})]
+        )
     rules, config_problems = _configure(base, body)
     if config_problems:
         return _errors(config_problems)
@@ -144,7 +175,12 @@ def score():
         or any(isinstance(t, bool) or not isinstance(t, int) or t % 5 or abs(t) > 10**7 for t in totals)
     ):
         problems.append(
-            checks.Problem(None, "totals_before", N_("Give %(count)s whole-number totals, each a multiple of 5."), {"count": rules.sides})
+            checks.Problem(
+                None,
+                "totals_before",
+                N_("Give %(count)s whole-number totals, each a multiple of 5."),
+                {"count": rules.sides},
+            )
         )
     sides, side_problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
     problems.extend(side_problems)
@@ -168,8 +204,12 @@ def score():
             **sheet.result_dict(result),
             "warnings": [
                 {**w.as_dict(), "message": i18n.problem_message(w)}
-                for w in checks.plausibility_warnings(rules, sides, [scoring.opening_minimum(rules, t) for t in totals],
-                                                     body.get("lone") if isinstance(body.get("lone"), int) else None)
+                for w in checks.plausibility_warnings(
+                    rules,
+                    sides,
+                    [scoring.opening_minimum(rules, t) for t in totals],
+                    body.get("lone") if isinstance(body.get("lone"), int) else None,
+                )
             ],
         }
     )
@@ -187,7 +227,10 @@ def game(game_id: int):
             "id": found.id,
             "variant": found.variant,
             "layout": s.rules.layouts[0].key,
-            "settings": {setting.key: found.settings.get(setting.key, setting.default) for setting in variants.get(found.variant).settings},
+            "settings": {
+                setting.key: found.settings.get(setting.key, setting.default)
+                for setting in variants.get(found.variant).settings
+            },
             "target": s.rules.target,
             "players": found.players,
             "sides": [
@@ -204,7 +247,12 @@ def game(game_id: int):
                     "lone": row.hand.lone,
                     "entry": row.hand.sides,
                     "sides": [
-                        {"score": sc.score, "breakdown": sheet.breakdown_dicts(sc, i18n.line_label), "total": total, "opening_minimum": m}
+                        {
+                            "score": sc.score,
+                            "breakdown": sheet.breakdown_dicts(sc, i18n.line_label),
+                            "total": total,
+                            "opening_minimum": m,
+                        }
                         for sc, total, m in zip(row.outcome.scores, row.outcome.totals, row.outcome.opening_minimums)
                     ],
                     "after_end": row.after_end,

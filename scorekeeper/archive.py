@@ -6,7 +6,6 @@ import json
 from datetime import date, datetime, timedelta
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-
 from flask_babel import gettext
 
 from . import access, backup, charts, forms, i18n, pagecache, sheet, stats, store, variants
@@ -48,9 +47,13 @@ def _evening(evening_id: int) -> store.Evening:
 def evenings():
     """Every evening, newest first, with its games' count and who came out ahead."""
     page = _page()
-    rows = list(get_db().query(
-        "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
-        "order by e.date desc, e.id desc limit ? offset ?", [stats.PAGE_SIZE + 1, (page - 1) * stats.PAGE_SIZE]))
+    rows = list(
+        get_db().query(
+            "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
+            "order by e.date desc, e.id desc limit ? offset ?",
+            [stats.PAGE_SIZE + 1, (page - 1) * stats.PAGE_SIZE],
+        )
+    )
     more = len(rows) > stats.PAGE_SIZE
     rows = rows[: stats.PAGE_SIZE]
     # each evening's result at a glance: who came out ahead, by how much (the standings' first)
@@ -59,7 +62,10 @@ def evenings():
         standings = stats.evening_standings(get_db(), row["id"]) if row["games"] else []
         if standings and standings[0]["balance"] > 0:  # all who share the lead
             top = standings[0]["balance"]
-            leaders[row["id"]] = {"name": ", ".join(s["name"] for s in standings if s["balance"] == top), "balance": top}
+            leaders[row["id"]] = {
+                "name": ", ".join(s["name"] for s in standings if s["balance"] == top),
+                "balance": top,
+            }
     return render_template("archive/evenings.html", rows=rows, leaders=leaders, page=page, more=more)
 
 
@@ -82,7 +88,9 @@ def new_evening():
     if request.method == "GET":
         form.date.data = _today()
     if form.validate_on_submit():
-        evening_id = store.create_evening(get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or "")
+        evening_id = store.create_evening(
+            get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
+        )
         return redirect(url_for("archive.evening", evening_id=evening_id))
     return _evening_form_page(form, None, 422 if form.is_submitted() else 200)
 
@@ -96,7 +104,9 @@ def edit_evening(evening_id: int):
         form.date.data, form.place.data, form.note.data = evening.date, evening.place, evening.note
         form.known.data = [p.id for p in evening.players]
     if form.validate_on_submit():
-        store.update_evening(get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or "")
+        store.update_evening(
+            get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
+        )
         for game in store.evening_games(get_db(), evening_id):
             store.refresh_results(get_db(), game.id)  # the evening's date is the games' day
         flash(gettext("Evening saved."))
@@ -116,8 +126,14 @@ def evening(evening_id: int):
     the_evening = _evening(evening_id)
     standings = stats.evening_standings(get_db(), evening_id)
     payments = stats.settle({r["name"]: r["balance"] for r in standings})
-    return render_template("archive/evening.html", evening=the_evening, sheets=_evening_sheets(evening_id),
-                           standings=standings, payments=payments, today=_today())
+    return render_template(
+        "archive/evening.html",
+        evening=the_evening,
+        sheets=_evening_sheets(evening_id),
+        standings=standings,
+        payments=payments,
+        today=_today(),
+    )
 
 
 @bp.get("/evenings/<int:evening_id>.csv")
@@ -125,8 +141,9 @@ def evening_csv(evening_id: int):
     """The evening as CSV."""
     _evening(evening_id)
     text = backup.evening_csv(_evening_sheets(evening_id), stats.evening_standings(get_db(), evening_id))
-    return Response(text, mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=evening-{evening_id}.csv"})
+    return Response(
+        text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=evening-{evening_id}.csv"}
+    )
 
 
 # --- players ------------------------------------------------------------------------------
@@ -149,14 +166,36 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     for row in timeline:
         total += row["margin"]
         running.append(total)
-    chart = charts.line_chart([(record.name, running)], title=gettext("%(name)s: balance over finished games", name=record.name), x_label=gettext("game")) if timeline else ""
-    bars = charts.bar_chart([row["margin"] for row in timeline], title=gettext("%(name)s: result of each game", name=record.name)) if timeline else ""
+    chart = (
+        charts.line_chart(
+            [(record.name, running)],
+            title=gettext("%(name)s: balance over finished games", name=record.name),
+            x_label=gettext("game"),
+        )
+        if timeline
+        else ""
+    )
+    bars = (
+        charts.bar_chart(
+            [row["margin"] for row in timeline], title=gettext("%(name)s: result of each game", name=record.name)
+        )
+        if timeline
+        else ""
+    )
     rename = rename or forms.PlayerNameForm(name=record.name)
     merge = merge or forms.MergeForm()
     merge.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
     games, _more = stats.history(db, player_id=pid)
-    return render_template("archive/player.html", record=record, chart=chart, bars=bars, rename=rename, merge=merge,
-                           games=games, rule_sets=variants.RULE_SETS), status
+    return render_template(
+        "archive/player.html",
+        record=record,
+        chart=chart,
+        bars=bars,
+        rename=rename,
+        merge=merge,
+        games=games,
+        rule_sets=variants.RULE_SETS,
+    ), status
 
 
 @bp.get("/players/<int:pid>")
@@ -237,8 +276,17 @@ def history():
             rows, more = [], False  # no such player: no games, as for any unknown id
         else:
             rows, more = ([], False) if errors else stats.history(db, player_id, variant, since, until, page)
-        return render_template("archive/history.html", rows=rows, more=more, page=page, errors=errors,
-                               players=store.list_players(db), rule_sets=variants.RULE_SETS, args=args, **extra)
+        return render_template(
+            "archive/history.html",
+            rows=rows,
+            more=more,
+            page=page,
+            errors=errors,
+            players=store.list_players(db),
+            rule_sets=variants.RULE_SETS,
+            args=args,
+            **extra,
+        )
 
     if errors:
         return render(), 422
@@ -273,8 +321,11 @@ def _export_page(form, status: int = 200):
 def export_json():
     """The whole archive as one JSON file."""
     data = backup.export(get_db())
-    return Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=canasta-archive-{_today()}.json"})
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename=canasta-archive-{_today()}.json"},
+    )
 
 
 # An export of years of club evenings runs to tens of megabytes: the import alone takes a body
@@ -308,7 +359,12 @@ def import_json():
     except backup.ImportError_ as error:
         flash(gettext(error.text, **error.values))
     else:
-        flash(gettext("Restored %(games)s games with %(hands)s hands, %(evenings)s evenings and %(players)s players.", **counts))
+        flash(
+            gettext(
+                "Restored %(games)s games with %(hands)s hands, %(evenings)s evenings and %(players)s players.",
+                **counts,
+            )
+        )
         return redirect(url_for("games.index"))
     return _export_page(form, 422)
 
@@ -320,4 +376,6 @@ def game_csv(game_id: int):
     if game is None:
         abort(404)
     text = backup.game_csv(sheet.build(game, store.hands(get_db(), game_id)))
-    return Response(text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"})
+    return Response(
+        text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"}
+    )

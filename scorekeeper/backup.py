@@ -32,19 +32,48 @@ def export(db: Database) -> dict[str, Any]:
     """Every player, evening, game and hand."""
     evenings = []
     for row in db.query("select * from evenings order by id"):
-        ids = [r["player_id"] for r in db.query(
-            "select player_id from evening_players where evening_id = ? order by position", [row["id"]])]
+        ids = [
+            r["player_id"]
+            for r in db.query(
+                "select player_id from evening_players where evening_id = ? order by position", [row["id"]]
+            )
+        ]
         evenings.append({**row, "players": ids})
     games = []
     for row in db.query("select * from games order by id"):
-        seats = [r["player_id"] for r in db.query("select player_id from game_seats where game_id = ? order by seat", [row["id"]])]
-        hands = [
-            {**h, "sides": json.loads(h["sides"]), "stock_out": None if h["stock_out"] is None else bool(h["stock_out"])}
-            for h in db.query("select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands where game_id = ? order by id", [row["id"]])
+        seats = [
+            r["player_id"]
+            for r in db.query("select player_id from game_seats where game_id = ? order by seat", [row["id"]])
         ]
-        game = {k: row[k] for k in ("id", "variant", "layout", "target", "first_dealer", "created_at", "updated_at",
-                                     "evening_id", "match_id", "partie")}
-        game.update(settings=json.loads(row["settings"] or "{}"), reopened=bool(row["reopened"]), seats=seats, hands=hands)
+        hands = [
+            {
+                **h,
+                "sides": json.loads(h["sides"]),
+                "stock_out": None if h["stock_out"] is None else bool(h["stock_out"]),
+            }
+            for h in db.query(
+                "select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands where game_id = ? order by id",
+                [row["id"]],
+            )
+        ]
+        game = {
+            k: row[k]
+            for k in (
+                "id",
+                "variant",
+                "layout",
+                "target",
+                "first_dealer",
+                "created_at",
+                "updated_at",
+                "evening_id",
+                "match_id",
+                "partie",
+            )
+        }
+        game.update(
+            settings=json.loads(row["settings"] or "{}"), reopened=bool(row["reopened"]), seats=seats, hands=hands
+        )
         games.append(game)
     return {
         "format": FORMAT,
@@ -63,8 +92,19 @@ def is_empty(db: Database) -> bool:
 
 # Every table an export fills or that is derived from them, children first (foreign keys); the
 # kept statistics (player_totals, pair_totals) have no foreign key, so nothing else would clear them.
-_TABLES = ("player_results", "game_results", "player_totals", "pair_totals", "game_seats", "hands",
-           "evening_players", "games", "evenings", "players", "deleted_games")
+_TABLES = (
+    "player_results",
+    "game_results",
+    "player_totals",
+    "pair_totals",
+    "game_seats",
+    "hands",
+    "evening_players",
+    "games",
+    "evenings",
+    "players",
+    "deleted_games",
+)
 
 
 def _clear(db: Database) -> None:
@@ -133,7 +173,9 @@ def _check(data: dict[str, Any]) -> None:
         settings = g.get("settings") or {}
         known = {s.key: s for s in rules.settings}
         if not isinstance(settings, dict) or any(
-                k not in known or not any(v == c and type(v) is type(c) for c, _label in known[k].choices) for k, v in settings.items()):
+            k not in known or not any(v == c and type(v) is type(c) for c, _label in known[k].choices)
+            for k, v in settings.items()
+        ):
             raise _Damaged(f"{where}.settings are not this rule set's")
         target = _number(g.get("target"), f"{where}.target", null=True)
         if target is not None and not 0 < target <= 100000:
@@ -174,8 +216,11 @@ def validate(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportError_(N_("This is not an export of the Canasta score keeper."))
     if data.get("version") != VERSION:
-        raise ImportError_(N_("This export has version %(found)s; this app reads version %(version)s."),
-                           found=repr(data.get("version")), version=VERSION)
+        raise ImportError_(
+            N_("This export has version %(found)s; this app reads version %(version)s."),
+            found=repr(data.get("version")),
+            version=VERSION,
+        )
     try:
         _check(data)
     except (KeyError, TypeError, ValueError) as error:
@@ -183,8 +228,10 @@ def validate(data: Any) -> None:
 
 
 def _damaged(error: Exception) -> ImportError_:
-    return ImportError_(N_("The export is damaged (%(error)s); nothing was imported."),
-                        error=str(error) if isinstance(error, _Damaged) else f"{type(error).__name__}: {error}")
+    return ImportError_(
+        N_("The export is damaged (%(error)s); nothing was imported."),
+        error=str(error) if isinstance(error, _Damaged) else f"{type(error).__name__}: {error}",
+    )
 
 
 def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
@@ -207,29 +254,54 @@ def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
                     db["evening_players"].insert({"evening_id": e["id"], "player_id": int(pid), "position": position})
             for g in data["games"]:
                 names = [db["players"].get(int(pid))["name"] for pid in g["seats"]]
-                db["games"].insert({
-                    **{k: g.get(k) for k in ("id", "variant", "layout", "target", "first_dealer", "created_at",
-                                              "updated_at", "evening_id", "match_id", "partie")},
-                    "players": json.dumps(names), "settings": json.dumps(g.get("settings") or {}),
-                    "reopened": int(bool(g.get("reopened"))),
-                })
+                db["games"].insert(
+                    {
+                        **{
+                            k: g.get(k)
+                            for k in (
+                                "id",
+                                "variant",
+                                "layout",
+                                "target",
+                                "first_dealer",
+                                "created_at",
+                                "updated_at",
+                                "evening_id",
+                                "match_id",
+                                "partie",
+                            )
+                        },
+                        "players": json.dumps(names),
+                        "settings": json.dumps(g.get("settings") or {}),
+                        "reopened": int(bool(g.get("reopened"))),
+                    }
+                )
                 for seat, pid in enumerate(g["seats"]):
                     db["game_seats"].insert({"game_id": g["id"], "seat": seat, "player_id": int(pid)})
                 for h in g["hands"]:
-                    db["hands"].insert({
-                        **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at")},
-                        "game_id": g["id"], "sides": json.dumps(h["sides"]),
-                        "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
-                    })
+                    db["hands"].insert(
+                        {
+                            **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at")},
+                            "game_id": g["id"],
+                            "sides": json.dumps(h["sides"]),
+                            "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
+                        }
+                    )
                 store.refresh_results(db, g["id"])
     except ImportError_:
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise _damaged(error) from None
     except Exception as error:  # a constraint failed: the transaction was rolled back
-        raise ImportError_(N_("The export does not fit together (%(error)s); nothing was imported."), error=str(error)) from None
-    return {"players": len(data["players"]), "evenings": len(data["evenings"]), "games": len(data["games"]),
-            "hands": sum(len(g["hands"]) for g in data["games"])}
+        raise ImportError_(
+            N_("The export does not fit together (%(error)s); nothing was imported."), error=str(error)
+        ) from None
+    return {
+        "players": len(data["players"]),
+        "evenings": len(data["evenings"]),
+        "games": len(data["games"]),
+        "hands": sum(len(g["hands"]) for g in data["games"]),
+    }
 
 
 # A spreadsheet reads a cell starting with one of these as a formula (=HYPERLINK(...), +cmd|...,
@@ -265,7 +337,9 @@ def game_csv(s: sheet.Sheet) -> str:
         writer.writerow([row.number, row.dealer] + [sc.score for sc in row.outcome.scores] + list(row.outcome.totals))
     result = s.state.result
     if result.finished:
-        writer.writerow(["result", "drawn" if result.winner is None else f"{s.side_names[result.winner]} won by {result.margin}"])
+        writer.writerow(
+            ["result", "drawn" if result.winner is None else f"{s.side_names[result.winner]} won by {result.margin}"]
+        )
     return out.getvalue()
 
 
@@ -276,10 +350,17 @@ def evening_csv(sheets: list[sheet.Sheet], standings: list[dict[str, Any]]) -> s
     writer.writerow(["game", "rules", "sides", "hands", "totals", "winner", "margin"])
     for s in sheets:
         result = s.state.result
-        writer.writerow([s.game.id, s.rules.name, " vs ".join(s.side_names), len(s.rows),
-                         " : ".join(map(str, s.state.totals)),
-                         s.side_names[result.winner] if result.finished and result.winner is not None else "",
-                         result.margin if result.finished else ""])
+        writer.writerow(
+            [
+                s.game.id,
+                s.rules.name,
+                " vs ".join(s.side_names),
+                len(s.rows),
+                " : ".join(map(str, s.state.totals)),
+                s.side_names[result.winner] if result.finished and result.winner is not None else "",
+                result.margin if result.finished else "",
+            ]
+        )
     writer.writerow([])
     writer.writerow(["player", "games", "won", "balance"])
     for r in standings:

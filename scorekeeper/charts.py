@@ -39,9 +39,15 @@ def _nice_step(span: float) -> int:
     return int(10 * power)
 
 
-def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None = None,
-               title: str = "", width: int = 360, height: int = 220, x_label: str = "hand",
-               target_label: str = "target {target}") -> str:
+def line_chart(
+    series: Sequence[tuple[str, Sequence[int]]],
+    target: int | None = None,
+    title: str = "",
+    width: int = 360,
+    height: int = 220,
+    x_label: str = "hand",
+    target_label: str = "target {target}",
+) -> str:
     """Lines of running values (one per series) starting at 0, the target as a dashed line."""
     points = [v for _name, values in series for v in values] + [0]
     if target is not None:
@@ -73,11 +79,17 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None =
     tick = (lo // step) * step
     while tick <= hi:
         if tick >= lo:
-            parts.append(f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>')
-            parts.append(f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{tick}</text>')
+            parts.append(
+                f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>'
+            )
+            parts.append(
+                f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
+            )
         tick += step
     if lo < 0:
-        parts.append(f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>')
+        parts.append(
+            f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>'
+        )
     if target is not None:
         parts.append(
             f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
@@ -88,15 +100,25 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], target: int | None =
         colour, cls = COLOURS[index % len(COLOURS)], _series(index)
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *values]))
         dash = ' stroke-dasharray="8 3"' if index % 2 else ""
-        parts.append(f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
+        parts.append(
+            f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>'
+        )
         if values:
-            parts.append(f'<circle class="f{cls}" cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>')
+            parts.append(
+                f'<circle class="f{cls}" cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>'
+            )
         lx = 8 + (index % columns) * (width // 2)
         ly = height - 16 * rows + 16 * (index // columns) - 2
         shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
-        parts.append(f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>')
-        parts.append(f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>')
-    parts.append(f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>')
+        parts.append(
+            f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>'
+        )
+        parts.append(
+            f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>'
+        )
+    parts.append(
+        f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -121,7 +143,11 @@ def bar_chart(values: Sequence[int], title: str = "", width: int = 360, height: 
     for i, v in enumerate(values):
         y0, y1 = sorted((y(0), y(v)))
         colour, cls = (COLOURS[0], _series(0)) if v >= 0 else (COLOURS[1], _series(1))
-        parts.append(f'<rect class="f{cls}" x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>')
-    parts.append(f'<line class="chart-axis" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="{INK}"/>')
+        parts.append(
+            f'<rect class="f{cls}" x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>'
+        )
+    parts.append(
+        f'<line class="chart-axis" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="{INK}"/>'
+    )
     parts.append("</svg>")
     return "".join(parts)

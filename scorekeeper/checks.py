@@ -112,10 +112,14 @@ def _read_count(raw: Mapping[str, Any], key: str, side: int, problems: list[Prob
     return number
 
 
-def _read_cards(rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[str, ...], problems: list[Problem]) -> dict[str, int]:
+def _read_cards(
+    rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[str, ...], problems: list[Problem]
+) -> dict[str, int]:
     """Card counts by value group; each count a whole number within what the deck holds."""
     if not isinstance(raw, Mapping):
-        problems.append(Problem(side, field, N_("Give card counts as an object with keys %(keys)s."), {"keys": ", ".join(groups)}))
+        problems.append(
+            Problem(side, field, N_("Give card counts as an object with keys %(keys)s."), {"keys": ", ".join(groups)})
+        )
         return {}
     counts: dict[str, int] = {}
     for key in raw:
@@ -125,8 +129,12 @@ def _read_cards(rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[s
         number = _read_count(raw, key, side, problems, f"{field}.{key}")
         if number > rules.cards_in_deck[key]:
             problems.append(
-                Problem(side, f"{field}.{key}", N_("The deck holds only %(count)s cards of the kind “%(cards)s”."),
-                        {"count": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key])})
+                Problem(
+                    side,
+                    f"{field}.{key}",
+                    N_("The deck holds only %(count)s cards of the kind “%(cards)s”."),
+                    {"count": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key])},
+                )
             )
         counts[key] = number
     return counts
@@ -135,11 +143,16 @@ def _read_cards(rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[s
 def _check_points(rules: RuleSet, name: str, value: int, side: int, problems: list[Problem]) -> None:
     """A point figure is a multiple of 5 (§0 invariants) and within what the deck holds."""
     if value % 5:
-        problems.append(Problem(side, name, N_("Points are always a multiple of 5; %(value)s is not."), {"value": value}))
+        problems.append(
+            Problem(side, name, N_("Points are always a multiple of 5; %(value)s is not."), {"value": value})
+        )
     limit = MAX_PENALTY if name == "penalties" else rules.max_card_points
     if value > limit:
-        text = N_("%(value)s is more than a penalty (%(limit)s).") if name == "penalties" else N_(
-            "%(value)s is more than the whole deck holds (%(limit)s).")
+        text = (
+            N_("%(value)s is more than a penalty (%(limit)s).")
+            if name == "penalties"
+            else N_("%(value)s is more than the whole deck holds (%(limit)s).")
+        )
         problems.append(Problem(side, name, text, {"value": value, "limit": limit}))
 
 
@@ -160,15 +173,28 @@ def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> R
     known = known_fields(rules)
     for key in raw:
         if key not in known:
-            problems.append(Problem(side, key, N_("Unknown field %(field)s for %(rules)s."), {"field": repr(key), "rules": Msg(rules.name)}))
+            problems.append(
+                Problem(
+                    side,
+                    key,
+                    N_("Unknown field %(field)s for %(rules)s."),
+                    {"field": repr(key), "rules": Msg(rules.name)},
+                )
+            )
     values: dict[str, Any] = {}
     cards: dict[str, dict[str, int] | None] = {}
     for points_field, cards_field in CARD_FIELDS.items():
         cards[cards_field] = None
         if raw.get(cards_field) is not None:
             if raw.get(points_field) not in (None, ""):
-                problems.append(Problem(side, points_field, N_("Give either %(points)s or %(cards)s, not both."),
-                                        {"points": points_field, "cards": cards_field}))
+                problems.append(
+                    Problem(
+                        side,
+                        points_field,
+                        N_("Give either %(points)s or %(cards)s, not both."),
+                        {"points": points_field, "cards": cards_field},
+                    )
+                )
             groups = rules.melded_card_groups if cards_field == "melded_cards" else rules.hand_card_groups
             counts = _read_cards(rules, raw[cards_field], side, cards_field, groups, problems)
             cards[cards_field] = counts
@@ -189,7 +215,9 @@ def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> R
         went_out = None
     if went_out is not None and rules.going_out_kind(went_out) is None:
         allowed = ", ".join(f'"{g.key}"' for g in rules.going_out)
-        problems.append(Problem(side, "went_out", N_("Went out must be null or one of %(allowed)s."), {"allowed": allowed}))
+        problems.append(
+            Problem(side, "went_out", N_("Went out must be null or one of %(allowed)s."), {"allowed": allowed})
+        )
         went_out = None
     has_melded = raw.get("has_melded")
     if has_melded is not None and not isinstance(has_melded, bool):
@@ -214,9 +242,9 @@ def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> R
         black_threes=counts.get("black_threes", 0),
         black_threes_in_hand=counts.get("black_threes_in_hand", 0),
         exact_cut=exact_cut,
-        incomplete_melds={k[len("incomplete_"):]: v for k, v in counts.items() if k.startswith("incomplete_")},
-        holding={k[len("holding_"):]: v for k, v in counts.items() if k.startswith("holding_")},
-        offences={k[len("offence_"):]: v for k, v in counts.items() if k.startswith("offence_")},
+        incomplete_melds={k[len("incomplete_") :]: v for k, v in counts.items() if k.startswith("incomplete_")},
+        holding={k[len("holding_") :]: v for k, v in counts.items() if k.startswith("holding_")},
+        offences={k[len("offence_") :]: v for k, v in counts.items() if k.startswith("offence_")},
     )
     return ReadSide(hand, cards["melded_cards"], cards["hand_cards"])
 
@@ -235,10 +263,15 @@ def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None 
             Problem(
                 side,
                 "melded_points",
-                N_("1 canasta holds at least %(least)s points; melded cards are %(melded)s. "
-                   "Melded points include the cards in canastas.") if hand.canastas == 1 else
-                N_("%(count)s canastas hold at least %(least)s points; melded cards are %(melded)s. "
-                   "Melded points include the cards in canastas."),
+                N_(
+                    "1 canasta holds at least %(least)s points; melded cards are %(melded)s. "
+                    "Melded points include the cards in canastas."
+                )
+                if hand.canastas == 1
+                else N_(
+                    "%(count)s canastas hold at least %(least)s points; melded cards are %(melded)s. "
+                    "Melded points include the cards in canastas."
+                ),
                 {"count": hand.canastas, "least": least, "melded": hand.melded_points},
             )
         )
@@ -249,32 +282,63 @@ def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None 
         # §8.5 element 6: a special hand is melded at once by a team that had not melded before
         if hand.melded_points or hand.canastas or any(hand.incomplete_melds.values()) or hand.black_threes:
             problems.append(
-                Problem(side, "went_out", N_("%(hand)s is only for a team that had not melded: leave its melds at 0."),
-                        {"hand": Msg(kind.label)})
+                Problem(
+                    side,
+                    "went_out",
+                    N_("%(hand)s is only for a team that had not melded: leave its melds at 0."),
+                    {"hand": Msg(kind.label)},
+                )
             )
     elif kind is not None:
         natural = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.natural)
         wild = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.wild)
-        if (team.canastas < rules.canastas_to_go_out or natural < rules.natural_canastas_to_go_out
-                or wild < rules.wild_canastas_to_go_out):
+        if (
+            team.canastas < rules.canastas_to_go_out
+            or natural < rules.natural_canastas_to_go_out
+            or wild < rules.wild_canastas_to_go_out
+        ):
             if rules.wild_canastas_to_go_out:
-                text = N_("Going out needs at least %(total)s completed canastas, %(natural)s natural and "
-                          "%(wild)s wild-card; %(who)s has %(have)s.")
+                text = N_(
+                    "Going out needs at least %(total)s completed canastas, %(natural)s natural and "
+                    "%(wild)s wild-card; %(who)s has %(have)s."
+                )
             elif rules.natural_canastas_to_go_out:
-                text = N_("Going out needs at least %(total)s completed canastas, %(natural)s natural; %(who)s has %(have)s.")
+                text = N_(
+                    "Going out needs at least %(total)s completed canastas, %(natural)s natural; %(who)s has %(have)s."
+                )
             elif rules.canastas_to_go_out == 1:
                 text = N_("Going out needs at least 1 completed canasta; %(who)s has %(have)s.")
             else:
                 text = N_("Going out needs at least %(total)s completed canastas; %(who)s has %(have)s.")
             who = Msg(N_("the partnership")) if team is not hand else Msg(N_("this side"))
-            problems.append(Problem(side, "went_out", text, {
-                "total": rules.canastas_to_go_out, "natural": rules.natural_canastas_to_go_out,
-                "wild": rules.wild_canastas_to_go_out, "who": who, "have": team.canastas}))
-        blocking = [d.label for d in rules.incomplete_melds
-                    if d.key in rules.no_going_out_with_incomplete and hand.incomplete_melds.get(d.key)]
+            problems.append(
+                Problem(
+                    side,
+                    "went_out",
+                    text,
+                    {
+                        "total": rules.canastas_to_go_out,
+                        "natural": rules.natural_canastas_to_go_out,
+                        "wild": rules.wild_canastas_to_go_out,
+                        "who": who,
+                        "have": team.canastas,
+                    },
+                )
+            )
+        blocking = [
+            d.label
+            for d in rules.incomplete_melds
+            if d.key in rules.no_going_out_with_incomplete and hand.incomplete_melds.get(d.key)
+        ]
         if blocking:
-            problems.append(Problem(side, "went_out", N_("House rule: no going out with this unfinished meld: %(meld)s."),
-                                    {"meld": Msg(blocking[0])}))
+            problems.append(
+                Problem(
+                    side,
+                    "went_out",
+                    N_("House rule: no going out with this unfinished meld: %(meld)s."),
+                    {"meld": Msg(blocking[0])},
+                )
+            )
         if rules.side_size == 1 and hand.hand_points:
             field = "hand_cards" if read.hand_cards is not None else "hand_points"
             problems.append(Problem(side, field, N_("A player who went out has no cards left in hand.")))
@@ -282,16 +346,27 @@ def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None 
     if melded_black:
         sets = (6,) if rules.cards_in_deck["black_threes"] == 6 and rules.black_three_in_hand else (3, 4)
         if not hand.went_out:
-            problems.append(Problem(side, "melded_cards.black_threes", N_("Black threes can only be melded by the player going out.")))
+            problems.append(
+                Problem(
+                    side, "melded_cards.black_threes", N_("Black threes can only be melded by the player going out.")
+                )
+            )
         elif melded_black not in sets:
             problems.append(
-                Problem(side, "melded_cards.black_threes", N_("Black threes are melded as a set of all 6.") if sets == (6,)
-                        else N_("Black threes are melded as a set of 3 or 4."))
+                Problem(
+                    side,
+                    "melded_cards.black_threes",
+                    N_("Black threes are melded as a set of all 6.")
+                    if sets == (6,)
+                    else N_("Black threes are melded as a set of 3 or 4."),
+                )
             )
     return problems
 
 
-def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None = None, lone: int | None = None) -> list[Problem]:
+def check_hand(
+    rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None = None, lone: int | None = None
+) -> list[Problem]:
     """Checks across sides: one side went out or the stock ran out, threes and cards the deck holds."""
     problems: list[Problem] = []
     team = None
@@ -304,7 +379,9 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
         for i in out:
             problems.append(Problem(i, "went_out", N_("Only one side can go out in a hand.")))
     if stock_out is True and out:
-        problems.append(Problem(None, "stock_out", N_("A side went out, so the stock did not run out: untick one of them.")))
+        problems.append(
+            Problem(None, "stock_out", N_("A side went out, so the stock did not run out: untick one of them."))
+        )
     if stock_out is False and not out:
         problems.append(Problem(None, "stock_out", N_("Mark the side that went out, or that the stock ran out.")))
     reds = sum(read.hand.red_threes for read in reads)
@@ -312,12 +389,18 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
         for i, read in enumerate(reads):
             if read.hand.red_threes:
                 problems.append(
-                    Problem(i, "red_threes", N_("The deck has %(deck)s red threes; the sides entered %(entered)s in all."),
-                            {"deck": rules.red_threes_in_deck, "entered": reds})
+                    Problem(
+                        i,
+                        "red_threes",
+                        N_("The deck has %(deck)s red threes; the sides entered %(entered)s in all."),
+                        {"deck": rules.red_threes_in_deck, "entered": reds},
+                    )
                 )
     blacks = sum(
-        read.hand.black_threes + read.hand.black_threes_in_hand
-        + (read.melded_cards or {}).get("black_threes", 0) + (read.hand_cards or {}).get("black_threes", 0)
+        read.hand.black_threes
+        + read.hand.black_threes_in_hand
+        + (read.melded_cards or {}).get("black_threes", 0)
+        + (read.hand_cards or {}).get("black_threes", 0)
         for read in reads
     )
     if blacks > rules.cards_in_deck["black_threes"]:
@@ -325,17 +408,19 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
             for field in ("black_threes", "black_threes_in_hand"):
                 if getattr(read.hand, field):
                     problems.append(
-                        Problem(i, field, N_("The deck has %(deck)s black threes; %(entered)s are entered in all."),
-                                {"deck": rules.cards_in_deck["black_threes"], "entered": blacks})
+                        Problem(
+                            i,
+                            field,
+                            N_("The deck has %(deck)s black threes; %(entered)s are entered in all."),
+                            {"deck": rules.cards_in_deck["black_threes"], "entered": blacks},
+                        )
                     )
     cuts = [i for i, read in enumerate(reads) if read.hand.exact_cut]
     if len(cuts) > 1:
         for i in cuts:
             problems.append(Problem(i, "exact_cut", N_("Only the team that did not deal gets the exact-cut bonus.")))
     for key in CARD_GROUP_KEYS:
-        entered = sum(
-            (counts or {}).get(key, 0) for read in reads for counts in (read.melded_cards, read.hand_cards)
-        )
+        entered = sum((counts or {}).get(key, 0) for read in reads for counts in (read.melded_cards, read.hand_cards))
         if entered > rules.cards_in_deck[key]:
             for i, read in enumerate(reads):
                 for field, counts in (("melded_cards", read.melded_cards), ("hand_cards", read.hand_cards)):
@@ -344,7 +429,9 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
                             Problem(
                                 i,
                                 f"{field}.{key}",
-                                N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
+                                N_(
+                                    "The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."
+                                ),
                                 {"deck": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key]), "entered": entered},
                             )
                         )
@@ -354,18 +441,34 @@ def check_hand(rules: RuleSet, reads: Sequence[ReadSide], stock_out: bool | None
         for i, read in enumerate(reads):
             for field, value in (("melded_points", read.hand.melded_points), ("hand_points", read.hand.hand_points)):
                 if value:
-                    problems.append(Problem(i, field, N_("The sides' cards come to %(entered)s points in all; the whole deck "
-                                                         "holds %(deck)s. Check the counts."),
-                                            {"entered": points, "deck": rules.max_card_points}))
+                    problems.append(
+                        Problem(
+                            i,
+                            field,
+                            N_(
+                                "The sides' cards come to %(entered)s points in all; the whole deck "
+                                "holds %(deck)s. Check the counts."
+                            ),
+                            {"entered": points, "deck": rules.max_card_points},
+                        )
+                    )
     cards = sum(rules.cards_in_deck[key] for key in CARD_GROUP_KEYS)
     canastas = sum(read.hand.canasta_count(k.key) for read in reads for k in rules.canasta_kinds)
     if canastas * 7 > cards:
         for i, read in enumerate(reads):
             for k in rules.canasta_kinds:
                 if read.hand.canasta_count(k.key):
-                    problems.append(Problem(i, f"{k.key}_canastas", N_("%(entered)s canastas in all need more cards than the "
-                                                                      "deck holds (%(most)s canastas at most)."),
-                                            {"entered": canastas, "most": cards // 7}))
+                    problems.append(
+                        Problem(
+                            i,
+                            f"{k.key}_canastas",
+                            N_(
+                                "%(entered)s canastas in all need more cards than the "
+                                "deck holds (%(most)s canastas at most)."
+                            ),
+                            {"entered": canastas, "most": cards // 7},
+                        )
+                    )
     return problems
 
 
@@ -378,12 +481,16 @@ def read_lone(rules: RuleSet, lone: Any, problems: list[Problem]) -> int | None:
     if lone is None:
         return None
     if isinstance(lone, bool) or not isinstance(lone, int) or not 0 <= lone < rules.sides:
-        problems.append(Problem(None, "lone", N_("lone must be a player index 0–%(last)s or null."), {"last": rules.sides - 1}))
+        problems.append(
+            Problem(None, "lone", N_("lone must be a player index 0–%(last)s or null."), {"last": rules.sides - 1})
+        )
         return None
     return lone
 
 
-def read_hand(rules: RuleSet, raw_sides: Any, stock_out: Any = None, lone: Any = None) -> tuple[list[SideHand], list[Problem]]:
+def read_hand(
+    rules: RuleSet, raw_sides: Any, stock_out: Any = None, lone: Any = None
+) -> tuple[list[SideHand], list[Problem]]:
     """Read and check a whole hand entry: the sides in card points, and every problem found.
 
     ``stock_out`` says the hand ended because the stock ran out; None leaves it unchecked.
@@ -399,7 +506,11 @@ def read_hand(rules: RuleSet, raw_sides: Any, stock_out: Any = None, lone: Any =
     lone = read_lone(rules, lone, problems)
     if rules.lone_player and lone is None and any(read.hand.went_out for read in reads):
         problems.append(
-            Problem(None, "lone", N_("Mark who played alone: a player who goes out before anyone took the pile plays alone."))
+            Problem(
+                None,
+                "lone",
+                N_("Mark who played alone: a player who goes out before anyone took the pile plays alone."),
+            )
         )
     # Cross checks run too, so every mistake shows at once; a field that could not be read
     # keeps only its own message (its value counted as 0 would mislead the other checks).
@@ -431,8 +542,9 @@ def stored_entry(raw_sides: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return entry
 
 
-def plausibility_warnings(rules: RuleSet, sides: Sequence[SideHand], minimums: Sequence[int],
-                          lone: int | None = None) -> list[Problem]:
+def plausibility_warnings(
+    rules: RuleSet, sides: Sequence[SideHand], minimums: Sequence[int], lone: int | None = None
+) -> list[Problem]:
     """Figures that are possible but unlikely: melded points above 0 yet below the side's opening
     minimum for this hand (§13a). A way of going out that waives the minimum (concealed §2.3,
     Hand-Canasta §7/§10.5, a Modern special hand §8.2) is not warned about, nor a Modern side with a
@@ -458,8 +570,10 @@ def plausibility_warnings(rules: RuleSet, sides: Sequence[SideHand], minimums: S
                 Problem(
                     index,
                     "melded_points",
-                    N_("Melded cards %(melded)s are below this side's opening meld of %(minimum)s. "
-                       "Check the count; if it is right, confirm below."),
+                    N_(
+                        "Melded cards %(melded)s are below this side's opening meld of %(minimum)s. "
+                        "Check the count; if it is right, confirm below."
+                    ),
                     {"melded": side.melded_points, "minimum": minimum},
                 )
             )

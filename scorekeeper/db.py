@@ -75,11 +75,13 @@ def m005_archive(db: Database) -> None:
     db["evenings"].create({"id": int, "date": str, "place": str, "note": str, "created_at": str}, pk="id")
     db["evenings"].create_index(["date"])
     db["evening_players"].create(
-        {"evening_id": int, "player_id": int, "position": int}, pk=("evening_id", "player_id"),
+        {"evening_id": int, "player_id": int, "position": int},
+        pk=("evening_id", "player_id"),
         foreign_keys=[("evening_id", "evenings", "id"), ("player_id", "players", "id")],
     )
     db["game_seats"].create(
-        {"game_id": int, "seat": int, "player_id": int}, pk=("game_id", "seat"),
+        {"game_id": int, "seat": int, "player_id": int},
+        pk=("game_id", "seat"),
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
     db["game_seats"].create_index(["player_id"])
@@ -87,15 +89,37 @@ def m005_archive(db: Database) -> None:
     db["games"].add_column("reopened", int)
     db["games"].create_index(["evening_id"])
     db["game_results"].create(
-        {"game_id": int, "variant": str, "day": str, "hands": int, "finished": int, "winner": int,
-         "margin": int, "totals": str, "sides": str},
-        pk="game_id", foreign_keys=[("game_id", "games", "id")],
+        {
+            "game_id": int,
+            "variant": str,
+            "day": str,
+            "hands": int,
+            "finished": int,
+            "winner": int,
+            "margin": int,
+            "totals": str,
+            "sides": str,
+        },
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id")],
     )
     db["game_results"].create_index(["day"])
     db["game_results"].create_index(["variant", "day"])
     db["player_results"].create(
-        {"game_id": int, "player_id": int, "side": int, "day": str, "finished": int, "won": int, "hands": int,
-         "points": int, "best_hand": int, "canastas": int, "margin": int, "total": int},
+        {
+            "game_id": int,
+            "player_id": int,
+            "side": int,
+            "day": str,
+            "finished": int,
+            "won": int,
+            "hands": int,
+            "points": int,
+            "best_hand": int,
+            "canastas": int,
+            "margin": int,
+            "total": int,
+        },
         pk=("game_id", "player_id"),
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
@@ -115,11 +139,22 @@ def m006_aggregates(db: Database) -> None:
     """Totals per player and per partnership kept up to date on write, and indexes in the order
     the pages read, so the statistics and history cost the same on a big archive as on a small one."""
     db["player_totals"].create(
-        {"player_id": int, "games": int, "finished": int, "won": int, "hands": int, "points": int,
-         "best_hand": int, "canastas": int, "margin": int}, pk="player_id",
+        {
+            "player_id": int,
+            "games": int,
+            "finished": int,
+            "won": int,
+            "hands": int,
+            "points": int,
+            "best_hand": int,
+            "canastas": int,
+            "margin": int,
+        },
+        pk="player_id",
     )
     db["pair_totals"].create(
-        {"a": int, "b": int, "games": int, "finished": int, "won": int, "margin": int}, pk=("a", "b"),
+        {"a": int, "b": int, "games": int, "finished": int, "won": int, "margin": int},
+        pk=("a", "b"),
     )
     db["pair_totals"].create_index(["games"])
     db["game_results"].add_column("evening_id", int)
@@ -255,7 +290,9 @@ def backup_command(path: str) -> None:
     data = backup.export(get_db())
     with open(path, "w", encoding="utf-8") as out:
         json.dump(data, out, ensure_ascii=False, indent=1)
-    click.echo(f"Wrote {len(data['games'])} games, {len(data['evenings'])} evenings, {len(data['players'])} players to {path}")
+    click.echo(
+        f"Wrote {len(data['games'])} games, {len(data['evenings'])} evenings, {len(data['players'])} players to {path}"
+    )
 
 
 @click.command("restore")
@@ -278,7 +315,9 @@ def restore_command(path: str, replace: bool) -> None:
         counts = backup.restore(get_db(), data, replace=replace)
     except backup.ImportError_ as error:
         raise click.ClickException(f"{error} The archive was left unchanged.") from None
-    click.echo(f"Restored {counts['games']} games with {counts['hands']} hands, {counts['evenings']} evenings, {counts['players']} players.")
+    click.echo(
+        f"Restored {counts['games']} games with {counts['hands']} hands, {counts['evenings']} evenings, {counts['players']} players."
+    )
 
 
 def init_app(app) -> None:

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from datetime import date
-
 from flask_wtf.file import FileField
 from wtforms import (
-    BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField, SelectField, SelectMultipleField, StringField,
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
     ValidationError,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
-
-from flask_babel import gettext, lazy_gettext as _l
 
 from . import i18n
 from .checks import Problem, count_fields
@@ -172,7 +180,7 @@ def form_field_name(problem: Problem) -> str:
     for part in ("melded", "hand"):
         prefix = f"{part}_cards."
         if field.startswith(prefix):
-            return f"{part}_{field[len(prefix):]}"
+            return f"{part}_{field[len(prefix) :]}"
     return field
 
 
@@ -199,7 +207,8 @@ def unshown_errors(form: FlaskForm) -> list[str]:
     """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
     the hidden keys): shown at the top instead, so no refusal goes unexplained."""
     fields = [form.client_key, form.based_on] + [
-        getattr(entry.form, f"{part}_mode") for entry in form.sides for part in ("melded", "hand")]
+        getattr(entry.form, f"{part}_mode") for entry in form.sides for part in ("melded", "hand")
+    ]
     return [message for field in fields for message in field.errors]
 
 
@@ -220,7 +229,8 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         )
         players = SeatList(
             StringField(validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters]),
-            min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS,
+            min_entries=MAX_PLAYERS,
+            max_entries=MAX_PLAYERS,
         )
         first_dealer = RadioField(
             N_("First dealer"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
@@ -233,8 +243,10 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         def player_names(self, count: int) -> list[str]:
             """The names of the first ``count`` seats, "Player N" where left empty."""
             # spaces as the archive keeps names (store.player_id): "Anna  B" and "Anna B" are one player
-            return [" ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
-                    for i, field in enumerate(self.players[:count])]
+            return [
+                " ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
+                for i, field in enumerate(self.players[:count])
+            ]
 
         def settings(self) -> dict[str, Any]:
             """The chosen house rules."""
@@ -250,7 +262,9 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
                     ok = False
                 seen.add(name.casefold())
             if int(self.first_dealer.data or 0) >= count:
-                self.first_dealer.errors = list(self.first_dealer.errors) + [gettext("Pick one of the players at the table.")]
+                self.first_dealer.errors = list(self.first_dealer.errors) + [
+                    gettext("Pick one of the players at the table.")
+                ]
                 ok = False
             if self.target.data is not None and self.target.data % 5:
                 self.target.errors = list(self.target.errors) + [gettext("Scores are multiples of 5.")]
@@ -261,7 +275,9 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         only = rules.layouts[0].key
         NewGameForm.layout = HiddenField(default=only, filters=[lambda _value: only])
     if rules.partie_layouts:
-        NewGameForm.complete_game = BooleanField(N_("A complete Game: three Partien with rotating partnerships (4 players)"))
+        NewGameForm.complete_game = BooleanField(
+            N_("A complete Game: three Partien with rotating partnerships (4 players)")
+        )
     for setting in rules.settings:
         setattr(
             NewGameForm,
@@ -279,11 +295,16 @@ class EveningForm(FlaskForm):
     """An evening: its date, place, note and the players present."""
 
     date = StringField(N_("Date"), validators=[InputRequired(message=_l("Give the date."))])
-    place = StringField(N_("Place"), validators=[Length(max=80, message=_l("At most 80 characters.")), no_control_characters])
-    note = StringField(N_("Note"), validators=[Length(max=300, message=_l("At most 300 characters.")), no_control_characters])
+    place = StringField(
+        N_("Place"), validators=[Length(max=80, message=_l("At most 80 characters.")), no_control_characters]
+    )
+    note = StringField(
+        N_("Note"), validators=[Length(max=300, message=_l("At most 300 characters.")), no_control_characters]
+    )
     known = SelectMultipleField(N_("Players"), coerce=_player_id, validate_choice=False)
-    new_players = StringField(N_("New players"), validators=[
-        Length(max=400, message=_l("At most 400 characters.")), no_control_characters])
+    new_players = StringField(
+        N_("New players"), validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters]
+    )
 
     def validate_date(self, field) -> None:
         """A real date, written as the date picker writes it."""
@@ -307,8 +328,14 @@ class EveningForm(FlaskForm):
 class PlayerNameForm(FlaskForm):
     """Rename a player."""
 
-    name = StringField(N_("New name"), validators=[
-        DataRequired(message=_l("Give a name.")), Length(max=40, message=_l("At most 40 characters.")), no_control_characters])
+    name = StringField(
+        N_("New name"),
+        validators=[
+            DataRequired(message=_l("Give a name.")),
+            Length(max=40, message=_l("At most 40 characters.")),
+            no_control_characters,
+        ],
+    )
 
 
 class MergeForm(FlaskForm):

@@ -7,16 +7,24 @@ import re
 import uuid
 
 from flask import (
-    Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_from_directory, url_for,
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
 )
-
 from flask_babel import gettext
 from werkzeug.urls import iri_to_uri
 
-from . import access, api, charts, pagecache, checks, forms, i18n, share, sheet, stats, store, variants
-from .variants import N_
+from . import access, api, charts, checks, forms, i18n, pagecache, share, sheet, stats, store, variants
 from .db import generation as db_generation
 from .db import get_db
+from .variants import N_
 
 bp = Blueprint("games", __name__)
 
@@ -36,7 +44,9 @@ def index():
     from .archive import _today
 
     return render_template(
-        "games/index.html", tonight=store.evening_on(db, _today()), recent=stats.recent_games(db),
+        "games/index.html",
+        tonight=store.evening_on(db, _today()),
+        recent=stats.recent_games(db),
         rule_sets=variants.RULE_SETS,
     )
 
@@ -119,8 +129,13 @@ def new_game(variant: str):
             db = get_db()
             with store.write(db):  # the game and its place in a complete Game, or nothing
                 game_id = store.create_game(
-                    db, rules.id, form.player_names(layout.players), int(form.first_dealer.data),
-                    layout=layout.key, settings=form.settings(), target=form.target.data,
+                    db,
+                    rules.id,
+                    form.player_names(layout.players),
+                    int(form.first_dealer.data),
+                    layout=layout.key,
+                    settings=form.settings(),
+                    target=form.target.data,
                     evening_id=evening.id if evening else None,
                 )
                 if wants_match:
@@ -133,7 +148,7 @@ def new_game(variant: str):
 
 
 def _prefill_again(form, rules: variants.RuleSet) -> None:
-    """"Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
+    """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
     game of the same rules, the deal passing on to whoever would have dealt its next hand."""
     game_id = request.args.get("again", type=int)
     game = store.get_game(get_db(), game_id) if game_id is not None and store.valid_id(game_id) else None
@@ -168,8 +183,16 @@ def next_partie(match_id: int):
         return redirect(url_for("games.scoreboard", game_id=last.id))
     layout = rules.partie_layouts[len(games) - 1]
     game_id = store.create_game(
-        db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
-        match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id,
+        db,
+        last.variant,
+        last.players,
+        0,
+        layout=layout.key,
+        settings=last.settings,
+        target=last.target,
+        match_id=match_id,
+        partie=len(games) + 1,
+        evening_id=last.evening_id,
     )
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -191,7 +214,9 @@ def reference(variant: str):
     rules = variants.RULE_SETS.get(variant)
     if rules is None:
         abort(404)
-    return render_template("games/reference.html", rules=variants.configure(rules), base=rules, card_groups=variants.CARD_GROUPS)
+    return render_template(
+        "games/reference.html", rules=variants.configure(rules), base=rules, card_groups=variants.CARD_GROUPS
+    )
 
 
 @bp.get("/games/<int:game_id>")
@@ -203,7 +228,15 @@ def scoreboard(game_id: int):
 def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = None):
     """The score sheet page; ``readonly`` for a read-only link (``token``): nothing there changes the game.
     Rendered once per change of the archive (see pagecache)."""
-    key = ("scoreboard", db_generation(get_db()), game_id, readonly, str(i18n.get_locale()), access.unlocked(), access.password_set())
+    key = (
+        "scoreboard",
+        db_generation(get_db()),
+        game_id,
+        readonly,
+        str(i18n.get_locale()),
+        access.unlocked(),
+        access.password_set(),
+    )
     return pagecache.cached_page(key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf))
 
 
@@ -218,17 +251,36 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
     the_sheet = sheet.build(game, store.hands(get_db(), game_id))
     chart = ""
     if the_sheet.rows:
-        series = [(name, [row.outcome.totals[i] for row in the_sheet.rows]) for i, name in enumerate(the_sheet.side_names)]
-        chart = charts.line_chart(series, target=the_sheet.rules.target, title=gettext("Running totals"),
-                                  x_label=gettext("hand"), target_label=gettext("target %(target)s", target="{target}"))
+        series = [
+            (name, [row.outcome.totals[i] for row in the_sheet.rows]) for i, name in enumerate(the_sheet.side_names)
+        ]
+        chart = charts.line_chart(
+            series,
+            target=the_sheet.rules.target,
+            title=gettext("Running totals"),
+            x_label=gettext("hand"),
+            target_label=gettext("target %(target)s", target="{target}"),
+        )
     evening = None if readonly or not game.evening_id else store.get_evening(get_db(), game.evening_id)
     view_url = url_for("access.view", token=token or access.view_token(game_id), _external=True)
-    share_url = view_url if readonly else share.reachable_url(url_for("games.scoreboard", game_id=game_id, _external=True))
+    share_url = (
+        view_url if readonly else share.reachable_url(url_for("games.scoreboard", game_id=game_id, _external=True))
+    )
     return render_template(
-        "games/scoreboard.html", sheet=the_sheet, house_rules=house_rules, variant_layouts=len(base.layouts),
-        chart=chart, evening=evening, locked=readonly or _locked(the_sheet), readonly=readonly, live_game=game,
+        "games/scoreboard.html",
+        sheet=the_sheet,
+        house_rules=house_rules,
+        variant_layouts=len(base.layouts),
+        chart=chart,
+        evening=evening,
+        locked=readonly or _locked(the_sheet),
+        readonly=readonly,
+        live_game=game,
         live_url=url_for("access.view_version", token=token) if readonly else None,
-        share_url=share_url, share_qr=share.qr_svg(share_url), view_url=share.reachable_url(view_url), csrf_token=csrf_token,
+        share_url=share_url,
+        share_qr=share.qr_svg(share_url),
+        view_url=share.reachable_url(view_url),
+        csrf_token=csrf_token,
     )
 
 
@@ -267,7 +319,9 @@ def _refuse_if_locked(game: store.Game):
 def minimums(game_id: int):
     """The variant's opening-meld table with each side's current row highlighted."""
     game = _load(game_id)
-    return render_template("games/minimums.html", sheet=sheet.build(game, store.hands(get_db(), game_id)), live_game=game)
+    return render_template(
+        "games/minimums.html", sheet=sheet.build(game, store.hands(get_db(), game_id)), live_game=game
+    )
 
 
 def _position(game: store.Game, hand: store.Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
@@ -282,18 +336,33 @@ def _position(game: store.Game, hand: store.Hand | None) -> tuple[sheet.Sheet, i
 
 
 def _hand_page(
-    game: store.Game, form, hand: store.Hand | None, loose: list[str], status: int = 200,
-    warned: bool = False, problems: bool = False,
+    game: store.Game,
+    form,
+    hand: store.Hand | None,
+    loose: list[str],
+    status: int = 200,
+    warned: bool = False,
+    problems: bool = False,
 ):
     """Render the hand form for a new or an edited hand."""
     the_sheet, number, totals, minimums = _position(game, hand)
     index = number - 1
     loose = loose + [m for m in forms.unshown_errors(form) if m not in loose]
     return render_template(
-        "games/hand.html", sheet=the_sheet, form=form, hand=hand, hand_number=number,
-        minimums=minimums, totals_before=totals, loose=loose, card_groups=variants.CARD_GROUPS, warned=warned,
+        "games/hand.html",
+        sheet=the_sheet,
+        form=form,
+        hand=hand,
+        hand_number=number,
+        minimums=minimums,
+        totals_before=totals,
+        loose=loose,
+        card_groups=variants.CARD_GROUPS,
+        warned=warned,
         problems=problems or bool(form.errors),
-        fields=checks.count_fields(the_sheet.rules), dealer=sheet.dealer(game, index, the_sheet.rules), live_game=game,
+        fields=checks.count_fields(the_sheet.rules),
+        dealer=sheet.dealer(game, index, the_sheet.rules),
+        live_game=game,
         sitting_out=[game.players[s] for s in sheet.sitting_out(the_sheet.rules, index)],
     ), status
 
@@ -335,14 +404,18 @@ def _overtaken_message(count: int) -> str:
     return gettext(
         "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is the same hand, "
         "do not save this one. If it is another hand, press Save again to store it as hand %(next)s.",
-        number=count, next=count + 1,
+        number=count,
+        next=count + 1,
     )
 
 
 def _same_entry(hand: store.Hand, entry, stock_out: bool, lone: int | None) -> bool:
     """Whether a correction holds exactly what is stored already."""
-    return (json.dumps(hand.sides, sort_keys=True) == json.dumps(entry, sort_keys=True)
-            and bool(hand.stock_out) == bool(stock_out) and hand.lone == lone)
+    return (
+        json.dumps(hand.sides, sort_keys=True) == json.dumps(entry, sort_keys=True)
+        and bool(hand.stock_out) == bool(stock_out)
+        and hand.lone == lone
+    )
 
 
 def _save(game: store.Game, form, hand: store.Hand | None):
@@ -371,12 +444,23 @@ def _save(game: store.Game, form, hand: store.Hand | None):
                 return _hand_page(game, form, hand, [stale], 409)
             if hand is None:
                 try:
-                    _, new = store.add_hand_once(db, game.id, entry, stock_out, lone, client_key=form.client_key.data or None,
-                                                 expect_hands=int(form.based_on.data) if claimed else None)
+                    _, new = store.add_hand_once(
+                        db,
+                        game.id,
+                        entry,
+                        stock_out,
+                        lone,
+                        client_key=form.client_key.data or None,
+                        expect_hands=int(form.based_on.data) if claimed else None,
+                    )
                 except store.Overtaken as overtaken:  # another phone saved in the same instant
                     form.based_on.data = str(overtaken.count)
                     return _hand_page(game, form, hand, [_overtaken_message(overtaken.count)], 409)
-                flash(gettext("Hand saved.") if new else gettext("This hand was already saved (sent twice); it is stored once."))
+                flash(
+                    gettext("Hand saved.")
+                    if new
+                    else gettext("This hand was already saved (sent twice); it is stored once.")
+                )
             else:
                 store.update_hand(db, game.id, hand.id, entry, stock_out, lone)
                 flash(gettext("Hand corrected; every later total follows."))
@@ -393,7 +477,9 @@ def new_hand(game_id: int):
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if sheet.build(game, store.hands(get_db(), game_id)).state.result.finished:
         message = gettext("This game is over. Reopen it to correct a hand.")
-        if request.method == "POST" and not (form.client_key.data and store.hand_by_key(get_db(), game_id, form.client_key.data)):
+        if request.method == "POST" and not (
+            form.client_key.data and store.hand_by_key(get_db(), game_id, form.client_key.data)
+        ):
             # finished by another phone meanwhile: keep what was typed on the screen, with the reason
             return _hand_page(game, form, None, [message], 409)
         flash(message)
@@ -444,9 +530,15 @@ def add_hand_json(game_id: int):
     claimed = isinstance(based_on, int) and not isinstance(based_on, bool)  # what the phone said it knew of
 
     def overtaken(count: int):
-        return refused("based_on", gettext(
-            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
-            "hand, enter it again.", number=count), 409)
+        return refused(
+            "based_on",
+            gettext(
+                "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
+                "hand, enter it again.",
+                number=count,
+            ),
+            409,
+        )
 
     if claimed and based_on != len(played):
         return overtaken(len(played))
@@ -460,8 +552,15 @@ def add_hand_json(game_id: int):
     if problems:
         return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), 422
     try:
-        hand_id, new = store.add_hand_once(db, game_id, checks.stored_entry(body["sides"]), stock_out, body.get("lone"),
-                                           client_key=key, expect_hands=len(played) if claimed else None)
+        hand_id, new = store.add_hand_once(
+            db,
+            game_id,
+            checks.stored_entry(body["sides"]),
+            stock_out,
+            body.get("lone"),
+            client_key=key,
+            expect_hands=len(played) if claimed else None,
+        )
     except store.Overtaken as error:  # another phone saved in the same instant
         return overtaken(error.count)
     return jsonify({"id": hand_id, "duplicate": not new}), 201 if new else 200

@@ -68,7 +68,11 @@ def row_label(row: Any) -> str:
 def seats_label(seats: Any) -> str:
     """Seat indexes as people count them: "seats 1 & 3", "seat 2"."""
     numbers = " & ".join(str(seat + 1) for seat in seats)
-    return gettext("seats %(numbers)s", numbers=numbers) if len(seats) > 1 else gettext("seat %(numbers)s", numbers=numbers)
+    return (
+        gettext("seats %(numbers)s", numbers=numbers)
+        if len(seats) > 1
+        else gettext("seat %(numbers)s", numbers=numbers)
+    )
 
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -102,8 +106,13 @@ def init_app(app) -> None:
     @app.context_processor
     def language_context() -> dict[str, Any]:
         """The current language and the languages to switch to, on every page."""
-        return {"current_locale": current_locale(), "languages": list(LANGUAGES.items()),
-                "line_label": line_label, "problem_message": problem_message, "row_label": row_label}
+        return {
+            "current_locale": current_locale(),
+            "languages": list(LANGUAGES.items()),
+            "line_label": line_label,
+            "problem_message": problem_message,
+            "row_label": row_label,
+        }
 
     app.jinja_env.globals.setdefault("ngettext", ngettext)
     app.jinja_env.filters["join_seats"] = seats_label

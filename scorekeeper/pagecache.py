@@ -106,8 +106,11 @@ def compress(response: Response) -> Response:
     """After each request: gzip a text answer of some size when the phone accepts it (static
     files compressed once per version of the file)."""
     if (
-        response.status_code != 200 or "Content-Encoding" in response.headers or not _accepts_gzip()
-        or not (response.mimetype or "").startswith(COMPRESSIBLE) or request.method == "HEAD"
+        response.status_code != 200
+        or "Content-Encoding" in response.headers
+        or not _accepts_gzip()
+        or not (response.mimetype or "").startswith(COMPRESSIBLE)
+        or request.method == "HEAD"
     ):
         return response
     if request.endpoint == "static":
@@ -162,9 +165,16 @@ class FastPages:
         generation = self._generation()
         if generation is None:
             return self.wsgi_app(environ, start_response)
-        key = (generation, environ.get("PATH_INFO"), environ.get("QUERY_STRING"), environ.get("HTTP_COOKIE"),
-               environ.get("HTTP_ACCEPT_LANGUAGE"), environ.get("HTTP_ACCEPT_ENCODING"), environ.get("HTTP_HOST"),
-               environ.get("wsgi.url_scheme"))
+        key = (
+            generation,
+            environ.get("PATH_INFO"),
+            environ.get("QUERY_STRING"),
+            environ.get("HTTP_COOKIE"),
+            environ.get("HTTP_ACCEPT_LANGUAGE"),
+            environ.get("HTTP_ACCEPT_ENCODING"),
+            environ.get("HTTP_HOST"),
+            environ.get("wsgi.url_scheme"),
+        )
         hit = self.cache.get(key)
         if hit is not None:
             status, headers, body = hit

@@ -12,7 +12,6 @@ from typing import Mapping, Sequence
 from .variants import CARD_GROUP_KEYS, N_, RuleSet
 
 
-
 @dataclass(frozen=True)
 class SideHand:
     """What one side scored with in one hand, in card points (counts already converted)."""
@@ -123,7 +122,7 @@ def red_three_points(rules: RuleSet, red_threes: int, positive: bool) -> int:
 
 
 def _plural(n: int, word: str) -> str:
-    """"1 natural canasta", "2 natural canastas"."""
+    """ "1 natural canasta", "2 natural canastas"."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -145,7 +144,7 @@ def threes_sign(rules: RuleSet, side: SideHand) -> tuple[int, str]:
 
 
 def _canasta_label(kind_label: str, n: int) -> str:
-    """"2 natural canastas", "1 natural canasta" from the kind's label "Natural canastas"."""
+    """ "2 natural canastas", "1 natural canasta" from the kind's label "Natural canastas"."""
     label = kind_label[0].lower() + kind_label[1:]
     return f"{n} {label}" if n != 1 else f"1 {label.replace('canastas', 'canasta')}"
 
@@ -167,40 +166,78 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
     for canasta in rules.canasta_kinds:
         n = side.canasta_count(canasta.key)
         if n:
-            lines.append(LineItem(f"{canasta.key}_canastas", _canasta_label(canasta.label, n), canasta.bonus * n,
-                                  canasta.label, n))
+            lines.append(
+                LineItem(
+                    f"{canasta.key}_canastas", _canasta_label(canasta.label, n), canasta.bonus * n, canasta.label, n
+                )
+            )
     sign, why = threes_sign(rules, side)
     if side.red_threes:
         label = _plural(side.red_threes, "red three") + (f" ({why})" if why else "")
-        lines.append(LineItem("red_threes", label, rules.red_three_values[side.red_threes] * sign,
-                              N_("Red threes"), side.red_threes, why))
+        lines.append(
+            LineItem(
+                "red_threes",
+                label,
+                rules.red_three_values[side.red_threes] * sign,
+                N_("Red threes"),
+                side.red_threes,
+                why,
+            )
+        )
     if side.black_threes and rules.black_three_values:
         label = _plural(side.black_threes, "black three") + (f" ({why})" if why else "")
-        lines.append(LineItem("black_threes", label, rules.black_three_values[side.black_threes] * sign,
-                              N_("Black threes"), side.black_threes, why))
+        lines.append(
+            LineItem(
+                "black_threes",
+                label,
+                rules.black_three_values[side.black_threes] * sign,
+                N_("Black threes"),
+                side.black_threes,
+                why,
+            )
+        )
     if side.melded_points:
         minus = rules.melded_minus_without_canasta and side.canastas == 0  # §8.5 element 4
         label = "Melded cards (no canasta: minus)" if minus else "Melded cards"
-        lines.append(LineItem("melded_cards", label, -side.melded_points if minus else side.melded_points,
-                              N_("Melded cards"), 0, N_("no canasta: minus") if minus else ""))
+        lines.append(
+            LineItem(
+                "melded_cards",
+                label,
+                -side.melded_points if minus else side.melded_points,
+                N_("Melded cards"),
+                0,
+                N_("no canasta: minus") if minus else "",
+            )
+        )
     if side.hand_points:
         lines.append(LineItem("cards_in_hand", "Cards left in hand", -side.hand_points, N_("Cards left in hand")))
     if side.black_threes_in_hand and rules.black_three_in_hand:
         lines.append(
-            LineItem("black_threes_in_hand", _plural(side.black_threes_in_hand, "black three") + " in hand",
-                     -rules.black_three_in_hand * side.black_threes_in_hand, N_("Black threes in hand"),
-                     side.black_threes_in_hand)
+            LineItem(
+                "black_threes_in_hand",
+                _plural(side.black_threes_in_hand, "black three") + " in hand",
+                -rules.black_three_in_hand * side.black_threes_in_hand,
+                N_("Black threes in hand"),
+                side.black_threes_in_hand,
+            )
         )
     if side.exact_cut and rules.exact_cut_bonus:
         lines.append(LineItem("exact_cut", "Exact cut", rules.exact_cut_bonus, N_("Exact cut")))
-    for group, item in ((rules.incomplete_melds, "incomplete"), (rules.holding_penalties, "holding"), (rules.penalty_catalogue, "offence")):
+    for group, item in (
+        (rules.incomplete_melds, "incomplete"),
+        (rules.holding_penalties, "holding"),
+        (rules.penalty_catalogue, "offence"),
+    ):
         counts = {"incomplete": side.incomplete_melds, "holding": side.holding, "offence": side.offences}[item]
         for deduction in group:
             n = counts.get(deduction.key, 0)
             if n:
                 label = deduction.label if n == 1 else f"{deduction.label} × {n}"
-                lines.append(LineItem(f"{item}_{deduction.key}", label, -deduction.points * n, deduction.label,
-                                      n if n > 1 else 0))
+                lines.append(
+                    LineItem(
+                        f"{item}_{deduction.key}", label, -deduction.points * n, deduction.label, n if n > 1 else 0
+                    )
+                )
     if side.penalties:
         lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
     return SideScore(tuple(lines))
@@ -299,7 +336,9 @@ def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
 
 
 def play(
-    rules: RuleSet, hands: Sequence[Sequence[SideHand]], totals_before: Sequence[int] | None = None,
+    rules: RuleSet,
+    hands: Sequence[Sequence[SideHand]],
+    totals_before: Sequence[int] | None = None,
     lones: Sequence[int | None] | None = None,
 ) -> GameState:
     """Replay a game hand by hand: scores, running totals, minimums and the result.
@@ -316,9 +355,7 @@ def play(
         scores = score_hand(rules, sides, lones[index] if lones else None)
         totals = tuple(t + s.score for t, s in zip(totals, scores))
         result = game_result(rules, totals)
-        outcomes.append(
-            HandOutcome(scores, totals, tuple(opening_minimum(rules, t) for t in totals), result)
-        )
+        outcomes.append(HandOutcome(scores, totals, tuple(opening_minimum(rules, t) for t in totals), result))
         if result.finished and ended_after is None:
             ended_after = index
     if ended_after is None:

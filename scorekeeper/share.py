@@ -18,8 +18,11 @@ import segno
 LOOPBACK = re.compile(r"^(127\.|localhost$|\[?::1\]?$)")
 
 # Interfaces phones on the home network cannot reach: container and VM bridges, VPN tunnels.
-VIRTUAL = re.compile(r"^(docker|br-|veth|virbr|vboxnet|vmnet|lxcbr|lxdbr|cni|flannel|podman|kube|"
-                     r"tun|tap|wg|utun|tailscale|zt|ppp)", re.I)
+VIRTUAL = re.compile(
+    r"^(docker|br-|veth|virbr|vboxnet|vmnet|lxcbr|lxdbr|cni|flannel|podman|kube|"
+    r"tun|tap|wg|utun|tailscale|zt|ppp)",
+    re.I,
+)
 REFRESH_SECONDS = 60  # a new address from the router (DHCP) is picked up within this
 
 _clock = monotonic
@@ -58,7 +61,8 @@ def _rank(address: str, interface: str | None) -> tuple[int, int]:
     bridges of containers and virtual machines and VPN tunnels (docker's 172.17.0.1 among them)."""
     ip = ipaddress.IPv4Address(address)
     bridge = (interface is not None and VIRTUAL.match(interface)) or (
-        ip in ipaddress.IPv4Network("172.16.0.0/12") and address.endswith(".0.1"))  # docker's gateway addresses
+        ip in ipaddress.IPv4Network("172.16.0.0/12") and address.endswith(".0.1")
+    )  # docker's gateway addresses
     if bridge:
         group = 5
     elif ip in ipaddress.IPv4Network("192.168.0.0/16"):
@@ -113,6 +117,17 @@ def reachable_url(url: str, addresses: tuple[str, ...] | None = None) -> str:
 def qr_svg(text: str) -> str:
     """A QR code of the text as inline SVG markup."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, svgns=True, nl=False,
-                                     title="QR code", svgclass="qr", dark="#000", light="#fff")
+    segno.make(text, error="m").save(
+        out,
+        kind="svg",
+        scale=5,
+        border=2,
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        title="QR code",
+        svgclass="qr",
+        dark="#000",
+        light="#fff",
+    )
     return out.getvalue().decode("utf-8")

@@ -100,8 +100,14 @@ _READ_LIMIT = 50_000
 
 def read_stored(rules: variants.RuleSet, game: Game, hand: Hand) -> list[scoring.SideHand]:
     """A stored hand's sides as the scoring takes them (stored hands passed the checks when saved)."""
-    key = (game.variant, game.layout, json.dumps(game.settings, sort_keys=True, default=str), game.target,
-           json.dumps(hand.sides, sort_keys=True, default=str), hand.lone)
+    key = (
+        game.variant,
+        game.layout,
+        json.dumps(game.settings, sort_keys=True, default=str),
+        game.target,
+        json.dumps(hand.sides, sort_keys=True, default=str),
+        hand.lone,
+    )
     sides = _READ.get(key)
     if sides is None:
         sides = tuple(checks.read_hand(rules, hand.sides, lone=hand.lone)[0])
@@ -135,7 +141,10 @@ def canastas_of(hand: Hand, side: int) -> int:
 def result_dict(result: scoring.Result) -> dict[str, Any]:
     """The result as the JSON API gives it."""
     return {
-        "finished": result.finished, "winner": result.winner, "margin": result.margin, "tie": result.tie,
+        "finished": result.finished,
+        "winner": result.winner,
+        "margin": result.margin,
+        "tie": result.tie,
         "leads": list(result.leads) or None,
     }
 

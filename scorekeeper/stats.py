@@ -52,8 +52,18 @@ PLAYER_COLUMNS = """
 
 def _player(row: dict[str, Any]) -> PlayerStats:
     """A PlayerStats from a query row."""
-    return PlayerStats(row["id"], row["name"], row["games"], row["finished"], row["won"], row["hands"],
-                       row["points"], row["best_hand"], row["canastas"], row["margin"])
+    return PlayerStats(
+        row["id"],
+        row["name"],
+        row["games"],
+        row["finished"],
+        row["won"],
+        row["hands"],
+        row["points"],
+        row["best_hand"],
+        row["canastas"],
+        row["margin"],
+    )
 
 
 def players(db: Database) -> list[PlayerStats]:
@@ -67,17 +77,25 @@ def players(db: Database) -> list[PlayerStats]:
 
 def player(db: Database, pid: int) -> PlayerStats | None:
     """One player's record."""
-    rows = list(db.query(
-        f"select p.id, p.name, {PLAYER_COLUMNS} from players p left join player_totals t on t.player_id = p.id "
-        "where p.id = ?", [pid]))
+    rows = list(
+        db.query(
+            f"select p.id, p.name, {PLAYER_COLUMNS} from players p left join player_totals t on t.player_id = p.id "
+            "where p.id = ?",
+            [pid],
+        )
+    )
     return _player(rows[0]) if rows else None
 
 
 def player_timeline(db: Database, pid: int) -> list[dict[str, Any]]:
     """The player's finished games in order: day, game, won, margin (for the chart over time)."""
-    return list(db.query(
-        "select r.day, r.game_id, r.won, r.margin from player_results r where r.player_id = ? and r.finished = 1 "
-        "order by r.day, r.game_id", [pid]))
+    return list(
+        db.query(
+            "select r.day, r.game_id, r.won, r.margin from player_results r where r.player_id = ? and r.finished = 1 "
+            "order by r.day, r.game_id",
+            [pid],
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -96,7 +114,9 @@ def partnerships(db: Database, limit: int = 50) -> list[Partnership]:
     rows = db.query(
         "select pa.name as a, pb.name as b, t.games, t.finished, t.won, t.margin from pair_totals t "
         "join players pa on pa.id = t.a join players pb on pb.id = t.b where t.games > 0 "
-        "order by t.games desc, t.won desc, pa.name, pb.name limit ?", [limit])
+        "order by t.games desc, t.won desc, pa.name, pb.name limit ?",
+        [limit],
+    )
     return [Partnership((r["a"], r["b"]), r["games"], r["finished"], r["won"], r["margin"]) for r in rows]
 
 
@@ -116,8 +136,14 @@ class HistoryRow:
     evening_id: int | None
 
 
-def history(db: Database, player_id: int | None = None, variant: str | None = None,
-            since: str | None = None, until: str | None = None, page: int = 1) -> tuple[list[HistoryRow], bool]:
+def history(
+    db: Database,
+    player_id: int | None = None,
+    variant: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    page: int = 1,
+) -> tuple[list[HistoryRow], bool]:
     """Games newest first, filtered; one page, and whether there is another."""
     where, params = [], []
     source = "game_results r"
@@ -136,33 +162,51 @@ def history(db: Database, player_id: int | None = None, variant: str | None = No
     if until:
         where.append("r.day <= ?")
         params.append(until)
-    sql = (f"select r.* from {source}" + (" where " + " and ".join(where) if where else "")
-           + f" order by {order} limit ? offset ?")
+    sql = (
+        f"select r.* from {source}"
+        + (" where " + " and ".join(where) if where else "")
+        + f" order by {order} limit ? offset ?"
+    )
     rows = list(db.query(sql, params + [PAGE_SIZE + 1, (max(page, 1) - 1) * PAGE_SIZE]))
     return [_history_row(r) for r in rows[:PAGE_SIZE]], len(rows) > PAGE_SIZE
 
 
 def _history_row(r: dict[str, Any]) -> HistoryRow:
     """A HistoryRow from a game_results row."""
-    return HistoryRow(r["game_id"], r["day"], r["variant"], r["hands"], bool(r["finished"]), r["winner"], r["margin"],
-                      json.loads(r["totals"]), json.loads(r["sides"]), r.get("evening_id"))
+    return HistoryRow(
+        r["game_id"],
+        r["day"],
+        r["variant"],
+        r["hands"],
+        bool(r["finished"]),
+        r["winner"],
+        r["margin"],
+        json.loads(r["totals"]),
+        json.loads(r["sides"]),
+        r.get("evening_id"),
+    )
 
 
 def recent_games(db: Database, limit: int = 8) -> list[HistoryRow]:
     """The games changed most recently (for the home page)."""
     rows = db.query(
         "select r.* from games g join game_results r on r.game_id = g.id order by g.updated_at desc, g.id desc limit ?",
-        [limit])
+        [limit],
+    )
     return [_history_row(r) for r in rows]
 
 
 def evening_standings(db: Database, evening_id: int) -> list[dict[str, Any]]:
     """Each player's games, wins and balance in an evening, best first."""
-    return list(db.query(
-        "select p.id, p.name, count(r.game_id) as games, coalesce(sum(r.won), 0) as won, coalesce(sum(r.margin), 0) as balance "
-        "from evening_players e join players p on p.id = e.player_id "
-        "left join player_results r on r.player_id = p.id and r.game_id in (select id from games where evening_id = ?) "
-        "where e.evening_id = ? group by p.id order by balance desc, won desc, e.position", [evening_id, evening_id]))
+    return list(
+        db.query(
+            "select p.id, p.name, count(r.game_id) as games, coalesce(sum(r.won), 0) as won, coalesce(sum(r.margin), 0) as balance "
+            "from evening_players e join players p on p.id = e.player_id "
+            "left join player_results r on r.player_id = p.id and r.game_id in (select id from games where evening_id = ?) "
+            "where e.evening_id = ? group by p.id order by balance desc, won desc, e.position",
+            [evening_id, evening_id],
+        )
+    )
 
 
 def settle(balances: dict[str, int]) -> list[tuple[str, str, int]]:

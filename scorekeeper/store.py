@@ -112,9 +112,18 @@ class Hand:
 def _game(row: dict[str, Any]) -> Game:
     """A Game from its database row."""
     return Game(
-        row["id"], row["variant"], json.loads(row["players"]), row["first_dealer"], row["created_at"],
-        row.get("layout"), json.loads(row.get("settings") or "{}"), row.get("target"),
-        row.get("match_id"), row.get("partie"), row.get("evening_id"), bool(row.get("reopened")),
+        row["id"],
+        row["variant"],
+        json.loads(row["players"]),
+        row["first_dealer"],
+        row["created_at"],
+        row.get("layout"),
+        json.loads(row.get("settings") or "{}"),
+        row.get("target"),
+        row.get("match_id"),
+        row.get("partie"),
+        row.get("evening_id"),
+        bool(row.get("reopened")),
         row.get("version") or 0,
     )
 
@@ -123,15 +132,28 @@ def _hand(row: dict[str, Any]) -> Hand:
     """A Hand from its database row."""
     stock_out = row.get("stock_out")
     return Hand(
-        row["id"], row["game_id"], json.loads(row["sides"]), row["created_at"], row["updated_at"],
-        None if stock_out is None else bool(stock_out), row.get("lone"), row.get("version") or 0,
+        row["id"],
+        row["game_id"],
+        json.loads(row["sides"]),
+        row["created_at"],
+        row["updated_at"],
+        None if stock_out is None else bool(stock_out),
+        row.get("lone"),
+        row.get("version") or 0,
     )
 
 
 def create_game(
-    db: Database, variant: str, players: list[str], first_dealer: int = 0,
-    layout: str | None = None, settings: dict[str, Any] | None = None, target: int | None = None,
-    match_id: int | None = None, partie: int | None = None, evening_id: int | None = None,
+    db: Database,
+    variant: str,
+    players: list[str],
+    first_dealer: int = 0,
+    layout: str | None = None,
+    settings: dict[str, Any] | None = None,
+    target: int | None = None,
+    match_id: int | None = None,
+    partie: int | None = None,
+    evening_id: int | None = None,
 ) -> int:
     """Store a new game with its seats and return its id (players are found or added by name)."""
     now = _now()
@@ -140,8 +162,10 @@ def create_game(
         players = [db["players"].get(pid)["name"] for pid in ids]  # as the archive spells them
         # a number is never given twice, not even that of a deleted game: links, QR codes and the
         # phones' queues keep pointing at the game they meant (and Undo can bring it back)
-        next_id = db.execute("select max(coalesce((select max(id) from games), 0), "
-                             "coalesce((select max(game_id) from deleted_games), 0)) + 1").fetchone()[0]
+        next_id = db.execute(
+            "select max(coalesce((select max(id) from games), 0), "
+            "coalesce((select max(game_id) from deleted_games), 0)) + 1"
+        ).fetchone()[0]
         table = db["games"].insert(
             {
                 "id": next_id,
@@ -159,7 +183,9 @@ def create_game(
             }
         )
         game_id = table.last_pk
-        db["game_seats"].insert_all({"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+        db["game_seats"].insert_all(
+            {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
+        )
         if evening_id is not None:
             _add_to_evening(db, evening_id, ids)
         refresh_results(db, game_id)
@@ -231,7 +257,11 @@ def hand_by_key(db: Database, game_id: int, client_key: str) -> int | None:
 
 
 def add_hand(
-    db: Database, game_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None,
+    db: Database,
+    game_id: int,
+    sides: list[dict[str, Any]],
+    stock_out: bool | None = None,
+    lone: int | None = None,
     client_key: str | None = None,
 ) -> int:
     """Append a hand with these raw side entries; return its id. A hand sent again with the same
@@ -248,8 +278,13 @@ class Overtaken(Exception):
 
 
 def add_hand_once(
-    db: Database, game_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None,
-    client_key: str | None = None, expect_hands: int | None = None,
+    db: Database,
+    game_id: int,
+    sides: list[dict[str, Any]],
+    stock_out: bool | None = None,
+    lone: int | None = None,
+    client_key: str | None = None,
+    expect_hands: int | None = None,
 ) -> tuple[int, bool]:
     """Like ``add_hand``, and say whether the hand is new (False: this key was stored before). The
     key is looked up inside the write transaction, so two requests with one key cannot both insert;
@@ -262,18 +297,35 @@ def add_hand_once(
             if existing is not None:
                 return existing, False
         if expect_hands is not None:
-            count = db.execute("select count(*) from hands where game_id = ? and deleted_at is null", [game_id]).fetchone()[0]
+            count = db.execute(
+                "select count(*) from hands where game_id = ? and deleted_at is null", [game_id]
+            ).fetchone()[0]
             if count != expect_hands:
                 raise Overtaken(count)
         table = db["hands"].insert(
-            {"game_id": game_id, "sides": json.dumps(sides), "created_at": now, "updated_at": now, "deleted_at": None,
-             "stock_out": stock_out, "lone": lone, "client_key": client_key}
+            {
+                "game_id": game_id,
+                "sides": json.dumps(sides),
+                "created_at": now,
+                "updated_at": now,
+                "deleted_at": None,
+                "stock_out": stock_out,
+                "lone": lone,
+                "client_key": client_key,
+            }
         )
         _touch(db, game_id, now)
     return table.last_pk, True
 
 
-def update_hand(db: Database, game_id: int, hand_id: int, sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None) -> None:
+def update_hand(
+    db: Database,
+    game_id: int,
+    hand_id: int,
+    sides: list[dict[str, Any]],
+    stock_out: bool | None = None,
+    lone: int | None = None,
+) -> None:
     """Replace a hand's entry; it keeps its place in the game."""
     now = _now()
     with write(db):
@@ -288,7 +340,10 @@ def delete_hand(db: Database, game_id: int, hand_id: int) -> None:
     """Delete a hand, keeping it so the deletion can be undone."""
     now = _now()
     with write(db):
-        db.execute("update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ?", [now, hand_id, game_id])
+        db.execute(
+            "update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ?",
+            [now, hand_id, game_id],
+        )
         _touch(db, game_id, now)
 
 
@@ -296,7 +351,9 @@ def restore_hand(db: Database, game_id: int, hand_id: int) -> None:
     """Undo the deletion of a hand; it returns to its old place."""
     now = _now()
     with write(db):
-        db.execute("update hands set deleted_at = null, version = version + 1 where id = ? and game_id = ?", [hand_id, game_id])
+        db.execute(
+            "update hands set deleted_at = null, version = version + 1 where id = ? and game_id = ?", [hand_id, game_id]
+        )
         _touch(db, game_id, now)
 
 
@@ -318,8 +375,14 @@ def delete_game(db: Database, game_id: int) -> bool:
             db.execute(f"delete from {table} where game_id = ?", [game_id])
         _apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
         db.execute("delete from games where id = ?", [game_id])
-        db["deleted_games"].insert({"game_id": game_id, "deleted_at": _now(),
-                                    "data": json.dumps({"game": game, "seats": seats, "hands": kept_hands})}, replace=True)
+        db["deleted_games"].insert(
+            {
+                "game_id": game_id,
+                "deleted_at": _now(),
+                "data": json.dumps({"game": game, "seats": seats, "hands": kept_hands}),
+            },
+            replace=True,
+        )
     return True
 
 
@@ -397,9 +460,7 @@ def list_players(db: Database) -> list[Player]:
 
 def _rewrite_names(db: Database, pid: int) -> None:
     """Refresh the names kept with each game of this player after a rename or merge."""
-    for row in db.query(
-        "select distinct game_id from game_seats where player_id = ?", [pid]
-    ):
+    for row in db.query("select distinct game_id from game_seats where player_id = ?", [pid]):
         seats = db.query(
             "select p.name from game_seats s join players p on p.id = s.player_id where s.game_id = ? order by s.seat",
             [row["game_id"]],
@@ -425,9 +486,13 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
     ValueError if both sat in the same game."""
     if keep == gone:
         raise Refused(N_("Pick two different players."))
-    shared = list(db.query(
-        "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
-        "where a.player_id = ? and b.player_id = ?", [keep, gone]))
+    shared = list(
+        db.query(
+            "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
+            "where a.player_id = ? and b.player_id = ?",
+            [keep, gone],
+        )
+    )
     if shared:
         raise Refused(N_("Both played in the same game, so they are two people."))
     with write(db):
@@ -435,7 +500,9 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
         db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])
         db.execute(
             "insert or ignore into evening_players (evening_id, player_id, position) "
-            "select evening_id, ?, position from evening_players where player_id = ?", [keep, gone])
+            "select evening_id, ?, position from evening_players where player_id = ?",
+            [keep, gone],
+        )
         db.execute("delete from evening_players where player_id = ?", [gone])
         for game_id in games:  # take the merged player's games out of the totals; refreshed below
             _apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
@@ -450,7 +517,9 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
 
 def _add_to_evening(db: Database, evening_id: int, ids: list[int]) -> None:
     """Add players to an evening's list (keeping the ones already there)."""
-    start = db.execute("select coalesce(max(position), -1) + 1 from evening_players where evening_id = ?", [evening_id]).fetchone()[0]
+    start = db.execute(
+        "select coalesce(max(position), -1) + 1 from evening_players where evening_id = ?", [evening_id]
+    ).fetchone()[0]
     for offset, pid in enumerate(ids):
         db.execute(
             "insert or ignore into evening_players (evening_id, player_id, position) values (?, ?, ?)",
@@ -471,8 +540,13 @@ def update_evening(db: Database, evening_id: int, date: str, names: list[str], p
     with write(db):
         db["evenings"].update(evening_id, {"date": date, "place": place, "note": note})
         keep = [player_id(db, name) for name in names]
-        in_games = [r["player_id"] for r in db.query(
-            "select distinct s.player_id from game_seats s join games g on g.id = s.game_id where g.evening_id = ?", [evening_id])]
+        in_games = [
+            r["player_id"]
+            for r in db.query(
+                "select distinct s.player_id from game_seats s join games g on g.id = s.game_id where g.evening_id = ?",
+                [evening_id],
+            )
+        ]
         db.execute("delete from evening_players where evening_id = ?", [evening_id])
         _add_to_evening(db, evening_id, keep + [p for p in in_games if p not in keep])
 
@@ -485,9 +559,14 @@ def get_evening(db: Database, evening_id: int) -> Evening | None:
     if not rows:
         return None
     row = rows[0]
-    players = [Player(r["id"], r["name"]) for r in db.query(
-        "select p.id, p.name from evening_players e join players p on p.id = e.player_id "
-        "where e.evening_id = ? order by e.position", [evening_id])]
+    players = [
+        Player(r["id"], r["name"])
+        for r in db.query(
+            "select p.id, p.name from evening_players e join players p on p.id = e.player_id "
+            "where e.evening_id = ? order by e.position",
+            [evening_id],
+        )
+    ]
     return Evening(row["id"], row["date"], row["place"] or "", row["note"] or "", players)
 
 
@@ -517,26 +596,41 @@ def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
     if not db["player_totals"].exists():  # during the migrations that come before the totals
         return
     for r in rows:
-        values = {"games": 1, "finished": r["finished"], "won": r["won"], "hands": r["hands"], "points": r["points"],
-                  "canastas": r["canastas"], "margin": r["margin"]}
+        values = {
+            "games": 1,
+            "finished": r["finished"],
+            "won": r["won"],
+            "hands": r["hands"],
+            "points": r["points"],
+            "canastas": r["canastas"],
+            "margin": r["margin"],
+        }
         db.execute(
             "insert into player_totals (player_id, games, finished, won, hands, points, canastas, margin) "
-            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing", [r["player_id"]])
+            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing",
+            [r["player_id"]],
+        )
         db.execute(
             "update player_totals set " + ", ".join(f"{k} = {k} + ?" for k in TOTAL_FIELDS) + " where player_id = ?",
-            [sign * values[k] for k in TOTAL_FIELDS] + [r["player_id"]])
-        best = db.execute("select max(best_hand) from player_results where player_id = ?", [r["player_id"]]).fetchone()[0]
+            [sign * values[k] for k in TOTAL_FIELDS] + [r["player_id"]],
+        )
+        best = db.execute("select max(best_hand) from player_results where player_id = ?", [r["player_id"]]).fetchone()[
+            0
+        ]
         db.execute("update player_totals set best_hand = ? where player_id = ?", [best, r["player_id"]])
     for x in rows:
         for y in rows:
             if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
                 db.execute(
                     "insert into pair_totals (a, b, games, finished, won, margin) values (?, ?, 0, 0, 0, 0) "
-                    "on conflict(a, b) do nothing", [x["player_id"], y["player_id"]])
+                    "on conflict(a, b) do nothing",
+                    [x["player_id"], y["player_id"]],
+                )
                 db.execute(
                     "update pair_totals set games = games + ?, finished = finished + ?, won = won + ?, margin = margin + ? "
                     "where a = ? and b = ?",
-                    [sign, sign * x["finished"], sign * x["won"], sign * x["margin"], x["player_id"], y["player_id"]])
+                    [sign, sign * x["finished"], sign * x["won"], sign * x["margin"], x["player_id"], y["player_id"]],
+                )
 
 
 def refresh_results(db: Database, game_id: int) -> None:
@@ -554,9 +648,15 @@ def refresh_results(db: Database, game_id: int) -> None:
         evening = list(db.query("select date from evenings where id = ?", [game.evening_id]))
         day = evening[0]["date"] if evening else day
     record = {
-        "game_id": game_id, "variant": game.variant, "day": day, "hands": len(s.rows),
-        "finished": int(result.finished), "winner": result.winner, "margin": result.margin,
-        "totals": json.dumps(list(s.state.totals)), "sides": json.dumps(s.side_names),
+        "game_id": game_id,
+        "variant": game.variant,
+        "day": day,
+        "hands": len(s.rows),
+        "finished": int(result.finished),
+        "winner": result.winner,
+        "margin": result.margin,
+        "totals": json.dumps(list(s.state.totals)),
+        "sides": json.dumps(s.side_names),
     }
     if "evening_id" in db["game_results"].columns_dict:
         record["evening_id"] = game.evening_id
@@ -564,7 +664,10 @@ def refresh_results(db: Database, game_id: int) -> None:
     old = list(db.query("select * from player_results where game_id = ?", [game_id]))
     db.execute("delete from player_results where game_id = ?", [game_id])
     _apply_totals(db, old, -1)
-    seats = {r["seat"]: r["player_id"] for r in db.query("select seat, player_id from game_seats where game_id = ?", [game_id])}
+    seats = {
+        r["seat"]: r["player_id"]
+        for r in db.query("select seat, player_id from game_seats where game_id = ?", [game_id])
+    }
     rows = []
     balance: dict[int, int] = {}
     for payer, payee, points in sheet.settlement(s):
@@ -575,12 +678,22 @@ def refresh_results(db: Database, game_id: int) -> None:
         canastas = sum(sheet.canastas_of(row.hand, side) for row in s.rows)
         for seat in seat_list:
             if seat in seats:
-                rows.append({
-                    "game_id": game_id, "player_id": seats[seat], "side": side, "day": day,
-                    "finished": int(result.finished), "won": int(result.finished and result.winner == side),
-                    "hands": len(scores), "points": sum(scores), "best_hand": max(scores) if scores else None,
-                    "canastas": canastas, "margin": balance.get(seat, 0), "total": s.state.totals[side],
-                })
+                rows.append(
+                    {
+                        "game_id": game_id,
+                        "player_id": seats[seat],
+                        "side": side,
+                        "day": day,
+                        "finished": int(result.finished),
+                        "won": int(result.finished and result.winner == side),
+                        "hands": len(scores),
+                        "points": sum(scores),
+                        "best_hand": max(scores) if scores else None,
+                        "canastas": canastas,
+                        "margin": balance.get(seat, 0),
+                        "total": s.state.totals[side],
+                    }
+                )
     if rows:
         db["player_results"].insert_all(rows)
     _apply_totals(db, rows, 1)

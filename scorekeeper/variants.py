@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+
 def N_(text: str) -> str:
     """Mark an English text as a message to translate (pybabel extracts it); the app translates it
     when it shows it. The core stays free of Flask."""
@@ -129,12 +130,25 @@ def _seats(*sides: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 ALONE_2 = Layout("2", N_("2 players, each for himself"), 2, _seats((0,), (1,)))
 ALONE_3 = Layout("3", N_("3 players, each for himself"), 3, _seats((0,), (1,), (2,)))
 PAIRS_4 = Layout("4", N_("4 players, 2 partnerships (partners opposite)"), 4, _seats((0, 2), (1, 3)))
-PAIR_V_THREE_5 = Layout("5", N_("5 players: a pair against three who take turns sitting out"), 5, _seats((0, 1), (2, 3, 4)), sit_out=1, playing=2
+PAIR_V_THREE_5 = Layout(
+    "5",
+    N_("5 players: a pair against three who take turns sitting out"),
+    5,
+    _seats((0, 1), (2, 3, 4)),
+    sit_out=1,
+    playing=2,
 )
-THREE_V_THREE_ROTATING_6 = Layout("6-rotating", N_("6 players: three against three, two of each side play each hand"), 6,
-    _seats((0, 2, 4), (1, 3, 5)), sit_out=1, playing=2,
+THREE_V_THREE_ROTATING_6 = Layout(
+    "6-rotating",
+    N_("6 players: three against three, two of each side play each hand"),
+    6,
+    _seats((0, 2, 4), (1, 3, 5)),
+    sit_out=1,
+    playing=2,
 )
-THREE_PAIRS_6 = Layout("6-pairs", N_("6 players: three partnerships of 2 (partners opposite)"), 6, _seats((0, 3), (1, 4), (2, 5)))
+THREE_PAIRS_6 = Layout(
+    "6-pairs", N_("6 players: three partnerships of 2 (partners opposite)"), 6, _seats((0, 3), (1, 4), (2, 5))
+)
 TWO_TRIOS_6 = Layout("6-trios", N_("6 players: two teams of 3 (alternate seats)"), 6, _seats((0, 2, 4), (1, 3, 5)))
 
 
@@ -188,7 +202,9 @@ class RuleSet:
     lone_player: bool = False  # classic 3 players: a lone player against a partnership, per hand (§5)
     lone_trigger: str = "pile_or_out"  # §15.3: how the table decides who plays alone (a hint only)
     splash_opening: bool = False  # §8.2 Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
-    lone_red_sign: str = "partnership"  # §5 reading (a), §15.3: a partner's red threes by whether the partnership melded; "own"
+    lone_red_sign: str = (
+        "partnership"  # §5 reading (a), §15.3: a partner's red threes by whether the partnership melded; "own"
+    )
     lone_all_four: str = "individual"  # §5 reading (b), §15.3: the all-four value only for one holder; "partnership"
     tie_rule: str = "play_on"  # §15.4: sides level at the top play another hand; "draw" ends it
     settings: tuple[Setting, ...] = ()
@@ -294,16 +310,15 @@ WILD_2000 = CanastaKind("wild", N_("Wild-card canastas"), 2000, wild=True, min_p
 
 GOING_OUT = ("going_out", N_("Going out"), 100)  # §2.5
 NORMAL = GoingOut("normal", N_("Went out"), (GOING_OUT,))
-CONCEALED = GoingOut("concealed", N_("Concealed"), (GOING_OUT, ("concealed", N_("Concealed going out"), 100)), waives_minimum=True
+CONCEALED = GoingOut(
+    "concealed", N_("Concealed"), (GOING_OUT, ("concealed", N_("Concealed going out"), 100)), waives_minimum=True
 )  # §2.5: 100 more, 200 in all; §2.3: no minimum
 CLASSIC_GOING_OUT = (NORMAL, CONCEALED)
 
 
 def _with_opening_negative(rules: RuleSet, minimum: int) -> RuleSet:
     """The negative-total row set to ``minimum`` (§15.6)."""
-    rows = tuple(
-        replace(row, minimum=minimum) if row.low is None else row for row in rules.opening_minimums
-    )
+    rows = tuple(replace(row, minimum=minimum) if row.low is None else row for row in rules.opening_minimums)
     if rows[0].low is not None:  # a table that starts at 0: add the negative row
         rows = (OpeningRow(None, -5, minimum),) + rows
     return replace(rules, opening_minimums=rows)
@@ -314,8 +329,12 @@ def _with_target(rules: RuleSet, target: Any) -> RuleSet:
     return replace(rules, target=int(target))
 
 
-TIE_SETTING = Setting("tie_rule", N_("Sides level at the top at or above the target"), "play_on",
-    (("play_on", N_("Tie: play another hand")), ("draw", N_("The game ends drawn"))), "§2.6, §13 D19, §15.4",
+TIE_SETTING = Setting(
+    "tie_rule",
+    N_("Sides level at the top at or above the target"),
+    "play_on",
+    (("play_on", N_("Tie: play another hand")), ("draw", N_("The game ends drawn"))),
+    "§2.6, §13 D19, §15.4",
     lambda rules, value: replace(rules, tie_rule=value),
 )
 
@@ -332,12 +351,20 @@ def _hand_canasta_adds(rules: RuleSet, adds: Any) -> RuleSet:
     return _going_out_lines(rules, "hand_canasta", ((GOING_OUT,) + base) if adds else base)
 
 
-HAND_CANASTA_SETTING = Setting("hand_canasta_adds", N_("Hand-Canasta 1000"), False,
-    ((False, N_("replaces the 100 for going out")), (True, N_("plus the 100 for going out"))), "§13 D3, §15.1",
+HAND_CANASTA_SETTING = Setting(
+    "hand_canasta_adds",
+    N_("Hand-Canasta 1000"),
+    False,
+    ((False, N_("replaces the 100 for going out")), (True, N_("plus the 100 for going out"))),
+    "§13 D3, §15.1",
     _hand_canasta_adds,
 )
-RED_THREE_NO_CANASTA_SETTING = Setting("red_three_melded_no_canasta", N_("Red threes of a side that melded but has no canasta"), -1,
-    ((-1, N_("count minus (as [003])")), (0, N_("count nothing"))), "§13 D2, §15.2",
+RED_THREE_NO_CANASTA_SETTING = Setting(
+    "red_three_melded_no_canasta",
+    N_("Red threes of a side that melded but has no canasta"),
+    -1,
+    ((-1, N_("count minus (as [003])")), (0, N_("count nothing"))),
+    "§13 D2, §15.2",
     lambda rules, value: replace(rules, red_three_melded_no_canasta=int(value)),
 )
 
@@ -349,12 +376,18 @@ def _wild_melds(rules: RuleSet, allowed: Any) -> RuleSet:
     return replace(
         rules,
         canasta_kinds=rules.canasta_kinds + (WILD_2000,),
-        incomplete_melds=rules.incomplete_melds + (Deduction("wild", N_("Incomplete wild-card meld"), 1000, spec="§3"),),
+        incomplete_melds=rules.incomplete_melds
+        + (Deduction("wild", N_("Incomplete wild-card meld"), 1000, spec="§3"),),
     )
 
 
-WILD_MELDS_SETTING = Setting("wild_melds", N_("Wild-card melds (2s and jokers)"), False,
-    ((False, N_("not allowed")), (True, N_("allowed: canasta +2000, incomplete −1000"))), "§3", _wild_melds,
+WILD_MELDS_SETTING = Setting(
+    "wild_melds",
+    N_("Wild-card melds (2s and jokers)"),
+    False,
+    ((False, N_("not allowed")), (True, N_("allowed: canasta +2000, incomplete −1000"))),
+    "§3",
+    _wild_melds,
 )
 
 
@@ -395,8 +428,12 @@ CLASSIC_2P = replace(
     canastas_to_go_out=2,  # §4 "Ein Spieler braucht zwei Canastas"
 )
 
-SIX_RED_THREE_SIGN_SETTING = Setting("red_three_negative", N_("Red threes of a team that has not melded"), True,
-    ((True, N_("count minus (classic rule)")), (False, N_("count plus anyway"))), "§6, §15.9",
+SIX_RED_THREE_SIGN_SETTING = Setting(
+    "red_three_negative",
+    N_("Red threes of a team that has not melded"),
+    True,
+    ((True, N_("count minus (classic rule)")), (False, N_("count plus anyway"))),
+    "§6, §15.9",
     lambda rules, value: replace(rules, red_three_sign="melded" if value else "always"),
 )
 
@@ -406,23 +443,46 @@ CLASSIC_3P = replace(
     id="classic-3p",
     name=N_("Classic Canasta (3 players)"),
     spec="§5",
-    summary=N_("Individual totals; each hand the lone player plays against the other two, who share melds; game to 7500."),
+    summary=N_(
+        "Individual totals; each hand the lone player plays against the other two, who share melds; game to 7500."
+    ),
     layouts=(ALONE_3,),
     target=7500,  # §5
     lone_player=True,
     settings=_common(
-        Setting("lone_trigger", N_("Who plays alone"), "pile_or_out",
-                (("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it ([001])")),
-                 ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it ([000])"))),
-                "§13 D8, §15.3", lambda rules, value: replace(rules, lone_trigger=value)),
-        Setting("lone_red_sign", N_("A partner's red threes count minus"), "partnership",
-                (("partnership", N_("when the partnership has melded nothing")),
-                 ("own", N_("when that partner has melded nothing himself"))),
-                "§5 (a), §15.3", lambda rules, value: replace(rules, lone_red_sign=value)),
-        Setting("lone_all_four", N_("All four red threes (800)"), "individual",
-                (("individual", N_("only when one player holds all four")),
-                 ("partnership", N_("also when the two partners hold them between them"))),
-                "§5 (b), §15.3", lambda rules, value: replace(rules, lone_all_four=value)),
+        Setting(
+            "lone_trigger",
+            N_("Who plays alone"),
+            "pile_or_out",
+            (
+                ("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it ([001])")),
+                ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it ([000])")),
+            ),
+            "§13 D8, §15.3",
+            lambda rules, value: replace(rules, lone_trigger=value),
+        ),
+        Setting(
+            "lone_red_sign",
+            N_("A partner's red threes count minus"),
+            "partnership",
+            (
+                ("partnership", N_("when the partnership has melded nothing")),
+                ("own", N_("when that partner has melded nothing himself")),
+            ),
+            "§5 (a), §15.3",
+            lambda rules, value: replace(rules, lone_red_sign=value),
+        ),
+        Setting(
+            "lone_all_four",
+            N_("All four red threes (800)"),
+            "individual",
+            (
+                ("individual", N_("only when one player holds all four")),
+                ("partnership", N_("also when the two partners hold them between them")),
+            ),
+            "§5 (b), §15.3",
+            lambda rules, value: replace(rules, lone_all_four=value),
+        ),
     ),
 )
 
@@ -470,8 +530,12 @@ VIENNA = replace(
     summary=N_("Classic with red threes counting only with a canasta, Hand-Canasta 1000 and Verdeckt Ausmachen 200."),
     going_out=(
         NORMAL,
-        GoingOut("verdeckt", N_("Verdeckt Ausmachen"), (("verdeckt", N_("Verdeckt Ausmachen"), 200),), waives_minimum=True),
-        GoingOut("hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True),
+        GoingOut(
+            "verdeckt", N_("Verdeckt Ausmachen"), (("verdeckt", N_("Verdeckt Ausmachen"), 200),), waives_minimum=True
+        ),
+        GoingOut(
+            "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
+        ),
     ),
     red_three_sign="canasta",
     settings=_common(HAND_CANASTA_SETTING, RED_THREE_NO_CANASTA_SETTING),
@@ -515,7 +579,8 @@ MODERN = RuleSet(
         CanastaKind("jokers", N_("Joker canastas (4 jokers + three 2s)"), 2500, wild=True, min_points=260),
         CanastaKind("wild", N_("Other wild canastas (1–3 jokers)"), 2000, wild=True, min_points=170),
     ),
-    going_out=(NORMAL,) + tuple(GoingOut(k, label, ((k, label, v),), special=True, waives_minimum=True) for k, label, v in MODERN_SPECIAL),
+    going_out=(NORMAL,)
+    + tuple(GoingOut(k, label, ((k, label, v),), special=True, waives_minimum=True) for k, label, v in MODERN_SPECIAL),
     red_three_values=(0, 100, 300, 500, 1000),  # §8.5 element 3
     black_three_values=(0, 100, 300, 500, 1000),
     red_three_sign="canasta_count",
@@ -534,10 +599,22 @@ MODERN = RuleSet(
     melded_card_groups=("jokers", "twos_aces", "high", "low"),  # §8.5 element 4: threes excluded
     splash_opening=True,  # §8.2: a natural or wild canasta from hand opens with no minimum
     settings=_common(
-        Setting("special_3500", N_("Pairs and Garbage"), False, ((False, N_("2500 / 2000")), (True, N_("3500 each"))), "§8.5, §15.10", _modern_special),
-        Setting("no_out_with_incomplete", N_("Going out with an incomplete 7s or pure aces meld"), False,
-                ((False, N_("allowed")), (True, N_("not allowed"))), "§8.4, §15.10",
-                lambda r, v: replace(r, no_going_out_with_incomplete=("aces", "sevens") if v else ())),
+        Setting(
+            "special_3500",
+            N_("Pairs and Garbage"),
+            False,
+            ((False, N_("2500 / 2000")), (True, N_("3500 each"))),
+            "§8.5, §15.10",
+            _modern_special,
+        ),
+        Setting(
+            "no_out_with_incomplete",
+            N_("Going out with an incomplete 7s or pure aces meld"),
+            False,
+            ((False, N_("allowed")), (True, N_("not allowed"))),
+            "§8.4, §15.10",
+            lambda r, v: replace(r, no_going_out_with_incomplete=("aces", "sevens") if v else ()),
+        ),
     ),
     terms=MappingProxyType({"black_threes": N_("Black threes melded")}),
 )
@@ -568,11 +645,38 @@ CANADIAN = RuleSet(
     exact_cut_bonus=100,
     hand_card_groups=("jokers", "twos_aces", "high", "low"),  # black threes in hand are counted apart
     settings=_common(
-        Setting("negative_minimum", N_("Opening minimum with a negative total"), 50, ((50, N_("50")), (15, N_("15 (classic)"))), "§13 D1, §15.6", _with_opening_negative),
-        Setting("red_three_sign", N_("Red threes of a team that has not melded"), "always", (("always", N_("+200 always")), ("melded", N_("minus (classic rule)"))), "§13 D18, §15.7", lambda r, v: replace(r, red_three_sign=v)),
-        Setting("going_out_bonus", N_("Going-out bonus"), 100, ((100, N_("100")), (0, N_("none"))), "§13 D18, §15.7", lambda r, v: _going_out_lines(r, "normal", (("going_out", "Going out", int(v)),))),
-        Setting("black_three_in_hand", N_("A black three left in hand"), 100, ((100, N_("−100 instead of its 5")), (105, N_("−100 and its 5"))), "§13 D18, §15.7",
-                lambda r, v: replace(r, black_three_in_hand=int(v))),
+        Setting(
+            "negative_minimum",
+            N_("Opening minimum with a negative total"),
+            50,
+            ((50, N_("50")), (15, N_("15 (classic)"))),
+            "§13 D1, §15.6",
+            _with_opening_negative,
+        ),
+        Setting(
+            "red_three_sign",
+            N_("Red threes of a team that has not melded"),
+            "always",
+            (("always", N_("+200 always")), ("melded", N_("minus (classic rule)"))),
+            "§13 D18, §15.7",
+            lambda r, v: replace(r, red_three_sign=v),
+        ),
+        Setting(
+            "going_out_bonus",
+            N_("Going-out bonus"),
+            100,
+            ((100, N_("100")), (0, N_("none"))),
+            "§13 D18, §15.7",
+            lambda r, v: _going_out_lines(r, "normal", (("going_out", "Going out", int(v)),)),
+        ),
+        Setting(
+            "black_three_in_hand",
+            N_("A black three left in hand"),
+            100,
+            ((100, N_("−100 instead of its 5")), (105, N_("−100 and its 5"))),
+            "§13 D18, §15.7",
+            lambda r, v: replace(r, black_three_in_hand=int(v)),
+        ),
     ),
 )
 
@@ -594,15 +698,25 @@ AUSTRIAN = replace(
     going_out=(
         NORMAL,
         GoingOut("glatt", N_("Glatt ausmachen"), (GOING_OUT, ("glatt", N_("Glatt ausmachen"), 100))),
-        GoingOut("hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True),
+        GoingOut(
+            "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
+        ),
     ),
     red_three_sign="canasta",
     opening_minimums=(OpeningRow(None, -5, 50),) + CLASSIC_OPENING[1:],  # §10.3, §13 D1: negative → 50
     penalty_catalogue=AUSTRIAN_PENALTIES,
     partie_layouts=COMPLETE_GAME[1:],
     settings=_common(
-        HAND_CANASTA_SETTING, RED_THREE_NO_CANASTA_SETTING,
-        Setting("negative_minimum", N_("Opening minimum with a negative total"), 50, ((50, N_("50")), (15, N_("15 (classic)"))), "§13 D1, §15.6", _with_opening_negative),
+        HAND_CANASTA_SETTING,
+        RED_THREE_NO_CANASTA_SETTING,
+        Setting(
+            "negative_minimum",
+            N_("Opening minimum with a negative total"),
+            50,
+            ((50, N_("50")), (15, N_("15 (classic)"))),
+            "§13 D1, §15.6",
+            _with_opening_negative,
+        ),
     ),
     terms=MappingProxyType({"went_out": N_("Ausmachen")}),
 )
@@ -615,9 +729,16 @@ AUSTRIAN_6_PAIRS = replace(
     cards_in_deck=DECK_162,
     red_three_values=SIX_RED_THREES,  # four: 400 as pagat (§10.1 reading); setting 800
     canastas_to_go_out=2,
-    settings=AUSTRIAN.settings[:-1] + (
-        Setting("four_red_threes", N_("Four red threes"), 400, ((400, N_("400 (as pagat)")), (800, N_("800 ([003]'s general rule)"))), "§10.1, §15.9",
-                lambda r, v: replace(r, red_three_values=r.red_three_values[:4] + (int(v),) + r.red_three_values[5:])),
+    settings=AUSTRIAN.settings[:-1]
+    + (
+        Setting(
+            "four_red_threes",
+            N_("Four red threes"),
+            400,
+            ((400, N_("400 (as pagat)")), (800, N_("800 ([003]'s general rule)"))),
+            "§10.1, §15.9",
+            lambda r, v: replace(r, red_three_values=r.red_three_values[:4] + (int(v),) + r.red_three_values[5:]),
+        ),
         TIE_SETTING,
     ),
 )
@@ -628,7 +749,9 @@ ENCYCLOPEDIA = replace(
     id="encyclopedia",
     name=N_("Encyclopedia rules (2–6 players)"),
     spec="§11",
-    summary=N_("Classic scoring for 2 to 6 players with 108 cards; the minimum applies to a concealed going out too; penalties."),
+    summary=N_(
+        "Classic scoring for 2 to 6 players with 108 cards; the minimum applies to a concealed going out too; penalties."
+    ),
     layouts=(PAIRS_4, ALONE_2, ALONE_3, PAIR_V_THREE_5, TWO_TRIOS_6, THREE_PAIRS_6),
     going_out=(NORMAL, replace(CONCEALED, waives_minimum=False)),
     minimum_on_concealed=True,
@@ -639,13 +762,37 @@ ENCYCLOPEDIA = replace(
         Deduction("melded_out_of_turn", N_("Melded out of turn"), 100, 9, "§11.5"),
     ),
     settings=_common(
-        Setting("minimum_on_concealed", N_("Opening minimum on a concealed going out"), True, ((True, N_("applies")), (False, N_("waived (classic)"))), "§13 D10, §15.8",
-                lambda r, v: replace(r, minimum_on_concealed=bool(v), going_out=(NORMAL, replace(CONCEALED, waives_minimum=not v)))),
+        Setting(
+            "minimum_on_concealed",
+            N_("Opening minimum on a concealed going out"),
+            True,
+            ((True, N_("applies")), (False, N_("waived (classic)"))),
+            "§13 D10, §15.8",
+            lambda r, v: replace(
+                r, minimum_on_concealed=bool(v), going_out=(NORMAL, replace(CONCEALED, waives_minimum=not v))
+            ),
+        ),
     ),
 )
 
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(
-    {r.id: r for r in (CLASSIC, CLASSIC_2P, CLASSIC_3P, SIX_3X2, SIX_2X3, MILLER, VIENNA, MODERN, CANADIAN, AUSTRIAN, AUSTRIAN_6_PAIRS, ENCYCLOPEDIA)}
+    {
+        r.id: r
+        for r in (
+            CLASSIC,
+            CLASSIC_2P,
+            CLASSIC_3P,
+            SIX_3X2,
+            SIX_2X3,
+            MILLER,
+            VIENNA,
+            MODERN,
+            CANADIAN,
+            AUSTRIAN,
+            AUSTRIAN_6_PAIRS,
+            ENCYCLOPEDIA,
+        )
+    }
 )
 
 
@@ -654,7 +801,9 @@ def get(variant_id: str) -> RuleSet:
     return RULE_SETS[variant_id]
 
 
-def configure(rules: RuleSet, settings: Mapping[str, Any] | None = None, layout: str | None = None, target: int | None = None) -> RuleSet:
+def configure(
+    rules: RuleSet, settings: Mapping[str, Any] | None = None, layout: str | None = None, target: int | None = None
+) -> RuleSet:
     """The rule set as a game plays it: its layout, house-rule settings and target applied."""
     settings = settings or {}
     configured = rules.for_layout(rules.layout(layout)) if layout else rules

@@ -24,7 +24,19 @@ def start_game(client, variant="classic", names=NAMES4, first_dealer=0, layout=N
     return int(response.headers["Location"].rstrip("/").split("/")[-1])
 
 
-def side_fields(index, went_out="no", natural=0, mixed=0, red=0, melded=None, hand=None, melded_cards=None, hand_cards=None, penalties=0, **more):
+def side_fields(
+    index,
+    went_out="no",
+    natural=0,
+    mixed=0,
+    red=0,
+    melded=None,
+    hand=None,
+    melded_cards=None,
+    hand_cards=None,
+    penalties=0,
+    **more,
+):
     """Form fields of one side, as the hand form posts them (``more``: other fields by name)."""
     prefix = f"sides-{index}-"
     fields = {
@@ -67,4 +79,4 @@ def totals(page_text):
 
 def minimums(page_text):
     """The opening minimums shown on the scoreboard."""
-    return [int(m) for m in re.findall(r'Opening meld <strong>(\d+)</strong>', page_text)]
+    return [int(m) for m in re.findall(r"Opening meld <strong>(\d+)</strong>", page_text)]

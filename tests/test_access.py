@@ -13,8 +13,14 @@ from tests.helpers import post_hand, side_fields, start_game, totals
 @pytest.fixture
 def locked_app(tmp_path):
     access._failures.clear()
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "p.sqlite"),
-                       "PASSWORD_HASH": generate_password_hash("rote drei")})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE": str(tmp_path / "p.sqlite"),
+            "PASSWORD_HASH": generate_password_hash("rote drei"),
+        }
+    )
 
 
 def _unlock(client, password="rote drei", next_url="/"):
@@ -37,7 +43,15 @@ def test_a_stranger_sees_only_the_password_page(locked_app):
     assert stranger.get("/export.json").status_code == 401
     assert "password" in stranger.get("/api/games/1").json["errors"][0]["message"]
     # the shell, the rule tables and the stateless API stay open
-    for url in ("/login", "/sw.js", "/manifest.webmanifest", "/offline", "/rules/classic", "/api/variants", "/static/style.css"):
+    for url in (
+        "/login",
+        "/sw.js",
+        "/manifest.webmanifest",
+        "/offline",
+        "/rules/classic",
+        "/api/variants",
+        "/static/style.css",
+    ):
         assert stranger.get(url).status_code == 200, url
 
 
@@ -47,9 +61,16 @@ def test_a_change_without_the_password_is_refused(locked_app):
     game_id = start_game(owner)
     stranger = locked_app.test_client()
     token = csrf_token(stranger, "/login")
-    response = stranger.post(f"/games/{game_id}/hands/new", data={"csrf_token": token, **side_fields(0), **side_fields(1)})
+    response = stranger.post(
+        f"/games/{game_id}/hands/new", data={"csrf_token": token, **side_fields(0), **side_fields(1)}
+    )
     assert response.status_code == 401 and "Enter the password first" in response.text
-    assert stranger.post(f"/games/{game_id}/hands.json", json={"client_key": "x" * 10}, headers={"X-CSRFToken": token}).status_code == 401
+    assert (
+        stranger.post(
+            f"/games/{game_id}/hands.json", json={"client_key": "x" * 10}, headers={"X-CSRFToken": token}
+        ).status_code
+        == 401
+    )
     assert totals(owner.get(f"/games/{game_id}").text) == [0, 0]
 
 
@@ -93,7 +114,9 @@ def test_a_read_only_link_follows_the_game_and_changes_nothing(locked_app):
     owner = locked_app.test_client()
     _unlock(owner)
     game_id = start_game(owner)
-    post_hand(owner, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    post_hand(
+        owner, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
+    )
     page = owner.get(f"/games/{game_id}").text
     link = re.search(r'class="share-url" href="https?://[^/]+(/view/[^"]+)"', page).group(1)
     guest = locked_app.test_client()
@@ -133,7 +156,10 @@ def test_names_with_html_are_shown_as_text(client):
 def test_security_headers_on_every_page(client):
     for url in ("/", "/games/new/classic", "/login", "/api/variants", "/nothing-here"):
         headers = client.get(url).headers
-        assert "script-src 'self'" in headers["Content-Security-Policy"] and "unsafe-inline" not in headers["Content-Security-Policy"]
+        assert (
+            "script-src 'self'" in headers["Content-Security-Policy"]
+            and "unsafe-inline" not in headers["Content-Security-Policy"]
+        )
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
         assert headers["X-Frame-Options"] == "DENY" and headers["X-Content-Type-Options"] == "nosniff"
 
@@ -169,7 +195,9 @@ def test_the_cached_history_carries_each_phones_own_token(locked_app):
     for phone in (first, second):
         page = phone.get("/history").text
         assert "Anna" in page
-        tokens.append(re.search(r'action="/logout"><input type="hidden" name="csrf_token" value="([^"]+)"', page).group(1))
+        tokens.append(
+            re.search(r'action="/logout"><input type="hidden" name="csrf_token" value="([^"]+)"', page).group(1)
+        )
     assert tokens[0] != tokens[1]
     assert second.post("/logout", data={"csrf_token": tokens[1]}).status_code == 302
     assert second.get("/history").status_code == 302  # locked: the cached page is not served

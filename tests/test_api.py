@@ -7,7 +7,14 @@ from tests.helpers import post_hand, side_fields, start_game
 
 def side(**fields):
     """A SIDE object with zeros for what is not given."""
-    base = {"melded_points": 0, "hand_points": 0, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0, "went_out": None}
+    base = {
+        "melded_points": 0,
+        "hand_points": 0,
+        "natural_canastas": 0,
+        "mixed_canastas": 0,
+        "red_threes": 0,
+        "went_out": None,
+    }
     base.update(fields)
     return base
 
@@ -15,23 +22,58 @@ def side(**fields):
 def test_variants_lists_every_rule_set_with_its_tables(client):
     data = client.get("/api/variants").get_json()
     by_id = {v["id"]: v for v in data["variants"]}
-    assert set(by_id) == {"classic", "classic-2p", "classic-3p", "six-3x2", "six-2x3", "miller", "vienna", "modern",
-                          "canadian", "austrian", "austrian-6", "encyclopedia"}
+    assert set(by_id) == {
+        "classic",
+        "classic-2p",
+        "classic-3p",
+        "six-3x2",
+        "six-2x3",
+        "miller",
+        "vienna",
+        "modern",
+        "canadian",
+        "austrian",
+        "austrian-6",
+        "encyclopedia",
+    }
     assert {k: by_id[k]["target"] for k in by_id} == {
-        "classic": 5000, "classic-2p": 5000, "classic-3p": 7500, "six-3x2": 7500, "six-2x3": 10000, "miller": 10000, "vienna": 5000,
-        "modern": 8500, "canadian": 10000, "austrian": 5000, "austrian-6": 5000, "encyclopedia": 5000}
+        "classic": 5000,
+        "classic-2p": 5000,
+        "classic-3p": 7500,
+        "six-3x2": 7500,
+        "six-2x3": 10000,
+        "miller": 10000,
+        "vienna": 5000,
+        "modern": 8500,
+        "canadian": 10000,
+        "austrian": 5000,
+        "austrian-6": 5000,
+        "encyclopedia": 5000,
+    }
     assert by_id["classic"]["canastas_to_go_out"] == 1 and by_id["classic-2p"]["canastas_to_go_out"] == 2
     assert [(r["from"], r["to"], r["minimum"]) for r in by_id["classic"]["opening_minimums"]] == [
-        (None, -5, 15), (0, 1495, 50), (1500, 2995, 90), (3000, None, 120)]
+        (None, -5, 15),
+        (0, 1495, 50),
+        (1500, 2995, 90),
+        (3000, None, 120),
+    ]
     # §8.2: Modern 125 below 3000, negative included; 155; 180
     assert [(r["from"], r["to"], r["minimum"]) for r in by_id["modern"]["opening_minimums"]] == [
-        (None, 2995, 125), (3000, 4995, 155), (5000, None, 180)]
+        (None, 2995, 125),
+        (3000, 4995, 155),
+        (5000, None, 180),
+    ]
     # §9: Canadian 50 (negative too, §15.6), 50, 90, 120, 150 from 7000
     assert [r["minimum"] for r in by_id["canadian"]["opening_minimums"]] == [50, 50, 90, 120, 150]
     assert by_id["six-3x2"]["red_three_values"] == [0, 100, 200, 300, 400, 1000, 1200]  # §6
     assert {c["field"]: c["bonus"] for c in by_id["modern"]["canastas"]} == {
-        "mixed_canastas": 300, "natural_canastas": 500, "natural_aces_sevens_canastas": 2500,
-        "twos_canastas": 3000, "jokers_canastas": 2500, "wild_canastas": 2000}  # §8.5 element 1
+        "mixed_canastas": 300,
+        "natural_canastas": 500,
+        "natural_aces_sevens_canastas": 2500,
+        "twos_canastas": 3000,
+        "jokers_canastas": 2500,
+        "wild_canastas": 2000,
+    }  # §8.5 element 1
     assert [l["key"] for l in by_id["austrian"]["layouts"]] == ["4", "2", "3", "5", "6-rotating"]
     assert "tie_rule" in {s["key"] for s in by_id["vienna"]["settings"]}
 
@@ -39,21 +81,29 @@ def test_variants_lists_every_rule_set_with_its_tables(client):
 def test_score_with_layout_settings_and_target(client):
     # §10.5 + §15.1: Hand-Canasta 1000 plus 100 with the setting; natural 500; melded 200 → 1800;
     # with a target of 1500 the 2-player game ends: lead 1800 − 0
-    body = {"variant": "austrian", "layout": "2", "settings": {"hand_canasta_adds": True}, "target": 1500,
-            "sides": [side(went_out="hand_canasta", natural_canastas=1, melded_points=200), side()]}
+    body = {
+        "variant": "austrian",
+        "layout": "2",
+        "settings": {"hand_canasta_adds": True},
+        "target": 1500,
+        "sides": [side(went_out="hand_canasta", natural_canastas=1, melded_points=200), side()],
+    }
     data = client.post("/api/score", json=body).get_json()
     assert data["sides"][0]["score"] == 1800
     assert (data["finished"], data["winner"], data["margin"], data["leads"]) == (True, 0, 1800, [0, 1800])
 
 
-@pytest.mark.parametrize("extra, field", [
-    ({"layout": "9"}, "layout"),
-    ({"settings": {"colour": 1}}, "settings.colour"),
-    ({"settings": {"hand_canasta_adds": "yes"}}, "settings.hand_canasta_adds"),
-    ({"settings": []}, "settings"),
-    ({"target": 1234}, "target"),
-    ({"target": True}, "target"),
-])
+@pytest.mark.parametrize(
+    "extra, field",
+    [
+        ({"layout": "9"}, "layout"),
+        ({"settings": {"colour": 1}}, "settings.colour"),
+        ({"settings": {"hand_canasta_adds": "yes"}}, "settings.hand_canasta_adds"),
+        ({"settings": []}, "settings"),
+        ({"target": 1234}, "target"),
+        ({"target": True}, "target"),
+    ],
+)
 def test_bad_layout_settings_and_target(client, extra, field):
     body = {"variant": "austrian", "sides": [side(), side()], **extra}
     response = client.post("/api/score", json=body)
@@ -66,7 +116,11 @@ def test_stock_out_must_agree_with_going_out(client):
     assert client.post("/api/score", json={**nobody, "stock_out": True}).status_code == 200
     refused = client.post("/api/score", json={**nobody, "stock_out": False})
     assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == "stock_out"
-    out = {"variant": "classic", "stock_out": True, "sides": [side(melded_points=50, natural_canastas=1, went_out="normal"), side()]}
+    out = {
+        "variant": "classic",
+        "stock_out": True,
+        "sides": [side(melded_points=50, natural_canastas=1, went_out="normal"), side()],
+    }
     assert client.post("/api/score", json=out).status_code == 422
 
 
@@ -86,7 +140,12 @@ def test_score_a_hand(client):
     assert (a["score"], a["total"], a["opening_minimum"]) == (1250, 5950, 120)
     assert (b["score"], b["total"], b["opening_minimum"]) == (315, 5415, 120)
     assert [(l["item"], l["points"]) for l in a["breakdown"]] == [
-        ("going_out", 100), ("concealed", 100), ("natural_canastas", 500), ("red_threes", 200), ("melded_cards", 350)]
+        ("going_out", 100),
+        ("concealed", 100),
+        ("natural_canastas", 500),
+        ("red_threes", 200),
+        ("melded_cards", 350),
+    ]
     assert sum(l["points"] for l in b["breakdown"]) == b["score"]
     assert (data["finished"], data["winner"], data["margin"]) == (True, 0, 535)
 
@@ -94,11 +153,19 @@ def test_score_a_hand(client):
 def test_score_with_card_counts_and_default_totals(client):
     # melded: 1 joker 50 + 2 twos 40 + 7 kings 70 = 160 and a mixed canasta 300 → 460;
     # hand: 3 low 15 → 445 (§1.1, §2.5). Totals default to 0.
-    body = {"variant": "classic-2p", "sides": [
-        side(melded_points=None, melded_cards={"jokers": 1, "twos_aces": 2, "high": 7}, mixed_canastas=1,
-             hand_points=None, hand_cards={"low": 3}),
-        side(),
-    ]}
+    body = {
+        "variant": "classic-2p",
+        "sides": [
+            side(
+                melded_points=None,
+                melded_cards={"jokers": 1, "twos_aces": 2, "high": 7},
+                mixed_canastas=1,
+                hand_points=None,
+                hand_cards={"low": 3},
+            ),
+            side(),
+        ],
+    }
     data = client.post("/api/score", json=body).get_json()
     assert data["sides"][0]["score"] == 445 and data["sides"][0]["total"] == 445
     assert data["finished"] is False and data["winner"] is None and data["margin"] is None
@@ -112,19 +179,29 @@ def test_has_melded_defaults_from_melds_and_can_be_given(client):
     assert data["sides"][0]["opening_minimum"] == 15  # §2.3 negative total
 
 
-@pytest.mark.parametrize("sides, expected", [
-    ([side(went_out="normal", natural_canastas=1, melded_points=200), side(went_out="normal", natural_canastas=1, melded_points=200)],
-     {(0, "went_out"), (1, "went_out")}),
-    ([side(went_out="normal"), side()], {(0, "went_out")}),
-    ([side(red_threes=3), side(red_threes=2)], {(0, "red_threes"), (1, "red_threes")}),
-    ([side(melded_points=13), side(hand_points=-5)], {(0, "melded_points"), (1, "hand_points")}),
-    ([side(natural_canastas=1, melded_points=30), side()], {(0, "melded_points")}),
-    ([side(has_melded=False, melded_points=50), side()], {(0, "has_melded")}),
-    ([side(melded_points="lots"), side(went_out="yes")], {(0, "melded_points"), (1, "went_out")}),
-    ([side(melded_cards={"jokers": 3}, melded_points=None), side(hand_cards={"jokers": 2}, hand_points=None)],
-     {(0, "melded_cards.jokers"), (1, "hand_cards.jokers")}),
-    ([side(colour="red"), side()], {(0, "colour")}),
-])
+@pytest.mark.parametrize(
+    "sides, expected",
+    [
+        (
+            [
+                side(went_out="normal", natural_canastas=1, melded_points=200),
+                side(went_out="normal", natural_canastas=1, melded_points=200),
+            ],
+            {(0, "went_out"), (1, "went_out")},
+        ),
+        ([side(went_out="normal"), side()], {(0, "went_out")}),
+        ([side(red_threes=3), side(red_threes=2)], {(0, "red_threes"), (1, "red_threes")}),
+        ([side(melded_points=13), side(hand_points=-5)], {(0, "melded_points"), (1, "hand_points")}),
+        ([side(natural_canastas=1, melded_points=30), side()], {(0, "melded_points")}),
+        ([side(has_melded=False, melded_points=50), side()], {(0, "has_melded")}),
+        ([side(melded_points="lots"), side(went_out="yes")], {(0, "melded_points"), (1, "went_out")}),
+        (
+            [side(melded_cards={"jokers": 3}, melded_points=None), side(hand_cards={"jokers": 2}, hand_points=None)],
+            {(0, "melded_cards.jokers"), (1, "hand_cards.jokers")},
+        ),
+        ([side(colour="red"), side()], {(0, "colour")}),
+    ],
+)
 def test_score_refuses_what_the_checks_refuse(client, sides, expected):
     response = client.post("/api/score", json={"variant": "classic", "sides": sides})
     assert response.status_code == 422
@@ -133,14 +210,17 @@ def test_score_refuses_what_the_checks_refuse(client, sides, expected):
     assert all(e["message"] for e in errors)
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"variant": "bridge", "sides": []}, "variant"),
-    ({"sides": [side(), side()]}, "variant"),
-    ({"variant": "classic", "sides": [side()]}, "sides"),
-    ({"variant": "classic", "sides": "two"}, "sides"),
-    ({"variant": "classic", "totals_before": [0], "sides": [side(), side()]}, "totals_before"),
-    ({"variant": "classic", "totals_before": [3, "x"], "sides": [side(), side()]}, "totals_before"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"variant": "bridge", "sides": []}, "variant"),
+        ({"sides": [side(), side()]}, "variant"),
+        ({"variant": "classic", "sides": [side()]}, "sides"),
+        ({"variant": "classic", "sides": "two"}, "sides"),
+        ({"variant": "classic", "totals_before": [0], "sides": [side(), side()]}, "totals_before"),
+        ({"variant": "classic", "totals_before": [3, "x"], "sides": [side(), side()]}, "totals_before"),
+    ],
+)
 def test_score_request_errors(client, body, field):
     response = client.post("/api/score", json=body)
     assert response.status_code == 422
@@ -161,8 +241,12 @@ def test_api_cannot_change_anything(client):
 
 def test_game_api(client):
     game_id = start_game(client)
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300, red=1),
-              side_fields(1, melded_cards={"high": 5}, hand=40))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=300, red=1),
+        side_fields(1, melded_cards={"high": 5}, hand=40),
+    )
     data = client.get(f"/api/games/{game_id}").get_json()
     assert data["variant"] == "classic" and data["target"] == 5000
     assert [s["name"] for s in data["sides"]] == ["Anna & Carl", "Bert & Dora"]

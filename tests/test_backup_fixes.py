@@ -14,12 +14,19 @@ from tests.helpers import post_hand, side_fields, start_game
 def _win(loser_hand=50):
     """Side 0 goes out: 100 + 4 natural 2000 + 2 mixed 600 + 4 red threes 800 + melded 500 = 4000;
     side 1: 100 − ``loser_hand`` (§2.5; all within the deck's 1180 card points, §1.1)."""
-    return (side_fields(0, went_out="normal", natural=4, mixed=2, red=4, melded=500),
-            side_fields(1, melded=100, hand=loser_hand))
+    return (
+        side_fields(0, went_out="normal", natural=4, mixed=2, red=4, melded=500),
+        side_fields(1, melded=100, hand=loser_hand),
+    )
 
 
 def _new_evening(client, names, when="2026-11-01"):
-    data = {"csrf_token": csrf_token(client, "/evenings/new"), "date": when, "place": "", "new_players": ", ".join(names)}
+    data = {
+        "csrf_token": csrf_token(client, "/evenings/new"),
+        "date": when,
+        "place": "",
+        "new_players": ", ".join(names),
+    }
     response = client.post("/evenings/new", data=data)
     assert response.status_code == 302, response.text
     return int(response.headers["Location"].rsplit("/", 1)[1])
@@ -95,12 +102,23 @@ def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner,
     _fill(client)
     good = _backup(runner, tmp_path / "good.json")
     good["players"].append(dict(good["players"][0]))
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    fresh = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
+    ).test_client()
     token = csrf_token(fresh, "/export")
-    response = fresh.post("/import", data={"csrf_token": token, "file": (io.BytesIO(json.dumps(good).encode()), "a.json")},
-                          content_type="multipart/form-data")
+    response = fresh.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(json.dumps(good).encode()), "a.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422 and "does not fit together" in response.text
-    assert _archive(fresh) == {"format": "canasta-scorekeeper", "version": 1, "players": [], "evenings": [], "games": []}
+    assert _archive(fresh) == {
+        "format": "canasta-scorekeeper",
+        "version": 1,
+        "players": [],
+        "evenings": [],
+        "games": [],
+    }
 
 
 # --- 2: a restore keeps the statistics as they were -----------------------------------------------
@@ -145,15 +163,20 @@ def _padded_export(client, size):
 
 def _post_import(client, body):
     token = csrf_token(client, "/evenings/new")  # the session's token (the backup page has a form only when empty)
-    return client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(body), "archive.json")},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(body), "archive.json")},
+        content_type="multipart/form-data",
+    )
 
 
 def test_import_accepts_an_archive_larger_than_the_app_wide_limit(client, tmp_path):
     _fill(client)
     body = _padded_export(client, 12 * 1024 * 1024)
     assert len(body) > client.application.config["MAX_CONTENT_LENGTH"]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    fresh = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
+    ).test_client()
     response = _post_import(fresh, body)
     assert response.status_code == 302, response.status_code
     assert _archive(fresh) == _archive(client)
@@ -163,19 +186,24 @@ def test_only_the_import_takes_a_large_body(client, monkeypatch):
     _fill(client)
     big = 9 * 1024 * 1024
     token = csrf_token(client, "/evenings/new")
-    response = client.post("/evenings/new", data={"csrf_token": token, "date": "2026-11-01",
-                                                  "junk": (io.BytesIO(b"x" * big), "junk.bin")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/evenings/new",
+        data={"csrf_token": token, "date": "2026-11-01", "junk": (io.BytesIO(b"x" * big), "junk.bin")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 413
     monkeypatch.setattr(archive, "IMPORT_MAX_BYTES", 10 * 1024 * 1024)
     assert _post_import(client, _padded_export(client, 11 * 1024 * 1024)).status_code == 413  # the import's own limit
 
 
 def test_a_locked_phone_keeps_the_small_limit(tmp_path):
-    locked = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "l.sqlite"),
-                         "PASSWORD": "secret"}).test_client()
+    locked = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD": "secret"}
+    ).test_client()
     body = b"{}" + b" " * (9 * 1024 * 1024)
-    response = locked.post("/import", data={"file": (io.BytesIO(body), "archive.json")}, content_type="multipart/form-data")
+    response = locked.post(
+        "/import", data={"file": (io.BytesIO(body), "archive.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 413
 
 
@@ -191,8 +219,12 @@ def _rows(text):
 
 def _unsafe(rows):
     """Text cells a spreadsheet would read as a formula (plain numbers are fine)."""
-    return [cell for row in rows for cell in row
-            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"[+-]?\d+", cell)]
+    return [
+        cell
+        for row in rows
+        for cell in row
+        if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"[+-]?\d+", cell)
+    ]
 
 
 def test_game_csv_neutralises_formulas_and_keeps_numbers(client):
@@ -214,7 +246,7 @@ def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
     post_hand(client, game_id, *_win(loser_hand=250))
     rows = _rows(client.get(f"/evenings/{evening_id}.csv").text)
     assert _unsafe(rows) == []
-    standings = {row[0]: row[1:] for row in rows[rows.index(["player", "games", "won", "balance"]) + 1:]}
+    standings = {row[0]: row[1:] for row in rows[rows.index(["player", "games", "won", "balance"]) + 1 :]}
     assert standings["'" + EVIL[0]] == ["1", "1", "8300"]
     assert standings["'+SUM(A1)"] == ["1", "0", "-8300"]
     assert standings["'-Carl"] == ["1", "1", "8300"]

@@ -28,7 +28,7 @@ def _blocks(css):
             depth += {"{": 1, "}": -1}.get(css[j], 0)
             j += 1
         selector = re.sub(r"/\*.*?\*/", "", css[i:start], flags=re.S).strip()
-        out.append((selector, css[start + 1: j - 1]))
+        out.append((selector, css[start + 1 : j - 1]))
         i = j
 
 
@@ -66,7 +66,13 @@ def _css(rules, classes, prop):
         for one in selector.split(","):
             last = one.strip().split()[-1]
             wanted = set(re.findall(r"\.([\w-]+)", last))
-            if one.strip().startswith(".chart") and last != ".chart" and wanted and wanted <= set(classes) and prop in declarations:
+            if (
+                one.strip().startswith(".chart")
+                and last != ".chart"
+                and wanted
+                and wanted <= set(classes)
+                and prop in declarations
+            ):
                 value = declarations[prop]
     return value
 
@@ -92,7 +98,7 @@ def _luminance(colour):
     colour = colour.lstrip("#")
     if len(colour) == 3:
         colour = "".join(c * 2 for c in colour)
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -103,8 +109,11 @@ def _contrast(a, b):
 
 
 def _charts():
-    line = charts.line_chart([("Anna & Carl", [300, 1200, 5200]), ("Bert & Dora", [-200, 100, 400]),
-                              ("Eve", [50, -600, 900])], target=5000, title="t")
+    line = charts.line_chart(
+        [("Anna & Carl", [300, 1200, 5200]), ("Bert & Dora", [-200, 100, 400]), ("Eve", [50, -600, 900])],
+        target=5000,
+        title="t",
+    )
     return line, charts.bar_chart([400, -300, 1200], title="b")
 
 
@@ -221,7 +230,10 @@ def test_long_names_in_the_legend_do_not_run_into_each_other():
     long_name = "Anna & Carla Maria Hoffmann-Schwarzenberg"
     svg = charts.line_chart([(long_name, [100, 200]), ("Bert & Dieter", [50, 80])])
     labels = re.findall(r'<text class="chart-label" x="(\d+)" y="(\d+)"[^>]*><title>([^<]*)</title>([^<]*)</text>', svg)
-    assert [(x, title) for x, _y, title, _shown in labels] == [("32", "Anna &amp; Carla Maria Hoffmann-Schwarzenberg"), ("32", "Bert &amp; Dieter")]
+    assert [(x, title) for x, _y, title, _shown in labels] == [
+        ("32", "Anna &amp; Carla Maria Hoffmann-Schwarzenberg"),
+        ("32", "Bert &amp; Dieter"),
+    ]
     assert labels[0][1] != labels[1][1]  # one a row
     longer = charts.line_chart([(long_name * 2, [1]), ("B", [2])])
     shown = html.unescape(re.findall(r"</title>([^<]*)</text>", longer)[0])

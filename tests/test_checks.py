@@ -15,8 +15,14 @@ TWO = variants.configure(variants.get("classic-2p"))
 
 def side(**fields):
     """One side's raw entry in API shape, zeros unless given; a *_cards entry replaces its *_points."""
-    raw = {"melded_points": 0, "hand_points": 0, "natural_canastas": 0, "mixed_canastas": 0,
-           "red_threes": 0, "went_out": None}
+    raw = {
+        "melded_points": 0,
+        "hand_points": 0,
+        "natural_canastas": 0,
+        "mixed_canastas": 0,
+        "red_threes": 0,
+        "went_out": None,
+    }
     if "melded_cards" in fields:
         del raw["melded_points"]
     if "hand_cards" in fields:
@@ -58,119 +64,277 @@ def check(rules, raw_sides, expected):
 
 PROBLEMS = [
     # --- going out (§2.4, §4) ---
-    pytest.param(CLASSIC, [side(went_out="normal", natural_canastas=1, melded_points=200),
-                           side(went_out="concealed", natural_canastas=1, melded_points=100)],
-                 [(0, "went_out", ["one side"]), (1, "went_out", ["one side"])],
-                 id="§2.4 both sides went out"),
-    pytest.param(CLASSIC, [side(went_out="normal", melded_points=150), side()],
-                 [(0, "went_out", ["1", "canasta"])], id="§2.4 classic going out needs 1 canasta, has 0"),
-    pytest.param(CLASSIC, [side(), side(went_out="concealed", melded_points=120)],
-                 [(1, "went_out", ["1", "canasta"])], id="§2.4 §2.5 concealed going out without a canasta"),
-    pytest.param(TWO, [side(went_out="normal", natural_canastas=1, melded_points=200), side()],
-                 [(0, "went_out", ["2", "canasta"])], id="§4 2p going out needs 2 canastas, has 1"),
-    pytest.param(TWO, [side(), side(went_out="normal", melded_points=150)],
-                 [(1, "went_out", ["2", "canasta"])], id="§4 2p going out needs 2 canastas, has 0"),
-    pytest.param(TWO, [side(went_out="normal", natural_canastas=2, melded_points=200, hand_points=10),
-                       side(hand_points=50)],
-                 [(0, "hand_points", ["hand"])], id="§4 §2.4 2p player who went out has cards in hand"),
-    pytest.param(CLASSIC, [side(went_out="yes", natural_canastas=1, melded_points=100), side()],
-                 [(0, "went_out", ["normal", "concealed"])], id="§1.3 went_out not a known way of going out"),
+    pytest.param(
+        CLASSIC,
+        [
+            side(went_out="normal", natural_canastas=1, melded_points=200),
+            side(went_out="concealed", natural_canastas=1, melded_points=100),
+        ],
+        [(0, "went_out", ["one side"]), (1, "went_out", ["one side"])],
+        id="§2.4 both sides went out",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(went_out="normal", melded_points=150), side()],
+        [(0, "went_out", ["1", "canasta"])],
+        id="§2.4 classic going out needs 1 canasta, has 0",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(), side(went_out="concealed", melded_points=120)],
+        [(1, "went_out", ["1", "canasta"])],
+        id="§2.4 §2.5 concealed going out without a canasta",
+    ),
+    pytest.param(
+        TWO,
+        [side(went_out="normal", natural_canastas=1, melded_points=200), side()],
+        [(0, "went_out", ["2", "canasta"])],
+        id="§4 2p going out needs 2 canastas, has 1",
+    ),
+    pytest.param(
+        TWO,
+        [side(), side(went_out="normal", melded_points=150)],
+        [(1, "went_out", ["2", "canasta"])],
+        id="§4 2p going out needs 2 canastas, has 0",
+    ),
+    pytest.param(
+        TWO,
+        [side(went_out="normal", natural_canastas=2, melded_points=200, hand_points=10), side(hand_points=50)],
+        [(0, "hand_points", ["hand"])],
+        id="§4 §2.4 2p player who went out has cards in hand",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(went_out="yes", natural_canastas=1, melded_points=100), side()],
+        [(0, "went_out", ["normal", "concealed"])],
+        id="§1.3 went_out not a known way of going out",
+    ),
     # --- red threes: the 108-card deck holds 4 (§2.1, §2.5) ---
-    pytest.param(CLASSIC, [side(red_threes=3, melded_points=50), side(red_threes=2)],
-                 [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
-                 id="§2.1 §2.5 five red threes in all"),
-    pytest.param(TWO, [side(red_threes=1), side(red_threes=4, melded_points=60)],
-                 [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
-                 id="§4 2p five red threes in all"),
-    pytest.param(CLASSIC, [side(red_threes=5, melded_points=50), side()],
-                 [(0, "red_threes", ["4"])], id="§2.1 one side with five red threes"),
+    pytest.param(
+        CLASSIC,
+        [side(red_threes=3, melded_points=50), side(red_threes=2)],
+        [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
+        id="§2.1 §2.5 five red threes in all",
+    ),
+    pytest.param(
+        TWO,
+        [side(red_threes=1), side(red_threes=4, melded_points=60)],
+        [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
+        id="§4 2p five red threes in all",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(red_threes=5, melded_points=50), side()],
+        [(0, "red_threes", ["4"])],
+        id="§2.1 one side with five red threes",
+    ),
     # --- point figures are multiples of 5 (§0 invariants) ---
-    pytest.param(CLASSIC, [side(melded_points=42), side()],
-                 [(0, "melded_points", ["multiple of 5", "42"])], id="§0 melded points 42 not a multiple of 5"),
-    pytest.param(CLASSIC, [side(melded_points=50), side(hand_points=33)],
-                 [(1, "hand_points", ["multiple of 5", "33"])], id="§0 hand points 33 not a multiple of 5"),
-    pytest.param(CLASSIC, [side(melded_points=50, penalties=12), side()],
-                 [(0, "penalties", ["multiple of 5", "12"])], id="§0 penalties 12 not a multiple of 5"),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=42), side()],
+        [(0, "melded_points", ["multiple of 5", "42"])],
+        id="§0 melded points 42 not a multiple of 5",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=50), side(hand_points=33)],
+        [(1, "hand_points", ["multiple of 5", "33"])],
+        id="§0 hand points 33 not a multiple of 5",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=50, penalties=12), side()],
+        [(0, "penalties", ["multiple of 5", "12"])],
+        id="§0 penalties 12 not a multiple of 5",
+    ),
     # --- negative numbers (§1.3: M and H are ≥ 0; counts cannot be negative) ---
-    pytest.param(CLASSIC, [side(melded_points=-10), side()],
-                 [(0, "melded_points", ["negative"])], id="§1.3 negative melded points"),
-    pytest.param(CLASSIC, [side(), side(hand_points=-5)],
-                 [(1, "hand_points", ["negative"])], id="§1.3 negative hand points"),
-    pytest.param(CLASSIC, [side(melded_points=50, penalties=-50), side()],
-                 [(0, "penalties", ["negative"])], id="§1.3 negative penalties"),
-    pytest.param(CLASSIC, [side(red_threes=-1), side()],
-                 [(0, "red_threes", ["negative"])], id="§1.3 negative red threes"),
-    pytest.param(TWO, [side(natural_canastas=-1, melded_points=50), side()],
-                 [(0, "natural_canastas", ["negative"])], id="§1.3 2p negative canastas"),
-    pytest.param(CLASSIC, [side(melded_points="-20"), side()],
-                 [(0, "melded_points", ["negative"])], id="§1.3 negative number sent as text"),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=-10), side()],
+        [(0, "melded_points", ["negative"])],
+        id="§1.3 negative melded points",
+    ),
+    pytest.param(
+        CLASSIC, [side(), side(hand_points=-5)], [(1, "hand_points", ["negative"])], id="§1.3 negative hand points"
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=50, penalties=-50), side()],
+        [(0, "penalties", ["negative"])],
+        id="§1.3 negative penalties",
+    ),
+    pytest.param(
+        CLASSIC, [side(red_threes=-1), side()], [(0, "red_threes", ["negative"])], id="§1.3 negative red threes"
+    ),
+    pytest.param(
+        TWO,
+        [side(natural_canastas=-1, melded_points=50), side()],
+        [(0, "natural_canastas", ["negative"])],
+        id="§1.3 2p negative canastas",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points="-20"), side()],
+        [(0, "melded_points", ["negative"])],
+        id="§1.3 negative number sent as text",
+    ),
     # --- not numbers ---
-    pytest.param(CLASSIC, [side(melded_points="abc"), side()],
-                 [(0, "melded_points", ["number"])], id="§1.3 melded points 'abc'"),
-    pytest.param(CLASSIC, [side(natural_canastas=True, melded_points=70), side()],
-                 [(0, "natural_canastas", ["number"])], id="§1.3 canastas True is not a number"),
-    pytest.param(CLASSIC, [side(), side(hand_points=1.5)],
-                 [(1, "hand_points", ["number"])], id="§1.3 hand points 1.5"),
-    pytest.param(CLASSIC, [side(red_threes=[1]), side()],
-                 [(0, "red_threes", ["number"])], id="§1.3 red threes a list"),
-    pytest.param(CLASSIC, [side(melded_points=50, penalties="ten"), side()],
-                 [(0, "penalties", ["number"])], id="§1.3 penalties 'ten'"),
-    pytest.param(CLASSIC, [side(natural_canastas=1, melded_points="abc"), side()],
-                 [(0, "melded_points", ["number"])], id="§1.3 unreadable melded points keep only their own message"),
+    pytest.param(
+        CLASSIC, [side(melded_points="abc"), side()], [(0, "melded_points", ["number"])], id="§1.3 melded points 'abc'"
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(natural_canastas=True, melded_points=70), side()],
+        [(0, "natural_canastas", ["number"])],
+        id="§1.3 canastas True is not a number",
+    ),
+    pytest.param(CLASSIC, [side(), side(hand_points=1.5)], [(1, "hand_points", ["number"])], id="§1.3 hand points 1.5"),
+    pytest.param(CLASSIC, [side(red_threes=[1]), side()], [(0, "red_threes", ["number"])], id="§1.3 red threes a list"),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=50, penalties="ten"), side()],
+        [(0, "penalties", ["number"])],
+        id="§1.3 penalties 'ten'",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(natural_canastas=1, melded_points="abc"), side()],
+        [(0, "melded_points", ["number"])],
+        id="§1.3 unreadable melded points keep only their own message",
+    ),
     # --- melded points must hold the canastas (§1.2, §2.2): natural ≥ 7×5 = 35, mixed ≥ 6×5 + 20 = 50 ---
-    pytest.param(CLASSIC, [side(natural_canastas=1, mixed_canastas=1, melded_points=80), side()],
-                 [(0, "melded_points", ["85", "80"])], id="§2.2 natural+mixed need 85, 80 refused"),
-    pytest.param(CLASSIC, [side(natural_canastas=1, melded_points=30), side()],
-                 [(0, "melded_points", ["35", "30"])], id="§1.2 natural needs 35, 30 refused"),
-    pytest.param(CLASSIC, [side(), side(mixed_canastas=1, melded_points=45)],
-                 [(1, "melded_points", ["50", "45"])], id="§2.2 mixed needs 50, 45 refused"),
-    pytest.param(TWO, [side(natural_canastas=2, melded_points=65), side()],
-                 [(0, "melded_points", ["70", "65"])], id="§4 two naturals need 70, 65 refused"),
-    pytest.param(CLASSIC, [side(natural_canastas=1), side()],
-                 [(0, "melded_points", ["35"])], id="§1.2 a canasta with no melded points"),
+    pytest.param(
+        CLASSIC,
+        [side(natural_canastas=1, mixed_canastas=1, melded_points=80), side()],
+        [(0, "melded_points", ["85", "80"])],
+        id="§2.2 natural+mixed need 85, 80 refused",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(natural_canastas=1, melded_points=30), side()],
+        [(0, "melded_points", ["35", "30"])],
+        id="§1.2 natural needs 35, 30 refused",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(), side(mixed_canastas=1, melded_points=45)],
+        [(1, "melded_points", ["50", "45"])],
+        id="§2.2 mixed needs 50, 45 refused",
+    ),
+    pytest.param(
+        TWO,
+        [side(natural_canastas=2, melded_points=65), side()],
+        [(0, "melded_points", ["70", "65"])],
+        id="§4 two naturals need 70, 65 refused",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(natural_canastas=1), side()],
+        [(0, "melded_points", ["35"])],
+        id="§1.2 a canasta with no melded points",
+    ),
     # --- has_melded (§2.5 cross-check: hasMelded false → M = 0 and no canastas) ---
-    pytest.param(CLASSIC, [side(has_melded=False, melded_points=60), side()],
-                 [(0, "has_melded", ["melded"])], id="§2.5 has_melded false with melded points"),
-    pytest.param(CLASSIC, [side(), side(has_melded=False, natural_canastas=1, melded_points=70)],
-                 [(1, "has_melded", ["melded"])], id="§2.5 has_melded false with a canasta"),
-    pytest.param(CLASSIC, [side(has_melded="no"), side()],
-                 [(0, "has_melded", ["true", "false"])], id="§1.3 has_melded not a boolean"),
+    pytest.param(
+        CLASSIC,
+        [side(has_melded=False, melded_points=60), side()],
+        [(0, "has_melded", ["melded"])],
+        id="§2.5 has_melded false with melded points",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(), side(has_melded=False, natural_canastas=1, melded_points=70)],
+        [(1, "has_melded", ["melded"])],
+        id="§2.5 has_melded false with a canasta",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(has_melded="no"), side()],
+        [(0, "has_melded", ["true", "false"])],
+        id="§1.3 has_melded not a boolean",
+    ),
     # --- cards the deck holds (§2.1: 4 jokers, 4 black threes) ---
-    pytest.param(CLASSIC, [side(melded_cards={"jokers": 3, "high": 4}), side(melded_cards={"jokers": 2, "low": 3})],
-                 [(0, "melded_cards.jokers", ["4", "5"]), (1, "melded_cards.jokers", ["4", "5"])],
-                 id="§2.1 five jokers melded across both sides"),
-    pytest.param(CLASSIC, [side(melded_cards={"jokers": 2, "high": 3}, hand_cards={"jokers": 1}),
-                           side(hand_cards={"jokers": 2, "low": 1})],
-                 [(0, "melded_cards.jokers", ["4", "5"]), (0, "hand_cards.jokers", ["4", "5"]),
-                  (1, "hand_cards.jokers", ["4", "5"])],
-                 id="§2.1 five jokers melded and in hand"),
-    pytest.param(TWO, [side(hand_cards={"jokers": 2}), side(hand_cards={"jokers": 3})],
-                 [(0, "hand_cards.jokers", ["4", "5"]), (1, "hand_cards.jokers", ["4", "5"])],
-                 id="§4 2p five jokers in hand"),
-    pytest.param(CLASSIC, [side(melded_cards={"jokers": 5, "high": 3}), side()],
-                 [(0, "melded_cards.jokers", ["4"])], id="§2.1 one side melds five jokers"),
-    pytest.param(CLASSIC, [side(went_out="normal", natural_canastas=1, melded_cards={"high": 7, "black_threes": 3}),
-                           side(hand_cards={"black_threes": 2})],
-                 [(0, "melded_cards.black_threes", ["4", "5"]), (1, "hand_cards.black_threes", ["4", "5"])],
-                 id="§2.1 five black threes in all"),
+    pytest.param(
+        CLASSIC,
+        [side(melded_cards={"jokers": 3, "high": 4}), side(melded_cards={"jokers": 2, "low": 3})],
+        [(0, "melded_cards.jokers", ["4", "5"]), (1, "melded_cards.jokers", ["4", "5"])],
+        id="§2.1 five jokers melded across both sides",
+    ),
+    pytest.param(
+        CLASSIC,
+        [
+            side(melded_cards={"jokers": 2, "high": 3}, hand_cards={"jokers": 1}),
+            side(hand_cards={"jokers": 2, "low": 1}),
+        ],
+        [
+            (0, "melded_cards.jokers", ["4", "5"]),
+            (0, "hand_cards.jokers", ["4", "5"]),
+            (1, "hand_cards.jokers", ["4", "5"]),
+        ],
+        id="§2.1 five jokers melded and in hand",
+    ),
+    pytest.param(
+        TWO,
+        [side(hand_cards={"jokers": 2}), side(hand_cards={"jokers": 3})],
+        [(0, "hand_cards.jokers", ["4", "5"]), (1, "hand_cards.jokers", ["4", "5"])],
+        id="§4 2p five jokers in hand",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_cards={"jokers": 5, "high": 3}), side()],
+        [(0, "melded_cards.jokers", ["4"])],
+        id="§2.1 one side melds five jokers",
+    ),
+    pytest.param(
+        CLASSIC,
+        [
+            side(went_out="normal", natural_canastas=1, melded_cards={"high": 7, "black_threes": 3}),
+            side(hand_cards={"black_threes": 2}),
+        ],
+        [(0, "melded_cards.black_threes", ["4", "5"]), (1, "hand_cards.black_threes", ["4", "5"])],
+        id="§2.1 five black threes in all",
+    ),
     # --- black threes melded only when going out, as a set of 3 or 4 (§2.2) ---
-    pytest.param(CLASSIC, [side(melded_cards={"high": 5, "black_threes": 3}),
-                           side(went_out="normal", natural_canastas=1, melded_points=200)],
-                 [(0, "melded_cards.black_threes", ["black threes", "going out"])],
-                 id="§2.2 black threes melded by a side that did not go out"),
-    pytest.param(TWO, [side(), side(melded_cards={"high": 4, "black_threes": 3})],
-                 [(1, "melded_cards.black_threes", ["black threes", "going out"])],
-                 id="§4 §2.2 2p black threes melded without going out"),
-    pytest.param(CLASSIC, [side(went_out="normal", natural_canastas=1, melded_cards={"high": 7, "black_threes": 2}), side()],
-                 [(0, "melded_cards.black_threes", ["3", "4"])], id="§2.2 black threes as a pair, not a set of 3 or 4"),
+    pytest.param(
+        CLASSIC,
+        [
+            side(melded_cards={"high": 5, "black_threes": 3}),
+            side(went_out="normal", natural_canastas=1, melded_points=200),
+        ],
+        [(0, "melded_cards.black_threes", ["black threes", "going out"])],
+        id="§2.2 black threes melded by a side that did not go out",
+    ),
+    pytest.param(
+        TWO,
+        [side(), side(melded_cards={"high": 4, "black_threes": 3})],
+        [(1, "melded_cards.black_threes", ["black threes", "going out"])],
+        id="§4 §2.2 2p black threes melded without going out",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(went_out="normal", natural_canastas=1, melded_cards={"high": 7, "black_threes": 2}), side()],
+        [(0, "melded_cards.black_threes", ["3", "4"])],
+        id="§2.2 black threes as a pair, not a set of 3 or 4",
+    ),
     # --- shape: number of sides, unknown fields (§2.1 two partnerships, §4 two players, §1.3 fields) ---
     pytest.param(CLASSIC, [side(foo=1), side()], [(0, "foo", ["foo"])], id="§1.3 unknown field"),
-    pytest.param(CLASSIC, [side(), side(wild_canastas=1)], [(1, "wild_canastas", ["wild_canastas"])],
-                 id="§3 wild canastas unknown without the wild-melds setting"),
-    pytest.param(CLASSIC, [side(melded_cards={"queens": 2}), side()], [(0, "melded_cards.queens", ["queens"])],
-                 id="§1.1 unknown card group"),
-    pytest.param(CLASSIC, [side(melded_points=50, melded_cards={"high": 5}), side()],
-                 [(0, "melded_points", ["melded_points", "melded_cards"])], id="§1.3 both points and cards given"),
+    pytest.param(
+        CLASSIC,
+        [side(), side(wild_canastas=1)],
+        [(1, "wild_canastas", ["wild_canastas"])],
+        id="§3 wild canastas unknown without the wild-melds setting",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_cards={"queens": 2}), side()],
+        [(0, "melded_cards.queens", ["queens"])],
+        id="§1.1 unknown card group",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(melded_points=50, melded_cards={"high": 5}), side()],
+        [(0, "melded_points", ["melded_points", "melded_cards"])],
+        id="§1.3 both points and cards given",
+    ),
     pytest.param(CLASSIC, [side(), "x"], [(1, "side", ["side"])], id="§1.3 a side that is not an object"),
 ]
 
@@ -180,15 +344,18 @@ def test_problems(rules, raw_sides, expected):
     check(rules, raw_sides, expected)
 
 
-@pytest.mark.parametrize("rules, raw_sides", [
-    pytest.param(CLASSIC, [side()], id="§2.1 classic one side"),
-    pytest.param(CLASSIC, [side(), side(), side()], id="§2.1 classic three sides"),
-    pytest.param(TWO, [side(), side(), side()], id="§4 2p three sides"),
-    pytest.param(TWO, [], id="§4 2p no sides"),
-    pytest.param(CLASSIC, None, id="§2.1 sides missing"),
-    pytest.param(CLASSIC, "ab", id="§2.1 sides a string"),
-    pytest.param(CLASSIC, {"0": side(), "1": side()}, id="§2.1 sides an object"),
-])
+@pytest.mark.parametrize(
+    "rules, raw_sides",
+    [
+        pytest.param(CLASSIC, [side()], id="§2.1 classic one side"),
+        pytest.param(CLASSIC, [side(), side(), side()], id="§2.1 classic three sides"),
+        pytest.param(TWO, [side(), side(), side()], id="§4 2p three sides"),
+        pytest.param(TWO, [], id="§4 2p no sides"),
+        pytest.param(CLASSIC, None, id="§2.1 sides missing"),
+        pytest.param(CLASSIC, "ab", id="§2.1 sides a string"),
+        pytest.param(CLASSIC, {"0": side(), "1": side()}, id="§2.1 sides an object"),
+    ],
+)
 def test_wrong_number_of_sides(rules, raw_sides):
     sides, problems = checks.read_hand(rules, raw_sides)
     assert sides == []
@@ -207,34 +374,63 @@ def test_odd_text_is_a_problem_not_a_crash(value):
 VALID = [
     pytest.param(
         CLASSIC,
-        [side(melded_cards={"jokers": 1, "twos_aces": 3, "high": 10, "low": 6, "black_threes": 4}, hand_cards={},
-              natural_canastas=1, mixed_canastas=1, red_threes=1, went_out="normal"),
-         side(melded_points=120, hand_points=85, red_threes=2, penalties=100)],
+        [
+            side(
+                melded_cards={"jokers": 1, "twos_aces": 3, "high": 10, "low": 6, "black_threes": 4},
+                hand_cards={},
+                natural_canastas=1,
+                mixed_canastas=1,
+                red_threes=1,
+                went_out="normal",
+            ),
+            side(melded_points=120, hand_points=85, red_threes=2, penalties=100),
+        ],
         # §1.1: 50 + 3×20 + 10×10 + 6×5 + 4×5 = 50+60+100+30+20 = 260; a set of 4 black threes on going out (§2.2)
-        [SideHand(melded_points=260, hand_points=0, natural_canastas=1, mixed_canastas=1, red_threes=1, went_out="normal"),
-         SideHand(melded_points=120, hand_points=85, red_threes=2, penalties=100)],
+        [
+            SideHand(
+                melded_points=260, hand_points=0, natural_canastas=1, mixed_canastas=1, red_threes=1, went_out="normal"
+            ),
+            SideHand(melded_points=120, hand_points=85, red_threes=2, penalties=100),
+        ],
         id="§2 classic: counts and points, out with 4 black threes",
     ),
     pytest.param(
         CLASSIC,
-        [{"melded_points": "150", "hand_points": "", "natural_canastas": "1", "mixed_canastas": "0",
-          "red_threes": "0", "went_out": "concealed"},
-         {"hand_points": 40, "red_threes": 1, "has_melded": False}],
-        [SideHand(melded_points=150, natural_canastas=1, went_out="concealed"),
-         SideHand(hand_points=40, red_threes=1, has_melded=False)],
+        [
+            {
+                "melded_points": "150",
+                "hand_points": "",
+                "natural_canastas": "1",
+                "mixed_canastas": "0",
+                "red_threes": "0",
+                "went_out": "concealed",
+            },
+            {"hand_points": 40, "red_threes": 1, "has_melded": False},
+        ],
+        [
+            SideHand(melded_points=150, natural_canastas=1, went_out="concealed"),
+            SideHand(hand_points=40, red_threes=1, has_melded=False),
+        ],
         id="§2.5 classic: numbers as text, never melded with a red three",
     ),
     pytest.param(
         CLASSIC,
-        [side(natural_canastas=1, melded_points=35, red_threes=2), side(mixed_canastas=1, melded_points=50, red_threes=2)],
-        [SideHand(melded_points=35, natural_canastas=1, red_threes=2),
-         SideHand(melded_points=50, mixed_canastas=1, red_threes=2)],
+        [
+            side(natural_canastas=1, melded_points=35, red_threes=2),
+            side(mixed_canastas=1, melded_points=50, red_threes=2),
+        ],
+        [
+            SideHand(melded_points=35, natural_canastas=1, red_threes=2),
+            SideHand(melded_points=50, mixed_canastas=1, red_threes=2),
+        ],
         id="§1.2 §2.1 boundaries: natural 35, mixed 50, 4 red threes in all",
     ),
     pytest.param(
         CLASSIC,
-        [side(melded_cards={"jokers": 3, "high": 2}, hand_cards={"black_threes": 1}),
-         side(melded_cards={"jokers": 1, "low": 2}, hand_cards={"black_threes": 3})],
+        [
+            side(melded_cards={"jokers": 3, "high": 2}, hand_cards={"black_threes": 1}),
+            side(melded_cards={"jokers": 1, "low": 2}, hand_cards={"black_threes": 3}),
+        ],
         # 150+20 = 170 and 50+10 = 60 melded; black threes 5 each in hand: 5 and 15; 4 jokers in all
         [SideHand(melded_points=170, hand_points=5), SideHand(melded_points=60, hand_points=15)],
         id="§2.1 boundary: exactly 4 jokers and 4 black threes in all",
@@ -242,25 +438,32 @@ VALID = [
     pytest.param(
         CLASSIC,
         [side(went_out="normal", natural_canastas=1, melded_points=200, hand_points=30), side(hand_points=60)],
-        [SideHand(melded_points=200, hand_points=30, natural_canastas=1, went_out="normal"),
-         SideHand(hand_points=60)],
+        [SideHand(melded_points=200, hand_points=30, natural_canastas=1, went_out="normal"), SideHand(hand_points=60)],
         id="§2.5 classic 4p: the partner of the player who went out may hold cards",
     ),
     pytest.param(
         TWO,
-        [side(went_out="normal", natural_canastas=1, mixed_canastas=1, melded_points=85, red_threes=4),
-         side(hand_cards={"jokers": 1, "twos_aces": 2, "high": 3, "low": 4, "black_threes": 1})],
+        [
+            side(went_out="normal", natural_canastas=1, mixed_canastas=1, melded_points=85, red_threes=4),
+            side(hand_cards={"jokers": 1, "twos_aces": 2, "high": 3, "low": 4, "black_threes": 1}),
+        ],
         # 50+40+30+20+5 = 145
-        [SideHand(melded_points=85, natural_canastas=1, mixed_canastas=1, red_threes=4, went_out="normal"),
-         SideHand(hand_points=145)],
+        [
+            SideHand(melded_points=85, natural_canastas=1, mixed_canastas=1, red_threes=4, went_out="normal"),
+            SideHand(hand_points=145),
+        ],
         id="§4 2p: out with 2 canastas and 85 melded (accepted), hand counted",
     ),
     pytest.param(
         TWO,
-        [side(went_out="concealed", natural_canastas=2, melded_points=140),
-         side(melded_points=75, hand_points=95, went_out="")],
-        [SideHand(melded_points=140, natural_canastas=2, went_out="concealed"),
-         SideHand(melded_points=75, hand_points=95)],
+        [
+            side(went_out="concealed", natural_canastas=2, melded_points=140),
+            side(melded_points=75, hand_points=95, went_out=""),
+        ],
+        [
+            SideHand(melded_points=140, natural_canastas=2, went_out="concealed"),
+            SideHand(melded_points=75, hand_points=95),
+        ],
         id="§4 2p concealed with two naturals; empty went_out means not out",
     ),
 ]
@@ -276,7 +479,9 @@ def test_valid_entry(rules, raw_sides, expected):
 def test_a_number_of_thousands_of_digits_is_refused_not_echoed():
     # more digits than Python turns into text (4300): the message must still be writable
     rules = variants.configure(variants.get("classic"), {})
-    _, problems = checks.read_hand(rules, [{"melded_points": 9 * 10**5000, "red_threes": 1e308}, {"hand_points": "9" * 5000}])
+    _, problems = checks.read_hand(
+        rules, [{"melded_points": 9 * 10**5000, "red_threes": 1e308}, {"hand_points": "9" * 5000}]
+    )
     assert {(p.side, p.field) for p in problems} >= {(0, "melded_points"), (0, "red_threes"), (1, "hand_points")}
     assert all(len(p.message) < 200 for p in problems)
 
@@ -285,12 +490,22 @@ def test_all_the_sides_cards_come_from_one_deck():
     # §1.1: 108 cards, 1180 card points without red threes. Each side's figure alone is possible,
     # but 1000 + 100 melded and 100 + 0 in hand come to 1200 in all.
     rules = variants.configure(variants.get("classic"), {})
-    _, problems = checks.read_hand(rules, [{"melded_points": 1000, "hand_points": 100}, {"melded_points": 100}], stock_out=True)
+    _, problems = checks.read_hand(
+        rules, [{"melded_points": 1000, "hand_points": 100}, {"melded_points": 100}], stock_out=True
+    )
     assert {(p.side, p.field) for p in problems} == {(0, "melded_points"), (0, "hand_points"), (1, "melded_points")}
     assert "1200" in problems[0].message and "1180" in problems[0].message
-    _, problems = checks.read_hand(rules, [{"melded_points": 1000, "hand_points": 80}, {"melded_points": 100}], stock_out=True)
+    _, problems = checks.read_hand(
+        rules, [{"melded_points": 1000, "hand_points": 80}, {"melded_points": 100}], stock_out=True
+    )
     assert problems == []  # 1180 exactly
     # 104 cards without red threes make at most 14 canastas: 8 + 7 is one too many
-    _, problems = checks.read_hand(rules, [{"natural_canastas": 8, "melded_points": 700},
-                                           {"mixed_canastas": 7, "melded_points": 350}], stock_out=True)
-    assert {(p.side, p.field) for p in problems if "canastas in all" in p.message} == {(0, "natural_canastas"), (1, "mixed_canastas")}
+    _, problems = checks.read_hand(
+        rules,
+        [{"natural_canastas": 8, "melded_points": 700}, {"mixed_canastas": 7, "melded_points": 350}],
+        stock_out=True,
+    )
+    assert {(p.side, p.field) for p in problems if "canastas in all" in p.message} == {
+        (0, "natural_canastas"),
+        (1, "mixed_canastas"),
+    }

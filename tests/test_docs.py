@@ -10,14 +10,20 @@ import pytest
 from scorekeeper import checks, variants
 
 API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
-EXAMPLES = API[API.index("## Examples, one per rule set"):]
+EXAMPLES = API[API.index("## Examples, one per rule set") :]
 
 
 def test_every_rule_set_is_documented():
     for rules in variants.RULE_SETS.values():
         row = re.search(rf"^\| `{re.escape(rules.id)}` \| (.+?) \| (§\d+) \| (\d+) \| (\d+) \| (\d+) \|$", API, re.M)
         assert row, f"{rules.id} missing from docs/api.md"
-        assert row.groups() == (rules.name, rules.spec, str(rules.players), str(rules.target), str(rules.canastas_to_go_out))
+        assert row.groups() == (
+            rules.name,
+            rules.spec,
+            str(rules.players),
+            str(rules.target),
+            str(rules.canastas_to_go_out),
+        )
 
 
 def test_every_layout_and_setting_is_documented():
@@ -35,7 +41,9 @@ def test_every_layout_and_setting_is_documented():
 def test_every_side_field_is_documented():
     for rules in variants.RULE_SETS.values():
         for setting_values in ({}, {"wild_melds": True}):
-            configured = variants.configure(rules, {k: v for k, v in setting_values.items() if k in {s.key for s in rules.settings}})
+            configured = variants.configure(
+                rules, {k: v for k, v in setting_values.items() if k in {s.key for s in rules.settings}}
+            )
             for field in checks.known_fields(configured):
                 assert f"| `{field}` |" in API, f"{field} of {rules.id} missing from docs/api.md"
 

@@ -21,7 +21,8 @@ from datetime import date
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
 from markupsafe import escape
 
 from scorekeeper import checks, create_app, variants
@@ -37,10 +38,43 @@ LONG = "A" * 10000
 ID_HUGE = "999999999999999999999"
 # Values a thumb, a paste or an attacker may put in any text field.
 HOSTILE = [
-    "", " ", "0", "5", "50", "-5", "-0", "5.5", "1e3", " 50 ", "50 ", str(10**30), "-" + str(10**30), HUGE, "abc",
-    "NaN", "Infinity", "0x10", "1_000", "²", "٥٠", "null", "true", "[]", "{}", "<script>alert(1)</script>",
-    '" onfocus="alert(1)', "Nu\x00ll", "\x00", "\x1b[31m", "\x7f", LONG, "Ünïcødé 🂡", "\u202eevil", "../../etc/passwd",
-    "%00", "Robert'); DROP TABLE players;--",
+    "",
+    " ",
+    "0",
+    "5",
+    "50",
+    "-5",
+    "-0",
+    "5.5",
+    "1e3",
+    " 50 ",
+    "50 ",
+    str(10**30),
+    "-" + str(10**30),
+    HUGE,
+    "abc",
+    "NaN",
+    "Infinity",
+    "0x10",
+    "1_000",
+    "²",
+    "٥٠",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "<script>alert(1)</script>",
+    '" onfocus="alert(1)',
+    "Nu\x00ll",
+    "\x00",
+    "\x1b[31m",
+    "\x7f",
+    LONG,
+    "Ünïcødé 🂡",
+    "\u202eevil",
+    "../../etc/passwd",
+    "%00",
+    "Robert'); DROP TABLE players;--",
 ]
 form_values = st.one_of(
     st.sampled_from(HOSTILE),
@@ -49,16 +83,44 @@ form_values = st.one_of(
     st.text(max_size=40),
 )
 names = st.one_of(
-    st.sampled_from(["", "Anna", "anna", " Anna ", "Anna  B", "Anna\xa0B", "<b>Bert</b>", "Nu\x00ll", LONG, "A" * 40,
-                     "A" * 41, "Player 1", "😀" * 40, "Carl\tC", "\x1c"]),
+    st.sampled_from(
+        [
+            "",
+            "Anna",
+            "anna",
+            " Anna ",
+            "Anna  B",
+            "Anna\xa0B",
+            "<b>Bert</b>",
+            "Nu\x00ll",
+            LONG,
+            "A" * 40,
+            "A" * 41,
+            "Player 1",
+            "😀" * 40,
+            "Carl\tC",
+            "\x1c",
+        ]
+    ),
     st.text(max_size=45),
 )
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.integers(-5, 500),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12), st.sampled_from(["", "5", "normal", HUGE, LONG]),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.integers(-5, 500),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.sampled_from(["", "5", "normal", HUGE, LONG]),
 )
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
-ids = st.one_of(st.integers(0, 10**30), st.sampled_from([ID_HUGE, "0", "-1", "1.5", "abc", "%00", "1e3", "..%2F..", HUGE]))
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
+ids = st.one_of(
+    st.integers(0, 10**30), st.sampled_from([ID_HUGE, "0", "-1", "1.5", "abc", "%00", "1e3", "..%2F..", HUGE])
+)
 
 TABLES = ("games", "hands", "players", "evenings", "evening_players", "game_seats")
 
@@ -79,7 +141,11 @@ class World:
         self.game = self.open_game("classic")
         post_hand(self.client, self.game, side_fields(0, melded=90, hand=10), side_fields(1, melded=60))
         self.hand = self.hand_ids(self.game)[0]
-        self.evening = int(self.post("/evenings/new", {"date": "2024-05-01", "new_players": "Eve, Finn"}).headers["Location"].split("/")[-1])
+        self.evening = int(
+            self.post("/evenings/new", {"date": "2024-05-01", "new_players": "Eve, Finn"})
+            .headers["Location"]
+            .split("/")[-1]
+        )
         self.player = self.player_ids()[0]
 
     def post(self, url, data=None, **kw):
@@ -101,7 +167,12 @@ class World:
 
     def hand_ids(self, game_id):
         with sqlite3.connect(self.db_path) as conn:
-            return [r[0] for r in conn.execute("select id from hands where game_id = ? and deleted_at is null order by id", [game_id])]
+            return [
+                r[0]
+                for r in conn.execute(
+                    "select id from hands where game_id = ? and deleted_at is null order by id", [game_id]
+                )
+            ]
 
     def player_ids(self):
         with sqlite3.connect(self.db_path) as conn:
@@ -152,7 +223,9 @@ def inputs(html: str, only: str | None = None) -> Inputs:
 def no_server_error(response):
     assert response.status_code < 500, response.text[:2000]
     try:
-        event(f"{response.request.method} {re.sub(r'[0-9]+', 'N', response.request.path)[:40]} → {response.status_code}")
+        event(
+            f"{response.request.method} {re.sub(r'[0-9]+', 'N', response.request.path)[:40]} → {response.status_code}"
+        )
     except Exception:  # outside a Hypothesis example
         pass
     return response
@@ -215,9 +288,25 @@ def follow(world, response):
 @given(
     variant=st.sampled_from(sorted(variants.RULE_SETS)),
     players=st.lists(names, max_size=6),
-    fields=st.dictionaries(st.sampled_from(["first_dealer", "layout", "target", "complete_game", "evening", "setting_wild_melds",
-                                            "setting_tie_rule", "setting_lone_trigger", "unknown", "players-9", "players-" + HUGE]),
-                           form_values, max_size=5),
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "first_dealer",
+                "layout",
+                "target",
+                "complete_game",
+                "evening",
+                "setting_wild_melds",
+                "setting_tie_rule",
+                "setting_lone_trigger",
+                "unknown",
+                "players-9",
+                "players-" + HUGE,
+            ]
+        ),
+        form_values,
+        max_size=5,
+    ),
 )
 def test_new_game_form(world, variant, players, fields):
     data = {f"players-{i}": name for i, name in enumerate(players)}
@@ -252,7 +341,13 @@ def test_new_game_hostile_by_hand(world):
                 assert response.status_code == 404 and field == "evening"
     before = world.snapshot()
     response = world.post("/games/new/classic", {"players-0": LONG, "players-1": "Nu\x00ll", "target": HUGE})
-    refused_form(response, world, before, {"players-0": LONG, "players-1": "Nu\x00ll", "target": HUGE}, ["players-0", "players-1", "target"])
+    refused_form(
+        response,
+        world,
+        before,
+        {"players-0": LONG, "players-1": "Nu\x00ll", "target": HUGE},
+        ["players-0", "players-1", "target"],
+    )
     assert "At most 40 characters." in response.text and "Remove the control characters." in response.text
     # spaces are not a different name: "Anna  B" and "Anna B" are one player, asked to tell apart
     response = world.post("/games/new/classic", {"players-0": "Anna  B", "players-1": "Anna\xa0B"})
@@ -297,19 +392,45 @@ def hand_posts(draw, variant):
             if draw(st.integers(0, 3)) == 0:
                 data.pop(key, None)
             else:
-                data[key] = draw(st.sampled_from(["0", "5", "50", "100", "500", "no", "normal", "counts", "y"]) | form_values)
+                data[key] = draw(
+                    st.sampled_from(["0", "5", "50", "100", "500", "no", "normal", "counts", "y"]) | form_values
+                )
         return data
     data = {}
     for side in range(rules.sides):
         names = side_field_names(rules)
         for name in draw(st.lists(st.sampled_from(names), max_size=6, unique=True)):
-            choices = {"went_out": ["no", "normal", "concealed"], "melded_mode": ["points", "counts"], "hand_mode": ["points", "counts"],
-                       "exact_cut": ["y", ""]}.get(name)
+            choices = {
+                "went_out": ["no", "normal", "concealed"],
+                "melded_mode": ["points", "counts"],
+                "hand_mode": ["points", "counts"],
+                "exact_cut": ["y", ""],
+            }.get(name)
             value = draw(st.sampled_from(choices) | form_values) if choices else draw(form_values)
             data[f"sides-{side}-{name}"] = value
-    for name in draw(st.lists(st.sampled_from(["stock_out", "lone", "confirm", "client_key", "based_on", "unknown",
-                                               "sides-7-went_out", "sides-²-went_out", f"sides-{HUGE}-penalties"]), max_size=3, unique=True)):
-        data[name] = draw(st.sampled_from({"lone": ["0", "1", "2", "none"], "stock_out": ["y"], "confirm": ["y"]}.get(name, ["x"])) | form_values)
+    for name in draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "stock_out",
+                    "lone",
+                    "confirm",
+                    "client_key",
+                    "based_on",
+                    "unknown",
+                    "sides-7-went_out",
+                    "sides-²-went_out",
+                    f"sides-{HUGE}-penalties",
+                ]
+            ),
+            max_size=3,
+            unique=True,
+        )
+    ):
+        data[name] = draw(
+            st.sampled_from({"lone": ["0", "1", "2", "none"], "stock_out": ["y"], "confirm": ["y"]}.get(name, ["x"]))
+            | form_values
+        )
     return data
 
 
@@ -331,7 +452,9 @@ def resave_unchanged(world, game_id, hand_id):
     assert 'class="error"' not in page.text, "the stored hand opens with errors"
     sent = inputs(page.text, "hand-form").values
     response = world.client.post(url, data={**sent, "confirm": "y"})
-    assert response.status_code == 302, re.findall(r'<p class="error"[^>]*>([^<]+)</p>', response.text) or response.text[:1000]
+    assert response.status_code == 302, (
+        re.findall(r'<p class="error"[^>]*>([^<]+)</p>', response.text) or response.text[:1000]
+    )
     follow(world, response)
 
 
@@ -365,7 +488,9 @@ def test_new_hand_form(world, data, variant):
 @given(data=st.data(), variant=st.sampled_from(["classic", "modern"]))
 def test_correct_hand_form(world, data, variant):
     game_id = world.open_game(variant)
-    post_hand(world.client, game_id, side_fields(0, melded=90, hand=10), side_fields(1, melded=60), extra={"confirm": "y"})
+    post_hand(
+        world.client, game_id, side_fields(0, melded=90, hand=10), side_fields(1, melded=60), extra={"confirm": "y"}
+    )
     hand_id = world.hand_ids(game_id)[-1]
     check_hand_post(world, variant, data.draw(hand_posts(variant)), f"/games/{{game}}/hands/{hand_id}/edit", hand_id)
 
@@ -375,18 +500,32 @@ def test_hand_form_hostile_by_hand(world):
     for name in side_field_names(rules):
         for value in (HUGE, str(10**30), "-5", "5.5", "abc", "\x00", LONG):
             check_hand_post(world, "classic", {f"sides-0-{name}": value, "stock_out": "y"})
-    for extra in ({"client_key": LONG}, {"based_on": LONG}, {"sides-0-melded_mode": "xyz"}, {"lone": "7"},
-                  {"sides-0-melded_mode": "counts", "sides-0-melded_black_threes": "abc"}):
+    for extra in (
+        {"client_key": LONG},
+        {"based_on": LONG},
+        {"sides-0-melded_mode": "xyz"},
+        {"lone": "7"},
+        {"sides-0-melded_mode": "counts", "sides-0-melded_black_threes": "abc"},
+    ):
         check_hand_post(world, "modern", {**extra, "stock_out": "y"})
     # the words of the message, beside the field, and the figure still there
     game_id = world.open_game("classic")
-    response = world.post(f"/games/{game_id}/hands/new", {"sides-0-melded_points": HUGE, "sides-1-penalties": "-5", "stock_out": "y"})
+    response = world.post(
+        f"/games/{game_id}/hands/new", {"sides-0-melded_points": HUGE, "sides-1-penalties": "-5", "stock_out": "y"}
+    )
     assert response.status_code == 422 and "Enter a whole number." in response.text and HUGE in response.text
     # a player who went out with cards counted in hand (a problem of the count as a whole) is said, not hidden
     game_id = world.open_game("classic-2p")
-    response = world.post(f"/games/{game_id}/hands/new", {
-        "sides-0-went_out": "normal", "sides-0-natural_canastas": "1", "sides-0-melded_points": "300",
-        "sides-0-hand_mode": "counts", "sides-0-hand_low": "2"})
+    response = world.post(
+        f"/games/{game_id}/hands/new",
+        {
+            "sides-0-went_out": "normal",
+            "sides-0-natural_canastas": "1",
+            "sides-0-melded_points": "300",
+            "sides-0-hand_mode": "counts",
+            "sides-0-hand_low": "2",
+        },
+    )
     assert response.status_code == 422 and "no cards left in hand" in response.text
 
 
@@ -414,9 +553,17 @@ def hand_bodies(draw, variant, near_valid=None):
                 side.pop(key, None)
             elif key in ("melded_cards", "hand_cards"):
                 side.pop(key.replace("_cards", "_points"), None)
-                side[key] = draw(st.dictionaries(st.sampled_from(list(CARD_GROUP_KEYS)), st.integers(0, 12) | json_scalars, max_size=3))
+                side[key] = draw(
+                    st.dictionaries(
+                        st.sampled_from(list(CARD_GROUP_KEYS)), st.integers(0, 12) | json_scalars, max_size=3
+                    )
+                )
             else:
-                side[key] = draw(st.integers(0, 40).map(lambda n: n * 5) | st.sampled_from([None, "normal", True, False]) | json_scalars)
+                side[key] = draw(
+                    st.integers(0, 40).map(lambda n: n * 5)
+                    | st.sampled_from([None, "normal", True, False])
+                    | json_scalars
+                )
         if draw(st.integers(0, 5)) == 0:
             body[draw(st.sampled_from(["stock_out", "lone", "client_key", "sides"]))] = draw(json_values)
         return body
@@ -436,7 +583,10 @@ def hand_bodies(draw, variant, near_valid=None):
             side = {}
             for key in keys:
                 if key in ("melded_cards", "hand_cards"):
-                    side[key] = draw(st.dictionaries(st.sampled_from(list(CARD_GROUP_KEYS) + ["aces"]), json_scalars, max_size=3) | json_values)
+                    side[key] = draw(
+                        st.dictionaries(st.sampled_from(list(CARD_GROUP_KEYS) + ["aces"]), json_scalars, max_size=3)
+                        | json_values
+                    )
                 elif key == "went_out":
                     side[key] = draw(st.sampled_from([None, "normal", "concealed", "no", ""]) | json_scalars)
                 else:
@@ -453,7 +603,9 @@ def hand_bodies(draw, variant, near_valid=None):
 def check_hand_json(world, game_id, payload, **kw):
     before = world.snapshot()
     count = len(world.hand_ids(game_id))
-    response = no_server_error(world.client.post(f"/games/{game_id}/hands.json", headers={"X-CSRFToken": world.token}, **kw))
+    response = no_server_error(
+        world.client.post(f"/games/{game_id}/hands.json", headers={"X-CSRFToken": world.token}, **kw)
+    )
     if response.status_code in (200, 201):
         answer = response.get_json()
         assert isinstance(answer["id"], int)
@@ -476,23 +628,52 @@ def test_hand_json(world, data, variant):
     check_hand_json(world, game_id, None, json=data.draw(hand_bodies(variant)))
 
 
-@pytest.mark.parametrize("kw", [
-    {"data": "{not json", "content_type": "application/json"},
-    {"data": "[" * 100000, "content_type": "application/json"},
-    {"data": '{"a":' * 50000, "content_type": "application/json"},
-    {"data": '{"client_key": "abcdefgh-digits", "sides": [{"melded_points": %s}, {}]}' % HUGE, "content_type": "application/json"},
-    {"data": "", "content_type": "application/json"},
-    {"data": json.dumps({"client_key": "abcdefgh1", "sides": [{}, {}]}), "content_type": "text/plain"},
-    {"data": {"client_key": "abcdefgh1"}},
-    {"json": []}, {"json": "sides"}, {"json": 5}, {"json": None},
-    {"json": {"client_key": "short", "sides": [{}, {}]}},
-    {"json": {"client_key": 12345678, "sides": [{}, {}]}},
-    {"json": {"client_key": "k" * 65, "sides": [{}, {}]}},
-    {"json": {"client_key": "abcdefgh-wrong-types", "sides": [{"melded_points": [50]}, {"went_out": {"x": 1}}], "stock_out": "yes", "lone": 0}},
-    {"json": {"client_key": "abcdefgh-huge", "sides": [{"melded_points": 10**30, "red_threes": 10**30, "natural_canastas": -1}, {"penalties": float("inf")}]}},
-    {"json": {"client_key": "abcdefgh-cards", "sides": [{"melded_cards": {"jokers": 10**30, "aces": 1}}, {"hand_cards": [1, 2]}]}},
-    {"json": {"client_key": "abcdefgh-side", "sides": [None, "x"]}},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"data": "{not json", "content_type": "application/json"},
+        {"data": "[" * 100000, "content_type": "application/json"},
+        {"data": '{"a":' * 50000, "content_type": "application/json"},
+        {
+            "data": '{"client_key": "abcdefgh-digits", "sides": [{"melded_points": %s}, {}]}' % HUGE,
+            "content_type": "application/json",
+        },
+        {"data": "", "content_type": "application/json"},
+        {"data": json.dumps({"client_key": "abcdefgh1", "sides": [{}, {}]}), "content_type": "text/plain"},
+        {"data": {"client_key": "abcdefgh1"}},
+        {"json": []},
+        {"json": "sides"},
+        {"json": 5},
+        {"json": None},
+        {"json": {"client_key": "short", "sides": [{}, {}]}},
+        {"json": {"client_key": 12345678, "sides": [{}, {}]}},
+        {"json": {"client_key": "k" * 65, "sides": [{}, {}]}},
+        {
+            "json": {
+                "client_key": "abcdefgh-wrong-types",
+                "sides": [{"melded_points": [50]}, {"went_out": {"x": 1}}],
+                "stock_out": "yes",
+                "lone": 0,
+            }
+        },
+        {
+            "json": {
+                "client_key": "abcdefgh-huge",
+                "sides": [
+                    {"melded_points": 10**30, "red_threes": 10**30, "natural_canastas": -1},
+                    {"penalties": float("inf")},
+                ],
+            }
+        },
+        {
+            "json": {
+                "client_key": "abcdefgh-cards",
+                "sides": [{"melded_cards": {"jokers": 10**30, "aces": 1}}, {"hand_cards": [1, 2]}],
+            }
+        },
+        {"json": {"client_key": "abcdefgh-side", "sides": [None, "x"]}},
+    ],
+)
 def test_hand_json_hostile_by_hand(world, kw):
     game_id = world.open_game("classic")
     response = check_hand_json(world, game_id, None, **kw)
@@ -501,10 +682,18 @@ def test_hand_json_hostile_by_hand(world, kw):
 
 def test_hand_json_unknown_game_and_no_token(world):
     for game in ("999999", ID_HUGE):
-        json_errors(world.client.post(f"/games/{game}/hands.json", json={"client_key": "abcdefgh", "sides": []},
-                                      headers={"X-CSRFToken": world.token}), 404)
+        json_errors(
+            world.client.post(
+                f"/games/{game}/hands.json",
+                json={"client_key": "abcdefgh", "sides": []},
+                headers={"X-CSRFToken": world.token},
+            ),
+            404,
+        )
     before = world.snapshot()
-    refused = no_server_error(world.client.post(f"/games/{world.game}/hands.json", json={"client_key": "abcdefghij", "sides": [{}, {}]}))
+    refused = no_server_error(
+        world.client.post(f"/games/{world.game}/hands.json", json={"client_key": "abcdefghij", "sides": [{}, {}]})
+    )
     assert refused.status_code == 400 and world.snapshot() == before  # no CSRF token
 
 
@@ -512,15 +701,24 @@ def test_hand_json_values_are_stored_as_numbers(world):
     """Figures sent as "50", 50.0 or " 5 " are read as numbers, and stored as the form stores them (the
     statistics count only numbers: a canasta stored as "1" went uncounted)."""
     game_id = world.open_game("classic")
-    body = {"client_key": "fuzz-normalised", "stock_out": True, "sides": [
-        {"melded_points": "90", "hand_points": 10.0, "red_threes": " 1 ", "mixed_canastas": "", "went_out": "no"},
-        {"melded_points": 60.0, "hand_cards": {"low": "2", "high": None}, "went_out": ""}]}
+    body = {
+        "client_key": "fuzz-normalised",
+        "stock_out": True,
+        "sides": [
+            {"melded_points": "90", "hand_points": 10.0, "red_threes": " 1 ", "mixed_canastas": "", "went_out": "no"},
+            {"melded_points": 60.0, "hand_cards": {"low": "2", "high": None}, "went_out": ""},
+        ],
+    }
     response = world.client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": world.token})
     assert response.status_code == 201
     hand_id = response.get_json()["id"]
-    entry = next(h for h in world.client.get(f"/api/games/{game_id}").get_json()["hands"] if h["id"] == hand_id)["entry"]
-    assert entry == [{"melded_points": 90, "hand_points": 10, "red_threes": 1, "mixed_canastas": 0, "went_out": None},
-                     {"melded_points": 60, "hand_cards": {"low": 2}, "went_out": None}]
+    entry = next(h for h in world.client.get(f"/api/games/{game_id}").get_json()["hands"] if h["id"] == hand_id)[
+        "entry"
+    ]
+    assert entry == [
+        {"melded_points": 90, "hand_points": 10, "red_threes": 1, "mixed_canastas": 0, "went_out": None},
+        {"melded_points": 60, "hand_cards": {"low": 2}, "went_out": None},
+    ]
     resave_unchanged(world, game_id, hand_id)
 
 
@@ -541,13 +739,33 @@ def score_bodies(draw):
         if isinstance(hand, dict):
             body.update(hand)
             body.pop("client_key", None)
-    for key in draw(st.lists(st.sampled_from(["layout", "settings", "target", "totals_before", "unknown"]), max_size=1 if near_valid else 3, unique=True)):
+    for key in draw(
+        st.lists(
+            st.sampled_from(["layout", "settings", "target", "totals_before", "unknown"]),
+            max_size=1 if near_valid else 3,
+            unique=True,
+        )
+    ):
         if key == "settings" and rules is not None:
-            body[key] = draw(st.one_of(*[st.fixed_dictionaries({s.key: st.sampled_from([v for v, _ in s.choices]) | json_scalars})
-                                         for s in rules.settings], st.dictionaries(st.text(max_size=6), json_scalars, max_size=2), json_values))
+            body[key] = draw(
+                st.one_of(
+                    *[
+                        st.fixed_dictionaries({s.key: st.sampled_from([v for v, _ in s.choices]) | json_scalars})
+                        for s in rules.settings
+                    ],
+                    st.dictionaries(st.text(max_size=6), json_scalars, max_size=2),
+                    json_values,
+                )
+            )
         elif key == "totals_before" and rules is not None:
-            body[key] = draw(st.lists(st.integers(-10**6, 10**6).map(lambda n: n * 5) | json_scalars, min_size=rules.sides, max_size=rules.sides)
-                             | json_values)
+            body[key] = draw(
+                st.lists(
+                    st.integers(-(10**6), 10**6).map(lambda n: n * 5) | json_scalars,
+                    min_size=rules.sides,
+                    max_size=rules.sides,
+                )
+                | json_values
+            )
         elif key == "layout" and rules is not None:
             body[key] = draw(st.sampled_from([l.key for l in rules.layouts]) | json_scalars)
         elif key == "target":
@@ -568,21 +786,28 @@ def test_api_score(world, body):
         json_errors(response)
 
 
-@pytest.mark.parametrize("kw", [
-    {"data": "{not json", "content_type": "application/json"},
-    {"data": "[" * 100000, "content_type": "application/json"},
-    {"data": "", "content_type": "application/json"},
-    {"data": '{"variant": "classic"}', "content_type": "text/plain"},
-    {"data": '{"variant": "classic", "totals_before": [%s, 0]}' % HUGE, "content_type": "application/json"},
-    {"data": {"variant": "classic"}},
-    {"json": []}, {"json": None}, {"json": "classic"}, {"json": {}},
-    {"json": {"variant": ["classic"]}}, {"json": {"variant": "classic", "sides": {}}},
-    {"json": {"variant": "classic", "layout": {"a": 1}, "settings": [1], "target": 10**30, "sides": [{}, {}]}},
-    {"json": {"variant": "classic", "settings": {"wild_melds": [1], "tie_rule": True}, "sides": [{}, {}]}},
-    {"json": {"variant": "classic", "totals_before": [10**30, "5"], "sides": [{}, {}]}},
-    {"json": {"variant": "classic-3p", "lone": 10**30, "sides": [{}, {}, {}]}},
-    {"json": {"variant": "classic", "sides": [{"melded_points": 10**30}, {"melded_cards": {"jokers": -1}}]}},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"data": "{not json", "content_type": "application/json"},
+        {"data": "[" * 100000, "content_type": "application/json"},
+        {"data": "", "content_type": "application/json"},
+        {"data": '{"variant": "classic"}', "content_type": "text/plain"},
+        {"data": '{"variant": "classic", "totals_before": [%s, 0]}' % HUGE, "content_type": "application/json"},
+        {"data": {"variant": "classic"}},
+        {"json": []},
+        {"json": None},
+        {"json": "classic"},
+        {"json": {}},
+        {"json": {"variant": ["classic"]}},
+        {"json": {"variant": "classic", "sides": {}}},
+        {"json": {"variant": "classic", "layout": {"a": 1}, "settings": [1], "target": 10**30, "sides": [{}, {}]}},
+        {"json": {"variant": "classic", "settings": {"wild_melds": [1], "tie_rule": True}, "sides": [{}, {}]}},
+        {"json": {"variant": "classic", "totals_before": [10**30, "5"], "sides": [{}, {}]}},
+        {"json": {"variant": "classic-3p", "lone": 10**30, "sides": [{}, {}, {}]}},
+        {"json": {"variant": "classic", "sides": [{"melded_points": 10**30}, {"melded_cards": {"jokers": -1}}]}},
+    ],
+)
 def test_api_score_hostile_by_hand(world, kw):
     json_errors(world.client.post("/api/score", **kw))
 
@@ -607,15 +832,36 @@ def test_api_ids(world, game_id):
 @given(x=ids)
 def test_ids_in_the_address(world, x):
     before = world.snapshot()
-    for url in (f"/games/{x}", f"/games/{x}/minimums", f"/matches/{x}", f"/evenings/{x}", f"/evenings/{x}.csv",
-                f"/games/{x}.csv", f"/players/{x}", f"/games/{world.game}/hands/{x}/edit", f"/games/{x}/hands/new",
-                f"/evenings/{x}/edit", f"/rules/{x}", f"/games/new/{x}", f"/view/{x}", f"/view/{x}/version",
-                f"/games/new?evening={x}", f"/games/new/classic?evening={x}"):
+    for url in (
+        f"/games/{x}",
+        f"/games/{x}/minimums",
+        f"/matches/{x}",
+        f"/evenings/{x}",
+        f"/evenings/{x}.csv",
+        f"/games/{x}.csv",
+        f"/players/{x}",
+        f"/games/{world.game}/hands/{x}/edit",
+        f"/games/{x}/hands/new",
+        f"/evenings/{x}/edit",
+        f"/rules/{x}",
+        f"/games/new/{x}",
+        f"/view/{x}",
+        f"/view/{x}/version",
+        f"/games/new?evening={x}",
+        f"/games/new/classic?evening={x}",
+    ):
         response = no_server_error(world.client.get(url))
         assert response.status_code in (200, 404), (url, response.status_code)
-    for url in (f"/games/{x}/reopen", f"/matches/{x}/next", f"/games/{world.game}/hands/{x}/delete",
-                f"/games/{world.game}/hands/{x}/restore", f"/players/{x}/rename", f"/players/{x}/merge",
-                f"/games/{x}/hands/new", f"/evenings/{x}/edit"):
+    for url in (
+        f"/games/{x}/reopen",
+        f"/matches/{x}/next",
+        f"/games/{world.game}/hands/{x}/delete",
+        f"/games/{world.game}/hands/{x}/restore",
+        f"/players/{x}/rename",
+        f"/players/{x}/merge",
+        f"/games/{x}/hands/new",
+        f"/evenings/{x}/edit",
+    ):
         response = no_server_error(world.post(url, {"name": "Zed"}))
         assert response.status_code in (302, 404, 409, 422), (url, response.status_code)
         if response.status_code == 302:
@@ -629,10 +875,30 @@ def test_ids_in_the_address(world, x):
 
 
 @FUZZ
-@given(query=st.dictionaries(st.sampled_from(["lang", "large", "next", "player", "variant", "from", "to", "page", "evening", "x"]),
-                             form_values | st.sampled_from(["/\r\nSet-Cookie: a=b", "/\\evil.example", "//evil.example", "/\t/evil.example",
-                                                             "https://evil.example", "/ok?x=1", "/ä ö", "/\u2028", "2024-01-05", "20240105",
-                                                             "2024-W01-5", "classic", ID_HUGE]), max_size=4))
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["lang", "large", "next", "player", "variant", "from", "to", "page", "evening", "x"]),
+        form_values
+        | st.sampled_from(
+            [
+                "/\r\nSet-Cookie: a=b",
+                "/\\evil.example",
+                "//evil.example",
+                "/\t/evil.example",
+                "https://evil.example",
+                "/ok?x=1",
+                "/ä ö",
+                "/\u2028",
+                "2024-01-05",
+                "20240105",
+                "2024-W01-5",
+                "classic",
+                ID_HUGE,
+            ]
+        ),
+        max_size=4,
+    )
+)
 def test_query_strings(world, query):
     prefs = no_server_error(world.client.get("/prefs", query_string=query))
     assert prefs.status_code == 302
@@ -660,12 +926,20 @@ def test_history_reads_every_iso_date_as_a_day(world):
 
 
 @FUZZ
-@given(fields=st.fixed_dictionaries({}, optional={"date": st.sampled_from(["2024-05-01", "2024-02-30", "2024-13-01", "20240105", "0000-01-01"]) | form_values,
-                                                  "place": st.sampled_from(["Home", "Café <Ö>", "A" * 80]) | form_values,
-                                                  "note": st.sampled_from(["", "Birthday", "N" * 300]) | form_values,
-                                                  "new_players": st.sampled_from(["Gus", "Gus, Hal", "Ida\nJo", "A" * 41, ", ,"]) | names,
-                                                  "unknown": form_values}).map(lambda f: {"date": "2024-05-02", **f} if len(f) % 2 else f),
-       known=st.lists(form_values | st.sampled_from(["1", "2", ID_HUGE]), max_size=3), edit=st.booleans())
+@given(
+    fields=st.fixed_dictionaries(
+        {},
+        optional={
+            "date": st.sampled_from(["2024-05-01", "2024-02-30", "2024-13-01", "20240105", "0000-01-01"]) | form_values,
+            "place": st.sampled_from(["Home", "Café <Ö>", "A" * 80]) | form_values,
+            "note": st.sampled_from(["", "Birthday", "N" * 300]) | form_values,
+            "new_players": st.sampled_from(["Gus", "Gus, Hal", "Ida\nJo", "A" * 41, ", ,"]) | names,
+            "unknown": form_values,
+        },
+    ).map(lambda f: {"date": "2024-05-02", **f} if len(f) % 2 else f),
+    known=st.lists(form_values | st.sampled_from(["1", "2", ID_HUGE]), max_size=3),
+    edit=st.booleans(),
+)
 def test_evening_form(world, fields, known, edit):
     url = f"/evenings/{world.evening}/edit" if edit else "/evenings/new"
     before = world.snapshot()
@@ -674,7 +948,9 @@ def test_evening_form(world, fields, known, edit):
         follow(world, response)
         evening_id = world.evening if edit else int(response.headers["Location"].split("/")[-1])
         with sqlite3.connect(world.db_path) as conn:
-            day, place, note = conn.execute("select date, place, note from evenings where id = ?", [evening_id]).fetchone()
+            day, place, note = conn.execute(
+                "select date, place, note from evenings where id = ?", [evening_id]
+            ).fetchone()
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", day) and len(place) <= 80 and len(note) <= 300
         assert "\x00" not in place + note
     else:
@@ -723,16 +999,24 @@ def test_merge_with_no_other_player_says_why(tmp_path):
 
 
 def _export(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("src") / "src.sqlite")})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("src") / "src.sqlite")}
+    )
     client = app.test_client()
     token = csrf_token(client, "/evenings/new")
-    evening = client.post("/evenings/new", data={"csrf_token": token, "date": "2024-05-01", "new_players": "Anna, Bert"})
+    evening = client.post(
+        "/evenings/new", data={"csrf_token": token, "date": "2024-05-01", "new_players": "Anna, Bert"}
+    )
     evening_id = evening.headers["Location"].split("/")[-1]
     game_id = start_game(client, "classic-2p", names=["Anna", "Bert"])
     post_hand(client, game_id, side_fields(0, melded=90, hand=10), side_fields(1, melded=60))
-    post_hand(client, game_id, side_fields(0, melded_cards={"low": 4}), side_fields(1, melded=60), extra={"confirm": "y"})
-    in_evening = client.post("/games/new/classic", data={"csrf_token": token, "evening": evening_id, "players-0": "Anna",
-                                                          "players-1": "Cleo", "target": "1000"})
+    post_hand(
+        client, game_id, side_fields(0, melded_cards={"low": 4}), side_fields(1, melded=60), extra={"confirm": "y"}
+    )
+    in_evening = client.post(
+        "/games/new/classic",
+        data={"csrf_token": token, "evening": evening_id, "players-0": "Anna", "players-1": "Cleo", "target": "1000"},
+    )
     assert in_evening.status_code == 302
     return json.loads(client.get("/export.json").data)
 
@@ -744,7 +1028,9 @@ def export_doc(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def importer(tmp_path_factory):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("imp") / "imp.sqlite")})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("imp") / "imp.sqlite")}
+    )
     return app, app.test_client()
 
 
@@ -776,12 +1062,16 @@ def _mutated(doc, path, value, delete):
 
 def _import(client, payload: bytes):
     token = csrf_token(client, "/export")
-    return client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(payload), "archive.json")},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(payload), "archive.json")},
+        content_type="multipart/form-data",
+    )
 
 
 def _wipe(app):
-    from scorekeeper import backup, db as dbmod
+    from scorekeeper import backup
+    from scorekeeper import db as dbmod
 
     backup.wipe(dbmod.open_db(app.config["DATABASE"]))
 
@@ -797,10 +1087,22 @@ def test_import(importer, export_doc, data):
     response = no_server_error(_import(client, json.dumps(doc).encode()))
     if response.status_code == 302:
         try:
-            for url in ["/", "/history", "/stats", "/players", "/evenings", "/export.json"] + [
-                    u for g in doc["games"] for u in (f"/games/{g['id']}", f"/api/games/{g['id']}", f"/games/{g['id']}/hands/new",
-                                                      f"/games/{g['id']}.csv", f"/games/{g['id']}/minimums")] + [
-                    f"/players/{p['id']}" for p in doc["players"]] + [f"/evenings/{e['id']}" for e in doc["evenings"]]:
+            for url in (
+                ["/", "/history", "/stats", "/players", "/evenings", "/export.json"]
+                + [
+                    u
+                    for g in doc["games"]
+                    for u in (
+                        f"/games/{g['id']}",
+                        f"/api/games/{g['id']}",
+                        f"/games/{g['id']}/hands/new",
+                        f"/games/{g['id']}.csv",
+                        f"/games/{g['id']}/minimums",
+                    )
+                ]
+                + [f"/players/{p['id']}" for p in doc["players"]]
+                + [f"/evenings/{e['id']}" for e in doc["evenings"]]
+            ):
                 assert no_server_error(client.get(url)).status_code in (200, 302, 404), url
         finally:
             _wipe(app)
@@ -812,8 +1114,21 @@ def test_import(importer, export_doc, data):
             assert not any(conn.execute(f"select 1 from {t} limit 1").fetchone() for t in TABLES)
 
 
-@pytest.mark.parametrize("payload", [b"", b"not json", b"[" * 100000, b"\xff\xfe", b"null", b"[]", b'"x"', b"5",
-                                     b'{"format": "canasta-scorekeeper", "version": 1}', HUGE.encode()])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"",
+        b"not json",
+        b"[" * 100000,
+        b"\xff\xfe",
+        b"null",
+        b"[]",
+        b'"x"',
+        b"5",
+        b'{"format": "canasta-scorekeeper", "version": 1}',
+        HUGE.encode(),
+    ],
+)
 def test_import_hostile_by_hand(importer, payload):
     app, client = importer
     response = no_server_error(_import(client, payload))
@@ -837,10 +1152,19 @@ def forget_failed_logins():
 
 
 @FEW
-@given(password=form_values, target=form_values | st.sampled_from(["//evil.example", "/\\evil", "/\r\nX: y", "https://e.x", "/history"]))
+@given(
+    password=form_values,
+    target=form_values | st.sampled_from(["//evil.example", "/\\evil", "/\r\nX: y", "https://e.x", "/history"]),
+)
 def test_login(forget_failed_logins, tmp_path_factory, password, target):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "PASSWORD": "secret",
-                      "DATABASE": str(tmp_path_factory.mktemp("pw") / "pw.sqlite")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "PASSWORD": "secret",
+            "DATABASE": str(tmp_path_factory.mktemp("pw") / "pw.sqlite"),
+        }
+    )
     client = app.test_client()
     page = client.get("/login")
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page.text).group(1)

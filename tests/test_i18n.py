@@ -18,8 +18,26 @@ ROOT = Path(__file__).resolve().parent.parent
 def template_ids(tmp_path_factory):
     """Every message the code and templates ask for, extracted as pybabel does."""
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
-    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", str(ROOT / "babel.cfg"),
-                    "-k", "_l", "-k", "N_", "-o", str(pot), str(ROOT)], check=True, cwd=ROOT, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "-k",
+            "_l",
+            "-k",
+            "N_",
+            "-o",
+            str(pot),
+            str(ROOT),
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
     with pot.open("rb") as src:
         return {m.id for m in read_po(src) if m.id}
 

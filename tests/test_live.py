@@ -15,7 +15,13 @@ def test_every_change_raises_the_version(client):
     post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=60))
     versions.append(client.get(url).get_json()["version"])
     hand_id = client.get(f"/api/games/{game_id}").get_json()["hands"][0]["id"]
-    post_hand(client, game_id, side_fields(0, melded=120), side_fields(1, melded=60), url=f"/games/{game_id}/hands/{hand_id}/edit")
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, melded=120),
+        side_fields(1, melded=60),
+        url=f"/games/{game_id}/hands/{hand_id}/edit",
+    )
     versions.append(client.get(url).get_json()["version"])
     assert versions[0] < versions[1] < versions[2]
     assert client.get("/api/games/999/version").status_code == 404

@@ -18,7 +18,9 @@ def _unzipped(response):
 
 def test_gzipped_sheet_is_the_plain_sheet_with_the_phones_own_token(app, client):
     game_id = start_game(client)
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
+    )
     client.get(f"/games/{game_id}")  # the flash of the saved hand is shown once, uncached
     plain = client.get(f"/games/{game_id}").text
     zipped = client.get(f"/games/{game_id}", headers=GZ)
@@ -31,19 +33,23 @@ def test_gzipped_sheet_is_the_plain_sheet_with_the_phones_own_token(app, client)
     assert mine_token != their_token
     assert re.sub(r'value="[^"]+"', "", theirs) == re.sub(r'value="[^"]+"', "", plain)
     # the token from the cached page works: deleting the hand succeeds
-    hand_id = re.search(r'/hands/(\d+)/delete', theirs).group(1)
+    hand_id = re.search(r"/hands/(\d+)/delete", theirs).group(1)
     assert other.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": their_token}).status_code == 302
 
 
 def test_every_change_shows_at_once(client):
     game_id = start_game(client, names=["Anna", "Bert", "Carl", "Dora"])
     client.get(f"/games/{game_id}", headers=GZ)
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+    post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
+    )
     client.get(f"/games/{game_id}")  # flash
     assert totals(_unzipped(client.get(f"/games/{game_id}", headers=GZ))) == [800, 20]
     players = client.get("/players").text
     anna = re.search(r'href="/players/(\d+)">\s*<span class="game-title">Anna<', players).group(1)
-    client.post(f"/players/{anna}/rename", data={"csrf_token": csrf_token(client, f"/players/{anna}"), "name": "Annemarie"})
+    client.post(
+        f"/players/{anna}/rename", data={"csrf_token": csrf_token(client, f"/players/{anna}"), "name": "Annemarie"}
+    )
     client.get(f"/games/{game_id}")  # flash, if any
     assert "Annemarie" in client.get(f"/games/{game_id}").text
 

@@ -63,7 +63,12 @@ def _configure(rule_id: str, layout: str | None, chosen: tuple, target: int | No
 
 
 def _all_going_out_keys() -> set[str]:
-    return {g.key for r in variants.RULE_SETS.values() for s in _setting_combos(r) for g in variants.configure(r, s).going_out}
+    return {
+        g.key
+        for r in variants.RULE_SETS.values()
+        for s in _setting_combos(r)
+        for g in variants.configure(r, s).going_out
+    }
 
 
 def _setting_combos(base: variants.RuleSet):
@@ -85,7 +90,12 @@ def all_configurations():
                 yield rule_id, layout, chosen
 
 
-ALL_FIELDS = {f for r in variants.RULE_SETS.values() for s in _setting_combos(r) for f in checks.known_fields(variants.configure(r, s))}
+ALL_FIELDS = {
+    f
+    for r in variants.RULE_SETS.values()
+    for s in _setting_combos(r)
+    for f in checks.known_fields(variants.configure(r, s))
+}
 ALL_GOING_OUT = _all_going_out_keys()
 
 
@@ -190,9 +200,11 @@ def _meet_going_out(draw, rules: variants.RuleSet, sides: list[Intended], member
     def team(pred) -> int:
         return sum(sides[m].canastas.get(k.key, 0) for m in members for k in kinds if pred(k))
 
-    for pred, need in ((lambda k: k.natural, rules.natural_canastas_to_go_out),
-                       (lambda k: k.wild, rules.wild_canastas_to_go_out),
-                       (lambda k: True, rules.canastas_to_go_out)):
+    for pred, need in (
+        (lambda k: k.natural, rules.natural_canastas_to_go_out),
+        (lambda k: k.wild, rules.wild_canastas_to_go_out),
+        (lambda k: True, rules.canastas_to_go_out),
+    ):
         cheapest = min((k for k in kinds if pred(k)), key=lambda k: k.min_points, default=None)
         while cheapest is not None and team(pred) < need:
             sides[draw(_pick(tuple(members)))].canastas[cheapest.key] += 1
@@ -258,8 +270,9 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
         assume(least <= budget)
         # melded cards (§1.3 M): points, or card counts (black threes only by the side going out, §2.2)
         if draw(BOOLS):
-            counts = _cards(draw, rules, rules.melded_card_groups, remaining,
-                            black_sets if is_out and kind is not None else ())
+            counts = _cards(
+                draw, rules, rules.melded_card_groups, remaining, black_sets if is_out and kind is not None else ()
+            )
             if not melds[i]:
                 counts = dict.fromkeys(counts, 0)
             points = sum(SPEC_CARD_VALUES[g] * c for g, c in counts.items())
@@ -375,8 +388,11 @@ def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None
     score -= side.hand
     score -= rules.black_three_in_hand * side.black_in_hand
     score += rules.exact_cut_bonus if side.exact_cut else 0
-    for table, counts in ((rules.incomplete_melds, side.incomplete), (rules.holding_penalties, side.holding),
-                          (rules.penalty_catalogue, side.offences)):
+    for table, counts in (
+        (rules.incomplete_melds, side.incomplete),
+        (rules.holding_penalties, side.holding),
+        (rules.penalty_catalogue, side.offences),
+    ):
         score -= sum(d.points * counts.get(d.key, 0) for d in table)
     return score - side.penalties
 
@@ -390,7 +406,8 @@ def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int |
     # (§15.3 setting "own": whether that partner has)
     partnership_melded = any(_melded(s) for s in partners)
     pooled = Intended(
-        melded=sum(s.melded for s in partners), hand=sum(s.hand for s in partners),
+        melded=sum(s.melded for s in partners),
+        hand=sum(s.hand for s in partners),
         canastas={k: sum(s.canastas.get(k, 0) for s in partners) for k in partners[0].canastas},
         went_out=next((s.went_out for s in partners if s.went_out), None),
     )
@@ -407,8 +424,9 @@ def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int |
         return sign * value
 
     # §15.11: penalties come off the offending player's own total
-    return [spec_side_score(rules, s) if i == lone else shared + own_threes(s) - s.penalties
-            for i, s in enumerate(sides)]
+    return [
+        spec_side_score(rules, s) if i == lone else shared + own_threes(s) - s.penalties for i, s in enumerate(sides)
+    ]
 
 
 def spec_opening_minimum(rule_id: str, chosen: dict, total: int) -> int:
@@ -435,8 +453,11 @@ def breakdown_items(rules: variants.RuleSet) -> set[str]:
         items.add("black_threes_in_hand")
     if rules.exact_cut_bonus:
         items.add("exact_cut")
-    for prefix, table in (("incomplete", rules.incomplete_melds), ("holding", rules.holding_penalties),
-                          ("offence", rules.penalty_catalogue)):
+    for prefix, table in (
+        ("incomplete", rules.incomplete_melds),
+        ("holding", rules.holding_penalties),
+        ("offence", rules.penalty_catalogue),
+    ):
         items |= {f"{prefix}_{d.key}" for d in table}
     return items
 
@@ -459,8 +480,9 @@ def assert_side_score(rules: variants.RuleSet, score: scoring.SideScore, expecte
 # Tables: every configuration
 
 
-@pytest.mark.parametrize("rule_id, layout, chosen", list(all_configurations()),
-                         ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize(
+    "rule_id, layout, chosen", list(all_configurations()), ids=lambda v: v if isinstance(v, str) else None
+)
 def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
     """§0 invariants: every card value, bonus and penalty is a multiple of 5; the opening table's
     rows follow one another without gap or overlap (boundaries like 1495/1500), one row per total."""
@@ -481,7 +503,9 @@ def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
     for total in range(-200, 12001, 5):
         covering = [row for row in rows if row.covers(total)]
         assert len(covering) == 1, (total, covering)
-        assert scoring.opening_minimum(rules, total) == covering[0].minimum == spec_opening_minimum(rule_id, chosen, total)
+        assert (
+            scoring.opening_minimum(rules, total) == covering[0].minimum == spec_opening_minimum(rule_id, chosen, total)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,7 +527,12 @@ def test_valid_entry_reads_and_scores(rule_id, data):
     assert len(sides) == rules.sides
     for read, meant in zip(sides, hand.intended):  # the reader understood every spelling
         assert (read.melded_points, read.hand_points, read.red_threes, read.went_out, read.penalties) == (
-            meant.melded, meant.hand, meant.red, meant.went_out, meant.penalties)
+            meant.melded,
+            meant.hand,
+            meant.red,
+            meant.went_out,
+            meant.penalties,
+        )
         assert {k.key: read.canasta_count(k.key) for k in rules.canasta_kinds} == meant.canastas
     scores = scoring.score_hand(rules, sides, hand.lone)
     expected = spec_hand_scores(rules, hand.intended, hand.lone)
@@ -512,7 +541,9 @@ def test_valid_entry_reads_and_scores(rule_id, data):
         assert_side_score(rules, score, want)
     if hand.lone is not None:  # §5: partners share the partnership's score, each with his own red threes and penalties
         partners = [i for i in range(rules.sides) if i != hand.lone]
-        shared = [[line for line in scores[i].breakdown if line.item not in ("red_threes", "penalties")] for i in partners]
+        shared = [
+            [line for line in scores[i].breakdown if line.item not in ("red_threes", "penalties")] for i in partners
+        ]
         assert [line.points for line in shared[0]] == [line.points for line in shared[1]]
     for side, score in zip(hand.intended, scores):  # §2.5: −H and −penalties are lines of their own
         lines = {line.item: line.points for line in score.breakdown}
@@ -540,8 +571,10 @@ def test_games_replay(rule_id, data):
     config = data.draw(configs(rule_id), label="config")
     rules = config.rules
     hands = data.draw(st.lists(valid_hands(rules), min_size=1, max_size=5), label="hands")
-    start = data.draw(st.none() | st.lists(st.integers(-400, 3000).map(lambda n: 5 * n),
-                                            min_size=rules.sides, max_size=rules.sides), label="totals before")
+    start = data.draw(
+        st.none() | st.lists(st.integers(-400, 3000).map(lambda n: 5 * n), min_size=rules.sides, max_size=rules.sides),
+        label="totals before",
+    )
     read = []
     for hand in hands:
         sides, problems = checks.read_hand(rules, hand.raw, hand.stock_out, hand.lone)
@@ -597,7 +630,7 @@ NOT_WHOLE = st.one_of(
     st.lists(st.integers(0, 5), max_size=2),
     st.dictionaries(st.text(max_size=3), st.integers(0, 5), max_size=2),
 )
-NEGATIVE = st.integers(-(10 ** 6), -1).flatmap(lambda v: st.sampled_from([v, str(v), float(v)]))
+NEGATIVE = st.integers(-(10**6), -1).flatmap(lambda v: st.sampled_from([v, str(v), float(v)]))
 
 
 def _clear_out(raw: list, keep: int | None = None) -> None:
@@ -611,8 +644,11 @@ def _make_out(rules, side: dict, kind: str = "normal") -> dict:
     """The side went out with just the canastas its rule set needs, melded points to match."""
     counts = {k.key: 0 for k in rules.canasta_kinds}
     kinds = rules.canasta_kinds
-    for pred, need in ((lambda k: k.natural, rules.natural_canastas_to_go_out),
-                       (lambda k: k.wild, rules.wild_canastas_to_go_out), (lambda k: True, rules.canastas_to_go_out)):
+    for pred, need in (
+        (lambda k: k.natural, rules.natural_canastas_to_go_out),
+        (lambda k: k.wild, rules.wild_canastas_to_go_out),
+        (lambda k: True, rules.canastas_to_go_out),
+    ):
         cheapest = min((k for k in kinds if pred(k)), key=lambda k: k.min_points, default=None)
         while cheapest is not None and sum(counts[k.key] for k in kinds if pred(k)) < need:
             counts[cheapest.key] += 1
@@ -635,14 +671,33 @@ def invalid_cases(draw, rule_id: str):
     i = draw(st.integers(0, n - 1))
     side = raw[i]
     counts = checks.count_fields(rules)
-    point_limits = {"melded_points": rules.max_card_points, "hand_points": rules.max_card_points,
-                    "penalties": checks.MAX_PENALTY}
+    point_limits = {
+        "melded_points": rules.max_card_points,
+        "hand_points": rules.max_card_points,
+        "penalties": checks.MAX_PENALTY,
+    }
     out = next((j for j, s in enumerate(hand.intended) if s.went_out), None)
 
-    mutations = ["count", "points", "cards", "cards_unknown_group", "cards_not_object", "went_out_unknown",
-                 "two_out", "no_canastas", "red_threes_beyond", "melded_below_canastas", "has_melded_false",
-                 "has_melded_not_bool", "unknown_field", "side_not_object", "sides_wrong", "stock_out",
-                 "lone", "points_and_cards"]
+    mutations = [
+        "count",
+        "points",
+        "cards",
+        "cards_unknown_group",
+        "cards_not_object",
+        "went_out_unknown",
+        "two_out",
+        "no_canastas",
+        "red_threes_beyond",
+        "melded_below_canastas",
+        "has_melded_false",
+        "has_melded_not_bool",
+        "unknown_field",
+        "side_not_object",
+        "sides_wrong",
+        "stock_out",
+        "lone",
+        "points_and_cards",
+    ]
     if rules.natural_canastas_to_go_out or rules.wild_canastas_to_go_out:
         mutations.append("wrong_kinds")
     if rules.black_three_values or rules.black_three_in_hand:
@@ -661,16 +716,20 @@ def invalid_cases(draw, rule_id: str):
 
     if mutation == "count":  # §1.3: counts are whole numbers ≥ 0, at most what the rule set allows
         key = draw(st.sampled_from(sorted(counts)))
-        side[key] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(counts[key] + 1, 10 ** 30)))
+        side[key] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(counts[key] + 1, 10**30)))
         expected = {(i, key)}
     elif mutation == "points":  # §0: multiples of 5, ≥ 0, within the deck (penalties: a sane bound)
         key = draw(st.sampled_from(sorted(point_limits)))
         limit = point_limits[key]
         side.pop(checks.CARD_FIELDS.get(key, ""), None)
-        side[key] = draw(st.one_of(
-            NEGATIVE, NOT_WHOLE, st.integers(limit + 1, 10 ** 30),
-            st.tuples(st.integers(0, limit // 5), st.integers(1, 4)).map(lambda t: 5 * t[0] + t[1]),
-        ))
+        side[key] = draw(
+            st.one_of(
+                NEGATIVE,
+                NOT_WHOLE,
+                st.integers(limit + 1, 10**30),
+                st.tuples(st.integers(0, limit // 5), st.integers(1, 4)).map(lambda t: 5 * t[0] + t[1]),
+            )
+        )
         expected = {(i, key)}
     elif mutation.startswith("cards"):
         key = draw(st.sampled_from(["melded_cards", "hand_cards"]))
@@ -679,12 +738,16 @@ def invalid_cases(draw, rule_id: str):
         if mutation == "cards":  # §2.1, §6: no more cards of a kind than the deck holds
             group = draw(st.sampled_from(groups))
             cards = dict(side.get(key) or {})
-            cards[group] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(rules.cards_in_deck[group] + 1, 10 ** 9)))
+            cards[group] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(rules.cards_in_deck[group] + 1, 10**9)))
             side[key] = cards
             expected = {(i, f"{key}.{group}")}
-        elif mutation == "cards_unknown_group":  # Modern: threes are no melded cards (§8.5); Canadian: black threes in hand apart (§9)
-            group = draw(st.sampled_from([g for g in CARD_GROUP_KEYS if g not in groups] + ["kings", "red_threes"])
-                         | st.text(min_size=1, max_size=6).filter(lambda g: g not in groups))
+        elif (
+            mutation == "cards_unknown_group"
+        ):  # Modern: threes are no melded cards (§8.5); Canadian: black threes in hand apart (§9)
+            group = draw(
+                st.sampled_from([g for g in CARD_GROUP_KEYS if g not in groups] + ["kings", "red_threes"])
+                | st.text(min_size=1, max_size=6).filter(lambda g: g not in groups)
+            )
             side[key] = {**(side.get(key) or {}), group: 1}
             expected = {(i, f"{key}.{group}")}
         else:
@@ -692,11 +755,15 @@ def invalid_cases(draw, rule_id: str):
             expected = {(i, key)}
     elif mutation == "went_out_unknown":  # §1.3 goOutType: one of the rule set's ways of going out
         keys = {g.key for g in rules.going_out}
-        side["went_out"] = draw(st.one_of(
-            st.sampled_from(sorted(ALL_GOING_OUT - keys) + ["yes", "Normal", "normal ", "out"]),
-            st.text(min_size=1, max_size=8).filter(lambda v: v not in keys and v != "no"),
-            st.integers(1, 10), st.just(True), st.lists(st.sampled_from(sorted(keys)), min_size=1, max_size=2),
-        ))
+        side["went_out"] = draw(
+            st.one_of(
+                st.sampled_from(sorted(ALL_GOING_OUT - keys) + ["yes", "Normal", "normal ", "out"]),
+                st.text(min_size=1, max_size=8).filter(lambda v: v not in keys and v != "no"),
+                st.integers(1, 10),
+                st.just(True),
+                st.lists(st.sampled_from(sorted(keys)), min_size=1, max_size=2),
+            )
+        )
         expected = {(i, "went_out")}
     elif mutation == "two_out":  # §2.4: one side goes out, the hand ends
         j = draw(st.sampled_from([j for j in range(n) if j != i]))
@@ -791,13 +858,17 @@ def invalid_cases(draw, rule_id: str):
             canastas = _make_out(rules, side)
             sizes = [1, 2, 5] if rules.id != "canadian" else [1, 2, 3, 4, 5]
             side.pop("melded_points")
-            side["melded_cards"] = {"black_threes": draw(st.sampled_from(sizes)),
-                                    "high": -(-_least(rules, canastas) // 10)}
+            side["melded_cards"] = {
+                "black_threes": draw(st.sampled_from(sizes)),
+                "high": -(-_least(rules, canastas) // 10),
+            }
         expected = {(i, "melded_cards.black_threes")}
     elif mutation == "unknown_field":  # fields the rule set does not have are refused
         known = checks.known_fields(rules)
-        key = draw(st.sampled_from(sorted(ALL_FIELDS - known) + ["foo", "melded", "sides"])
-                   | st.text(min_size=1, max_size=10).filter(lambda k: k not in known))
+        key = draw(
+            st.sampled_from(sorted(ALL_FIELDS - known) + ["foo", "melded", "sides"])
+            | st.text(min_size=1, max_size=10).filter(lambda k: k not in known)
+        )
         side[key] = draw(st.integers(0, 5))
         expected = {(i, key)}
     elif mutation == "side_not_object":
@@ -858,8 +929,11 @@ def test_invalid_entry_names_the_field(rule_id, data):
 # kept to 4300 digits until checks.py bounds the length it converts.
 DIGITS = st.integers(1, 4300).flatmap(lambda n: st.sampled_from(["9" * n, "-" + "1" * n, str(5 * n)]))
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10 ** 6), 10 ** 6) | st.floats() | st.text(max_size=6) | DIGITS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(CARD_GROUP_KEYS) | st.text(max_size=4), inner, max_size=3),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats() | st.text(max_size=6) | DIGITS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(CARD_GROUP_KEYS) | st.text(max_size=4), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 

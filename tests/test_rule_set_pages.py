@@ -22,7 +22,7 @@ def test_reference_page_is_built_from_the_tables(client, variant):
     for kind in rules.canasta_kinds:
         assert re.search(rf"{re.escape(kind.label)}, each</td><td class=\"num\">{kind.bonus}<", page.text)
     for row in rules.opening_minimums:
-        assert f"<td>{row.label}</td><td class=\"num\">{row.minimum}</td>" in page.text
+        assert f'<td>{row.label}</td><td class="num">{row.minimum}</td>' in page.text
     for g in rules.going_out:
         assert g.label in page.text
     for d in rules.penalty_catalogue + rules.incomplete_melds:
@@ -42,15 +42,19 @@ def test_six_players_three_teams(client):
     assert totals(page.text) == [0, 0, 0]
     # §6: out 100 + natural 500 + mixed 300 + 4 red threes 400 + melded 400 = 1700;
     # 2 red threes 200 + melded 150 − 30 = 320; never melded: −85
-    response = post_hand(client, game_id,
-                         side_fields(0, went_out="normal", natural=1, mixed=1, red=4, melded=400),
-                         side_fields(1, red=2, melded=150, hand=30),
-                         side_fields(2, hand=85))
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, mixed=1, red=4, melded=400),
+        side_fields(1, red=2, melded=150, hand=30),
+        side_fields(2, hand=85),
+    )
     assert response.status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [1700, 320, -85]
     # going out with one canasta is refused for six players (§6: two canastas)
-    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=100),
-                         side_fields(1), side_fields(2))
+    response = post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=100), side_fields(1), side_fields(2)
+    )
     assert response.status_code == 422
     assert "Going out needs at least 2 completed canastas" in response.text
 
@@ -59,8 +63,13 @@ def test_six_players_three_teams_winner_leads(client):
     game_id = start_game(client, variant="six-3x2", names=NAMES6, target=3000)
     # custom target 3000: A 100 + 2 natural 1000 + 6 red threes 1200 + melded 700 = 3000 → wins;
     # B melded 100 → lead 2900; C melded 50 → lead 2950
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=2, red=6, melded=700),
-              side_fields(1, melded=100), side_fields(2, melded=50))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=2, red=6, melded=700),
+        side_fields(1, melded=100),
+        side_fields(2, melded=50),
+    )
     page = client.get(f"/games/{game_id}")
     assert "game to 3000" in page.text
     assert "Anna &amp; Dora win</strong>" in page.text
@@ -69,9 +78,11 @@ def test_six_players_three_teams_winner_leads(client):
 
 def test_classic_three_players_lone_player(client):
     game_id = start_game(client, variant="classic-3p", names=["Anna", "Bert", "Carl"])
-    fields = (side_fields(0, went_out="normal", natural=1, melded=200),
-              side_fields(1, mixed=1, melded=150, red=1),
-              side_fields(2, hand=40, red=2))
+    fields = (
+        side_fields(0, went_out="normal", natural=1, melded=200),
+        side_fields(1, mixed=1, melded=150, red=1),
+        side_fields(2, hand=40, red=2),
+    )
     missing = post_hand(client, game_id, *fields)
     assert missing.status_code == 422 and "Pick who played alone." in missing.text
     assert 'value="150"' in missing.text
@@ -95,12 +106,18 @@ def test_modern_special_hand_and_stock_out(client):
     refused = post_hand(client, game_id, side_fields(0, went_out="straight", melded=60), side_fields(1))
     assert refused.status_code == 422 and "only for a team that had not melded" in refused.text
     # nobody went out and the stock box left unticked
-    unticked = post_hand(client, game_id, side_fields(0, melded=130), side_fields(1, melded=130), extra={"stock_out": ""})
+    unticked = post_hand(
+        client, game_id, side_fields(0, melded=130), side_fields(1, melded=130), extra={"stock_out": ""}
+    )
     assert unticked.status_code == 422 and "or that the stock ran out" in unticked.text
     # Straight 3000, nothing else; the other team: 2 canastas (natural 500 + mixed 300) + red three 100
     # + melded 400 − hand 25 = 1275
-    ok = post_hand(client, game_id, side_fields(0, went_out="straight"),
-                   side_fields(1, natural=1, mixed=1, red=1, melded=400, hand=25))
+    ok = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="straight"),
+        side_fields(1, natural=1, mixed=1, red=1, melded=400, hand=25),
+    )
     assert ok.status_code == 302
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [3000, 1275]
@@ -112,12 +129,17 @@ def test_canadian_exact_cut_and_black_threes(client):
     game_id = start_game(client, variant="canadian")
     # §9: out 100 + 2 natural 600 + wild 300 + melded 900 = 1900; Anna dealt hand 1, so the exact
     # cut is Bert & Dora's: mixed 200 + melded 220 − 60 − 2 black threes in hand 200 + cut 100 = 260
-    response = post_hand(client, game_id,
-                         side_fields(0, went_out="normal", natural=2, wild_canastas=1, melded=900),
-                         side_fields(1, mixed=1, melded=220, hand=60, black_threes_in_hand=2, exact_cut="y"))
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=2, wild_canastas=1, melded=900),
+        side_fields(1, mixed=1, melded=220, hand=60, black_threes_in_hand=2, exact_cut="y"),
+    )
     assert response.status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [1900, 260]
-    both = post_hand(client, game_id, side_fields(0, melded=100, exact_cut="y"), side_fields(1, melded=100, exact_cut="y"))
+    both = post_hand(
+        client, game_id, side_fields(0, melded=100, exact_cut="y"), side_fields(1, melded=100, exact_cut="y")
+    )
     assert both.status_code == 422 and "exact-cut bonus" in both.text
     # hand 2 is dealt by Bert (seat 2), so Bert & Dora cannot have the exact-cut bonus
     dealer = post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=100, exact_cut="y"))
@@ -140,21 +162,33 @@ def test_austrian_five_players_sit_out_in_turn(client):
 
 
 def test_house_rules_are_shown_and_applied(client):
-    game_id = start_game(client, variant="vienna", settings={"hand_canasta_adds": True, "red_three_melded_no_canasta": 0})
+    game_id = start_game(
+        client, variant="vienna", settings={"hand_canasta_adds": True, "red_three_melded_no_canasta": 0}
+    )
     page = client.get(f"/games/{game_id}")
     assert "House rules in force" in page.text
     assert "Hand-Canasta 1000: <strong>plus the 100 for going out</strong>" in page.text
     # §7 + §15.1: Hand-Canasta 1000 + 100 + natural 500 + melded 200 = 1800;
     # §15.2 alternative: melded, no canasta: 2 red threes count nothing; melded 120 − 35 = 85
-    post_hand(client, game_id, side_fields(0, went_out="hand_canasta", natural=1, melded=200),
-              side_fields(1, red=2, melded=120, hand=35))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="hand_canasta", natural=1, melded=200),
+        side_fields(1, red=2, melded=120, hand=35),
+    )
     assert totals(client.get(f"/games/{game_id}").text) == [1800, 85]
 
 
 def test_hand_form_uses_the_rule_sets_words_and_fields(client):
     modern = start_game(client, variant="modern")
     text = client.get(f"/games/{modern}/hands/new").text
-    for words in ("Pairs with 2s, 7s and aces", "Garbage", "Incomplete pure aces meld", "Players holding 3 or more 7s", "Black threes melded"):
+    for words in (
+        "Pairs with 2s, 7s and aces",
+        "Garbage",
+        "Incomplete pure aces meld",
+        "Players holding 3 or more 7s",
+        "Black threes melded",
+    ):
         assert words in text
     vienna = start_game(client, variant="vienna")
     text = client.get(f"/games/{vienna}/hands/new").text
@@ -168,8 +202,17 @@ def test_austrian_complete_game_of_three_partien(client):
     from tests.conftest import csrf_token
 
     url = "/games/new/austrian"
-    data = {"csrf_token": csrf_token(client, url), "layout": "4", "first_dealer": "0", "target": "1000",
-            "complete_game": "y", "players-0": "Nord", "players-1": "Ost", "players-2": "Sued", "players-3": "West"}
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "layout": "4",
+        "first_dealer": "0",
+        "target": "1000",
+        "complete_game": "y",
+        "players-0": "Nord",
+        "players-1": "Ost",
+        "players-2": "Sued",
+        "players-3": "West",
+    }
     response = client.post(url, data=data)
     assert response.status_code == 302
     game_id = int(response.headers["Location"].rsplit("/", 1)[1])
@@ -210,7 +253,9 @@ def test_encyclopedia_asks_to_confirm_a_concealed_opening_below_the_minimum(clie
 def test_austrian_two_players_go_out_with_one_canasta(client):
     # §13 D6: [003] has no two-canasta rule for two players
     game_id = start_game(client, variant="austrian", layout="2", names=["Anna", "Bert"])
-    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=100), side_fields(1, melded=60, hand=30))
+    response = post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=100), side_fields(1, melded=60, hand=30)
+    )
     assert response.status_code == 302
     # out 100 + natural 500 + 100 = 700; 60 − 30 = 30
     assert totals(client.get(f"/games/{game_id}").text) == [700, 30]

@@ -27,77 +27,163 @@ def items(score):
 
 HANDS = [
     # --- Classic, 4 players (§2.5) ---
-    pytest.param(CLASSIC, SideHand(went_out="normal", natural_canastas=1, melded_points=240),
-                 840, {"going_out": 100, "natural_canastas": 500, "melded_cards": 240},
-                 id="§2.5 going out +100: 100+500+240=840"),
-    pytest.param(CLASSIC, SideHand(went_out="concealed", natural_canastas=1, melded_points=85),
-                 785, {"going_out": 100, "concealed": 100, "natural_canastas": 500, "melded_cards": 85},
-                 id="§2.5 concealed going out 200 in all: 100+100+500+85=785"),
-    pytest.param(CLASSIC, SideHand(natural_canastas=1, melded_points=70),
-                 570, {"natural_canastas": 500, "melded_cards": 70},
-                 id="§2.5 natural canasta of seven kings = 570 (the seed's own example)"),
-    pytest.param(CLASSIC, SideHand(mixed_canastas=2, melded_points=310, hand_points=45),
-                 865, {"mixed_canastas": 600, "melded_cards": 310, "cards_in_hand": -45},
-                 id="§2.5 two mixed 300 each, +M -H: 600+310-45=865"),
-    pytest.param(CLASSIC, SideHand(went_out="normal", natural_canastas=1, mixed_canastas=1, red_threes=2,
-                                   melded_points=400, hand_points=15),
-                 1485, {"going_out": 100, "natural_canastas": 500, "mixed_canastas": 300, "red_threes": 200,
-                        "melded_cards": 400, "cards_in_hand": -15},
-                 id="§2.5 out, natural+mixed, 2 red threes, partner's cards -H: 100+500+300+200+400-15=1485"),
-    pytest.param(CLASSIC, SideHand(red_threes=1, melded_points=120, hand_points=30),
-                 190, {"red_threes": 100, "melded_cards": 120, "cards_in_hand": -30},
-                 id="§2.5 one red three with a meld +100: 100+120-30=190"),
-    pytest.param(CLASSIC, SideHand(red_threes=3, mixed_canastas=1, melded_points=180, hand_points=25),
-                 755, {"red_threes": 300, "mixed_canastas": 300, "melded_cards": 180, "cards_in_hand": -25},
-                 id="§2.5 three red threes +300: 300+300+180-25=755"),
-    pytest.param(CLASSIC, SideHand(went_out="normal", natural_canastas=1, red_threes=4, melded_points=180),
-                 1580, {"going_out": 100, "natural_canastas": 500, "red_threes": 800, "melded_cards": 180},
-                 id="§2.5 all four red threes 800: 100+500+800+180=1580"),
-    pytest.param(CLASSIC, SideHand(natural_canastas=1, red_threes=1, melded_points=300, hand_points=60),
-                 840, {"natural_canastas": 500, "red_threes": 100, "melded_cards": 300, "cards_in_hand": -60},
-                 id="§2.4 stock exhausted, nobody out, no going-out bonus: 500+100+300-60=840"),
-    pytest.param(CLASSIC, SideHand(red_threes=1, hand_points=75),
-                 -175, {"red_threes": -100, "cards_in_hand": -75},
-                 id="§2.5 §13 D21 never melded, one red three -100 and -H: -100-75=-175"),
-    pytest.param(CLASSIC, SideHand(red_threes=3, hand_points=60),
-                 -360, {"red_threes": -300, "cards_in_hand": -60},
-                 id="§2.5 §13 D21 never melded, three red threes: -300-60=-360"),
-    pytest.param(CLASSIC, SideHand(red_threes=4, hand_points=140),
-                 -940, {"red_threes": -800, "cards_in_hand": -140},
-                 id="§2.5 §13 D21 never melded, all four -800 and -H: -800-140=-940"),
-    pytest.param(CLASSIC, SideHand(red_threes=2, has_melded=False),
-                 -200, {"red_threes": -200},
-                 id="§2.5 red threes are not melds, has_melded false given: -200"),
-    pytest.param(CLASSIC, SideHand(hand_points=95),
-                 -95, {"cards_in_hand": -95},
-                 id="§2.5 never melded, nothing at all: -H = -95"),
-    pytest.param(CLASSIC, SideHand(natural_canastas=1, melded_points=150, hand_points=20, penalties=100),
-                 530, {"natural_canastas": 500, "melded_cards": 150, "cards_in_hand": -20, "penalties": -100},
-                 id="§2.5 §15.11 penalties deducted: 500+150-20-100=530"),
+    pytest.param(
+        CLASSIC,
+        SideHand(went_out="normal", natural_canastas=1, melded_points=240),
+        840,
+        {"going_out": 100, "natural_canastas": 500, "melded_cards": 240},
+        id="§2.5 going out +100: 100+500+240=840",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(went_out="concealed", natural_canastas=1, melded_points=85),
+        785,
+        {"going_out": 100, "concealed": 100, "natural_canastas": 500, "melded_cards": 85},
+        id="§2.5 concealed going out 200 in all: 100+100+500+85=785",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(natural_canastas=1, melded_points=70),
+        570,
+        {"natural_canastas": 500, "melded_cards": 70},
+        id="§2.5 natural canasta of seven kings = 570 (the seed's own example)",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(mixed_canastas=2, melded_points=310, hand_points=45),
+        865,
+        {"mixed_canastas": 600, "melded_cards": 310, "cards_in_hand": -45},
+        id="§2.5 two mixed 300 each, +M -H: 600+310-45=865",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(
+            went_out="normal", natural_canastas=1, mixed_canastas=1, red_threes=2, melded_points=400, hand_points=15
+        ),
+        1485,
+        {
+            "going_out": 100,
+            "natural_canastas": 500,
+            "mixed_canastas": 300,
+            "red_threes": 200,
+            "melded_cards": 400,
+            "cards_in_hand": -15,
+        },
+        id="§2.5 out, natural+mixed, 2 red threes, partner's cards -H: 100+500+300+200+400-15=1485",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=1, melded_points=120, hand_points=30),
+        190,
+        {"red_threes": 100, "melded_cards": 120, "cards_in_hand": -30},
+        id="§2.5 one red three with a meld +100: 100+120-30=190",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=3, mixed_canastas=1, melded_points=180, hand_points=25),
+        755,
+        {"red_threes": 300, "mixed_canastas": 300, "melded_cards": 180, "cards_in_hand": -25},
+        id="§2.5 three red threes +300: 300+300+180-25=755",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(went_out="normal", natural_canastas=1, red_threes=4, melded_points=180),
+        1580,
+        {"going_out": 100, "natural_canastas": 500, "red_threes": 800, "melded_cards": 180},
+        id="§2.5 all four red threes 800: 100+500+800+180=1580",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(natural_canastas=1, red_threes=1, melded_points=300, hand_points=60),
+        840,
+        {"natural_canastas": 500, "red_threes": 100, "melded_cards": 300, "cards_in_hand": -60},
+        id="§2.4 stock exhausted, nobody out, no going-out bonus: 500+100+300-60=840",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=1, hand_points=75),
+        -175,
+        {"red_threes": -100, "cards_in_hand": -75},
+        id="§2.5 §13 D21 never melded, one red three -100 and -H: -100-75=-175",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=3, hand_points=60),
+        -360,
+        {"red_threes": -300, "cards_in_hand": -60},
+        id="§2.5 §13 D21 never melded, three red threes: -300-60=-360",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=4, hand_points=140),
+        -940,
+        {"red_threes": -800, "cards_in_hand": -140},
+        id="§2.5 §13 D21 never melded, all four -800 and -H: -800-140=-940",
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(red_threes=2, has_melded=False),
+        -200,
+        {"red_threes": -200},
+        id="§2.5 red threes are not melds, has_melded false given: -200",
+    ),
+    pytest.param(
+        CLASSIC, SideHand(hand_points=95), -95, {"cards_in_hand": -95}, id="§2.5 never melded, nothing at all: -H = -95"
+    ),
+    pytest.param(
+        CLASSIC,
+        SideHand(natural_canastas=1, melded_points=150, hand_points=20, penalties=100),
+        530,
+        {"natural_canastas": 500, "melded_cards": 150, "cards_in_hand": -20, "penalties": -100},
+        id="§2.5 §15.11 penalties deducted: 500+150-20-100=530",
+    ),
     pytest.param(CLASSIC, SideHand(), 0, {}, id="§2.5 empty entry scores 0 with no lines"),
     # --- Classic, 2 players (§4: scoring as §2.5, each player for himself) ---
-    pytest.param(TWO, SideHand(went_out="normal", natural_canastas=2, red_threes=1, melded_points=420),
-                 1620, {"going_out": 100, "natural_canastas": 1000, "red_threes": 100, "melded_cards": 420},
-                 id="§4 out with two naturals: 100+1000+100+420=1620"),
-    pytest.param(TWO, SideHand(went_out="concealed", natural_canastas=1, mixed_canastas=1, melded_points=150),
-                 1150, {"going_out": 100, "concealed": 100, "natural_canastas": 500, "mixed_canastas": 300,
-                        "melded_cards": 150},
-                 id="§4 concealed: 100+100+500+300+150=1150"),
-    pytest.param(TWO, SideHand(natural_canastas=1, red_threes=4, melded_points=260, hand_points=35),
-                 1525, {"natural_canastas": 500, "red_threes": 800, "melded_cards": 260, "cards_in_hand": -35},
-                 id="§4 all four red threes with a meld 800: 500+800+260-35=1525"),
-    pytest.param(TWO, SideHand(red_threes=4, hand_points=215),
-                 -1015, {"red_threes": -800, "cards_in_hand": -215},
-                 id="§4 §13 D21 never melded, all four -800 and -H: -800-215=-1015"),
-    pytest.param(TWO, SideHand(red_threes=2, melded_points=90, hand_points=130),
-                 160, {"red_threes": 200, "melded_cards": 90, "cards_in_hand": -130},
-                 id="§4 melded without canasta, 2 red threes plus: 200+90-130=160"),
-    pytest.param(TWO, SideHand(melded_points=60, penalties=50),
-                 10, {"melded_cards": 60, "penalties": -50},
-                 id="§4 §15.11 penalty: 60-50=10"),
-    pytest.param(TWO, SideHand(hand_points=310),
-                 -310, {"cards_in_hand": -310},
-                 id="§4 never melded, nothing at all: -H = -310"),
+    pytest.param(
+        TWO,
+        SideHand(went_out="normal", natural_canastas=2, red_threes=1, melded_points=420),
+        1620,
+        {"going_out": 100, "natural_canastas": 1000, "red_threes": 100, "melded_cards": 420},
+        id="§4 out with two naturals: 100+1000+100+420=1620",
+    ),
+    pytest.param(
+        TWO,
+        SideHand(went_out="concealed", natural_canastas=1, mixed_canastas=1, melded_points=150),
+        1150,
+        {"going_out": 100, "concealed": 100, "natural_canastas": 500, "mixed_canastas": 300, "melded_cards": 150},
+        id="§4 concealed: 100+100+500+300+150=1150",
+    ),
+    pytest.param(
+        TWO,
+        SideHand(natural_canastas=1, red_threes=4, melded_points=260, hand_points=35),
+        1525,
+        {"natural_canastas": 500, "red_threes": 800, "melded_cards": 260, "cards_in_hand": -35},
+        id="§4 all four red threes with a meld 800: 500+800+260-35=1525",
+    ),
+    pytest.param(
+        TWO,
+        SideHand(red_threes=4, hand_points=215),
+        -1015,
+        {"red_threes": -800, "cards_in_hand": -215},
+        id="§4 §13 D21 never melded, all four -800 and -H: -800-215=-1015",
+    ),
+    pytest.param(
+        TWO,
+        SideHand(red_threes=2, melded_points=90, hand_points=130),
+        160,
+        {"red_threes": 200, "melded_cards": 90, "cards_in_hand": -130},
+        id="§4 melded without canasta, 2 red threes plus: 200+90-130=160",
+    ),
+    pytest.param(
+        TWO,
+        SideHand(melded_points=60, penalties=50),
+        10,
+        {"melded_cards": 60, "penalties": -50},
+        id="§4 §15.11 penalty: 60-50=10",
+    ),
+    pytest.param(
+        TWO, SideHand(hand_points=310), -310, {"cards_in_hand": -310}, id="§4 never melded, nothing at all: -H = -310"
+    ),
 ]
 
 
@@ -121,21 +207,31 @@ def test_score_hand_scores_each_side_on_its_own():
 # ---------------------------------------------------------------------------------------------
 # §1.1 card values: joker 50, 2s and aces 20, K–8 10, 7–4 5, black 3 5
 
-@pytest.mark.parametrize("counts, points", [
-    pytest.param({"jokers": 1}, 50, id="§1.1 joker 50"),
-    pytest.param({"twos_aces": 1}, 20, id="§1.1 two or ace 20"),
-    pytest.param({"high": 1}, 10, id="§1.1 K-8 10"),
-    pytest.param({"low": 1}, 5, id="§1.1 7-4 5"),
-    pytest.param({"black_threes": 1}, 5, id="§1.1 black 3 5"),
-    pytest.param({"jokers": 3, "twos_aces": 5}, 150 + 100, id="§1.1 3 jokers + 5 twos/aces = 250"),
-    pytest.param({"jokers": 2, "twos_aces": 3, "high": 4, "low": 3, "black_threes": 3},
-                 100 + 60 + 40 + 15 + 15, id="§1.1 every group: 100+60+40+15+15=230"),
-    pytest.param({"jokers": 4, "twos_aces": 16, "high": 48, "low": 32, "black_threes": 4},
-                 200 + 320 + 480 + 160 + 20, id="§1.1 §2.1 the whole 108-card deck without red 3s = 1180"),
-    pytest.param({"high": 7}, 70, id="§1.1 seven kings 70"),
-    pytest.param({"low": 0, "high": 0}, 0, id="§1.1 zero counts"),
-    pytest.param({}, 0, id="§1.1 nothing"),
-])
+
+@pytest.mark.parametrize(
+    "counts, points",
+    [
+        pytest.param({"jokers": 1}, 50, id="§1.1 joker 50"),
+        pytest.param({"twos_aces": 1}, 20, id="§1.1 two or ace 20"),
+        pytest.param({"high": 1}, 10, id="§1.1 K-8 10"),
+        pytest.param({"low": 1}, 5, id="§1.1 7-4 5"),
+        pytest.param({"black_threes": 1}, 5, id="§1.1 black 3 5"),
+        pytest.param({"jokers": 3, "twos_aces": 5}, 150 + 100, id="§1.1 3 jokers + 5 twos/aces = 250"),
+        pytest.param(
+            {"jokers": 2, "twos_aces": 3, "high": 4, "low": 3, "black_threes": 3},
+            100 + 60 + 40 + 15 + 15,
+            id="§1.1 every group: 100+60+40+15+15=230",
+        ),
+        pytest.param(
+            {"jokers": 4, "twos_aces": 16, "high": 48, "low": 32, "black_threes": 4},
+            200 + 320 + 480 + 160 + 20,
+            id="§1.1 §2.1 the whole 108-card deck without red 3s = 1180",
+        ),
+        pytest.param({"high": 7}, 70, id="§1.1 seven kings 70"),
+        pytest.param({"low": 0, "high": 0}, 0, id="§1.1 zero counts"),
+        pytest.param({}, 0, id="§1.1 nothing"),
+    ],
+)
 @pytest.mark.parametrize("rules", [CLASSIC, TWO], ids=["classic", "classic-2p"])
 def test_card_points(rules, counts, points):
     assert scoring.card_points(rules, counts) == points
@@ -147,24 +243,29 @@ def test_card_counts_scored_as_melded_and_hand_points():
     assert melded == 50 + 40 + 70 + 25 + 15  # 200
     partner = scoring.card_points(CLASSIC, {"twos_aces": 1, "low": 2})
     assert partner == 20 + 10  # 30, the partner's cards still in hand
-    score = scoring.score_side(CLASSIC, SideHand(went_out="normal", mixed_canastas=1, melded_points=melded,
-                                                 hand_points=partner))
+    score = scoring.score_side(
+        CLASSIC, SideHand(went_out="normal", mixed_canastas=1, melded_points=melded, hand_points=partner)
+    )
     assert score.score == 100 + 300 + 200 - 30  # 570
 
 
 # ---------------------------------------------------------------------------------------------
 # §2.3 / §12 opening minimum by the total at the start of the hand (§4: the same for 2 players)
 
-@pytest.mark.parametrize("total, minimum", [
-    pytest.param(-5, 15, id="§2.3 -5 negative: 15"),
-    pytest.param(-1000, 15, id="§2.3 -1000 negative: 15"),
-    pytest.param(0, 50, id="§2.3 0: 50"),
-    pytest.param(1495, 50, id="§2.3 1495: 50"),
-    pytest.param(1500, 90, id="§2.3 1500: 90"),
-    pytest.param(2995, 90, id="§2.3 2995: 90"),
-    pytest.param(3000, 120, id="§2.3 3000: 120"),
-    pytest.param(99999, 120, id="§2.3 99999: 120"),
-])
+
+@pytest.mark.parametrize(
+    "total, minimum",
+    [
+        pytest.param(-5, 15, id="§2.3 -5 negative: 15"),
+        pytest.param(-1000, 15, id="§2.3 -1000 negative: 15"),
+        pytest.param(0, 50, id="§2.3 0: 50"),
+        pytest.param(1495, 50, id="§2.3 1495: 50"),
+        pytest.param(1500, 90, id="§2.3 1500: 90"),
+        pytest.param(2995, 90, id="§2.3 2995: 90"),
+        pytest.param(3000, 120, id="§2.3 3000: 120"),
+        pytest.param(99999, 120, id="§2.3 99999: 120"),
+    ],
+)
 @pytest.mark.parametrize("rules", [CLASSIC, TWO], ids=["classic", "classic-2p"])
 def test_opening_minimum(rules, total, minimum):
     assert scoring.opening_minimum(rules, total) == minimum
@@ -178,23 +279,27 @@ def test_opening_minimum_any_negative_total(total):
 # ---------------------------------------------------------------------------------------------
 # §2.6, §4, §13 D19, §15.4 end of game: target 5000, higher total wins, margin = difference
 
-@pytest.mark.parametrize("rules, totals, finished, winner, margin, tie", [
-    pytest.param(CLASSIC, (0, 0), False, None, None, False, id="§2.6 start: not finished"),
-    pytest.param(CLASSIC, (4995, 3000), False, None, None, False, id="§2.6 4995 below target: not finished"),
-    pytest.param(CLASSIC, (5000, 3000), True, 0, 2000, False, id="§2.6 exactly 5000 wins by 2000"),
-    pytest.param(CLASSIC, (3200, 5000), True, 1, 1800, False, id="§2.6 side 1 reaches 5000, margin 1800"),
-    pytest.param(CLASSIC, (5200, 6150), True, 1, 950, False, id="§2.6 §13 D19 both past 5000: higher wins by 950"),
-    pytest.param(CLASSIC, (7040, 5005), True, 0, 2035, False, id="§2.6 §13 D19 both past 5000: margin 2035"),
-    pytest.param(CLASSIC, (4000, 4000), False, None, None, False, id="§2.6 level below target: no tie yet"),
-    pytest.param(CLASSIC, (5000, 5000), False, None, None, True, id="§15.4 exact tie at 5000: play on, tie"),
-    pytest.param(CLASSIC, (6500, 6500), False, None, None, True, id="§13 D19 §15.4 tie above target: play on"),
-    pytest.param(CLASSIC, (-200, 5050), True, 1, 5250, False, id="§2.6 negative loser: margin 5050+200=5250"),
-    pytest.param(CLASSIC, (-350, -1200), False, None, None, False, id="§2.6 negative totals allowed, not finished"),
-    pytest.param(TWO, (5000, 4995), True, 0, 5, False, id="§4 2p reaches 5000, margin 5"),
-    pytest.param(TWO, (-800, 5500), True, 1, 6300, False, id="§4 2p negative loser, margin 6300"),
-    pytest.param(TWO, (5105, 5105), False, None, None, True, id="§4 §15.4 2p tie above target: play on"),
-    pytest.param(CLASSIC_DRAW, (5000, 5000), True, None, None, True, id="§15.4 draw setting: ends drawn"),
-])
+
+@pytest.mark.parametrize(
+    "rules, totals, finished, winner, margin, tie",
+    [
+        pytest.param(CLASSIC, (0, 0), False, None, None, False, id="§2.6 start: not finished"),
+        pytest.param(CLASSIC, (4995, 3000), False, None, None, False, id="§2.6 4995 below target: not finished"),
+        pytest.param(CLASSIC, (5000, 3000), True, 0, 2000, False, id="§2.6 exactly 5000 wins by 2000"),
+        pytest.param(CLASSIC, (3200, 5000), True, 1, 1800, False, id="§2.6 side 1 reaches 5000, margin 1800"),
+        pytest.param(CLASSIC, (5200, 6150), True, 1, 950, False, id="§2.6 §13 D19 both past 5000: higher wins by 950"),
+        pytest.param(CLASSIC, (7040, 5005), True, 0, 2035, False, id="§2.6 §13 D19 both past 5000: margin 2035"),
+        pytest.param(CLASSIC, (4000, 4000), False, None, None, False, id="§2.6 level below target: no tie yet"),
+        pytest.param(CLASSIC, (5000, 5000), False, None, None, True, id="§15.4 exact tie at 5000: play on, tie"),
+        pytest.param(CLASSIC, (6500, 6500), False, None, None, True, id="§13 D19 §15.4 tie above target: play on"),
+        pytest.param(CLASSIC, (-200, 5050), True, 1, 5250, False, id="§2.6 negative loser: margin 5050+200=5250"),
+        pytest.param(CLASSIC, (-350, -1200), False, None, None, False, id="§2.6 negative totals allowed, not finished"),
+        pytest.param(TWO, (5000, 4995), True, 0, 5, False, id="§4 2p reaches 5000, margin 5"),
+        pytest.param(TWO, (-800, 5500), True, 1, 6300, False, id="§4 2p negative loser, margin 6300"),
+        pytest.param(TWO, (5105, 5105), False, None, None, True, id="§4 §15.4 2p tie above target: play on"),
+        pytest.param(CLASSIC_DRAW, (5000, 5000), True, None, None, True, id="§15.4 draw setting: ends drawn"),
+    ],
+)
 def test_game_result(rules, totals, finished, winner, margin, tie):
     result = scoring.game_result(rules, totals)
     assert (result.finished, result.winner, result.margin, result.tie) == (finished, winner, margin, tie)
@@ -207,14 +312,20 @@ GAME = [
     # hand 1: side 0 100+500+300 = 900; side 1 never melded: -100-85 = -185
     (SideHand(went_out="normal", natural_canastas=1, melded_points=300), SideHand(red_threes=1, hand_points=85)),
     # hand 2: side 0 300+200-40 = 460; side 1 100+1000+200+500 = 1800
-    (SideHand(mixed_canastas=1, melded_points=200, hand_points=40),
-     SideHand(went_out="normal", natural_canastas=2, red_threes=2, melded_points=500)),
+    (
+        SideHand(mixed_canastas=1, melded_points=200, hand_points=40),
+        SideHand(went_out="normal", natural_canastas=2, red_threes=2, melded_points=500),
+    ),
     # hand 3: side 0 concealed 200+1000+300+800+700 = 3000; side 1 150-110 = 40
-    (SideHand(went_out="concealed", natural_canastas=2, mixed_canastas=1, red_threes=4, melded_points=700),
-     SideHand(melded_points=150, hand_points=110)),
+    (
+        SideHand(went_out="concealed", natural_canastas=2, mixed_canastas=1, red_threes=4, melded_points=700),
+        SideHand(melded_points=150, hand_points=110),
+    ),
     # hand 4: side 0 100+500+200 = 800; side 1 300+100+250-60 = 590
-    (SideHand(went_out="normal", natural_canastas=1, melded_points=200),
-     SideHand(mixed_canastas=1, red_threes=1, melded_points=250, hand_points=60)),
+    (
+        SideHand(went_out="normal", natural_canastas=1, melded_points=200),
+        SideHand(mixed_canastas=1, red_threes=1, melded_points=250, hand_points=60),
+    ),
     # hand 5 (recorded after the game ended): side 0 -50; side 1 100+500+100 = 700
     (SideHand(hand_points=50), SideHand(went_out="normal", natural_canastas=1, melded_points=100)),
 ]
@@ -272,8 +383,10 @@ def test_play_hands_after_the_deciding_one_are_extra():
 def test_play_two_players_both_past_target_in_one_hand():
     # §4, §13 D19: from 4800 / 4700, player 0 goes out 100+1000+300 = 1400 → 6200;
     # player 1 500+300+250-20 = 1030 → 5730. Both past 5000: the higher wins by 470.
-    hand = (SideHand(went_out="normal", natural_canastas=2, melded_points=300),
-            SideHand(natural_canastas=1, mixed_canastas=1, melded_points=250, hand_points=20))
+    hand = (
+        SideHand(went_out="normal", natural_canastas=2, melded_points=300),
+        SideHand(natural_canastas=1, mixed_canastas=1, melded_points=250, hand_points=20),
+    )
     state = scoring.play(TWO, [hand], totals_before=(4800, 4700))
     assert state.totals == (6200, 5730)
     assert (state.result.finished, state.result.winner, state.result.margin) == (True, 0, 470)
@@ -285,10 +398,14 @@ def test_play_two_players_tie_plays_on_then_next_hand_decides():
     # hand 1 from 4500 / 4000: player 0 500+100-100 = 500 → 5000; player 1 500+300+200 = 1000 → 5000.
     # hand 2: player 0 100+1000+250 = 1350 → 6350; player 1 100+60-90 = 70 → 5070; margin 1280.
     hands = [
-        (SideHand(natural_canastas=1, melded_points=100, hand_points=100),
-         SideHand(natural_canastas=1, mixed_canastas=1, melded_points=200)),
-        (SideHand(went_out="normal", natural_canastas=2, melded_points=250),
-         SideHand(red_threes=1, melded_points=60, hand_points=90)),
+        (
+            SideHand(natural_canastas=1, melded_points=100, hand_points=100),
+            SideHand(natural_canastas=1, mixed_canastas=1, melded_points=200),
+        ),
+        (
+            SideHand(went_out="normal", natural_canastas=2, melded_points=250),
+            SideHand(red_threes=1, melded_points=60, hand_points=90),
+        ),
     ]
     first = scoring.play(TWO, hands[:1], totals_before=(4500, 4000))
     assert first.totals == (5000, 5000)

@@ -1,7 +1,6 @@
 """What a review at the table found: the evening past midnight, the Partien of a complete Game in
 their evening, a refused complete Game storing nothing, two phones' queues and an expired token."""
 
-import re
 from datetime import datetime
 
 from scorekeeper import archive
@@ -11,7 +10,9 @@ from tests.helpers import post_hand, side_fields, start_game
 
 def _evening(client, players="Anna, Bert, Carl, Dora"):
     token = csrf_token(client, "/evenings/new")
-    response = client.post("/evenings/new", data={"csrf_token": token, "date": archive._today(), "new_players": players})
+    response = client.post(
+        "/evenings/new", data={"csrf_token": token, "date": archive._today(), "new_players": players}
+    )
     assert response.status_code == 302, response.text
     return int(response.headers["Location"].rstrip("/").split("/")[-1])
 
@@ -37,8 +38,14 @@ def test_tonights_evening_is_still_tonights_after_midnight(client, monkeypatch):
 def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
     evening = _evening(client)
     url = f"/games/new/austrian?evening={evening}"
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "complete_game": "y", "layout": "4",
-            "target": "1000", **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "complete_game": "y",
+        "layout": "4",
+        "target": "1000",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
     response = client.post(url, data=data)
     assert response.status_code == 302, response.text
     first = int(response.headers["Location"].split("/")[-1])
@@ -54,8 +61,14 @@ def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
 def test_a_refused_complete_game_stores_nothing(client):
     url = "/games/new/austrian"
     before = client.get("/history").text.count("/games/")
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "complete_game": "y", "layout": "2",
-            "players-0": "Anna", "players-1": "Bert"}
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "complete_game": "y",
+        "layout": "2",
+        "players-0": "Anna",
+        "players-1": "Bert",
+    }
     for _ in range(2):  # and sent again
         response = client.post(url, data=data)
         assert response.status_code == 422 and "A complete Game is for 4 players." in response.text
@@ -83,8 +96,11 @@ def test_two_phones_queues_the_same_hand_is_refused_the_next_one_stored(client, 
 
 def test_an_expired_token_is_told_to_the_queue_as_json(client):
     game_id = start_game(client)
-    response = client.post(f"/games/{game_id}/hands.json", json={"client_key": "k" * 12, "sides": [{}, {}]},
-                           headers={"X-CSRFToken": "not-a-token"})
+    response = client.post(
+        f"/games/{game_id}/hands.json",
+        json={"client_key": "k" * 12, "sides": [{}, {}]},
+        headers={"X-CSRFToken": "not-a-token"},
+    )
     assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == "csrf_token"
     # a form still gets the page
     assert "reload the page" in client.post(f"/games/{game_id}/hands/new", data={}).text
@@ -111,12 +127,17 @@ def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
 def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
     evening = _evening(client)
     url = f"/games/new/classic?evening={evening}"
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0",
-            **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
     keep = int(client.post(url, data=data).headers["Location"].split("/")[-1])
     mistake = int(client.post(url, data=data).headers["Location"].split("/")[-1])
     for game in (keep, mistake):  # §2.5: 100 + 500 + 200 = 800 against 50 − 30 = 20
-        post_hand(client, game, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+        post_hand(
+            client, game, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
+        )
     client.get("/")  # the flash of the saved hand is shown once
     stats_before = client.get("/stats").text
     assert "Delete this game" in client.get(f"/games/{mistake}").text
@@ -160,8 +181,12 @@ def test_the_evenings_list_shows_who_came_out_ahead(client):
     evening = _evening(client)
     assert "ahead:" not in client.get("/evenings").text  # nothing played yet
     url = f"/games/new/classic?evening={evening}"
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "target": "1000",
-            **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}}
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "target": "1000",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
     game_id = int(client.post(url, data=data).headers["Location"].split("/")[-1])
     # §2.5: Anna & Carl 100 + 500 + 400 = 1000 against 50: won by 950; §10.6/§11.6 settlement:
     # each loser pays one winner 950, so Anna and Carl are each +950
@@ -174,8 +199,14 @@ def test_a_tie_of_two_of_three_sides_is_announced_at_their_total(client):
     # §11 (encyclopedia, 3 players each for himself), target 500; §15.4 default: a tie at the top
     # plays on. Totals 100, 500, 500: the tie is at 500, not at the first player's 100.
     game_id = start_game(client, variant="encyclopedia", names=["Anna", "Bert", "Carl"], layout="3", target=500)
-    response = post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=500), side_fields(2, melded=500),
-                         extra={"stock_out": "y"})
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, melded=100),
+        side_fields(1, melded=500),
+        side_fields(2, melded=500),
+        extra={"stock_out": "y"},
+    )
     assert response.status_code == 302, response.text
     page = client.get(f"/games/{game_id}").text
     assert "Tie at 500!" in page and "Tie at 100" not in page
@@ -185,8 +216,12 @@ def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
     # §1.2: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the pad,
     # the message must be on the pad, not only beside the points box that the pad hides.
     game_id = start_game(client)
-    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded_cards={"high": 2}),
-                         side_fields(1, melded=50))
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 2}),
+        side_fields(1, melded=50),
+    )
     assert response.status_code == 422
     pad = response.text.split('<div class="as-counts">')[1].split("</fieldset>")[0]
     assert 'class="error counts-error"' in pad and "35" in pad
@@ -206,7 +241,9 @@ def test_a_deleted_game_leaves_no_best_hand_and_its_number_is_never_given_again(
     assert "3100" not in stats and "800" in stats
     newer = start_game(client)
     assert newer not in (big, small) and newer > small
-    assert client.post(f"/games/{big}/restore", data={"csrf_token": token}).headers["Location"].endswith(f"/games/{big}")
+    assert (
+        client.post(f"/games/{big}/restore", data={"csrf_token": token}).headers["Location"].endswith(f"/games/{big}")
+    )
     assert client.get(f"/api/games/{big}").get_json()["totals"] == [3100, 50]
 
 

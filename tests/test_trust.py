@@ -89,8 +89,13 @@ def test_a_hand_for_a_game_finished_meanwhile_keeps_the_typed_values(client):
 def test_queued_hand_json_sent_concurrently_is_stored_once(app, client):
     game_id = start_game(client)
     token = csrf_token(client, f"/games/{game_id}/hands/new")
-    body = {"client_key": uuid.uuid4().hex, "sides": [
-        {"melded_points": 200, "natural_canastas": 1, "went_out": "normal"}, {"melded_points": 50, "hand_points": 30}]}
+    body = {
+        "client_key": uuid.uuid4().hex,
+        "sides": [
+            {"melded_points": 200, "natural_canastas": 1, "went_out": "normal"},
+            {"melded_points": 50, "hand_points": 30},
+        ],
+    }
     statuses = []
 
     def send():
@@ -191,8 +196,9 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
         conn = dbmod.open_db(path, migrate=False)
         barrier.wait()
         try:
-            store.add_hand_once(conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key,
-                                expect_hands=0)
+            store.add_hand_once(
+                conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key, expect_hands=0
+            )
             outcomes.append("stored")
         except store.Overtaken as overtaken:
             outcomes.append(f"overtaken at {overtaken.count}")

@@ -54,8 +54,14 @@ def test_new_game_without_csrf_token_is_refused_with_a_message(client):
 
 
 def test_new_game_duplicate_names_keep_what_was_typed(client):
-    data = {"csrf_token": csrf_token(client, "/games/new/classic"), "first_dealer": "0",
-            "players-0": "Anna", "players-1": "Bert", "players-2": "anna", "players-3": "Dora"}
+    data = {
+        "csrf_token": csrf_token(client, "/games/new/classic"),
+        "first_dealer": "0",
+        "players-0": "Anna",
+        "players-1": "Bert",
+        "players-2": "anna",
+        "players-3": "Dora",
+    }
     response = client.post("/games/new/classic", data=data)
     assert response.status_code == 422
     assert "Two players have this name" in response.text
@@ -63,8 +69,13 @@ def test_new_game_duplicate_names_keep_what_was_typed(client):
 
 
 def test_new_game_too_long_name_bad_layout_and_target(client):
-    data = {"csrf_token": csrf_token(client, "/games/new/austrian"), "layout": "7", "first_dealer": "0",
-            "players-0": "x" * 41, "target": "5003"}
+    data = {
+        "csrf_token": csrf_token(client, "/games/new/austrian"),
+        "layout": "7",
+        "first_dealer": "0",
+        "players-0": "x" * 41,
+        "target": "5003",
+    }
     response = client.post("/games/new/austrian", data=data)
     assert response.status_code == 422
     assert "At most 40 characters." in response.text
@@ -76,8 +87,12 @@ def test_new_game_too_long_name_bad_layout_and_target(client):
 
 
 def test_two_player_game_uses_two_seats_and_checks_the_dealer(client):
-    data = {"csrf_token": csrf_token(client, "/games/new/classic-2p"), "first_dealer": "2",
-            "players-0": "Anna", "players-1": "Bert"}
+    data = {
+        "csrf_token": csrf_token(client, "/games/new/classic-2p"),
+        "first_dealer": "2",
+        "players-0": "Anna",
+        "players-1": "Bert",
+    }
     response = client.post("/games/new/classic-2p", data=data)
     assert response.status_code == 422
     assert "Pick one of the players at the table." in response.text
@@ -101,7 +116,8 @@ def test_enter_a_hand_and_see_the_breakdown(client):
     # §2.5, side A: out 100 + natural 500 + mixed 300 + 2 red threes 200 + melded 420 − hand 15 = 1505
     # side B: red three 100 + melded 95 − hand 130 = 65
     response = post_hand(
-        client, game_id,
+        client,
+        game_id,
         side_fields(0, went_out="normal", natural=1, mixed=1, red=2, melded=420, hand=15),
         side_fields(1, red=1, melded=95, hand=130),
     )
@@ -110,7 +126,14 @@ def test_enter_a_hand_and_see_the_breakdown(client):
     assert totals(page.text) == [1505, 65]
     assert minimums(page.text) == [90, 50]  # §2.3: 1500–2995 → 90
     assert "Next deal: <strong>Bert</strong>" in page.text  # the deal passes to the left
-    for line in ("Going out", "1 natural canasta", "1 mixed canasta", "2 red threes", "Melded cards", "Cards left in hand"):
+    for line in (
+        "Going out",
+        "1 natural canasta",
+        "1 mixed canasta",
+        "2 red threes",
+        "Melded cards",
+        "Cards left in hand",
+    ):
         assert line in page.text
     assert "+1505" in page.text and "+65" in page.text and "Hand saved." in page.text
 
@@ -120,9 +143,14 @@ def test_card_counts_become_points(client):
     # melded by counts: 2 jokers 100 + 3 twos/aces 60 + 8 K–8 80 + 6 7–4 30 = 270; one mixed canasta 300
     # hand by counts: 1 joker 50 + 2 black threes 10 = 60 → 300 + 270 − 60 = 510 (§1.1, §2.5)
     response = post_hand(
-        client, game_id,
-        side_fields(0, mixed=1, melded_cards={"jokers": 2, "twos_aces": 3, "high": 8, "low": 6},
-                    hand_cards={"jokers": 1, "black_threes": 2}),
+        client,
+        game_id,
+        side_fields(
+            0,
+            mixed=1,
+            melded_cards={"jokers": 2, "twos_aces": 3, "high": 8, "low": 6},
+            hand_cards={"jokers": 1, "black_threes": 2},
+        ),
         side_fields(1, melded=0, hand=0),
     )
     assert response.status_code == 302
@@ -137,8 +165,7 @@ def test_red_threes_without_a_meld_count_minus(client):
     game_id = start_game(client)
     # §2.5 / D21: side B never melded: 4 red threes −800 and 85 in hand → −885; side A: out with 1 natural
     # canasta 100 + 500 + melded 300 − 0 = 900
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300),
-              side_fields(1, red=4, hand=85))
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, red=4, hand=85))
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [900, -885]
     assert "4 red threes (nothing melded: minus)" in page.text
@@ -148,7 +175,8 @@ def test_red_threes_without_a_meld_count_minus(client):
 def test_bad_input_keeps_every_typed_value_and_says_why(client):
     game_id = start_game(client)
     response = post_hand(
-        client, game_id,
+        client,
+        game_id,
         side_fields(0, went_out="normal", natural=0, melded="abc", hand=12),
         side_fields(1, went_out="concealed", natural=1, melded=200, red=3),
     )
@@ -162,7 +190,8 @@ def test_bad_input_keeps_every_typed_value_and_says_why(client):
 def test_cross_side_checks_show_beside_the_field(client):
     game_id = start_game(client)
     response = post_hand(
-        client, game_id,
+        client,
+        game_id,
         side_fields(0, went_out="normal", natural=0, mixed=0, melded=120, hand=12, red=3),
         side_fields(1, went_out="concealed", natural=1, melded=200, red=2),
     )
@@ -186,12 +215,16 @@ def test_canastas_need_their_points(client):
 
 def test_two_players_need_two_canastas_and_an_empty_hand_to_go_out(client):
     game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
-    response = post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200, hand=10), side_fields(1))
+    response = post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=200, hand=10), side_fields(1)
+    )
     assert response.status_code == 422
     assert "Going out needs at least 2 completed canastas; this side has 1." in response.text
     assert "A player who went out has no cards left in hand." in response.text
     # §4: out 100 + 2 natural 1000 + melded 400 = 1500; Bert: melded 60 − hand 45 = 15
-    ok = post_hand(client, game_id, side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=60, hand=45))
+    ok = post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=60, hand=45)
+    )
     assert ok.status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [1500, 15]
 
@@ -202,16 +235,25 @@ def _hand_ids(client, game_id):
 
 def test_edit_an_earlier_hand_and_everything_follows(client):
     game_id = start_game(client)
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, melded=100, hand=50))
-    post_hand(client, game_id, side_fields(0, melded=100, hand=20), side_fields(1, went_out="normal", mixed=1, melded=200))
+    post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, melded=100, hand=50)
+    )
+    post_hand(
+        client, game_id, side_fields(0, melded=100, hand=20), side_fields(1, went_out="normal", mixed=1, melded=200)
+    )
     # hand 1: A 100+500+300 = 900, B 100−50 = 50; hand 2: A 100−20 = 80, B 100+300+200 = 600
     assert totals(client.get(f"/games/{game_id}").text) == [980, 650]
     first, second = _hand_ids(client, game_id)
     edit_url = f"/games/{game_id}/hands/{first}/edit"
     assert "Correct hand 1" in client.get(edit_url).text
     # now side A went out concealed with 3 red threes: 200+500+300+300 = 1300; hand 1 total 1300 then +80 = 1380
-    response = post_hand(client, game_id, side_fields(0, went_out="concealed", natural=1, red=3, melded=300),
-                         side_fields(1, melded=100, hand=50), url=edit_url)
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="concealed", natural=1, red=3, melded=300),
+        side_fields(1, melded=100, hand=50),
+        url=edit_url,
+    )
     assert response.status_code == 302
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [1380, 650]
@@ -302,12 +344,27 @@ def test_both_sides_past_target_higher_total_wins(client):
     game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
     # A: 2 natural + melded 500 + 4 red threes 800 = 2300 per hand (not out)
     # B: out 100 + 2 natural 1000 + melded 450 = 1550, then a bigger one
-    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
-    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=2, melded=450))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, natural=2, red=4, melded=500),
+        side_fields(1, went_out="normal", natural=2, melded=450),
+    )
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, natural=2, red=4, melded=500),
+        side_fields(1, went_out="normal", natural=2, melded=450),
+    )
     assert totals(client.get(f"/games/{game_id}").text) == [4600, 3100]
     # hand 3: A 2300 → 6900; B out 100 + 4 natural 2000 + melded 650 = 2750 → 5850: both past 5000
     # (500 + 650 melded: within the deck's 1180 card points, §1.1)
-    post_hand(client, game_id, side_fields(0, natural=2, red=4, melded=500), side_fields(1, went_out="normal", natural=4, melded=650))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, natural=2, red=4, melded=500),
+        side_fields(1, went_out="normal", natural=4, melded=650),
+    )
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [6900, 5850]
     assert "Anna wins</strong>" in page.text and "by 1050 points" in page.text
@@ -317,7 +374,9 @@ def test_tie_at_the_top_plays_on(client):
     game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
     # each side, each hand: 2 natural canastas 1000 + 2 red threes 200 + melded 300 = 1500 (§2.5)
     for _ in range(4):
-        response = post_hand(client, game_id, side_fields(0, natural=2, red=2, melded=300), side_fields(1, natural=2, red=2, melded=300))
+        response = post_hand(
+            client, game_id, side_fields(0, natural=2, red=2, melded=300), side_fields(1, natural=2, red=2, melded=300)
+        )
         assert response.status_code == 302
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [6000, 6000]
@@ -331,8 +390,15 @@ def test_opening_meld_table_highlights_each_side(client):
     post_hand(client, game_id, side_fields(0, natural=3, melded=300), side_fields(1, red=1))
     page = client.get(f"/games/{game_id}/minimums")
     assert page.status_code == 200
-    rows = re.findall(r"<tr( class=\"current\")?>\s*<td>([^<]+)</td>\s*<td class=\"num\">(\d+)</td>\s*<td>([^<]*)</td>", page.text)
-    assert [(r[1], int(r[2])) for r in rows] == [("negative", 15), ("0 – 1495", 50), ("1500 – 2995", 90), ("3000 or more", 120)]
+    rows = re.findall(
+        r"<tr( class=\"current\")?>\s*<td>([^<]+)</td>\s*<td class=\"num\">(\d+)</td>\s*<td>([^<]*)</td>", page.text
+    )
+    assert [(r[1], int(r[2])) for r in rows] == [
+        ("negative", 15),
+        ("0 – 1495", 50),
+        ("1500 – 2995", 90),
+        ("3000 or more", 120),
+    ]
     current = {r[1]: r[3] for r in rows if r[0]}
     assert current == {"negative": "Bert &amp; Dora (-100)", "1500 – 2995": "Anna &amp; Carl (1800)"}
     assert f'href="/games/{game_id}/minimums"' in client.get(f"/games/{game_id}").text
@@ -374,7 +440,9 @@ def test_concealed_going_out_needs_no_minimum_confirmation(client):
 
 def test_a_side_that_counted_cards_starts_on_the_pad_next_hand(client):
     game_id = start_game(client)
-    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 2}))
+    post_hand(
+        client, game_id, side_fields(0, melded=100), side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 2})
+    )
     page = client.get(f"/games/{game_id}/hands/new").text
     assert re.search(r'id="sides-1-melded_mode-1"[^>]*value="counts" checked', page)
     assert re.search(r'id="sides-1-hand_mode-1"[^>]*value="counts" checked', page)
@@ -385,7 +453,12 @@ def test_play_again_starts_a_new_game_with_the_same_table(client):
     # a custom target keeps the game short: one hand of 3500 (as above) reaches 3000
     game_id = start_game(client, first_dealer=1, target=3000, settings={"wild_melds": "True"})
     assert "Play again" not in client.get(f"/games/{game_id}").text  # only once it is over
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=4, red=4, melded=600), side_fields(1, melded=200, hand=50))
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=4, red=4, melded=600),
+        side_fields(1, melded=200, hand=50),
+    )
     page = client.get(f"/games/{game_id}")
     assert "win</strong>" in page.text
     link = re.search(r'href="([^"]*again=[^"]*)"', page.text).group(1).replace("&amp;", "&")

@@ -10,8 +10,15 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 SHOTS = os.path.join(os.path.dirname(__file__), "screenshots")
 
 
@@ -39,9 +46,7 @@ def live_url(tmp_path_factory):
 def browser():
     """Headless Chromium."""
     need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    from playwright.sync_api import expect
+    from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=15000)
     with sync_playwright() as p:

@@ -33,9 +33,19 @@ def site(browser, live_url):
     page.get_by_label("New players, separated by commas").fill("Anna, Bert, Carl, Dora")
     page.get_by_role("button", name="Start the evening").click()
     evening = page.url
-    urls = {"home": "/", "rules": "/games/new", "evening": evening, "evenings": "/evenings", "new evening": "/evenings/new",
-            "players": "/players", "history": "/history", "stats": "/stats", "backup": "/export", "offline": "/offline",
-            "not found": "/games/999"}
+    urls = {
+        "home": "/",
+        "rules": "/games/new",
+        "evening": evening,
+        "evenings": "/evenings",
+        "new evening": "/evenings/new",
+        "players": "/players",
+        "history": "/history",
+        "stats": "/stats",
+        "backup": "/export",
+        "offline": "/offline",
+        "not found": "/games/999",
+    }
     for variant in ("classic", "modern", "canadian", "austrian", "classic-3p", "six-3x2"):
         page.goto(f"{live_url}/games/new/{variant}?evening={evening.rsplit('/', 1)[1]}")
         urls[f"new {variant}"] = page.url
@@ -75,7 +85,9 @@ def test_every_page_passes_axe(browser, live_url, site, axe_source, scheme):
             "() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
         )
         if result["violations"]:
-            failures[name] = [(v["id"], v["nodes"][0]["target"], v["nodes"][0].get("failureSummary", "")[:160])
-                              for v in result["violations"]]
+            failures[name] = [
+                (v["id"], v["nodes"][0]["target"], v["nodes"][0].get("failureSummary", "")[:160])
+                for v in result["violations"]
+            ]
     context.close()
     assert failures == {}

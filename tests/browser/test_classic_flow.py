@@ -107,7 +107,7 @@ def test_classic_game_from_start_to_winner(phone, live_url):
     side(page, 0).get_by_text("Went out", exact=True).click()
     plus(page, 1, "Natural canastas")
     side(page, 1).locator('input[name="sides-1-melded_points"]').fill("100")
-    page.evaluate("document.querySelector('input[name=\"sides-1-went_out\"][value=\"normal\"]').checked = true")
+    page.evaluate('document.querySelector(\'input[name="sides-1-went_out"][value="normal"]\').checked = true')
     with page.expect_navigation():
         page.get_by_role("button", name="Save hand 3").click()
     expect(page.get_by_role("alert")).to_contain_text("everything you typed is still here")

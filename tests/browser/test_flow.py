@@ -325,7 +325,9 @@ def test_refused_hand_keeps_what_was_typed_and_says_why_by_the_field(phone_page,
 def test_no_sideways_scrolling_at_360_px(narrow_page, live_server):
     page = narrow_page
     # the longest name the form takes (40 characters), with no space to break at
-    start_classic_game(page, live_server, ["Maximiliane", "Bartholomew", "Konstantinos", "WilhelminaFriederikeAugustaCharlotteVonX"])
+    start_classic_game(
+        page, live_server, ["Maximiliane", "Bartholomew", "Konstantinos", "WilhelminaFriederikeAugustaCharlotteVonX"]
+    )
     assert_fits(page, "empty scoreboard")
 
     page.get_by_role("link", name="Enter hand 1").tap()

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_three_phones_follow_one_game(browser, live_url):
-    phones = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) for _ in range(3)]
+    phones = [
+        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) for _ in range(3)
+    ]
     scorer, *others = [context.new_page() for context in phones]
     scorer.goto(live_url + "/games/new/classic-2p")
     scorer.get_by_label("Seat 1", exact=True).fill("Anna")
@@ -74,7 +76,9 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
     # the same entry sent again (a retry after a lost answer) is not stored twice
     status = page.evaluate(
         """q => fetch(q.url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRFToken": q.csrf},
-                               body: JSON.stringify(q.body)}).then(r => r.status)""", queued)
+                               body: JSON.stringify(q.body)}).then(r => r.status)""",
+        queued,
+    )
     assert status == 200
     assert len(api.get(f"{live_url}/api/games/{game_id}").json()["hands"]) == 1
     context.close()

@@ -33,7 +33,10 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     page.locator('input[name="sides-1-melded_points"]').fill("60")
     page.get_by_role("button", name="Save hand 1").click()
     page.wait_for_timeout(500)
-    assert page.evaluate("document.querySelector('input[name=\"sides-0-melded_points\"]').validationMessage") == "Enter a whole number."
+    assert (
+        page.evaluate("document.querySelector('input[name=\"sides-0-melded_points\"]').validationMessage")
+        == "Enter a whole number."
+    )
     assert page.evaluate("JSON.parse(localStorage.getItem('canasta-queue') || '[]').length") == 0
     # hand 1, corrected, then hand 2 from the cached form
     page.locator('input[name="sides-0-melded_points"]').fill("100")

@@ -65,7 +65,13 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         melded(phone, side, 150)
     if rules.lone_player:
         phone.get_by_text("Anna", exact=True).first.click()
-    expected_0 = 100 + natural * rules.kind("natural").bonus + (wild * rules.kind("wild").bonus if wild else 0) + min_points + 100
+    expected_0 = (
+        100
+        + natural * rules.kind("natural").bonus
+        + (wild * rules.kind("wild").bonus if wild else 0)
+        + min_points
+        + 100
+    )
     if not rules.lone_player:  # the live preview asks the server's scoring
         expect(phone.locator('[data-preview="0"] .score')).to_contain_text(f"This hand +{expected_0}")
     phone.get_by_role("button", name="Save hand 1").click()
