@@ -13,7 +13,7 @@ from flask import Blueprint, abort, jsonify, request
 
 from . import checks, i18n, scoring, sheet, store, variants
 from .db import get_db
-from .variants import N_
+from .messages import N_
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta
+from datetime import date
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from . import access, backup, charts, forms, i18n, pagecache, sheet, stats, store, variants
+from . import access, backup, charts, clock, forms, i18n, pagecache, sheet, stats, store, variants
 from .db import generation as db_generation
 from .db import get_db
 
 bp = Blueprint("archive", __name__)
-
-
-def _today() -> str:
-    """Tonight's date on this machine: an evening at the table that goes on past midnight is still
-    tonight's until 6 in the morning (EVENING_ENDS_AT)."""
-    return (datetime.now() - timedelta(hours=EVENING_ENDS_AT)).date().isoformat()
-
-
-EVENING_ENDS_AT = 6  # hours after midnight
 
 
 def _page() -> int:
@@ -86,7 +77,7 @@ def new_evening():
     """Start an evening: the date (today), the place, the players present."""
     form = forms.EveningForm()
     if request.method == "GET":
-        form.date.data = _today()
+        form.date.data = clock.today()
     if form.validate_on_submit():
         evening_id = store.create_evening(
             get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
@@ -132,7 +123,7 @@ def evening(evening_id: int):
         sheets=_evening_sheets(evening_id),
         standings=standings,
         payments=payments,
-        today=_today(),
+        today=clock.today(),
     )
 
 
@@ -324,7 +315,7 @@ def export_json():
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         mimetype="application/json",
-        headers={"Content-Disposition": f"attachment; filename=canasta-archive-{_today()}.json"},
+        headers={"Content-Disposition": f"attachment; filename=canasta-archive-{clock.today()}.json"},
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import checks, sheet, store, variants
-from .variants import N_
+from .messages import N_
 
 FORMAT = "canasta-scorekeeper"
 VERSION = 1

@@ -12,11 +12,12 @@ form can show the message beside that field.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .messages import N_, Msg, Problem
 from .scoring import SideHand, card_points, pool
-from .variants import CARD_GROUP_KEYS, CARD_GROUPS, N_, RuleSet
+from .variants import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
 
 POINT_FIELDS = ("melded_points", "hand_points", "penalties")
 CARD_FIELDS = {"melded_points": "melded_cards", "hand_points": "hand_cards"}
@@ -49,32 +50,6 @@ def known_fields(rules: RuleSet) -> set[str]:
     if rules.exact_cut_bonus:
         fields.add("exact_cut")
     return fields
-
-
-class Msg(str):
-    """A message id passed as a value of another message: translated where the message is shown."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A check that failed: which side, which field, and what to tell the user.
-
-    ``text`` is an English message id with ``%(name)s`` placeholders filled from ``args``, so the
-    pages can show it in the reader's language (values that are ``Msg`` are translated too)."""
-
-    side: int | None
-    field: str
-    text: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The message in English with its values."""
-        return self.text % self.args if self.args else self.text
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of the API's 422 answer."""
-        return {"side": self.side, "field": self.field, "message": self.message}
 
 
 def _int(value: Any) -> int | None:

@@ -11,6 +11,8 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database, Migrations
 
+from . import store
+
 migrations = Migrations("scorekeeper")
 
 
@@ -124,14 +126,16 @@ def m005_archive(db: Database) -> None:
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
     db["player_results"].create_index(["player_id", "day"])
-    from . import store  # the backfill uses the same code as every later write
-
-    for row in list(db["games"].rows):
-        names = json.loads(row["players"])
-        with db.atomic():
-            for seat, name in enumerate(names):
-                db["game_seats"].insert({"game_id": row["id"], "seat": seat, "player_id": store.player_id(db, name)})
-        store.refresh_results(db, row["id"])
+    # backfill in SQL, frozen here: each seat's player, found or added by name (any case); the
+    # results are kept by the app after the migrations (store.rebuild_missing_results)
+    db.execute(
+        "insert or ignore into players (name, created_at) "
+        "select trim(j.value), g.created_at from games g, json_each(g.players) j order by g.id, j.key"
+    )
+    db.execute(
+        "insert into game_seats (game_id, seat, player_id) select g.id, j.key, "
+        "(select p.id from players p where p.name = trim(j.value) collate nocase) from games g, json_each(g.players) j"
+    )
 
 
 @migrations()
@@ -161,10 +165,6 @@ def m006_aggregates(db: Database) -> None:
     db.execute("create index game_results_day_id on game_results(day desc, game_id desc)")
     db.execute("create index player_results_player_day on player_results(player_id, day desc, game_id desc)")
     db.execute("create index games_updated on games(updated_at desc, id desc)")
-    from . import store
-
-    for row in list(db.query("select id from games")):
-        store.refresh_results(db, row["id"])
 
 
 @migrations()
@@ -205,6 +205,16 @@ def m010_deleted_games(db: Database) -> None:
     db.execute("create table deleted_games (game_id integer primary key, deleted_at text not null, data text not null)")
 
 
+@migrations()
+def m011_kept_figures(db: Database) -> None:
+    """Each hand keeps its side scores and each game its running figures, so a save brings the
+    results up to date from the hand it changed instead of replaying the game; one Partie per
+    number in a complete Game. (The figures are filled by the app after the migrations.)"""
+    db["hands"].add_column("scores", str)  # JSON list of each side's score of this hand
+    db["game_results"].add_column("kept", str)  # JSON of sheet.Kept
+    db.execute("create unique index games_match_partie on games(match_id, partie) where match_id is not null")
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]
@@ -221,6 +231,7 @@ def open_db(path: str, migrate: bool = True) -> Database:
         db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed transaction
     if migrate or path == ":memory:":
         migrations.apply(db)
+        store.rebuild_missing_results(db)
     return db
 
 

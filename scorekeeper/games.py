@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 import uuid
 
 from flask import (
@@ -19,17 +17,34 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
-from werkzeug.urls import iri_to_uri
 
-from . import access, api, charts, checks, forms, i18n, pagecache, share, sheet, stats, store, variants
+from . import (
+    access,
+    answers,
+    api,
+    charts,
+    checks,
+    clock,
+    forms,
+    i18n,
+    pagecache,
+    service,
+    share,
+    sheet,
+    stats,
+    store,
+    variants,
+)
 from .db import generation as db_generation
 from .db import get_db
-from .variants import N_
+from .messages import N_
+from .models import Game, Hand
+from .redirects import safe_path
 
 bp = Blueprint("games", __name__)
 
 
-def _load(game_id: int) -> store.Game:
+def _load(game_id: int) -> Game:
     """The game or a 404 page."""
     game = store.get_game(get_db(), game_id)
     if game is None:
@@ -41,11 +56,9 @@ def _load(game_id: int) -> store.Game:
 def index():
     """Home: tonight's evening first, then a new game and the most recent games."""
     db = get_db()
-    from .archive import _today
-
     return render_template(
         "games/index.html",
-        tonight=store.evening_on(db, _today()),
+        tonight=store.evening_on(db, clock.today()),
         recent=stats.recent_games(db),
         rule_sets=variants.RULE_SETS,
     )
@@ -79,12 +92,8 @@ def manifest():
 @bp.get("/prefs")
 def prefs():
     """Remember a display choice (large type, language) in a cookie and go back to the page."""
-    back = request.args.get("next", "/")
-    # only a path on this site: no other site (//host, /\host), no control character that would
-    # break or smuggle a header, other characters sent percent-encoded
-    if not back.startswith("/") or back.startswith("//") or re.search(r"[\x00-\x1f\x7f\\]", back):
-        back = "/"
-    response = redirect(iri_to_uri(back))
+    # only a path on this site, by the one rule every next= follows (redirects.safe_path)
+    response = redirect(safe_path(request.args.get("next")))
     large = request.args.get("large")
     if large in ("1", "0"):
         response.set_cookie("large", large, max_age=365 * 24 * 3600, samesite="Lax")
@@ -126,21 +135,14 @@ def new_game(variant: str):
         if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
             complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
         if form.validate_for(layout.players) and not (complete is not None and complete.errors):
-            db = get_db()
-            with store.write(db):  # the game and its place in a complete Game, or nothing
-                game_id = store.create_game(
-                    db,
-                    rules.id,
-                    form.player_names(layout.players),
-                    int(form.first_dealer.data),
-                    layout=layout.key,
-                    settings=form.settings(),
-                    target=form.target.data,
-                    evening_id=evening.id if evening else None,
-                )
-                if wants_match:
-                    store.set_match(db, game_id, game_id, 1)
-            return redirect(url_for("games.scoreboard", game_id=game_id))
+            outcome = service.create_game(
+                get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
+                layout=layout.key, settings=form.settings(), target=form.target.data,
+                evening_id=evening.id if evening else None, complete_game=wants_match,
+            )  # fmt: skip
+            if outcome.status == service.MISSING:
+                abort(404)  # the evening was deleted meanwhile
+            return redirect(url_for("games.scoreboard", game_id=outcome.id))
     known = [p.name for p in store.list_players(get_db())]
     return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known), (
         422 if form.is_submitted() else 200
@@ -169,32 +171,15 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
 @bp.post("/matches/<int:match_id>/next")
 def next_partie(match_id: int):
     """Start the next Partie of a complete Game with the next partnerships (§10.6)."""
-    db = get_db()
-    games = store.match_games(db, match_id)
-    if not games:
+    outcome = service.next_partie(get_db(), match_id)
+    if outcome.status == service.MISSING:
         abort(404)
-    last = games[-1]
-    rules = variants.get(last.variant)
-    if len(games) >= 1 + len(rules.partie_layouts):
-        flash(gettext("All three Partien have been played."))
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+        if "game" in outcome.extra:
+            return redirect(url_for("games.scoreboard", game_id=outcome.extra["game"]))
         return redirect(url_for("games.match", match_id=match_id))
-    if not sheet.build(last, store.hands(db, last.id)).state.result.finished:
-        flash(gettext("Partie %(number)s is still being played.", number=last.partie))
-        return redirect(url_for("games.scoreboard", game_id=last.id))
-    layout = rules.partie_layouts[len(games) - 1]
-    game_id = store.create_game(
-        db,
-        last.variant,
-        last.players,
-        0,
-        layout=layout.key,
-        settings=last.settings,
-        target=last.target,
-        match_id=match_id,
-        partie=len(games) + 1,
-        evening_id=last.evening_id,
-    )
-    return redirect(url_for("games.scoreboard", game_id=game_id))
+    return redirect(url_for("games.scoreboard", game_id=outcome.id))
 
 
 @bp.get("/matches/<int:match_id>")
@@ -292,8 +277,8 @@ def _locked(the_sheet: sheet.Sheet) -> bool:
 @bp.post("/games/<int:game_id>/reopen")
 def reopen(game_id: int):
     """Open a finished game again to correct its hands."""
-    _load(game_id)
-    store.reopen_game(get_db(), game_id)
+    if service.reopen_game(get_db(), game_id).status == service.MISSING:
+        abort(404)
     flash(gettext("The game is open for corrections."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -301,18 +286,10 @@ def reopen(game_id: int):
 @bp.post("/games/<int:game_id>/lock")
 def lock(game_id: int):
     """Corrections done: the finished game's sheet is read-only again."""
-    _load(game_id)
-    store.reopen_game(get_db(), game_id, reopened=False)
+    if service.reopen_game(get_db(), game_id, reopened=False).status == service.MISSING:
+        abort(404)
     flash(gettext("The sheet is locked again."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
-
-
-def _refuse_if_locked(game: store.Game):
-    """A redirect with a message when the game is finished and not reopened, else None."""
-    if _locked(sheet.build(game, store.hands(get_db(), game.id))):
-        flash(gettext("This game is finished and read-only. Tap “Reopen for corrections” to change it."))
-        return redirect(url_for("games.scoreboard", game_id=game.id))
-    return None
 
 
 @bp.get("/games/<int:game_id>/minimums")
@@ -324,7 +301,7 @@ def minimums(game_id: int):
     )
 
 
-def _position(game: store.Game, hand: store.Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
+def _position(game: Game, hand: Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
     """The sheet, and the hand's number, the totals before it and the opening minimums during it."""
     hands = store.hands(get_db(), game.id)
     the_sheet = sheet.build(game, hands)
@@ -336,9 +313,9 @@ def _position(game: store.Game, hand: store.Hand | None) -> tuple[sheet.Sheet, i
 
 
 def _hand_page(
-    game: store.Game,
+    game: Game,
     form,
-    hand: store.Hand | None,
+    hand: Hand | None,
     loose: list[str],
     status: int = 200,
     warned: bool = False,
@@ -367,36 +344,9 @@ def _hand_page(
     ), status
 
 
-def _dealer_checks(game: store.Game, rules: variants.RuleSet, hand: store.Hand | None, sides) -> list[checks.Problem]:
-    """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal (§9)."""
-    if not rules.exact_cut_bonus:
-        return []
-    _sheet, number, _totals, _minimums = _position(game, hand)
-    seat = game.players.index(sheet.dealer(game, number - 1, rules))
-    dealing = next(i for i, seats in enumerate(sheet.side_seats(rules)) if seat in seats)
-    if sides and sides[dealing].exact_cut:
-        return [checks.Problem(dealing, "exact_cut", N_("The exact-cut bonus goes to the team that did not deal."))]
-    return []
-
-
-def _based_on(game: store.Game, hand: store.Hand | None) -> str:
+def _based_on(game: Game, hand: Hand | None) -> str:
     """What a phone's form is based on: the number of hands for a new hand, the hand's version for a correction."""
-    return str(hand.version) if hand else str(len(store.hands(get_db(), game.id)))
-
-
-def _stale(game: store.Game, form, hand: store.Hand | None) -> str | None:
-    """The message for a save based on what another phone has changed since this form was opened,
-    or None. The form then carries the current state, so saving again is a deliberate choice."""
-    sent, now = form.based_on.data, _based_on(game, hand)
-    form.based_on.data = now
-    if not sent or sent == now or (hand is None and store.hand_by_key(get_db(), game.id, form.client_key.data or "")):
-        return None
-    if hand is None:
-        return _overtaken_message(int(now))
-    return gettext(
-        "Meanwhile another phone changed or corrected this hand. Your values are still here: press Save again "
-        "to replace the other phone's, or go back to the score sheet to see them."
-    )
+    return str(hand.version) if hand else str(store.hand_count(get_db(), game.id))
 
 
 def _overtaken_message(count: int) -> str:
@@ -409,65 +359,67 @@ def _overtaken_message(count: int) -> str:
     )
 
 
-def _same_entry(hand: store.Hand, entry, stock_out: bool, lone: int | None) -> bool:
-    """Whether a correction holds exactly what is stored already."""
-    return (
-        json.dumps(hand.sides, sort_keys=True) == json.dumps(entry, sort_keys=True)
-        and bool(hand.stock_out) == bool(stock_out)
-        and hand.lone == lone
-    )
+LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
+OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 
 
-def _save(game: store.Game, form, hand: store.Hand | None):
-    """Validate the posted hand and store it, or show the form again with every message and value."""
+def _save(game: Game, form, hand: Hand | None):
+    """Validate the posted hand and store it through the service, or show the form again with
+    every message and value (what another phone changed meanwhile too)."""
+    if not form.validate_on_submit():
+        return _hand_page(game, form, hand, [], 422)
     rules = sheet.rules_for(game)
-    if form.validate_on_submit():
-        entry = forms.hand_entry(form, rules)
-        stock_out = bool(form.stock_out.data)
-        lone = form.lone_player()
-        sides, problems = checks.read_hand(rules, entry, stock_out, lone)
-        problems += _dealer_checks(game, rules, hand, sides)
-        if not problems and not form.confirm.data:
-            warnings = checks.plausibility_warnings(rules, sides, _position(game, hand)[3], lone)
-            if warnings:
-                forms.attach_problems(form, warnings)
-                return _hand_page(game, form, hand, [], 422, warned=True)
-        if not problems:
-            db = get_db()
-            if hand is not None and _same_entry(hand, entry, stock_out, lone):
-                # the same correction sent again (a double tap): it is saved already, nothing to refuse
-                flash(gettext("Hand corrected; every later total follows."))
-                return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
-            claimed = bool(form.based_on.data)  # the phone said what it was based on (every page's form does)
-            stale = _stale(game, form, hand)
-            if stale:
-                return _hand_page(game, form, hand, [stale], 409)
-            if hand is None:
-                try:
-                    _, new = store.add_hand_once(
-                        db,
-                        game.id,
-                        entry,
-                        stock_out,
-                        lone,
-                        client_key=form.client_key.data or None,
-                        expect_hands=int(form.based_on.data) if claimed else None,
-                    )
-                except store.Overtaken as overtaken:  # another phone saved in the same instant
-                    form.based_on.data = str(overtaken.count)
-                    return _hand_page(game, form, hand, [_overtaken_message(overtaken.count)], 409)
-                flash(
-                    gettext("Hand saved.")
-                    if new
-                    else gettext("This hand was already saved (sent twice); it is stored once.")
-                )
-            else:
-                store.update_hand(db, game.id, hand.id, entry, stock_out, lone)
-                flash(gettext("Hand corrected; every later total follows."))
-            return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
-        loose = forms.attach_problems(form, problems)
+    entry, stock_out, lone = forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player()
+    sent = form.based_on.data or ""
+    based_on = int(sent) if sent.isdigit() else None  # every page's form says; a form without it is not checked
+    confirmed = bool(form.confirm.data)
+    if hand is None:
+        key = form.client_key.data or None
+        outcome = service.add_hand(
+            get_db(), game.id, entry, stock_out, lone, client_key=key, based_on=based_on, confirmed=confirmed
+        )
+    else:
+        outcome = service.correct_hand(
+            get_db(), game.id, hand.id, entry, stock_out, lone, based_on=based_on, confirmed=confirmed
+        )
+    status = outcome.status
+    if status == service.MISSING:
+        abort(404)
+    if status in (service.SAVED, service.UNCHANGED):
+        if hand is not None:
+            flash(gettext("Hand corrected; every later total follows."))
+        elif status == service.SAVED:
+            flash(gettext("Hand saved."))
+        else:
+            flash(gettext("This hand was already saved (sent twice); it is stored once."))
+        return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
+    if status == service.PROBLEMS:
+        loose = forms.attach_problems(form, list(outcome.problems))
         return _hand_page(game, form, hand, loose, 422, problems=True)
-    return _hand_page(game, form, hand, [], 422)
+    if status == service.WARNINGS:
+        forms.attach_problems(form, list(outcome.problems))
+        return _hand_page(game, form, hand, [], 422, warned=True)
+    if status == service.OVERTAKEN:
+        # the form now carries the current state, so saving again is a deliberate choice
+        form.based_on.data = str(outcome.now)
+        if hand is None:
+            return _hand_page(game, form, hand, [_overtaken_message(outcome.now)], 409)
+        message = gettext(
+            "Meanwhile another phone changed or corrected this hand. Your values are still here: press Save again "
+            "to replace the other phone's, or go back to the score sheet to see them."
+        )
+        return _hand_page(game, form, hand, [message], 409)
+    # LOCKED: finished by another phone meanwhile: keep what was typed on the screen, with the reason
+    if hand is None:
+        return _hand_page(game, form, hand, [gettext(OVER_MESSAGE)], 409)
+    flash(gettext(LOCKED_MESSAGE))
+    return redirect(url_for("games.scoreboard", game_id=game.id))
+
+
+def _finished(game: Game) -> bool:
+    """Whether the game has been decided (from its kept figures)."""
+    kept = store.kept_of(get_db(), game.id)
+    return kept is not None and kept.result.finished
 
 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
@@ -475,22 +427,16 @@ def new_hand(game_id: int):
     """Enter the next hand."""
     game = _load(game_id)
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()
-    if sheet.build(game, store.hands(get_db(), game_id)).state.result.finished:
-        message = gettext("This game is over. Reopen it to correct a hand.")
-        if request.method == "POST" and not (
-            form.client_key.data and store.hand_by_key(get_db(), game_id, form.client_key.data)
-        ):
-            # finished by another phone meanwhile: keep what was typed on the screen, with the reason
-            return _hand_page(game, form, None, [message], 409)
-        flash(message)
-        return redirect(url_for("games.scoreboard", game_id=game_id))
     if request.method == "POST":
         return _save(game, form, None)
+    if _finished(game):
+        flash(gettext(OVER_MESSAGE))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
-    previous = store.hands(get_db(), game_id)
+    previous = store.last_hand(get_db(), game_id)
     if previous:  # a side that counted its cards last hand starts on the card-count pad again
-        for entry, last in zip(form.sides, previous[-1].sides):
+        for entry, last in zip(form.sides, previous.sides):
             for part in ("melded", "hand"):
                 if f"{part}_cards" in last:
                     getattr(entry.form, f"{part}_mode").data = "counts"
@@ -506,64 +452,40 @@ def add_hand_json(game_id: int):
     phone knew of, its queued hands before this one included; if another phone has saved a hand
     since, this one is refused (409), as the form does, since it is most likely the same hand
     entered twice. Answers 201 with the hand's id, 200 when it was already stored, 422 with the problems."""
-
-    def refused(field: str, message: str, status: int):
-        return jsonify({"errors": [{"side": None, "field": field, "message": message}]}), status
-
-    game = store.get_game(get_db(), game_id)
-    if game is None:
-        return refused("game", gettext("There is nothing here. The game or hand may have been deleted."), 404)
+    unreadable = gettext("This entry could not be read. Enter the hand again.")
     body = api.json_body()
     if not isinstance(body, dict):
-        return refused("body", gettext("This entry could not be read. Enter the hand again."), 400)
+        return answers.json_error("body", unreadable, 400)
     key = body.get("client_key")
     if not isinstance(key, str) or not 8 <= len(key) <= 64:
-        return refused("client_key", gettext("This entry could not be read. Enter the hand again."), 422)
-    db = get_db()
-    existing = store.hand_by_key(db, game_id, key)
-    if existing is not None:
-        return jsonify({"id": existing, "duplicate": True}), 200
-    played = store.hands(db, game_id)
-    if _locked(sheet.build(game, played)):
-        return refused("game", gettext("This game is over. Reopen it to correct a hand."), 409)
+        return answers.json_error("client_key", unreadable, 422)
     based_on = body.get("based_on")
-    claimed = isinstance(based_on, int) and not isinstance(based_on, bool)  # what the phone said it knew of
-
-    def overtaken(count: int):
-        return refused(
-            "based_on",
-            gettext(
-                "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
-                "hand, enter it again.",
-                number=count,
-            ),
-            409,
-        )
-
-    if claimed and based_on != len(played):
-        return overtaken(len(played))
-    rules = sheet.rules_for(game)
+    if isinstance(based_on, bool) or not isinstance(based_on, int):
+        based_on = None  # the phone did not say what it knew of
     # the phone always says whether the stock ran out; left out it is "no", so the check that one
     # side went out or the stock ran out is never skipped
     stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
-    sides, problems = checks.read_hand(rules, body.get("sides"), stock_out, body.get("lone"))
-    if not problems:
-        problems = _dealer_checks(game, rules, None, sides)
-    if problems:
-        return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), 422
-    try:
-        hand_id, new = store.add_hand_once(
-            db,
-            game_id,
-            checks.stored_entry(body["sides"]),
-            stock_out,
-            body.get("lone"),
-            client_key=key,
-            expect_hands=len(played) if claimed else None,
+    outcome = service.add_hand(
+        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on
+    )
+    status = outcome.status
+    if status in (service.SAVED, service.UNCHANGED):
+        new = status == service.SAVED
+        return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
+    if status == service.MISSING:
+        return answers.json_error(
+            "game", gettext("There is nothing here. The game or hand may have been deleted."), 404
         )
-    except store.Overtaken as error:  # another phone saved in the same instant
-        return overtaken(error.count)
-    return jsonify({"id": hand_id, "duplicate": not new}), 201 if new else 200
+    if status == service.LOCKED:
+        return answers.json_error("game", gettext(OVER_MESSAGE), 409)
+    if status == service.OVERTAKEN:
+        message = gettext(
+            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
+            "hand, enter it again.",
+            number=outcome.now,
+        )
+        return answers.json_error("based_on", message, 409)
+    return answers.json_problems(outcome.problems, 422)
 
 
 @bp.route("/games/<int:game_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
@@ -573,12 +495,12 @@ def edit_hand(game_id: int, hand_id: int):
     hand = store.get_hand(get_db(), game_id, hand_id)
     if hand is None:
         abort(404)
-    refused = _refuse_if_locked(game)
-    if refused:
-        return refused
     form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
     if request.method == "POST":
         return _save(game, form_class(), hand)
+    if _finished(game) and not game.reopened:
+        flash(gettext(LOCKED_MESSAGE))
+        return redirect(url_for("games.scoreboard", game_id=game.id))
     form = form_class(data=forms.form_data(hand.sides, hand.stock_out, hand.lone))
     form.based_on.data = _based_on(game, hand)
     return _hand_page(game, form, hand, [])
@@ -587,46 +509,45 @@ def edit_hand(game_id: int, hand_id: int):
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int):
     """Delete a hand (it can be brought back with Undo)."""
-    game = _load(game_id)
-    if store.get_hand(get_db(), game_id, hand_id) is None:
+    outcome = service.delete_hand(get_db(), game_id, hand_id)
+    if outcome.status == service.MISSING:
         abort(404)
-    refused = _refuse_if_locked(game)
-    if refused:
-        return refused
-    store.delete_hand(get_db(), game_id, hand_id)
-    flash(gettext("Hand deleted."), "undo:" + str(hand_id))
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    else:
+        flash(gettext("Hand deleted."), "undo:" + str(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
 @bp.post("/games/<int:game_id>/delete")
 def delete_game(game_id: int):
     """Delete a game started by mistake (it can be brought back with Undo)."""
-    game = _load(game_id)
-    if not store.delete_game(get_db(), game_id):
-        flash(gettext("A Partie of a complete Game cannot be deleted on its own."))
+    outcome = service.delete_game(get_db(), game_id)
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("Game deleted."), "undo-game:" + str(game_id))
-    if game.evening_id is not None:
-        return redirect(url_for("archive.evening", evening_id=game.evening_id))
+    if outcome.extra["evening"] is not None:
+        return redirect(url_for("archive.evening", evening_id=outcome.extra["evening"]))
     return redirect(url_for("games.index"))
 
 
 @bp.post("/games/<int:game_id>/restore")
 def restore_game(game_id: int):
     """Undo the deletion of a game."""
-    restored = store.undelete_game(get_db(), game_id)
-    if restored is None:
+    outcome = service.restore_game(get_db(), game_id)
+    if outcome.status == service.MISSING:
         abort(404)
     flash(gettext("Game restored."))
-    return redirect(url_for("games.scoreboard", game_id=restored))
+    return redirect(url_for("games.scoreboard", game_id=outcome.id))
 
 
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int):
     """Undo a deletion."""
-    _load(game_id)
-    if store.get_hand(get_db(), game_id, hand_id, deleted=True) is None:
+    if service.restore_hand(get_db(), game_id, hand_id).status == service.MISSING:
         abort(404)
-    store.restore_hand(get_db(), game_id, hand_id)
     flash(gettext("Hand restored."))
     return redirect(url_for("games.scoreboard", game_id=game_id))

@@ -33,7 +33,7 @@ def current_locale() -> str:
 
 def problem_message(problem: Any) -> str:
     """A check's message in the request's language, its values filled in (``Msg`` values translated)."""
-    from .checks import Msg
+    from .messages import Msg
 
     if not problem.args:
         return gettext(problem.text)

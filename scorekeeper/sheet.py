@@ -6,12 +6,11 @@ Pure: takes a stored game and its hands, reads them with ``checks`` and replays 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from . import checks, scoring, variants
-from .store import Game, Hand
+from .models import Game, Hand
 
 
 def side_seats(rules: variants.RuleSet) -> list[list[int]]:
@@ -91,36 +90,15 @@ def side_names(game: Game, rules: variants.RuleSet) -> list[str]:
     return [" & ".join(game.players[seat] for seat in seats) for seats in side_seats(rules)]
 
 
-# Stored hands read before: (rule set as configured, the hand's entry as text, lone player) -> its
-# sides. Reading every hand again is most of a save's time; the entry itself is the key, so a
-# corrected hand or another database can never get a stale reading. Bounded: cleared when full.
-_READ: dict[tuple, tuple[scoring.SideHand, ...]] = {}
-_READ_LIMIT = 50_000
-
-
-def read_stored(rules: variants.RuleSet, game: Game, hand: Hand) -> list[scoring.SideHand]:
+def read_stored(rules: variants.RuleSet, hand: Hand) -> list[scoring.SideHand]:
     """A stored hand's sides as the scoring takes them (stored hands passed the checks when saved)."""
-    key = (
-        game.variant,
-        game.layout,
-        json.dumps(game.settings, sort_keys=True, default=str),
-        game.target,
-        json.dumps(hand.sides, sort_keys=True, default=str),
-        hand.lone,
-    )
-    sides = _READ.get(key)
-    if sides is None:
-        sides = tuple(checks.read_hand(rules, hand.sides, lone=hand.lone)[0])
-        if len(_READ) >= _READ_LIMIT:
-            _READ.clear()
-        _READ[key] = sides
-    return list(sides)
+    return checks.read_hand(rules, hand.sides, lone=hand.lone)[0]
 
 
 def build(game: Game, hands: list[Hand]) -> Sheet:
     """Replay a stored game into its score sheet."""
     rules = rules_for(game)
-    entries = [read_stored(rules, game, hand) for hand in hands]
+    entries = [read_stored(rules, hand) for hand in hands]
     state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
     rows = []
     minimums = tuple(scoring.opening_minimum(rules, 0) for _ in range(rules.sides))
@@ -170,14 +148,18 @@ def match_balance(sheets: list[Sheet]) -> dict[str, int]:
 
 
 def settlement(s: Sheet) -> list[tuple[int, int, int]]:
+    """Who pays whom at the end of a game, as (paying seat, receiving seat, points)."""
+    return settlement_of(s.rules, s.state.result)
+
+
+def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
     """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
     rulebooks settle it (§10.6, §11.6): each player of a losing side pays the winners' lead over
     his side to one player of the winning side (in turn); with players on their own, the winner
     collects from each. Empty while the game is not won."""
-    result = s.state.result
     if not result.finished or result.winner is None:
         return []
-    seats = side_seats(s.rules)
+    seats = side_seats(rules)
     winners = seats[result.winner]
     payments = []
     for side, losers in enumerate(seats):
@@ -186,3 +168,90 @@ def settlement(s: Sheet) -> list[tuple[int, int, int]]:
         for k, seat in enumerate(losers):
             payments.append((seat, winners[k % len(winners)], result.leads[side]))
     return payments
+
+
+# ---------------------------------------------------------------------------------------------
+# What the archive keeps of a game, brought up to date hand by hand
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A game's running figures as the archive keeps them: enough to add the next hand and to fill
+    the statistics without replaying a single hand. Each hand's side scores are kept with the hand."""
+
+    hands: int
+    totals: tuple[int, ...]
+    best: tuple[int | None, ...]  # each side's best hand score
+    canastas: tuple[int, ...]  # each side's completed canastas of every kind
+    ended_after: int | None  # index of the hand that ended the game
+    result: scoring.Result
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON the store keeps."""
+        r = self.result
+        return {
+            "hands": self.hands,
+            "totals": list(self.totals),
+            "best": list(self.best),
+            "canastas": list(self.canastas),
+            "ended_after": self.ended_after,
+            "result": {
+                "finished": r.finished,
+                "winner": r.winner,
+                "margin": r.margin,
+                "tie": r.tie,
+                "leads": list(r.leads),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Kept:
+        """Back from the store's JSON."""
+        r = data["result"]
+        result = scoring.Result(r["finished"], r["winner"], r["margin"], r["tie"], tuple(r["leads"]))
+        return cls(
+            data["hands"],
+            tuple(data["totals"]),
+            tuple(data["best"]),
+            tuple(data["canastas"]),
+            data["ended_after"],
+            result,
+        )
+
+
+def nothing_kept(rules: variants.RuleSet) -> Kept:
+    """A game without hands."""
+    zeros = (0,) * rules.sides
+    return Kept(0, zeros, (None,) * rules.sides, zeros, None, scoring.game_result(rules, zeros))
+
+
+def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+    """Each side's score of one stored hand."""
+    return tuple(s.score for s in scoring.score_hand(rules, read_stored(rules, hand), hand.lone))
+
+
+def keep_hand(rules: variants.RuleSet, kept: Kept, scores: tuple[int, ...], canastas: tuple[int, ...]) -> Kept:
+    """The kept figures with one more hand at the end: its scores added, the result decided once
+    (a hand recorded after the end counts in the totals, the result stays that of the ending hand)."""
+    totals = tuple(t + s for t, s in zip(kept.totals, scores))
+    best = tuple(s if b is None else max(b, s) for b, s in zip(kept.best, scores))
+    summed = tuple(c + n for c, n in zip(kept.canastas, canastas))
+    ended_after, result = kept.ended_after, kept.result
+    if ended_after is None:
+        result = scoring.game_result(rules, totals)
+        if result.finished:
+            ended_after = kept.hands
+    return Kept(kept.hands + 1, totals, best, summed, ended_after, result)
+
+
+def keep_all(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Kept:
+    """The kept figures of a game from each hand's (scores, canastas), in order."""
+    kept = nothing_kept(rules)
+    for scores, canastas in hands:
+        kept = keep_hand(rules, kept, scores, canastas)
+    return kept
+
+
+def hand_canastas(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+    """Each side's completed canastas in one stored hand."""
+    return tuple(canastas_of(hand, side) for side in range(rules.sides))

@@ -10,22 +10,15 @@ import contextlib
 import json
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
-from .variants import N_
-
-
-class Refused(ValueError):
-    """A change the archive refuses, with a message id and its values (translated where shown)."""
-
-    def __init__(self, text: str, **args: Any) -> None:
-        super().__init__(text % args if args else text)
-        self.text, self.values = text, args
+from . import sheet, variants
+from .messages import N_, Refused
+from .models import Evening, Game, Hand, Player
 
 
 @contextlib.contextmanager
@@ -74,39 +67,6 @@ def valid_id(value: int) -> bool:
 def _now() -> str:
     """The current time as an ISO string in UTC."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-@dataclass(frozen=True)
-class Game:
-    """A stored game: its rule set, the players in seat order and who dealt first."""
-
-    id: int
-    variant: str
-    players: list[str]
-    first_dealer: int
-    created_at: str
-    layout: str | None = None
-    settings: dict[str, Any] = field(default_factory=dict)
-    target: int | None = None
-    match_id: int | None = None  # [003] complete Game: the first Partie's id
-    partie: int | None = None  # 1, 2 or 3
-    evening_id: int | None = None
-    reopened: bool = False  # a finished game opened again for corrections
-    version: int = 0  # rises with every change (phones follow it)
-
-
-@dataclass(frozen=True)
-class Hand:
-    """A stored hand: the raw entry of each side."""
-
-    id: int
-    game_id: int
-    sides: list[dict[str, Any]]
-    created_at: str
-    updated_at: str
-    stock_out: bool | None = None
-    lone: int | None = None
-    version: int = 0  # rises with every change to this hand: a save based on an older one is refused
 
 
 def _game(row: dict[str, Any]) -> Game:
@@ -226,6 +186,12 @@ def hands(db: Database, game_id: int) -> list[Hand]:
     return [_hand(row) for row in rows]
 
 
+def last_hand(db: Database, game_id: int) -> Hand | None:
+    """The game's latest hand (deleted ones left out), or None."""
+    rows = list(db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id desc", limit=1))
+    return _hand(rows[0]) if rows else None
+
+
 def get_hand(db: Database, game_id: int, hand_id: int, deleted: bool = False) -> Hand | None:
     """One hand of a game, or None (a deleted hand only when ``deleted`` is asked for)."""
     if not (valid_id(game_id) and valid_id(hand_id)):
@@ -238,8 +204,21 @@ def get_hand(db: Database, game_id: int, hand_id: int, deleted: bool = False) ->
 def _touch(db: Database, game_id: int, now: str) -> None:
     """Mark the game as changed (a new version for the phones following it) and bring its results
     up to date, in the same transaction."""
-    db.execute("update games set updated_at = ?, version = version + 1 where id = ?", [now, game_id])
+    _bump(db, game_id, now)
     refresh_results(db, game_id)
+
+
+def _bump(db: Database, game_id: int, now: str) -> None:
+    """A new version of the game for the phones following it."""
+    db.execute("update games set updated_at = ?, version = version + 1 where id = ?", [now, game_id])
+
+
+def hand_count(db: Database, game_id: int) -> int:
+    """How many hands a game has (deleted ones left out), read from the kept figures."""
+    row = db.execute("select hands from game_results where game_id = ?", [game_id]).fetchone()
+    if row is not None:
+        return row[0]
+    return db.execute("select count(*) from hands where game_id = ? and deleted_at is null", [game_id]).fetchone()[0]
 
 
 def game_version(db: Database, game_id: int) -> int | None:
@@ -290,32 +269,44 @@ def add_hand_once(
     key is looked up inside the write transaction, so two requests with one key cannot both insert;
     with ``expect_hands``, a game that has another number of hands by then raises Overtaken, so two
     phones saving the same hand at the same instant cannot both store it."""
-    now = _now()
     with write(db):
         if client_key:
             existing = hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return existing, False
         if expect_hands is not None:
-            count = db.execute(
-                "select count(*) from hands where game_id = ? and deleted_at is null", [game_id]
-            ).fetchone()[0]
+            count = hand_count(db, game_id)
             if count != expect_hands:
                 raise Overtaken(count)
-        table = db["hands"].insert(
-            {
-                "game_id": game_id,
-                "sides": json.dumps(sides),
-                "created_at": now,
-                "updated_at": now,
-                "deleted_at": None,
-                "stock_out": stock_out,
-                "lone": lone,
-                "client_key": client_key,
-            }
-        )
-        _touch(db, game_id, now)
-    return table.last_pk, True
+        game = get_game(db, game_id)
+        rules = sheet.rules_for(game)
+        return insert_hand(db, game, rules, sides, stock_out, lone, client_key), True
+
+
+def insert_hand(
+    db: Database,
+    game: Game,
+    rules: variants.RuleSet,
+    sides: list[dict[str, Any]],
+    stock_out: bool | None,
+    lone: int | None,
+    client_key: str | None,
+    scores: tuple[int, ...] | None = None,
+) -> int:
+    """Append a hand inside the caller's transaction, keep its scores, and bring the game's kept
+    figures up to date from this hand alone; its id."""
+    now = _now()
+    hand = Hand(0, game.id, sides, now, now, stock_out, lone)
+    if scores is None:
+        scores = sheet.hand_scores(rules, hand)
+    hand_id = db.execute(
+        "insert into hands (game_id, sides, created_at, updated_at, deleted_at, stock_out, lone, client_key, scores) "
+        "values (?, ?, ?, ?, null, ?, ?, ?, ?)",
+        [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
+    ).lastrowid
+    _bump(db, game.id, now)
+    results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand))
+    return hand_id
 
 
 def update_hand(
@@ -325,36 +316,51 @@ def update_hand(
     sides: list[dict[str, Any]],
     stock_out: bool | None = None,
     lone: int | None = None,
-) -> None:
-    """Replace a hand's entry; it keeps its place in the game."""
+    expect_version: int | None = None,
+) -> bool:
+    """Replace a hand's entry; it keeps its place in the game. With ``expect_version``, only if the
+    hand is still at that version (decided by the update itself): False if it was changed meanwhile."""
     now = _now()
     with write(db):
-        db.execute(
-            "update hands set sides = ?, updated_at = ?, stock_out = ?, lone = ?, version = version + 1 where id = ? and game_id = ?",
-            [json.dumps(sides), now, stock_out, lone, hand_id, game_id],
+        sql = (
+            "update hands set sides = ?, updated_at = ?, stock_out = ?, lone = ?, scores = null, "
+            "version = version + 1 where id = ? and game_id = ? and deleted_at is null"
         )
+        params = [json.dumps(sides), now, stock_out, lone, hand_id, game_id]
+        if expect_version is not None:
+            sql += " and version = ?"
+            params.append(expect_version)
+        if db.execute(sql, params).rowcount != 1:
+            return False
         _touch(db, game_id, now)
+    return True
 
 
-def delete_hand(db: Database, game_id: int, hand_id: int) -> None:
-    """Delete a hand, keeping it so the deletion can be undone."""
+def delete_hand(db: Database, game_id: int, hand_id: int) -> bool:
+    """Delete a hand, keeping it so the deletion can be undone; False if there was none to delete."""
     now = _now()
     with write(db):
-        db.execute(
-            "update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ?",
+        done = db.execute(
+            "update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ? and deleted_at is null",
             [now, hand_id, game_id],
-        )
-        _touch(db, game_id, now)
+        ).rowcount
+        if done:
+            _touch(db, game_id, now)
+    return bool(done)
 
 
-def restore_hand(db: Database, game_id: int, hand_id: int) -> None:
-    """Undo the deletion of a hand; it returns to its old place."""
+def restore_hand(db: Database, game_id: int, hand_id: int) -> bool:
+    """Undo the deletion of a hand; it returns to its old place. False if it was not deleted."""
     now = _now()
     with write(db):
-        db.execute(
-            "update hands set deleted_at = null, version = version + 1 where id = ? and game_id = ?", [hand_id, game_id]
-        )
-        _touch(db, game_id, now)
+        done = db.execute(
+            "update hands set deleted_at = null, version = version + 1 "
+            "where id = ? and game_id = ? and deleted_at is not null",
+            [hand_id, game_id],
+        ).rowcount
+        if done:
+            _touch(db, game_id, now)
+    return bool(done)
 
 
 def delete_game(db: Database, game_id: int) -> bool:
@@ -415,25 +421,6 @@ def undelete_game(db: Database, game_id: int) -> int | None:
 
 # ---------------------------------------------------------------------------------------------
 # Players, evenings and the results kept for statistics
-
-
-@dataclass(frozen=True)
-class Player:
-    """A person kept across evenings."""
-
-    id: int
-    name: str
-
-
-@dataclass(frozen=True)
-class Evening:
-    """A dated evening with the players present."""
-
-    id: int
-    date: str
-    place: str
-    note: str
-    players: list[Player]
 
 
 def player_id(db: Database, name: str) -> int:
@@ -589,111 +576,215 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True) -> None:
 
 
 TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
+PAIR_FIELDS = ("games", "finished", "won", "margin")
 
 
-def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
-    """Add (sign 1) or take away (sign −1) one game's player results from the kept totals."""
-    if not db["player_totals"].exists():  # during the migrations that come before the totals
-        return
-    for r in rows:
-        values = {
-            "games": 1,
-            "finished": r["finished"],
-            "won": r["won"],
-            "hands": r["hands"],
-            "points": r["points"],
-            "canastas": r["canastas"],
-            "margin": r["margin"],
-        }
-        db.execute(
-            "insert into player_totals (player_id, games, finished, won, hands, points, canastas, margin) "
-            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing",
-            [r["player_id"]],
-        )
-        db.execute(
-            "update player_totals set " + ", ".join(f"{k} = {k} + ?" for k in TOTAL_FIELDS) + " where player_id = ?",
-            [sign * values[k] for k in TOTAL_FIELDS] + [r["player_id"]],
-        )
-        best = db.execute("select max(best_hand) from player_results where player_id = ?", [r["player_id"]]).fetchone()[
-            0
-        ]
-        db.execute("update player_totals set best_hand = ? where player_id = ?", [best, r["player_id"]])
-    for x in rows:
-        for y in rows:
-            if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
-                db.execute(
-                    "insert into pair_totals (a, b, games, finished, won, margin) values (?, ?, 0, 0, 0, 0) "
-                    "on conflict(a, b) do nothing",
-                    [x["player_id"], y["player_id"]],
-                )
-                db.execute(
-                    "update pair_totals set games = games + ?, finished = finished + ?, won = won + ?, margin = margin + ? "
-                    "where a = ? and b = ?",
-                    [sign, sign * x["finished"], sign * x["won"], sign * x["margin"], x["player_id"], y["player_id"]],
-                )
+def _seats(db: Database, game_id: int) -> dict[int, int]:
+    """Seat → player id of a game."""
+    return {r[0]: r[1] for r in db.execute("select seat, player_id from game_seats where game_id = ?", [game_id])}
 
 
-def refresh_results(db: Database, game_id: int) -> None:
-    """Recompute the stored results of one game and of each of its players, and the totals the
-    statistics read (statistics never replay hands)."""
-    from . import sheet  # sheet imports this module for its types
-
-    game = get_game(db, game_id)
-    if game is None:
-        return
-    s = sheet.build(game, hands(db, game_id))
-    result = s.state.result
-    day = game.created_at[:10]
+def _day(db: Database, game: Game) -> str:
+    """The day a game counts for: its evening's date, else the day it was started."""
     if game.evening_id is not None:
-        evening = list(db.query("select date from evenings where id = ?", [game.evening_id]))
-        day = evening[0]["date"] if evening else day
-    record = {
-        "game_id": game_id,
-        "variant": game.variant,
-        "day": day,
-        "hands": len(s.rows),
-        "finished": int(result.finished),
-        "winner": result.winner,
-        "margin": result.margin,
-        "totals": json.dumps(list(s.state.totals)),
-        "sides": json.dumps(s.side_names),
-    }
-    if "evening_id" in db["game_results"].columns_dict:
-        record["evening_id"] = game.evening_id
-    db["game_results"].upsert(record, pk="game_id")
-    old = list(db.query("select * from player_results where game_id = ?", [game_id]))
-    db.execute("delete from player_results where game_id = ?", [game_id])
-    _apply_totals(db, old, -1)
-    seats = {
-        r["seat"]: r["player_id"]
-        for r in db.query("select seat, player_id from game_seats where game_id = ?", [game_id])
-    }
-    rows = []
+        row = db.execute("select date from evenings where id = ?", [game.evening_id]).fetchone()
+        if row:
+            return row[0]
+    return game.created_at[:10]
+
+
+def _player_rows(
+    game: Game, rules: variants.RuleSet, kept: sheet.Kept, seats: dict[int, int], day: str
+) -> list[dict[str, Any]]:
+    """Each seated player's result row for the statistics, from the game's kept figures."""
     balance: dict[int, int] = {}
-    for payer, payee, points in sheet.settlement(s):
+    for payer, payee, points in sheet.settlement_of(rules, kept.result):
         balance[payer] = balance.get(payer, 0) - points
         balance[payee] = balance.get(payee, 0) + points
-    for side, seat_list in enumerate(sheet.side_seats(s.rules)):
-        scores = [row.outcome.scores[side].score for row in s.rows]
-        canastas = sum(sheet.canastas_of(row.hand, side) for row in s.rows)
+    result = kept.result
+    rows = []
+    for side, seat_list in enumerate(sheet.side_seats(rules)):
         for seat in seat_list:
             if seat in seats:
                 rows.append(
                     {
-                        "game_id": game_id,
+                        "game_id": game.id,
                         "player_id": seats[seat],
                         "side": side,
                         "day": day,
                         "finished": int(result.finished),
                         "won": int(result.finished and result.winner == side),
-                        "hands": len(scores),
-                        "points": sum(scores),
-                        "best_hand": max(scores) if scores else None,
-                        "canastas": canastas,
+                        "hands": kept.hands,
+                        "points": kept.totals[side],
+                        "best_hand": kept.best[side],
+                        "canastas": kept.canastas[side],
                         "margin": balance.get(seat, 0),
-                        "total": s.state.totals[side],
+                        "total": kept.totals[side],
                     }
                 )
-    if rows:
-        db["player_results"].insert_all(rows)
-    _apply_totals(db, rows, 1)
+    return rows
+
+
+def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """Bring the kept totals per player and per partnership from one game's ``old`` result rows to
+    its ``new`` ones, by the difference only (a player's best hand is looked up again only when
+    it may have gone down)."""
+    before = {r["player_id"]: r for r in old}
+    after = {r["player_id"]: r for r in new}
+    for pid in before.keys() | after.keys():
+        o, n = before.get(pid), after.get(pid)
+        delta = [(1 if n else 0) - (1 if o else 0)] + [
+            (n[k] if n else 0) - (o[k] if o else 0) for k in TOTAL_FIELDS[1:]
+        ]
+        db.execute(
+            "insert into player_totals (player_id, games, finished, won, hands, points, canastas, margin) "
+            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing",
+            [pid],
+        )
+        db.execute(
+            "update player_totals set " + ", ".join(f"{k} = {k} + ?" for k in TOTAL_FIELDS) + " where player_id = ?",
+            [*delta, pid],
+        )
+        old_best, new_best = (o or {}).get("best_hand"), (n or {}).get("best_hand")
+        if new_best is not None and (old_best is None or new_best >= old_best):
+            db.execute(
+                "update player_totals set best_hand = max(coalesce(best_hand, ?), ?) where player_id = ?",
+                [new_best, new_best, pid],
+            )
+        elif old_best != new_best:
+            best = db.execute("select max(best_hand) from player_results where player_id = ?", [pid]).fetchone()[0]
+            db.execute("update player_totals set best_hand = ? where player_id = ?", [best, pid])
+    pairs: dict[tuple[int, int], list[int]] = {}
+    for sign, rows in ((-1, old), (1, new)):
+        for x in rows:
+            for y in rows:
+                if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
+                    d = pairs.setdefault((x["player_id"], y["player_id"]), [0, 0, 0, 0])
+                    for i, value in enumerate((1, x["finished"], x["won"], x["margin"])):
+                        d[i] += sign * value
+    for (a, b), d in pairs.items():
+        if not any(d):
+            continue
+        db.execute(
+            "insert into pair_totals (a, b, games, finished, won, margin) values (?, ?, 0, 0, 0, 0) "
+            "on conflict(a, b) do nothing",
+            [a, b],
+        )
+        db.execute(
+            "update pair_totals set " + ", ".join(f"{k} = {k} + ?" for k in PAIR_FIELDS) + " where a = ? and b = ?",
+            [*d, a, b],
+        )
+
+
+def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) one game's player results from the kept totals."""
+    _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
+
+
+def kept_of(db: Database, game_id: int) -> sheet.Kept | None:
+    """A game's kept running figures (hands, totals, best hands, result), or None if not kept yet."""
+    row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()
+    return sheet.Kept.from_dict(json.loads(row[0])) if row and row[0] else None
+
+
+def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: sheet.Kept) -> None:
+    """Store a game's kept figures, its result row and its players' rows, and move the totals the
+    statistics read by the difference."""
+    day = _day(db, game)
+    result = kept.result
+    db.execute(
+        "insert or replace into game_results (game_id, variant, day, hands, finished, winner, margin, totals, sides, "
+        "evening_id, kept) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            game.id,
+            game.variant,
+            day,
+            kept.hands,
+            int(result.finished),
+            result.winner,
+            result.margin,
+            json.dumps(list(kept.totals)),
+            json.dumps(sheet.side_names(game, rules)),
+            game.evening_id,
+            json.dumps(kept.as_dict()),
+        ],
+    )
+    old = [dict(r) for r in db.query("select * from player_results where game_id = ?", [game.id])]
+    new = _player_rows(game, rules, kept, _seats(db, game.id), day)
+    db.execute("delete from player_results where game_id = ?", [game.id])
+    if new:
+        db["player_results"].insert_all(new)
+    _apply_change(db, old, new)
+
+
+def _scored_hands(db: Database, game: Game, rules: variants.RuleSet) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each kept hand's (side scores, canastas), in order; a hand stored without its scores (by an
+    older version, or an import) is scored once now and keeps them."""
+    out = []
+    rows = db.execute(
+        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null order by id", [game.id]
+    ).fetchall()
+    for hand_id, sides, lone, scores in rows:
+        hand = Hand(hand_id, game.id, json.loads(sides), "", "", None, lone)
+        if scores:
+            values = tuple(json.loads(scores))
+        else:
+            values = sheet.hand_scores(rules, hand)
+            db.execute("update hands set scores = ? where id = ?", [json.dumps(list(values)), hand_id])
+        out.append((values, sheet.hand_canastas(rules, hand)))
+    return out
+
+
+def refresh_results(db: Database, game_id: int) -> None:
+    """Recompute one game's kept figures from its hands' kept scores (no hand is read or scored
+    again), its result and its players' results, and the totals the statistics read."""
+    game = get_game(db, game_id)
+    if game is None:
+        return
+    rules = sheet.rules_for(game)
+    _write_results(db, game, rules, sheet.keep_all(rules, _scored_hands(db, game, rules)))
+
+
+def results_added(db: Database, game: Game, rules: variants.RuleSet, scores, canastas) -> sheet.Kept:
+    """Bring a game's kept figures up to date with one hand added at its end, from that hand alone."""
+    kept = kept_of(db, game.id)
+    if kept is None:
+        refresh_results(db, game.id)
+        return kept_of(db, game.id)
+    kept = sheet.keep_hand(rules, kept, tuple(scores), tuple(canastas))
+    _write_results(db, game, rules, kept)
+    return kept
+
+
+def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
+    """A hand's index in its game and the totals before it, from the kept scores of the hands before it."""
+    totals = [0] * rules.sides
+    index = 0
+    for row in db.execute(
+        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null and id < ? order by id",
+        [game.id, hand_id],
+    ).fetchall():
+        scores = (
+            json.loads(row[3])
+            if row[3]
+            else sheet.hand_scores(rules, Hand(row[0], game.id, json.loads(row[1]), "", "", None, row[2]))
+        )
+        totals = [t + s for t, s in zip(totals, scores)]
+        index += 1
+    return index, tuple(totals)
+
+
+def rebuild_missing_results(db: Database) -> int:
+    """Keep the figures of every game that has none kept yet (an archive from an older version);
+    how many. Run after the migrations, with today's code."""
+    missing = [
+        r[0]
+        for r in db.execute(
+            "select g.id from games g left join game_results r on r.game_id = g.id where r.kept is null"
+        ).fetchall()
+    ]
+    if missing:
+        with write(db):
+            for game_id in missing:
+                refresh_results(db, game_id)
+    return len(missing)

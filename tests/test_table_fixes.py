@@ -3,7 +3,7 @@ their evening, a refused complete Game storing nothing, two phones' queues and a
 
 from datetime import datetime
 
-from scorekeeper import archive
+from scorekeeper import clock
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game
 
@@ -11,7 +11,7 @@ from tests.helpers import post_hand, side_fields, start_game
 def _evening(client, players="Anna, Bert, Carl, Dora"):
     token = csrf_token(client, "/evenings/new")
     response = client.post(
-        "/evenings/new", data={"csrf_token": token, "date": archive._today(), "new_players": players}
+        "/evenings/new", data={"csrf_token": token, "date": clock.today(), "new_players": players}
     )
     assert response.status_code == 302, response.text
     return int(response.headers["Location"].rstrip("/").split("/")[-1])
@@ -25,14 +25,14 @@ def test_tonights_evening_is_still_tonights_after_midnight(client, monkeypatch):
         def now(cls, tz=None):
             return cls.now_value
 
-    monkeypatch.setattr(archive, "datetime", Clock)
+    monkeypatch.setattr(clock, "datetime", Clock)
     evening = _evening(client)
     continue_link = f'href="/evenings/{evening}">Continue tonight'
-    assert archive._today() == "2026-11-21" and continue_link in client.get("/").text
+    assert clock.today() == "2026-11-21" and continue_link in client.get("/").text
     Clock.now_value = datetime(2026, 11, 22, 0, 40)  # the game goes on past midnight
-    assert archive._today() == "2026-11-21" and continue_link in client.get("/").text
+    assert clock.today() == "2026-11-21" and continue_link in client.get("/").text
     Clock.now_value = datetime(2026, 11, 22, 18, 0)  # the next evening is another one
-    assert archive._today() == "2026-11-22" and continue_link not in client.get("/").text
+    assert clock.today() == "2026-11-22" and continue_link not in client.get("/").text
 
 
 def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
