@@ -17,9 +17,20 @@ baseline; then the scoreboard's page weight as a phone's browser loads it (headl
 installed: every request, bytes on the wire, all first-party). The client runs on the same
 machine (asyncio, one process), so absolute figures depend on it; the ratios are the point.
 
-Targets (issue 6): scoreboard throughput at least half the baseline's, p99 under 10x the
-baseline's p99 at 50 clients, scoreboard page under 30 KB in total. The exit code is 1 when a
-target is missed. Results are also written to benchmarks/results/load.json.
+The scoreboard is measured twice: as served (rendered once per change of the archive, then from
+the page cache) and on a second server on a copy of the archive with the page cache off
+(``PAGE_CACHE = False``: every view renders the sheet anew, the app's whole work).
+
+Then how a save's cost grows (one phone, saves taking turns so that noise hits all kinds alike):
+saves at hands 1–5, 26–30 and 36–40 of a game, and saves into a new game on the 5-year club
+archive of benchmarks/pages.py (60 000 hands) against the same on an empty archive.
+
+Targets: scoreboard throughput at least half the baseline's, p99 under 10x the baseline's p99
+at 50 clients, scoreboard page under 30 KB in total (issue 6); hand save throughput at least
+0.2x hello-world's form POST with one phone, its p99 under 10x hello-world's at 50 phones, a
+save late in a game and a save on the club archive at most 1.2x an early one on an empty archive
+(issue 9). The exit code is 1 when a target is missed. Results are also written to
+benchmarks/results/load.json.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -87,7 +99,9 @@ async def run_level(port: int, clients: int, seconds: float, make_request) -> di
         while time.perf_counter() < stop_at:
             method, path, body, expected = make_request.next(state)
             started = time.perf_counter()
-            status, _, _ = await conn.request(method, path, body)
+            # a save's "Hand saved." cookie is read by the next page a phone opens; kept here without that
+            # page, the messages would pile up in the cookie
+            status, _, _ = await conn.request(method, path, body, keep_cookies=method != "POST")
             latencies.append((time.perf_counter() - started) * 1000)
             if status != expected:
                 errors += 1
@@ -148,6 +162,91 @@ class HandPost:
         return "POST", f"/games/{game_id}/hands/new", serving.quiet_hand_form(state["token"], serving.new_key()), 302
 
 
+# --- how a save's cost grows with the game and with the archive ---------------------------------
+
+GROWTH_GAMES = 30  # games of each kind; five saves in each
+
+
+def prepare_growth(path: Path, hands_before: tuple[int, ...]) -> dict[int, list[int]]:
+    """Games with these many hands already played (a target no game reaches), GROWTH_GAMES of each."""
+    db = dbmod.open_db(str(path))
+    games: dict[int, list[int]] = {}
+    for before in hands_before:
+        for g in range(GROWTH_GAMES):
+            game_id = store.create_game(db, "classic", [f"G{before}-{g}{s}" for s in "abcd"], 0, target=10**6)
+            for _ in range(before):
+                store.add_hand(db, game_id, serving.QUIET_SIDES, True)
+            games.setdefault(before, []).append(game_id)
+    db.close()
+    return games
+
+
+async def timed_saves(port: int, plan: list[tuple[str, int]]) -> dict[str, list[float]]:
+    """One phone saving hands one after another, in the order of ``plan`` ((label, game id), ...);
+    each save's time in ms, by label. Every save opens with the cookies of its form, as a phone's does."""
+    conn = serving.Connection(port)
+    token = await serving.open_hand_form(conn, plan[0][1])
+    times: dict[str, list[float]] = {}
+    for label, game_id in plan:
+        body = serving.quiet_hand_form(token, serving.new_key())
+        started = time.perf_counter()
+        status, _, _ = await conn.request("POST", f"/games/{game_id}/hands/new", body, keep_cookies=False)
+        elapsed = (time.perf_counter() - started) * 1000
+        if status != 302:
+            raise RuntimeError(f"save into game {game_id}: {status}")
+        times.setdefault(label, []).append(elapsed)
+    await conn.close()
+    return times
+
+
+def interleave(kinds: dict[str, list[int]], per_game: int = 5) -> list[tuple[str, int]]:
+    """Saves taking turns between the kinds, ``per_game`` into each game, so noise hits all alike."""
+    plan = []
+    for g in range(GROWTH_GAMES):
+        for _ in range(per_game):
+            for label, games in kinds.items():
+                plan.append((label, games[g]))
+    return plan
+
+
+async def timed_pairs(ports: dict[str, int], games: dict[str, list[int]]) -> dict[str, list[float]]:
+    """Saves alternating between two servers (same kind of game, different archives)."""
+    conns = {label: serving.Connection(port) for label, port in ports.items()}
+    tokens = {label: await serving.open_hand_form(conns[label], games[label][0]) for label in ports}
+    times: dict[str, list[float]] = {label: [] for label in ports}
+    for g in range(GROWTH_GAMES):
+        for _ in range(5):
+            for label, conn in conns.items():
+                body = serving.quiet_hand_form(tokens[label], serving.new_key())
+                started = time.perf_counter()
+                status, _, _ = await conn.request(
+                    "POST", f"/games/{games[label][g]}/hands/new", body, keep_cookies=False
+                )
+                times[label].append((time.perf_counter() - started) * 1000)
+                if status != 302:
+                    raise RuntimeError(f"save on the {label} archive: {status}")
+    for conn in conns.values():
+        await conn.close()
+    return times
+
+
+def big_archive() -> Path:
+    """The 5-year club archive of benchmarks/pages.py (generated on first use, about 20 s)."""
+    from benchmarks.generate import generate
+
+    data = HERE / "data"
+    data.mkdir(exist_ok=True)
+    big = data / "big-300.sqlite"
+    if not big.exists():
+        print("generating the club archive (once) …", flush=True)
+        partial = big.with_suffix(".partial")
+        for leftover in data.glob(partial.name + "*"):
+            leftover.unlink()
+        generate(str(partial), evenings=300)
+        partial.rename(big)
+    return big
+
+
 def page_weight(port: int, game_id: int) -> dict:
     """The scoreboard as a phone loads it: requests and bytes on the wire (headless Chromium)."""
     url = f"http://127.0.0.1:{port}/games/{game_id}"
@@ -200,8 +299,13 @@ def main() -> int:
         instance = Path(tmp) / "instance"
         instance.mkdir()
         shown, posted = prepare(instance, max(LEVELS))
-        app_port, hello_port = serving.free_port(), serving.free_port()
+        # the same archive on a server with the page cache off: every view renders the sheet anew
+        uncached = Path(tmp) / "instance-uncached"
+        shutil.copytree(instance, uncached)
+        (uncached / "config.py").write_text("PAGE_CACHE = False\n")
+        app_port, hello_port, uncached_port = serving.free_port(), serving.free_port(), serving.free_port()
         app = serving.start_scorekeeper(instance, app_port, args.threads, log=Path(tmp) / "app.log")
+        app_uncached = serving.start_scorekeeper(uncached, uncached_port, args.threads, log=Path(tmp) / "app2.log")
         hello = serving.start(
             [serving.PYTHON, str(HERE / "hello.py"), "--port", str(hello_port), "--threads", str(args.threads)],
             hello_port,
@@ -213,12 +317,13 @@ def main() -> int:
                 for name, port, maker in (
                     ("hello_get", hello_port, Get("/")),
                     ("scoreboard", app_port, Get(f"/games/{shown}")),
+                    ("scoreboard_uncached", uncached_port, Get(f"/games/{shown}")),
                     ("hello_post", hello_port, HelloPost()),
                     ("hand_post", app_port, HandPost(posted)),
                 ):
                     row[name] = asyncio.run(run_level(port, clients, args.seconds, maker))
                     print(
-                        f"{clients:>3} clients  {name:<11} {row[name]['rps']:8.0f} req/s  p50 {row[name]['p50']:7.2f} ms"
+                        f"{clients:>3} clients  {name:<19} {row[name]['rps']:7.0f} req/s  p50 {row[name]['p50']:7.2f} ms"
                         f"  p99 {row[name]['p99']:7.2f} ms  errors {row[name]['errors']}",
                         flush=True,
                     )
@@ -226,7 +331,9 @@ def main() -> int:
             results["page"] = page_weight(app_port, shown)
         finally:
             serving.stop(app)
+            serving.stop(app_uncached)
             serving.stop(hello)
+        results["growth"] = measure_growth(Path(tmp), args.threads)
 
     print()
     print(
@@ -235,7 +342,11 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     failures = []
     for row in results["levels"]:
-        for name, base in (("scoreboard", "hello_get"), ("hand_post", "hello_post")):
+        for name, base in (
+            ("scoreboard", "hello_get"),
+            ("scoreboard_uncached", "hello_get"),
+            ("hand_post", "hello_post"),
+        ):
             mine, ref = row[name], row[base]
             ratio, p99_ratio = mine["rps"] / ref["rps"], mine["p99"] / ref["p99"]
             mine.update(throughput_ratio=ratio, p99_ratio=p99_ratio)
@@ -250,6 +361,13 @@ def main() -> int:
             failures.append(
                 f"scoreboard throughput at {row['clients']} clients is {board['throughput_ratio']:.2f} of the baseline (target ≥ 0.5)"
             )
+        save = row["hand_post"]
+        if row["clients"] == 1 and save["throughput_ratio"] < 0.2:
+            failures.append(
+                f"hand save throughput with one phone is {save['throughput_ratio']:.2f} of the baseline (target ≥ 0.2)"
+            )
+        if row["clients"] == 50 and save["p99_ratio"] >= 10:
+            failures.append(f"hand save p99 at 50 phones is {save['p99_ratio']:.1f}x the baseline's (target < 10x)")
         if row["clients"] == 50 and board["p99_ratio"] >= 10:
             failures.append(f"scoreboard p99 at 50 clients is {board['p99_ratio']:.1f}x the baseline's (target < 10x)")
     page = results["page"]
@@ -266,11 +384,67 @@ def main() -> int:
             failures.append(f"scoreboard page weighs {page['bytes'] / 1024:.1f} KB (target < 30 KB)")
         if not page["first_party"]:
             failures.append("the scoreboard loads something from another site")
+    growth = results["growth"]
+    print("\nA save's cost as the game and the archive grow (one phone, saves taking turns; median ms):")
+    for label, ms in growth["medians"].items():
+        print(f"    {label:<34} {ms:6.2f} ms")
+    for name, (ratio, target) in growth["ratios"].items():
+        print(f"    {name:<34} {ratio:6.2f}x  (target ≤ {target}x)")
+        if ratio > target:
+            failures.append(f"{name} is {ratio:.2f}x (target ≤ {target}x)")
     out = HERE / "results"
     out.mkdir(exist_ok=True)
     (out / "load.json").write_text(json.dumps(results, indent=1))
     print("\n" + ("All targets met." if not failures else "Targets missed:\n  " + "\n  ".join(failures)))
     return 1 if failures else 0
+
+
+def measure_growth(tmp: Path, threads: int) -> dict:
+    """Saves at hands 1–5, 26–30 and 36–40 of a game on one server, and saves into a new game on the
+    5-year club archive against the same on an empty archive, each kind taking turns with the others."""
+    small_dir, big_dir = tmp / "growth-small", tmp / "growth-big"
+    small_dir.mkdir()
+    big_dir.mkdir()
+    games = prepare_growth(small_dir / "scorekeeper.sqlite", (0, 25, 35))
+    shutil.copy(big_archive(), big_dir / "scorekeeper.sqlite")
+    big_games = prepare_growth(big_dir / "scorekeeper.sqlite", (0,))[0]
+    small_port, big_port = serving.free_port(), serving.free_port()
+    small = serving.start_scorekeeper(small_dir, small_port, threads, log=tmp / "growth-small.log")
+    big = serving.start_scorekeeper(big_dir, big_port, threads, log=tmp / "growth-big.log")
+    try:
+        by_hand = asyncio.run(
+            timed_saves(small_port, interleave({"hands 1–5": games[0], "hands 26–30": games[25],
+                                                "hands 36–40": games[35]}))
+        )  # fmt: skip
+        fresh = prepare_more(small_dir / "scorekeeper.sqlite")
+        by_archive = asyncio.run(
+            timed_pairs({"empty": small_port, "club": big_port}, {"empty": fresh, "club": big_games})
+        )
+    finally:
+        serving.stop(small)
+        serving.stop(big)
+    medians = {
+        **{f"save at {k}": statistics.median(v) for k, v in by_hand.items()},
+        "save, empty archive": statistics.median(by_archive["empty"]),
+        "save, 60 000-hand club archive": statistics.median(by_archive["club"]),
+    }
+    early = medians["save at hands 1–5"]
+    return {
+        "medians": medians,
+        "ratios": {
+            "hands 26–30 against 1–5": (medians["save at hands 26–30"] / early, 1.2),
+            "hands 36–40 against 1–5": (medians["save at hands 36–40"] / early, 1.2),
+            "club archive against empty": (
+                medians["save, 60 000-hand club archive"] / medians["save, empty archive"],
+                1.2,
+            ),
+        },
+    }
+
+
+def prepare_more(path: Path) -> list[int]:
+    """New games on an instance whose server is running (another writer: the store waits its turn)."""
+    return prepare_growth(path, (0,))[0]
 
 
 if __name__ == "__main__":

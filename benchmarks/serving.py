@@ -91,9 +91,17 @@ class Connection:
             self.writer = None
 
     async def request(
-        self, method: str, path: str, body: bytes = b"", content_type: str = "", headers: dict[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        content_type: str = "",
+        headers: dict[str, str] | None = None,
+        keep_cookies: bool = True,
     ) -> tuple[int, dict[str, str], bytes]:
-        """Send one request (reconnecting if the server closed the connection); status, headers, body."""
+        """Send one request (reconnecting if the server closed the connection); status, headers, body.
+        ``keep_cookies=False``: the cookies the answer sets are not kept (a save's "Hand saved."
+        message, which a phone reads on the next page, would otherwise pile up in the cookie)."""
         for attempt in range(2):
             if self.writer is None:
                 await self._open()
@@ -122,7 +130,7 @@ class Connection:
                 if ":" in line:
                     key, value = line.split(":", 1)
                     key = key.strip().lower()
-                    if key == "set-cookie":
+                    if key == "set-cookie" and keep_cookies:
                         name, _, rest = value.strip().partition("=")
                         self.cookies[name] = rest.split(";", 1)[0]
                     found[key] = value.strip()

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 
-from . import checks, i18n, scoring, sheet, store, variants
+from . import answers, checks, i18n, scoring, sheet, store, variants
 from .db import get_db
 from .messages import N_
 
@@ -88,7 +88,7 @@ def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
 
 def _errors(problems: list[checks.Problem], status: int = 422):
     """The 422 answer listing every problem."""
-    return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), status
+    return answers.json_problems(problems, status)
 
 
 def json_body() -> Any:
@@ -281,4 +281,4 @@ def game_version(game_id: int):
 @bp.errorhandler(404)
 def api_not_found(error):
     """404 as JSON inside the API."""
-    return jsonify({"errors": [{"side": None, "field": "id", "message": "Not found."}]}), 404
+    return answers.json_error("id", "Not found.", 404)

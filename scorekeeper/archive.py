@@ -8,7 +8,7 @@ from datetime import date
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from . import access, backup, charts, clock, forms, i18n, pagecache, sheet, stats, store, variants
+from . import access, backup, charts, clock, forms, i18n, pagecache, queries, sheet, stats, store, variants
 from .db import generation as db_generation
 from .db import get_db
 
@@ -42,15 +42,15 @@ def evenings():
         get_db().query(
             "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
             "order by e.date desc, e.id desc limit ? offset ?",
-            [stats.PAGE_SIZE + 1, (page - 1) * stats.PAGE_SIZE],
+            [queries.PAGE_SIZE + 1, (page - 1) * queries.PAGE_SIZE],
         )
     )
-    more = len(rows) > stats.PAGE_SIZE
-    rows = rows[: stats.PAGE_SIZE]
+    more = len(rows) > queries.PAGE_SIZE
+    rows = rows[: queries.PAGE_SIZE]
     # each evening's result at a glance: who came out ahead, by how much (the standings' first)
     leaders = {}
     for row in rows:
-        standings = stats.evening_standings(get_db(), row["id"]) if row["games"] else []
+        standings = queries.evening_standings(get_db(), row["id"]) if row["games"] else []
         if standings and standings[0]["balance"] > 0:  # all who share the lead
             top = standings[0]["balance"]
             leaders[row["id"]] = {
@@ -115,7 +115,7 @@ def _evening_sheets(evening_id: int) -> list[sheet.Sheet]:
 def evening(evening_id: int):
     """An evening: its games, each player's standing and the settlement."""
     the_evening = _evening(evening_id)
-    standings = stats.evening_standings(get_db(), evening_id)
+    standings = queries.evening_standings(get_db(), evening_id)
     payments = stats.settle({r["name"]: r["balance"] for r in standings})
     return render_template(
         "archive/evening.html",
@@ -131,7 +131,7 @@ def evening(evening_id: int):
 def evening_csv(evening_id: int):
     """The evening as CSV."""
     _evening(evening_id)
-    text = backup.evening_csv(_evening_sheets(evening_id), stats.evening_standings(get_db(), evening_id))
+    text = backup.evening_csv(_evening_sheets(evening_id), queries.evening_standings(get_db(), evening_id))
     return Response(
         text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=evening-{evening_id}.csv"}
     )
@@ -143,16 +143,16 @@ def evening_csv(evening_id: int):
 @bp.get("/players")
 def players():
     """Every player with a short record."""
-    return render_template("archive/players.html", rows=stats.players(get_db()))
+    return render_template("archive/players.html", rows=queries.players(get_db()))
 
 
 def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     """A player's record, chart and the rename and merge forms."""
     db = get_db()
-    record = stats.player(db, pid)
+    record = queries.player(db, pid)
     if record is None:
         abort(404)
-    timeline = stats.player_timeline(db, pid)
+    timeline = queries.player_timeline(db, pid)
     running, total = [], 0
     for row in timeline:
         total += row["margin"]
@@ -176,7 +176,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     rename = rename or forms.PlayerNameForm(name=record.name)
     merge = merge or forms.MergeForm()
     merge.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
-    games, _more = stats.history(db, player_id=pid)
+    games, _more = queries.history(db, player_id=pid)
     return render_template(
         "archive/player.html",
         record=record,
@@ -266,7 +266,7 @@ def history():
         if player_id and not store.valid_id(player_id):
             rows, more = [], False  # no such player: no games, as for any unknown id
         else:
-            rows, more = ([], False) if errors else stats.history(db, player_id, variant, since, until, page)
+            rows, more = ([], False) if errors else queries.history(db, player_id, variant, since, until, page)
         return render_template(
             "archive/history.html",
             rows=rows,
@@ -291,7 +291,7 @@ def history():
 def statistics():
     """Every player's record and the partnerships."""
     db = get_db()
-    return render_template("archive/stats.html", rows=stats.players(db), pairs=stats.partnerships(db))
+    return render_template("archive/stats.html", rows=queries.players(db), pairs=queries.partnerships(db))
 
 
 # --- export and import ----------------------------------------------------------------------

@@ -14,18 +14,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import checks, sheet, store, variants
-from .messages import N_
+from .messages import N_, Refused
 
 FORMAT = "canasta-scorekeeper"
 VERSION = 1
 
 
-class ImportError_(ValueError):
+class ImportError_(Refused):
     """The file is not an export this app can restore (a message id and its values)."""
-
-    def __init__(self, text: str, **args: Any) -> None:
-        super().__init__(text % args if args else text)
-        self.text, self.values = text, args
 
 
 def export(db: Database) -> dict[str, Any]:

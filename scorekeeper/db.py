@@ -11,7 +11,7 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database, Migrations
 
-from . import store
+from . import backup, store
 
 migrations = Migrations("scorekeeper")
 
@@ -226,27 +226,38 @@ def open_db(path: str, migrate: bool = True) -> Database:
     db = Database(memory=True) if path == ":memory:" else Database(path)
     db.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
-        db.execute("PRAGMA busy_timeout = 10000")  # first: even switching to WAL may wait for a writer
+        # first: even switching to WAL may wait for a writer; a change waits at most this long for
+        # another program's lock, then the phone is told to try again (store.write)
+        db.execute(f"PRAGMA busy_timeout = {int(store.WRITE_WAIT * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")  # safe with WAL: a crash loses no committed transaction
+        # FULL: a commit is on the disk before the phone is told "saved", so an acknowledged hand
+        # survives a power cut too (NORMAL with WAL survives a killed process, not a power cut)
+        db.execute("PRAGMA synchronous = FULL")
     if migrate or path == ":memory:":
         migrations.apply(db)
         store.rebuild_missing_results(db)
     return db
 
 
-_kept = threading.local()  # each server thread keeps its connections open between requests
 KEPT_PER_THREAD = 4
+
+
+def _kept_connections(app) -> OrderedDict:
+    """This server thread's open connections of this app, kept between requests (in ``app.extensions``)."""
+    local = app.extensions.setdefault("scorekeeper_connections", threading.local())
+    kept = getattr(local, "connections", None)
+    if kept is None:
+        kept = local.connections = OrderedDict()
+    return kept
 
 
 def get_db() -> Database:
     """The request's database connection: the thread's own, opened on first use and kept."""
     if "db" not in g:
-        path = current_app.config["DATABASE"]
-        migrated = current_app.extensions.setdefault("scorekeeper_migrated", set())
-        kept = getattr(_kept, "connections", None)
-        if kept is None:
-            kept = _kept.connections = OrderedDict()
+        app = current_app._get_current_object()
+        path = app.config["DATABASE"]
+        migrated = app.extensions.setdefault("scorekeeper_migrated", set())
+        kept = _kept_connections(app)
         db = kept.pop(path, None) if path != ":memory:" and path in migrated else None
         if db is None:
             db = open_db(path, migrate=path not in migrated)
@@ -255,11 +266,10 @@ def get_db() -> Database:
     return g.db
 
 
-def peek_generation(path: str) -> int:
+def peek_generation(app) -> int:
     """The archive's generation, read on the thread's kept connection (outside any request)."""
-    kept = getattr(_kept, "connections", None)
-    if kept is None:
-        kept = _kept.connections = OrderedDict()
+    path = app.config["DATABASE"]
+    kept = _kept_connections(app)
     db = kept.get(path)
     if db is None:
         db = kept[path] = open_db(path, migrate=False)
@@ -277,7 +287,7 @@ def close_db(exception: BaseException | None = None) -> None:
     if path == ":memory:":
         db.close()
         return
-    kept = _kept.connections
+    kept = _kept_connections(current_app)
     kept[path] = db
     while len(kept) > KEPT_PER_THREAD:
         kept.popitem(last=False)[1].close()
@@ -296,7 +306,6 @@ def init_db_command() -> None:
 @with_appcontext
 def backup_command(path: str) -> None:
     """Write the whole archive to PATH as JSON."""
-    from . import backup
 
     data = backup.export(get_db())
     with open(path, "w", encoding="utf-8") as out:
@@ -315,7 +324,6 @@ def restore_command(path: str, replace: bool) -> None:
 
     The whole file is checked before anything is erased, and with --replace the erasing and the
     restoring are one transaction: a refused or failing file leaves the archive as it was."""
-    from . import backup
 
     with open(path, "rb") as src:
         try:

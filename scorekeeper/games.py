@@ -25,13 +25,14 @@ from . import (
     charts,
     checks,
     clock,
+    errors,
     forms,
     i18n,
     pagecache,
+    queries,
     service,
     share,
     sheet,
-    stats,
     store,
     variants,
 )
@@ -59,7 +60,7 @@ def index():
     return render_template(
         "games/index.html",
         tonight=store.evening_on(db, clock.today()),
-        recent=stats.recent_games(db),
+        recent=queries.recent_games(db),
         rule_sets=variants.RULE_SETS,
     )
 
@@ -373,15 +374,19 @@ def _save(game: Game, form, hand: Hand | None):
     sent = form.based_on.data or ""
     based_on = int(sent) if sent.isdigit() else None  # every page's form says; a form without it is not checked
     confirmed = bool(form.confirm.data)
-    if hand is None:
-        key = form.client_key.data or None
-        outcome = service.add_hand(
-            get_db(), game.id, entry, stock_out, lone, client_key=key, based_on=based_on, confirmed=confirmed
-        )
-    else:
-        outcome = service.correct_hand(
-            get_db(), game.id, hand.id, entry, stock_out, lone, based_on=based_on, confirmed=confirmed
-        )
+    try:
+        if hand is None:
+            key = form.client_key.data or None
+            outcome = service.add_hand(
+                get_db(), game.id, entry, stock_out, lone, client_key=key, based_on=based_on, confirmed=confirmed
+            )
+        else:
+            outcome = service.correct_hand(
+                get_db(), game.id, hand.id, entry, stock_out, lone, based_on=based_on, confirmed=confirmed
+            )
+    except store.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+        page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
+        return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
     status = outcome.status
     if status == service.MISSING:
         abort(404)

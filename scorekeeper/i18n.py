@@ -10,8 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from flask import request
 from flask_babel import Babel, get_locale, gettext, ngettext
+
+from .messages import Msg
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "et": "Eesti"}
 babel = Babel()
@@ -33,7 +37,6 @@ def current_locale() -> str:
 
 def problem_message(problem: Any) -> str:
     """A check's message in the request's language, its values filled in (``Msg`` values translated)."""
-    from .messages import Msg
 
     if not problem.args:
         return gettext(problem.text)
@@ -80,8 +83,6 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 def compile_catalogues(folder: Path = TRANSLATIONS) -> None:
     """Compile each ``messages.po`` to the ``.mo`` gettext reads, where the .mo is missing or older."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
     for po in folder.glob("*/LC_MESSAGES/messages.po"):
         mo = po.with_suffix(".mo")

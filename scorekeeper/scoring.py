@@ -115,12 +115,6 @@ def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
     return sum(rules.card_values[key] * int(counts.get(key, 0) or 0) for key in CARD_GROUP_KEYS)
 
 
-def red_three_points(rules: RuleSet, red_threes: int, positive: bool) -> int:
-    """Red-three bonus by the variant's table, minus when the side may not count it (§2.5 RT)."""
-    value = rules.red_three_values[red_threes]
-    return value if positive else -value
-
-
 def _plural(n: int, word: str) -> str:
     """ "1 natural canasta", "2 natural canastas"."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"

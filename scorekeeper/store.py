@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import threading
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -21,11 +22,50 @@ from .messages import N_, Refused
 from .models import Evening, Game, Hand, Player
 
 
+class Unavailable(Exception):
+    """The archive cannot take a change now, and nothing of it was written: another program holds
+    the database (``busy``: try again shortly), or the disk is ``read-only``, ``full`` or failing (``io``)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+# SQLite's messages for what is wrong with the disk rather than with the change
+_DISK_TROUBLE = (
+    ("locked", "busy"),
+    ("busy", "busy"),
+    ("readonly", "read-only"),
+    ("read-only", "read-only"),
+    ("full", "full"),
+    ("disk i/o", "io"),
+    ("unable to open", "io"),
+)
+
+
+def unavailable(error: BaseException) -> Unavailable | None:
+    """The Unavailable that a database error means, or None if it is not the disk's doing."""
+    if not isinstance(error, sqlite3.OperationalError):
+        return None
+    text = str(error).lower()
+    for words, reason in _DISK_TROUBLE:
+        if words in text:
+            return Unavailable(reason, str(error))
+    return None
+
+
+WRITE_WAIT = 2.0  # seconds a change waits for its turn before the phone is told to try again
+
+
 @contextlib.contextmanager
 def write(db: Database) -> Iterator[Database]:
     """One write transaction, taken at once (``BEGIN IMMEDIATE``): with several phones saving, a
-    writer waits its turn (the busy timeout) instead of failing with "database is locked" when it
-    would upgrade a read to a write. Nested inside another transaction it is a savepoint."""
+    writer waits its turn instead of failing with "database is locked" when it would upgrade a
+    read to a write. Nested inside another transaction it is a savepoint.
+
+    A writer waits at most WRITE_WAIT seconds (for this server's other writers, then for another
+    program's lock, SQLite's busy timeout); a busy, read-only, full or failing disk raises
+    Unavailable with the transaction rolled back, so the phone can keep the change and retry."""
     if db.conn.in_transaction:
         db.conn.execute("SAVEPOINT nested_write")
         try:
@@ -40,15 +80,37 @@ def write(db: Database) -> Iterator[Database]:
     # Writers of this process queue here in turn; SQLite's own wait (the busy timeout) polls with
     # growing sleeps, which left an unlucky save waiting over a second with 10 phones saving at once.
     # The busy timeout still covers writers of other processes (a CLI backup, a second server).
-    with _WRITERS:
-        db.conn.execute("BEGIN IMMEDIATE")
+    if not _WRITERS.acquire(timeout=WRITE_WAIT):
+        raise Unavailable("busy", "other saves of this server are waiting")
+    try:
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise (unavailable(error) or error) from error
         try:
             yield db
-        except BaseException:
-            db.conn.execute("ROLLBACK")
+        except BaseException as error:
+            _rollback(db)
+            trouble = unavailable(error)
+            if trouble is not None:
+                raise trouble from error
             raise
-        else:
+        try:
             db.conn.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            _rollback(db)
+            raise (unavailable(error) or error) from error
+    finally:
+        _WRITERS.release()
+
+
+def _rollback(db: Database) -> None:
+    """Roll back what is open (a failing disk may already have rolled it back)."""
+    if db.conn.in_transaction:
+        try:
+            db.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
 
 
 _WRITERS = threading.RLock()  # re-entrant: a second connection of the same thread fails as before, never hangs

@@ -122,6 +122,8 @@
               }));
             });
           } else {
+            // 503 (another program holds the archive, the disk is full or read-only: Retry-After)
+            // or any other answer: nothing was stored; keep it queued and try again later
             throw new Error("server " + r.status);
           }
         });

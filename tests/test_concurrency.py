@@ -64,13 +64,21 @@ def server(tmp_path):
     """The app on waitress with 8 threads on a free port; yields (base URL, app)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
+    stop = threading.Event()
+
+    def serve():  # waitress's own loop, a step at a time, so it can be stopped before its socket closes
+        while not stop.is_set():
+            srv.asyncore.loop(timeout=0.05, map=srv._map, count=1)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{srv.effective_port}", app
     finally:
-        srv.close()
+        stop.set()
         thread.join(timeout=5)
+        srv.task_dispatcher.shutdown()
+        srv.close()
 
 
 def _at_once(calls):
