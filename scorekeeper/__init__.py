@@ -6,9 +6,10 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request, session
-from flask_babel import gettext
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask import Flask, session
+from flask_wtf.csrf import CSRFProtect
+
+from . import access, api, archive, db, errors, games, i18n, pagecache, share
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -18,9 +19,21 @@ def _secret_key(instance_path: str) -> str:
     """The instance's secret key: generated on first run and kept in ``instance/secret_key``."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(secrets.token_hex(32))
     return path.read_text().strip()
+
+
+def _private_database(database: str) -> None:
+    """The database and its -wal and -shm files readable by this user only (mode 600): created so
+    before SQLite opens it (SQLite gives the -wal and -shm files the database's mode), and set so
+    on the files of an older instance."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    os.close(os.open(database, os.O_WRONLY | os.O_CREAT, 0o600))
+    for path in (database, f"{database}-wal", f"{database}-shm"):
+        if os.path.exists(path):
+            os.chmod(path, 0o600)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -51,12 +64,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+    _private_database(app.config["DATABASE"])
+    # answer only to this machine's own names and addresses (and the owner's EXTRA_HOSTS): no
+    # foreign name pointed at this machine (DNS rebinding) reaches the archive; others get 400
+    if app.config.get("TRUSTED_HOSTS") is None:
+        app.config["TRUSTED_HOSTS"] = share.own_names(app.config.get("EXTRA_HOSTS", ()))
+    app.request_class = share.Request
 
     csrf.init_app(app)
 
-    from . import access, api, archive, db, games, i18n, pagecache
-
-    access.init_app(app)
+    access.init_app(app, games.scoreboard_page)
     i18n.init_app(app)
     db.init_app(app)
     app.register_blueprint(games.bp)
@@ -64,57 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
 
-    @app.errorhandler(404)
-    def not_found(error):
-        """A friendly page for a game or hand that does not exist."""
-        return render_template(
-            "error.html",
-            title=gettext("Not found"),
-            message=gettext("There is nothing here. The game or hand may have been deleted."),
-        ), 404
-
-    @app.errorhandler(413)
-    def too_large(error):
-        """A body far larger than any form or archive: refused with a message, not a crash."""
-        if request.is_json or request.path.startswith("/api/") or request.path.endswith(".json"):
-            return jsonify(
-                {
-                    "errors": [
-                        {"side": None, "field": "body", "message": gettext("This is far too large to be a score.")}
-                    ]
-                }
-            ), 413
-        return render_template(
-            "error.html", title=gettext("Too large"), message=gettext("This is far too large to be a score.")
-        ), 413
-
-    @app.errorhandler(500)
-    def server_error(error):
-        """Should never happen; if it does, say so plainly (what was saved before is safe)."""
-        return render_template(
-            "error.html",
-            title=gettext("Something went wrong"),
-            message=gettext(
-                "Something went wrong on the server. What was saved before is safe; go back and try again."
-            ),
-        ), 500
-
-    @app.errorhandler(CSRFError)
-    def csrf_error(error):
-        """The form was too old or came from elsewhere: ask to reload rather than fail (a phone's
-        queue, sending JSON, is told which field so it can take a fresh token)."""
-        message = gettext(
-            "This form has expired or did not come from this app. Go back, reload the page and send it again."
-        )
-        if request.is_json or request.path.endswith(".json"):
-            return jsonify({"errors": [{"side": None, "field": "csrf_token", "message": message}]}), 400
-        return render_template(
-            "error.html",
-            title=gettext("Please try again"),
-            message=gettext(
-                "This form has expired or did not come from this app. Go back, reload the page and send it again."
-            ),
-        ), 400
+    errors.init_app(app)
 
     @app.after_request
     def keep_the_session(response):
@@ -129,7 +96,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         """No inline script, no framing, no content sniffing."""
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
         )
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")

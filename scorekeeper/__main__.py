@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from waitress import serve
 
@@ -19,6 +20,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--threads", type=int, default=8, help="requests served at once (default: 8)")
     args = parser.parse_args()
+    os.umask(0o077)  # whatever the app writes to instance/ (database, backups, config) is private
     app = create_app()
     print("Canasta score keeper is running. Open on a phone on the same network:", flush=True)
     for address in lan_addresses() or ["<this computer's address>"]:

@@ -5,13 +5,20 @@ With ``PASSWORD_HASH`` (written by ``flask --app scorekeeper set-password``) or 
 ``instance/config.py``, every page and every change needs the password once per phone (the phone
 is then remembered); a game can still be shown to anyone through its read-only link, which lets
 them follow the score live and change nothing.
+
+An unlocked phone's session carries a random id of its own. "Lock this phone" revokes that id on
+the server, and ``set-password`` starts a new generation, so a copy of an old cookie opens nothing
+afterwards; both are kept in a small file beside the database (mode 600), so a restart keeps them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import os
 import re
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -33,10 +40,14 @@ from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from . import api
+from .redirects import safe_path, same_site_path
+
 bp = Blueprint("access", __name__)
 
 # Pages anyone may open even when a password is set: logging in, the app shell, the rule tables,
-# the stateless scoring API and the read-only links.
+# the stateless scoring API and the read-only links. None of them shows anything of the archive
+# (the first step of a new game is not among them: with ``?evening=`` it shows an evening).
 OPEN_ENDPOINTS = {
     "static",
     "access.login",
@@ -47,14 +58,133 @@ OPEN_ENDPOINTS = {
     "games.offline",
     "games.prefs",
     "games.reference",
-    "games.choose_rules",
     "api.list_variants",
     "api.score",
 }
-FAILURES_ALLOWED = 5  # wrong passwords per address ...
+FAILURES_ALLOWED = 5  # passwords checked per address ...
 FAILURE_WINDOW = 300  # ... within this many seconds, then a pause
-_failures: dict[str, list[float]] = {}
-_failures_lock = threading.Lock()
+THROTTLE = "scorekeeper_login_throttle"
+SESSIONS = "scorekeeper_sessions"
+SCOREBOARD = "scorekeeper_scoreboard_page"
+
+
+class Throttle:
+    """At most ``allowed`` passwords checked per address within ``window`` seconds, however many
+    requests arrive at once: a slot is taken (under one lock) before the password is checked, and
+    given back only when it was the right one."""
+
+    def __init__(self, allowed: int = FAILURES_ALLOWED, window: float = FAILURE_WINDOW, clock=time.monotonic) -> None:
+        self.allowed, self.window, self.clock = allowed, window, clock
+        self.slots: dict[str, list[float]] = {}
+        self.lock = threading.Lock()
+
+    def reserve(self, address: str) -> float | None:
+        """Take a slot for one password check, or None when this address has used them all."""
+        with self.lock:
+            now = self.clock()
+            for other in [a for a, times in self.slots.items() if all(now - t >= self.window for t in times)]:
+                del self.slots[other]  # forget addresses whose guesses are all old
+            recent = self.slots.setdefault(address, [])
+            if len(recent) >= self.allowed:
+                return None
+            recent.append(now)
+            return now
+
+    def release(self, address: str, slot: float) -> None:
+        """The password was right: that check is not held against the address."""
+        with self.lock:
+            recent = self.slots.get(address, [])
+            if slot in recent:
+                recent.remove(slot)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.slots.clear()
+
+
+class Sessions:
+    """Revoked phone sessions and the password's generation, kept in a JSON file (mode 600) and
+    read again when another process (``set-password``) changed it; in memory only without a file."""
+
+    def __init__(self, path: str | None, lifetime: float) -> None:
+        self.path, self.lifetime = path, lifetime
+        self.lock = threading.Lock()
+        self.generation = 0
+        self.revoked: dict[str, float] = {}
+        self.stamp: tuple[int, int] | None = None
+
+    def _refresh(self) -> None:
+        if self.path is None:
+            return
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if stamp == self.stamp:
+            return
+        try:
+            data = json.loads(Path(self.path).read_text())
+            self.generation = int(data.get("generation", 0))
+            self.revoked = {str(k): float(v) for k, v in dict(data.get("revoked", {})).items()}
+        except (OSError, ValueError, TypeError, AttributeError):
+            return  # a damaged file: keep what is known
+        self.stamp = stamp
+
+    def _save(self) -> None:
+        now = time.time()
+        # a cookie older than the session lifetime is refused anyway: no need to remember it
+        self.revoked = {sid: at for sid, at in self.revoked.items() if now - at < self.lifetime + 86400}
+        if self.path is None:
+            return
+        temporary = f"{self.path}.{secrets.token_hex(4)}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump({"generation": self.generation, "revoked": self.revoked}, out)
+        os.replace(temporary, self.path)
+        os.chmod(self.path, 0o600)
+        stat = os.stat(self.path)
+        self.stamp = (stat.st_mtime_ns, stat.st_size)
+
+    def current_generation(self) -> int:
+        with self.lock:
+            self._refresh()
+            return self.generation
+
+    def is_revoked(self, sid: str) -> bool:
+        with self.lock:
+            self._refresh()
+            return sid in self.revoked
+
+    def revoke(self, sid: str) -> None:
+        with self.lock:
+            self._refresh()
+            self.revoked[sid] = time.time()
+            self._save()
+
+    def new_generation(self) -> None:
+        """Every phone unlocked so far is locked again (a new password)."""
+        with self.lock:
+            self._refresh()
+            self.generation += 1
+            self.revoked.clear()  # all older than the generation now
+            self._save()
+
+
+def _sessions_file(app) -> str | None:
+    """``SESSIONS_FILE``, else beside the database (``instance/sessions.json``); None for a database
+    in memory."""
+    configured = app.config.get("SESSIONS_FILE")
+    if configured:
+        return str(configured)
+    database = str(app.config.get("DATABASE", ""))
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return str(Path(database).with_name("sessions.json"))
+
+
+def _sessions(app=None) -> Sessions:
+    return (app or current_app).extensions[SESSIONS]
 
 
 def password_set(app=None) -> bool:
@@ -64,15 +194,23 @@ def password_set(app=None) -> bool:
 
 
 def _fingerprint() -> str:
-    """What an unlocked phone's session holds: changes when the password changes, so a new password
-    locks out every phone that knew the old one."""
+    """What an unlocked phone's session holds: changes when the password or its generation changes,
+    so a new password locks out every phone that knew the old one."""
     secret = current_app.config.get("PASSWORD_HASH") or current_app.config.get("PASSWORD") or ""
-    return hmac.new(current_app.secret_key.encode(), secret.encode(), hashlib.sha256).hexdigest()[:32]
+    message = f"{_sessions().current_generation()}:{secret}".encode()
+    return hmac.new(current_app.secret_key.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 def unlocked() -> bool:
     """Whether this request may see and change everything."""
-    return not password_set() or hmac.compare_digest(session.get("unlocked", ""), _fingerprint())
+    if not password_set():
+        return True
+    sid = session.get("sid")
+    return (
+        isinstance(sid, str)
+        and hmac.compare_digest(str(session.get("unlocked", "")), _fingerprint())
+        and not _sessions().is_revoked(sid)
+    )
 
 
 def _check(password: str) -> bool:
@@ -80,19 +218,6 @@ def _check(password: str) -> bool:
     if config.get("PASSWORD_HASH"):
         return check_password_hash(config["PASSWORD_HASH"], password)
     return hmac.compare_digest(password.encode(), str(config.get("PASSWORD", "")).encode())
-
-
-def _too_many(address: str) -> bool:
-    now = time.monotonic()
-    with _failures_lock:
-        recent = [t for t in _failures.get(address, []) if now - t < FAILURE_WINDOW]
-        _failures[address] = recent
-        return len(recent) >= FAILURES_ALLOWED
-
-
-def _failed(address: str) -> None:
-    with _failures_lock:
-        _failures.setdefault(address, []).append(time.monotonic())
 
 
 def guard():
@@ -115,46 +240,56 @@ def guard():
             }
         ), 401
     if request.method in ("GET", "HEAD"):
-        return redirect(url_for("access.login", next=request.full_path.rstrip("?")))
+        return redirect(url_for("access.login", next=safe_path(request.full_path.rstrip("?"))))
     return render_template(
-        "login.html", next=request.referrer or "/", error=gettext("Enter the password first; then send it again.")
+        "login.html",
+        next=same_site_path(request.referrer, request.host),
+        error=gettext("Enter the password first; then send it again."),
     ), 401
 
 
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site (never another site) to go back to after the password."""
-    if target and target.startswith("/") and not target.startswith("//") and not re.search(r"[\\\r\n]", target):
-        return target
-    return url_for("games.index")
+def _forget_cached_pages() -> None:
+    """Pages kept per cookie (pagecache.FastPages) must not outlive a revoked cookie."""
+    cache = getattr(current_app.wsgi_app, "cache", None)
+    if cache is not None and hasattr(cache, "entries"):
+        with cache.lock:
+            cache.entries.clear()
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     """Enter the password once per phone."""
-    target = _safe_next(request.values.get("next"))
+    target = safe_path(request.values.get("next"), url_for("games.index"))
     if not password_set() or unlocked():
         return redirect(target)
     error = None
     status = 200
     if request.method == "POST":
         address = request.remote_addr or "?"
-        if _too_many(address):
+        throttle: Throttle = current_app.extensions[THROTTLE]
+        slot = throttle.reserve(address)  # before the check: guesses sent at once count too
+        if slot is None:
             error, status = gettext("Too many wrong passwords. Wait five minutes, then try again."), 429
         elif _check(request.form.get("password", "")):
+            throttle.release(address, slot)
             session.clear()
             session.permanent = True
+            session["sid"] = secrets.token_urlsafe(18)
             session["unlocked"] = _fingerprint()
             return redirect(target)
         else:
-            _failed(address)
             error, status = gettext("That is not the password."), 403
     return render_template("login.html", next=target, error=error), status
 
 
 @bp.post("/logout")
 def logout():
-    """Forget the password on this phone."""
+    """Forget the password on this phone, and on the server: a copy of this cookie opens nothing."""
+    sid = session.pop("sid", None)
     session.pop("unlocked", None)
+    if isinstance(sid, str):
+        _sessions().revoke(sid)
+        _forget_cached_pages()
     return redirect(url_for("access.login") if password_set() else url_for("games.index"))
 
 
@@ -179,17 +314,14 @@ def _game_of(token: str) -> int:
 
 @bp.get("/view/<token>")
 def view(token: str):
-    """A game's score sheet, read-only, following the game live."""
-    from . import games
-
-    return games.scoreboard_page(_game_of(token), readonly=True, token=token)
+    """A game's score sheet, read-only, following the game live (drawn by the page the app gave
+    ``init_app``: the score sheet's module imports this one, not the other way round)."""
+    return current_app.extensions[SCOREBOARD](_game_of(token), readonly=True, token=token)
 
 
 @bp.get("/view/<token>/version")
 def view_version(token: str):
     """The game's version for a read-only link's live updates."""
-    from . import api
-
     return api.game_version(_game_of(token))
 
 
@@ -205,8 +337,10 @@ def set_password_command(password: str) -> None:
     lines = [line for line in lines if not re.match(r"\s*PASSWORD(_HASH)?\s*=", line)]
     if password:
         lines.append(f"PASSWORD_HASH = {generate_password_hash(password)!r}")
+    path.touch(mode=0o600, exist_ok=True)
+    path.chmod(0o600)  # private before the hash is in it
     path.write_text("\n".join(lines) + ("\n" if lines else ""))
-    path.chmod(0o600)
+    _sessions().new_generation()  # every phone unlocked with the old password is locked, even before a restart
     click.echo(
         "Password set; restart the app. Every phone asks for it once."
         if password
@@ -214,8 +348,12 @@ def set_password_command(password: str) -> None:
     )
 
 
-def init_app(app) -> None:
-    """Register the guard, the pages and the command."""
+def init_app(app, scoreboard_page) -> None:
+    """Register the guard, the pages and the command; the app's own count of guesses and sessions.
+    ``scoreboard_page(game_id, readonly, token)`` draws a read-only link's score sheet."""
+    app.extensions[SCOREBOARD] = scoreboard_page
+    app.extensions[THROTTLE] = Throttle()
+    app.extensions[SESSIONS] = Sessions(_sessions_file(app), app.permanent_session_lifetime.total_seconds())
     app.before_request(guard)
     app.register_blueprint(bp)
     app.cli.add_command(set_password_command)

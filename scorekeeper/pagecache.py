@@ -20,6 +20,9 @@ from collections import OrderedDict
 from pathlib import Path
 
 from flask import Response, current_app, request, session
+from flask_wtf.csrf import generate_csrf
+
+from . import db as dbmod
 
 MARKER = "csrf-" + secrets.token_hex(12)  # never in a page otherwise
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/manifest+json", "image/svg+xml")
@@ -80,7 +83,6 @@ def _accepts_gzip() -> bool:
 def cached_page(key: tuple, render) -> Response:
     """The page for ``key`` from the cache, or rendered by ``render(csrf_token)`` and kept.
     A phone with a message waiting (a flash) always gets a fresh page."""
-    from flask_wtf.csrf import generate_csrf
 
     if "_flashes" in session or current_app.config.get("PAGE_CACHE") is False:
         return Response(render(generate_csrf), mimetype="text/html")
@@ -97,9 +99,6 @@ def cached_page(key: tuple, render) -> Response:
     response.headers["Vary"] = "Accept-Encoding, Cookie"
     response.headers[FastPages.MARK] = "1"
     return response
-
-
-_static_gzip: dict[tuple[str, float], bytes] = {}
 
 
 def compress(response: Response) -> Response:
@@ -119,9 +118,10 @@ def compress(response: Response) -> Response:
             stamp = (str(path), path.stat().st_mtime)
         except OSError:
             return response
-        data = _static_gzip.get(stamp)
+        kept: dict[tuple[str, float], bytes] = current_app.extensions.setdefault("scorekeeper_static_gzip", {})
+        data = kept.get(stamp)
         if data is None:
-            data = _static_gzip[stamp] = gzip.compress(path.read_bytes(), 9, mtime=0)
+            data = kept[stamp] = gzip.compress(path.read_bytes(), 9, mtime=0)
         response.direct_passthrough = False
     else:
         if response.direct_passthrough or response.is_streamed:
@@ -152,19 +152,26 @@ class FastPages:
         self.cache = PageCache(size)
 
     def _generation(self) -> int | None:
-        from . import db as dbmod
 
         path = self.flask_app.config["DATABASE"]
         if path == ":memory:" or path not in self.flask_app.extensions.get("scorekeeper_migrated", ()):
             return None
-        return dbmod.peek_generation(path)
+        return dbmod.peek_generation(self.flask_app)
+
+    def _without_mark(self, start_response):
+        """``start_response`` that leaves out the internal X-Page-Cache header (HEAD, other pages)."""
+
+        def strip(status, headers, exc_info=None):
+            return start_response(status, [(k, v) for k, v in headers if k.lower() != self.MARK.lower()], exc_info)
+
+        return strip
 
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") != "GET" or not environ.get("PATH_INFO", "").startswith(("/games/", "/view/")):
-            return self.wsgi_app(environ, start_response)
+            return self.wsgi_app(environ, self._without_mark(start_response))
         generation = self._generation()
         if generation is None:
-            return self.wsgi_app(environ, start_response)
+            return self.wsgi_app(environ, self._without_mark(start_response))
         key = (
             generation,
             environ.get("PATH_INFO"),
@@ -184,7 +191,7 @@ class FastPages:
 
         def capture(status, headers, exc_info=None):
             captured["status"], captured["headers"] = status, headers
-            return start_response(status, [(k, v) for k, v in headers if k != self.MARK], exc_info)
+            return start_response(status, [(k, v) for k, v in headers if k.lower() != self.MARK.lower()], exc_info)
 
         # start_response is called by the app on the first body chunk at the latest
         chunks = []
@@ -198,5 +205,6 @@ class FastPages:
         headers = captured.get("headers", [])
         names = {k.lower() for k, _ in headers}
         if captured.get("status", "").startswith("200") and self.MARK.lower() in names and "set-cookie" not in names:
-            self.cache.put(key, (captured["status"], [(k, v) for k, v in headers if k != self.MARK], b"".join(chunks)))
+            kept = [(k, v) for k, v in headers if k.lower() != self.MARK.lower()]
+            self.cache.put(key, (captured["status"], kept, b"".join(chunks)))
         return chunks

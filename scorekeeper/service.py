@@ -77,19 +77,19 @@ def _minimums(rules: variants.RuleSet, totals) -> list[int]:
 
 def _check(
     game: Game, rules: variants.RuleSet, entry: Any, stock_out: Any, lone: Any, index: int, totals, confirmed: bool
-) -> Outcome | None:
+) -> tuple[Outcome | None, tuple[int, ...]]:
     """The problems with a hand entry at this place in the game, or its warnings when not
-    confirmed; None when it may be stored."""
+    confirmed; else (None, each side's score)."""
     sides, problems = checks.read_hand(rules, entry, stock_out, lone)
     if not problems:
         problems = dealer_problems(game, rules, index, sides)
     if problems:
-        return Outcome(PROBLEMS, problems=tuple(problems))
+        return Outcome(PROBLEMS, problems=tuple(problems)), ()
     if not confirmed:
         warnings = checks.plausibility_warnings(rules, sides, _minimums(rules, totals), lone)
         if warnings:
-            return Outcome(WARNINGS, problems=tuple(warnings))
-    return None
+            return Outcome(WARNINGS, problems=tuple(warnings)), ()
+    return None, tuple(score.score for score in scoring.score_hand(rules, sides, lone))
 
 
 def add_hand(
@@ -118,14 +118,13 @@ def add_hand(
         if kept.result.finished:
             return Outcome(LOCKED)
         rules = sheet.rules_for(game)
-        refused = _check(game, rules, entry, stock_out, lone, kept.hands, kept.totals, confirmed)
+        refused, scores = _check(game, rules, entry, stock_out, lone, kept.hands, kept.totals, confirmed)
         if refused is not None:
             return refused
         if based_on is not None and based_on != kept.hands:
             return Outcome(OVERTAKEN, now=kept.hands)
-        hand_id = store.insert_hand(
-            db, game, rules, checks.stored_entry(entry), bool(stock_out), lone, client_key or None
-        )
+        stored = checks.stored_entry(entry)
+        hand_id = store.insert_hand(db, game, rules, stored, bool(stock_out), lone, client_key or None, scores)
         return Outcome(SAVED, id=hand_id)
 
 
@@ -162,7 +161,7 @@ def correct_hand(
             return Outcome(LOCKED)
         rules = sheet.rules_for(game)
         before = store.totals_before(db, game, rules, hand_id)
-        refused = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
+        refused, _scores = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
         if refused is not None:
             return refused
         stored = checks.stored_entry(entry)

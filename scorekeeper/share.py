@@ -1,4 +1,11 @@
-"""Opening a game on another phone: the address phones on the network can reach, and its QR code."""
+"""Opening a game on another phone: the address phones on the network can reach, and its QR code;
+and the host names this app answers to (Flask's ``TRUSTED_HOSTS``).
+
+Only this machine's own names and addresses are trusted (plus ``EXTRA_HOSTS`` from
+``instance/config.py``, and any private IP address written as such): a web page elsewhere cannot
+point a name of its own at this machine (DNS rebinding) and so read the archive through the
+phone's browser, and no link the app shows is built from a host it does not trust.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,9 @@ from time import monotonic
 from urllib.parse import urlsplit, urlunsplit
 
 import segno
+from flask import Request as FlaskRequest
+from flask import has_request_context, request
+from werkzeug.sansio.utils import host_is_trusted
 
 LOOPBACK = re.compile(r"^(127\.|localhost$|\[?::1\]?$)")
 
@@ -99,18 +109,78 @@ def lan_addresses() -> tuple[str, ...]:
         return _cached[1]
 
 
-def reachable_url(url: str, addresses: tuple[str, ...] | None = None) -> str:
-    """The URL as another phone can open it: a loopback host is replaced by this machine's likeliest
-    LAN address (the first of ``addresses``); with none found (no network) the URL stays as it is."""
+def own_names(extra=()) -> list[str]:
+    """This machine's names and loopback addresses, its LAN addresses as found now, and ``extra``
+    (the owner's ``EXTRA_HOSTS``): the default ``TRUSTED_HOSTS``."""
+    names = ["localhost", "127.0.0.1", "::1", "[::1]"]
+    hostname = socket.gethostname().lower()
+    if hostname:
+        names += [hostname, f"{hostname}.local"] if "." not in hostname else [hostname]
+    names += lan_addresses()
+    extra = [extra] if isinstance(extra, str) else list(extra or ())  # EXTRA_HOSTS = "one.name" works too
+    names += [str(name).strip().lower() for name in extra if str(name).strip()]
+    return list(dict.fromkeys(names))
+
+
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?", re.I)  # as Werkzeug reads a Host
+
+
+def _private_address(host: str) -> bool:
+    """Whether ``host`` (without port) is an IP address of a home network, loopback or link-local."""
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return ip.is_private or ip.is_loopback or ip.is_link_local
+
+
+class Request(FlaskRequest):
+    """Flask's request whose trusted hosts (``TRUSTED_HOSTS``) also hold, looked up now, this
+    machine's LAN addresses (a new one from the router) and the host asked for when it is a private
+    IP address written out: an address is no name a foreign site could point here, and a phone may
+    reach the computer through one it does not know as its own (a container, a forwarded port)."""
+
+    _configured: list[str] | None = None
+
+    @property
+    def trusted_hosts(self) -> list[str] | None:
+        configured = self._configured
+        if not configured:
+            return configured  # None or empty: every host is accepted, as the owner set it
+        match = _HOST.fullmatch(self.environ.get("HTTP_HOST", ""))
+        host = match.group(1).strip("[]").lower() if match else ""
+        if host and (_private_address(host) or host in {name.strip("[]") for name in configured}):
+            # trusted already; an empty list lets it pass (Werkzeug's list cannot name an IPv6
+            # address such as [::1]: it cuts each entry at its first colon)
+            return []
+        return [*configured, *lan_addresses()]
+
+    @trusted_hosts.setter
+    def trusted_hosts(self, value) -> None:
+        self._configured = list(value) if value is not None else None
+
+
+def reachable_url(url: str, addresses: tuple[str, ...] | None = None, trusted=None) -> str:
+    """The URL as another phone can open it: a loopback host, or one not trusted (``trusted``,
+    by default the request's trusted hosts), is replaced by this machine's likeliest LAN address
+    (the first of ``addresses``); with none found (no network) a loopback URL stays as it is and
+    an untrusted host becomes ``localhost``."""
     parts = urlsplit(url)
     host = parts.hostname or ""
-    if not LOOPBACK.match(host):
+    if trusted is None and has_request_context():
+        trusted = request.trusted_hosts
+    untrusted = bool(trusted) and not host_is_trusted(parts.netloc, trusted)
+    if not LOOPBACK.match(host) and not untrusted:
         return url
     addresses = lan_addresses() if addresses is None else addresses
+    port = f":{parts.port}" if parts.port else ""
     if not addresses:
-        return url
-    netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+        return (
+            urlunsplit((parts.scheme, "localhost" + port, parts.path, parts.query, parts.fragment))
+            if untrusted
+            else url
+        )
+    return urlunsplit((parts.scheme, addresses[0] + port, parts.path, parts.query, parts.fragment))
 
 
 @functools.lru_cache(maxsize=256)

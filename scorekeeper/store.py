@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlite_utils import Database
-from sqlite_utils.db import NotFoundError
 
 from . import sheet, variants
 from .messages import N_, Refused
@@ -218,10 +217,11 @@ def get_game(db: Database, game_id: int) -> Game | None:
     """The game with this id, or None."""
     if not valid_id(game_id):
         return None
-    try:
-        return _game(db["games"].get(game_id))
-    except NotFoundError:
+    cursor = db.conn.execute("select * from games where id = ?", [game_id])
+    row = cursor.fetchone()
+    if row is None:
         return None
+    return _game(dict(zip([c[0] for c in cursor.description], row)))
 
 
 def set_match(db: Database, game_id: int, match_id: int, partie: int) -> None:
@@ -689,8 +689,8 @@ def _player_rows(
 
 def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
     """Bring the kept totals per player and per partnership from one game's ``old`` result rows to
-    its ``new`` ones, by the difference only (a player's best hand is looked up again only when
-    it may have gone down)."""
+    its ``new`` ones, by the difference only: one statement per player and per partnership (a
+    player's best hand is looked up again only when it may have gone down)."""
     before = {r["player_id"]: r for r in old}
     after = {r["player_id"]: r for r in new}
     for pid in before.keys() | after.keys():
@@ -698,24 +698,24 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
         delta = [(1 if n else 0) - (1 if o else 0)] + [
             (n[k] if n else 0) - (o[k] if o else 0) for k in TOTAL_FIELDS[1:]
         ]
-        db.execute(
-            "insert into player_totals (player_id, games, finished, won, hands, points, canastas, margin) "
-            "values (?, 0, 0, 0, 0, 0, 0, 0) on conflict(player_id) do nothing",
-            [pid],
-        )
-        db.execute(
-            "update player_totals set " + ", ".join(f"{k} = {k} + ?" for k in TOTAL_FIELDS) + " where player_id = ?",
-            [*delta, pid],
-        )
         old_best, new_best = (o or {}).get("best_hand"), (n or {}).get("best_hand")
-        if new_best is not None and (old_best is None or new_best >= old_best):
-            db.execute(
-                "update player_totals set best_hand = max(coalesce(best_hand, ?), ?) where player_id = ?",
-                [new_best, new_best, pid],
+        rises = new_best is not None and (old_best is None or new_best >= old_best)
+        db.conn.execute(
+            "insert into player_totals (player_id, " + ", ".join(TOTAL_FIELDS) + ", best_hand) "
+            "values (?, "
+            + ", ".join("?" for _ in TOTAL_FIELDS)
+            + ", ?) on conflict(player_id) do update set "
+            + ", ".join(f"{k} = {k} + excluded.{k}" for k in TOTAL_FIELDS)
+            + ", best_hand = case when ? then max(coalesce(best_hand, excluded.best_hand), excluded.best_hand) "
+            "else best_hand end",
+            [pid, *delta, new_best, rises],
+        )
+        if not rises and old_best != new_best:
+            db.conn.execute(
+                "update player_totals set best_hand = "
+                "(select max(best_hand) from player_results where player_id = ?) where player_id = ?",
+                [pid, pid],
             )
-        elif old_best != new_best:
-            best = db.execute("select max(best_hand) from player_results where player_id = ?", [pid]).fetchone()[0]
-            db.execute("update player_totals set best_hand = ? where player_id = ?", [best, pid])
     pairs: dict[tuple[int, int], list[int]] = {}
     for sign, rows in ((-1, old), (1, new)):
         for x in rows:
@@ -725,17 +725,12 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
                     for i, value in enumerate((1, x["finished"], x["won"], x["margin"])):
                         d[i] += sign * value
     for (a, b), d in pairs.items():
-        if not any(d):
-            continue
-        db.execute(
-            "insert into pair_totals (a, b, games, finished, won, margin) values (?, ?, 0, 0, 0, 0) "
-            "on conflict(a, b) do nothing",
-            [a, b],
-        )
-        db.execute(
-            "update pair_totals set " + ", ".join(f"{k} = {k} + ?" for k in PAIR_FIELDS) + " where a = ? and b = ?",
-            [*d, a, b],
-        )
+        if any(d):
+            db.conn.execute(
+                "insert into pair_totals (a, b, " + ", ".join(PAIR_FIELDS) + ") values (?, ?, ?, ?, ?, ?) "
+                "on conflict(a, b) do update set " + ", ".join(f"{k} = {k} + excluded.{k}" for k in PAIR_FIELDS),
+                [a, b, *d],
+            )
 
 
 def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
@@ -771,11 +766,17 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
             json.dumps(kept.as_dict()),
         ],
     )
-    old = [dict(r) for r in db.query("select * from player_results where game_id = ?", [game.id])]
+    cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
+    names = [c[0] for c in cursor.description]
+    old = [dict(zip(names, row)) for row in cursor.fetchall()]
     new = _player_rows(game, rules, kept, _seats(db, game.id), day)
-    db.execute("delete from player_results where game_id = ?", [game.id])
+    db.conn.execute("delete from player_results where game_id = ?", [game.id])
     if new:
-        db["player_results"].insert_all(new)
+        columns = list(new[0])
+        db.conn.executemany(
+            f"insert into player_results ({', '.join(columns)}) values ({', '.join('?' for _ in columns)})",
+            [[row[c] for c in columns] for row in new],
+        )
     _apply_change(db, old, new)
 
 

@@ -1,26 +1,26 @@
 """No way in for strangers: the optional password, read-only links, escaping, security headers."""
 
+import html
+import os
 import re
+import socket
+import unicodedata
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import access, create_app
+from scorekeeper import access, create_app, share
+from scorekeeper.redirects import safe_path
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
+
+LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": generate_password_hash("rote drei")}
 
 
 @pytest.fixture
 def locked_app(tmp_path):
-    access._failures.clear()
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "DATABASE": str(tmp_path / "p.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("rote drei"),
-        }
-    )
+    return create_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
 
 
 def _unlock(client, password="rote drei", next_url="/"):
@@ -203,3 +203,255 @@ def test_the_cached_history_carries_each_phones_own_token(locked_app):
     assert second.get("/history").status_code == 302  # locked: the cached page is not served
     start_game(first, names=["Eve", "Finn", "Gus", "Hal"])
     assert "Eve" in first.get("/history").text  # a new game shows at once
+
+
+# --- issue 10: one rule for every next=, revoked cookies, trusted hosts, private files ------------------
+
+# Ways to turn "go back to this page" into "go to another site" that browsers are known to accept.
+BYPASSES = [
+    "/\t/evil.example/x",
+    "/\n/evil.example/x",
+    "/\r\n/evil.example/x",
+    "\r\nLocation: //evil.example/",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\\/evil.example",
+    "\\/evil.example",
+    "//evil.example",
+    "//evil.example/history",
+    "///evil.example",
+    "////evil.example",
+    "/%2F%2Fevil.example",
+    "%2F%2Fevil.example",
+    "/%2f/evil.example",
+    "/%5Cevil.example",
+    "/%09/evil.example",
+    "https://evil.example/",
+    "http:/evil.example",
+    "http:evil.example",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    " javascript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    " //evil.example",
+    "/ /evil.example",
+    "/\x00/evil.example",
+    "/\x0b/evil.example",
+    "/\u2000/evil.example",
+    "/\u2003/evil.example",
+    "/\u200a/evil.example",
+    "/\u200b/evil.example",
+    "/\u2028/evil.example",
+    "/\u3000/evil.example",
+    "/\ufeff/evil.example",
+    "\u3000//evil.example",
+    "\ufeff//evil.example",
+    "/\u00a0/evil.example",
+]
+
+
+def _stays_on_this_site(location):
+    """How a browser reads a Location header (tabs and line breaks dropped, spaces and control
+    characters at the ends trimmed, a backslash taken for a slash), decoded once more for a proxy
+    that decodes: it must lead to this site."""
+    assert location.startswith("/") and not location.startswith("//"), location
+    assert not re.search(r"[\x00-\x20\x7f\\]", location), location
+    for form in (location, unquote(location)):
+        seen = re.sub(r"[\t\n\r]", "", form).strip("".join(map(chr, range(33)))).replace("\\", "/")
+        seen = "".join(ch for ch in seen if not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Zs"))
+        assert urlsplit(urljoin("http://home.example/", seen)).netloc == "home.example", (location, seen)
+
+
+@pytest.mark.parametrize("target", BYPASSES)
+def test_safe_path_never_leads_to_another_site(target):
+    result = safe_path(target)
+    _stays_on_this_site(result)
+    assert result == "/"  # none of them is a plain path here
+    assert safe_path(target, "/history") == "/history"
+
+
+def test_safe_path_keeps_a_path_on_this_site():
+    assert safe_path("/history?player=1&variant=classic") == "/history?player=1&variant=classic"
+    assert safe_path("/games/3#hands") == "/games/3#hands"
+    assert safe_path("/players/%C3%84nne") == "/players/%C3%84nne"
+    assert safe_path("/players/Änne") == "/players/%C3%84nne"  # sent percent-encoded
+    assert safe_path(None) == "/" and safe_path("", "/x") == "/x"
+
+
+@pytest.mark.parametrize("target", BYPASSES)
+def test_every_next_on_the_site_stays_on_the_site(client, locked_app, target):
+    """Through the real routes, with and without a password."""
+    query = "next=" + quote(target, safe="")
+    for response in (client.get(f"/login?{query}"), client.get(f"/prefs?{query}&large=1")):
+        assert response.status_code == 302
+        _stays_on_this_site(response.headers["Location"])
+    phone = locked_app.test_client()
+    prefs = phone.get(f"/prefs?{query}")
+    assert prefs.status_code == 302
+    _stays_on_this_site(prefs.headers["Location"])
+    page = phone.get(f"/login?{query}").text
+    _stays_on_this_site(html.unescape(re.search(r'name="next" value="([^"]*)"', page).group(1)))
+    right = _unlock(phone, next_url=target)
+    assert right.status_code == 302 and right.headers["Location"] == "/"
+
+
+def test_a_form_sent_while_locked_goes_back_to_its_own_page_only(locked_app):
+    phone = locked_app.test_client()
+    token = csrf_token(phone, "/login")
+    for referrer, expected in (
+        ("http://localhost/games/1/hands/new", "/games/1/hands/new"),
+        ("http://evil.example/games/1", "/"),
+        ("http://localhost/\t/evil.example", "/"),
+    ):
+        page = phone.post("/games/1/hands/new", data={"csrf_token": token}, headers={"Referer": referrer})
+        assert page.status_code == 401
+        assert re.search(r'name="next" value="([^"]*)"', page.text).group(1) == expected
+
+
+def test_each_app_counts_its_own_wrong_passwords(tmp_path):
+    first = create_app({**LOCKED, "DATABASE": str(tmp_path / "a.sqlite")})
+    second = create_app({**LOCKED, "DATABASE": str(tmp_path / "b.sqlite")})
+    for _ in range(access.FAILURES_ALLOWED):
+        assert _unlock(first.test_client(), "guess").status_code == 403
+    assert _unlock(first.test_client(), "guess").status_code == 429
+    assert _unlock(second.test_client(), "guess").status_code == 403  # no count shared between apps
+    assert not hasattr(access, "_failures")
+
+
+def test_the_right_password_is_not_held_against_the_address(locked_app):
+    for _ in range(access.FAILURES_ALLOWED + 2):
+        phone = locked_app.test_client()
+        assert _unlock(phone).status_code == 302  # a family unlocking one phone after another
+
+
+def _cookie(client):
+    return client.get_cookie("session").value
+
+
+def test_locking_the_phone_revokes_its_cookie_on_the_server(locked_app, tmp_path):
+    phone = locked_app.test_client()
+    _unlock(phone)
+    game_id = start_game(phone)
+    assert phone.get("/export.json").status_code == 200
+    for _ in range(2):  # the score sheet, kept for this very cookie (pagecache.FastPages)
+        assert phone.get(f"/games/{game_id}").status_code == 200
+    copied = _cookie(phone)
+    assert phone.post("/logout", data={"csrf_token": csrf_token(phone, "/history")}).status_code == 302
+    thief = locked_app.test_client()
+    thief.set_cookie("session", copied)
+    assert thief.get("/export.json").status_code == 401
+    assert thief.get(f"/games/{game_id}").status_code == 302
+    assert thief.get("/history").status_code == 302
+    # kept in the instance (mode 600): a restart does not bring the cookie back
+    sessions = tmp_path / "sessions.json"
+    assert oct(sessions.stat().st_mode)[-3:] == "600"
+    restarted = create_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
+    again = restarted.test_client()
+    again.set_cookie("session", copied)
+    assert again.get("/export.json").status_code == 401
+    # the phone itself unlocks again with the password, under a new id
+    _unlock(phone)
+    assert phone.get("/export.json").status_code == 200
+
+
+def test_a_new_password_revokes_every_phone_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    (tmp_path / "config.py").write_text(f"PASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    app = create_app(None)
+    phone = app.test_client()
+    _unlock(phone, "alt")
+    assert phone.get("/export.json").status_code == 200
+    copied = _cookie(phone)
+    result = app.test_cli_runner().invoke(args=["set-password", "--password", "neu"])
+    assert result.exit_code == 0, result.output
+    assert oct((tmp_path / "config.py").stat().st_mode)[-3:] == "600"
+    thief = app.test_client()
+    thief.set_cookie("session", copied)
+    assert thief.get("/export.json").status_code == 401  # before the restart already
+    restarted = create_app(None)
+    thief = restarted.test_client()
+    thief.set_cookie("session", copied)
+    assert thief.get("/export.json").status_code == 401
+    _unlock(phone, "neu")
+    assert phone.get("/export.json").status_code == 401  # the running app still has the old password
+    fresh = restarted.test_client()
+    _unlock(fresh, "neu")
+    assert fresh.get("/export.json").status_code == 200
+
+
+def test_only_this_machines_names_are_answered(client):
+    for host in ("evil.example", "evil.example:8000", "localhost.evil.example", "127.0.0.1.nip.io"):
+        for url in ("/", "/login", "/api/variants", "/export.json"):
+            response = client.get(url, headers={"Host": host})
+            assert response.status_code == 400, (host, url)
+            assert f"//{host}" not in response.text  # no link built on it
+    hostname = socket.gethostname().lower()
+    for host in ("localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", hostname, "192.168.1.20:8000"):
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+    for address in share.lan_addresses():
+        assert client.get("/", headers={"Host": f"{address}:8000"}).status_code == 200, address
+
+
+def test_the_owner_adds_names_in_the_instance_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    (tmp_path / "config.py").write_text("EXTRA_HOSTS = ['canasta.fritz.box', 'Karten.Example.Org']\n")
+    app = create_app(None)
+    phone = app.test_client()
+    assert phone.get("/", headers={"Host": "canasta.fritz.box:8000"}).status_code == 200
+    assert phone.get("/", headers={"Host": "karten.example.org"}).status_code == 200
+    assert phone.get("/", headers={"Host": "evil.example"}).status_code == 400
+    game_id = start_game(phone)
+    page = phone.get(f"/games/{game_id}", headers={"Host": "canasta.fritz.box:8000"}).text
+    assert f"http://canasta.fritz.box:8000/games/{game_id}" in page
+
+
+def test_the_database_is_private(tmp_path):
+    database = tmp_path / "private.sqlite"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(database)})
+    start_game(app.test_client())
+    files = [database, tmp_path / "private.sqlite-wal", tmp_path / "private.sqlite-shm"]
+    assert files[0].exists() and any(f.exists() for f in files[1:])  # WAL mode: the side files are there
+    for path in files:
+        if path.exists():
+            assert oct(path.stat().st_mode)[-3:] == "600", path
+    # an older instance's database, readable by all, is made private on the next start
+    old = tmp_path / "old.sqlite"
+    for path in (old, tmp_path / "old.sqlite-wal"):
+        path.write_bytes(b"")
+        path.chmod(0o644)
+    create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(old)})
+    assert oct(old.stat().st_mode)[-3:] == "600"
+    assert oct((tmp_path / "old.sqlite-wal").stat().st_mode)[-3:] == "600"
+
+
+def test_the_server_sets_a_private_umask(monkeypatch):
+    from scorekeeper import __main__ as main_module
+
+    calls = []
+    monkeypatch.setattr(main_module, "serve", lambda *args, **kwargs: calls.append(os.umask(0o022)))
+    monkeypatch.setattr(main_module, "create_app", lambda: None)
+    monkeypatch.setattr(main_module, "lan_addresses", lambda: ())
+    monkeypatch.setattr("sys.argv", ["scorekeeper"])
+    before = os.umask(0o022)
+    try:
+        main_module.main()
+    finally:
+        os.umask(before)
+    assert calls == [0o077]
+
+
+def test_no_internal_header_leaves_the_app(client, locked_app):
+    game_id = start_game(client)
+    answers = [client.head(f"/games/{game_id}"), client.head("/history")]
+    for _ in range(2):  # rendered, then from the cache
+        answers += [client.get(f"/games/{game_id}"), client.get("/history"), client.head(f"/games/{game_id}")]
+    answers.append(client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip"}))
+    phone = locked_app.test_client()
+    _unlock(phone)
+    game_id = start_game(phone)
+    link = re.search(r'class="share-url" href="https?://[^/]+(/view/[^"]+)"', phone.get(f"/games/{game_id}").text)
+    guest = locked_app.test_client()
+    answers += [guest.get(link.group(1)), guest.get(link.group(1)), guest.head(link.group(1))]
+    for response in answers:
+        assert response.status_code == 200
+        assert "X-Page-Cache" not in response.headers, response.request.path

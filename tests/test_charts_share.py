@@ -238,3 +238,36 @@ def test_long_names_in_the_legend_do_not_run_into_each_other():
     longer = charts.line_chart([(long_name * 2, [1]), ("B", [2])])
     shown = html.unescape(re.findall(r"</title>([^<]*)</text>", longer)[0])
     assert shown.endswith("…") and len(shown) <= (360 - 32) / 6.8
+
+
+# --- issue 10: the share link never uses a host the app does not trust --------------------------------
+
+
+def test_an_untrusted_host_never_makes_the_share_link():
+    trusted = ["localhost", "canasta.fritz.box"]
+    home = ("192.168.178.23",)
+    assert (
+        share.reachable_url("http://evil.example:8000/games/3", home, trusted) == "http://192.168.178.23:8000/games/3"
+    )
+    assert share.reachable_url("http://evil.example/view/x", (), trusted) == "http://localhost/view/x"
+    assert share.reachable_url("http://canasta.fritz.box:8000/games/3", home, trusted) == (
+        "http://canasta.fritz.box:8000/games/3"
+    )
+    assert share.reachable_url("http://localhost:8000/games/3", home, trusted) == "http://192.168.178.23:8000/games/3"
+
+
+def test_the_trusted_hosts_are_this_machines(machine):
+    names = share.own_names(["Karten.Example.org"])
+    assert {"localhost", "127.0.0.1", "::1", "192.168.178.23", "10.0.0.20", "karten.example.org"} <= set(names)
+    assert share.socket.gethostname().lower() in names
+    assert not any("evil" in name for name in names)
+
+
+def test_the_scoreboard_of_an_untrusted_host_is_never_rendered(client):
+    game_id = start_game(client)
+    response = client.get(f"/games/{game_id}", headers={"Host": "evil.example:8000"})
+    assert response.status_code == 400 and "evil.example:8000/" not in response.text
+    page = client.get(f"/games/{game_id}", headers={"Host": "localhost:8000"}).text
+    assert "evil.example" not in page
+    shown = re.search(r'class="share-url" href="(https?://[^/"]+)/', page).group(1)
+    assert shown.split("//")[1].split(":")[0] in (*share.lan_addresses(), "localhost", "127.0.0.1")

@@ -30,6 +30,8 @@ from scorekeeper.variants import CARD_GROUP_KEYS
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game
 
+pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
+
 FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 FEW = settings(FUZZ, max_examples=25)
 
@@ -1142,21 +1144,15 @@ def test_import_hostile_by_hand(importer, payload):
 # Password page (with a password set)
 
 
-@pytest.fixture
-def forget_failed_logins():
-    """The wrong passwords tried here are not held against the tests that come later."""
-    from scorekeeper import access
-
-    yield
-    access._failures.clear()
-
-
 @FEW
 @given(
-    password=form_values,
-    target=form_values | st.sampled_from(["//evil.example", "/\\evil", "/\r\nX: y", "https://e.x", "/history"]),
+    password=form_values | st.just("secret"),
+    target=form_values
+    | st.sampled_from(["//evil.example", "/\\evil", "/\r\nX: y", "https://e.x", "/history", "/\t/evil.example"]),
 )
-def test_login(forget_failed_logins, tmp_path_factory, password, target):
+def test_login(tmp_path_factory, password, target):
+    # a new app per example, and with it a new count of wrong passwords (kept per app, in
+    # app.extensions): the guesses of earlier examples are not held against this one
     app = create_app(
         {
             "TESTING": True,
@@ -1169,9 +1165,10 @@ def test_login(forget_failed_logins, tmp_path_factory, password, target):
     page = client.get("/login")
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page.text).group(1)
     response = no_server_error(client.post("/login", data={"csrf_token": token, "password": password, "next": target}))
-    assert response.status_code in (302, 403, 429)
+    assert response.status_code == (302 if password == "secret" else 403)  # never 429: one guess per example
     if response.status_code == 302:
-        assert response.headers["Location"].startswith("/") and not response.headers["Location"].startswith("//")
+        location = response.headers["Location"]
+        assert location.startswith("/") and not location.startswith("//") and not re.search(r"[\s\\]", location)
     locked = client.post("/games/1/hands.json", json={}, headers={"X-CSRFToken": token})
     if password != "secret":
         json_errors(locked, 401)
