@@ -14,6 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import request
 from flask_babel import Babel, get_locale, gettext, ngettext
+from markupsafe import Markup, escape
 
 from .messages import Msg
 
@@ -78,6 +79,54 @@ def seats_label(seats: Any) -> str:
     )
 
 
+def result_sentence(sheet: Any) -> Markup:
+    """The sentence announcing a finished game: who won, by how much over each other side, the
+    totals of the hand that ended it ("Anna & Carl win by 420 points (5120 : 4700)."), or a draw.
+    One player per side says "wins", a partnership "win"; names are escaped."""
+    state, result = sheet.state, sheet.state.result
+    totals = " : ".join(str(t) for t in state.hands[state.ended_after].totals)
+    names = [escape(name) for name in sheet.side_names]
+    if result.winner is None:
+        return Markup(gettext("<strong>The game ends drawn</strong> at %(totals)s.", totals=totals))
+    alone = sheet.rules.side_size == 1
+    if len(names) > 2:
+        leads = ", ".join(
+            gettext("%(points)s points over %(name)s", points=lead, name=names[side])
+            for side, lead in enumerate(result.leads)
+            if side != result.winner
+        )
+        text = (
+            gettext(
+                "<strong>%(name)s wins</strong> by %(leads)s (%(totals)s).",
+                name=names[result.winner],
+                leads=leads,
+                totals=totals,
+            )
+            if alone
+            else gettext(
+                "<strong>%(name)s win</strong> by %(leads)s (%(totals)s).",
+                name=names[result.winner],
+                leads=leads,
+                totals=totals,
+            )
+        )
+    elif alone:
+        text = gettext(
+            "<strong>%(name)s wins</strong> by %(points)s points (%(totals)s).",
+            name=names[result.winner],
+            points=result.margin,
+            totals=totals,
+        )
+    else:
+        text = gettext(
+            "<strong>%(name)s win</strong> by %(points)s points (%(totals)s).",
+            name=names[result.winner],
+            points=result.margin,
+            totals=totals,
+        )
+    return Markup(text)
+
+
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
@@ -113,6 +162,7 @@ def init_app(app) -> None:
             "line_label": line_label,
             "problem_message": problem_message,
             "row_label": row_label,
+            "result_sentence": result_sentence,
         }
 
     app.jinja_env.globals.setdefault("ngettext", ngettext)

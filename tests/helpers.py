@@ -1,6 +1,7 @@
 """Helpers that fill in the forms the way a browser sends them."""
 
 import re
+from datetime import date
 
 from tests.conftest import csrf_token
 
@@ -80,3 +81,70 @@ def totals(page_text):
 def minimums(page_text):
     """The opening minimums shown on the scoreboard."""
     return [int(m) for m in re.findall(r"Opening meld <strong>(\d+)</strong>", page_text)]
+
+
+def new_evening(client, names, when=None, place=""):
+    """Start an evening (on today's date unless ``when``) through its form; return its id."""
+    data = {
+        "csrf_token": csrf_token(client, "/evenings/new"),
+        "date": when or date.today().isoformat(),
+        "place": place,
+        "new_players": ", ".join(names),
+    }
+    response = client.post("/evenings/new", data=data)
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def game_in_evening(client, evening_id, variant="classic", names=None):
+    """Start a game from the evening: the form comes filled with the evening's players."""
+    url = f"/games/new/{variant}?evening={evening_id}"
+    page = client.get(url)
+    prefilled = re.findall(r'name="players-\d+" type="text" value="([^"]*)"', page.text)
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "evening": str(evening_id)}
+    for i, name in enumerate(names or prefilled):
+        data[f"players-{i}"] = name
+    response = client.post(f"/games/new/{variant}", data=data)
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("/", 1)[1]), prefilled
+
+
+def win_hand():
+    """Side 0: out 100 + 4 natural 2000 + 4 red threes 800 + melded 1100 = 4000; side 1: melded 50 = 50
+    (1150 card points in all: the deck holds 1180, §1.1)."""
+    return side_fields(0, went_out="normal", natural=4, red=4, melded=1100), side_fields(1, melded=50)
+
+
+def fill_archive(client):
+    """Three evenings, a 2-player game, a 3-player game with a lone player, settings, a deleted hand."""
+    e1 = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2026-11-01", place="Anna's")
+    g1, _ = game_in_evening(client, e1)
+    post_hand(client, g1, *win_hand())
+    post_hand(client, g1, side_fields(0, melded=120), side_fields(1, melded_cards={"high": 5, "low": 2}, hand=30))
+    e2 = new_evening(client, ["Anna", "Bert"], when="2026-11-08")
+    g2, _ = game_in_evening(client, e2, variant="classic-2p", names=["Anna", "Bert"])
+    post_hand(client, g2, side_fields(0, went_out="concealed", natural=2, melded=300), side_fields(1, red=1, hand=40))
+    token = csrf_token(client, "/evenings/new")
+    deleted = client.get(f"/api/games/{g2}").get_json()["hands"][0]["id"]
+    client.post(f"/games/{g2}/hands/{deleted}/delete", data={"csrf_token": token})
+    e3 = new_evening(client, ["Anna", "Bert", "Carl"], when="2026-11-15", place="Club")
+    url = f"/games/new/classic-3p?evening={e3}"
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "1",
+        "evening": str(e3),
+        "target": "2000",
+        "players-0": "Anna",
+        "players-1": "Bert",
+        "players-2": "Carl",
+        "setting_tie_rule": "draw",
+    }
+    g3 = int(client.post("/games/new/classic-3p", data=data).headers["Location"].rsplit("/", 1)[1])
+    post_hand(
+        client,
+        g3,
+        side_fields(0, went_out="normal", natural=1, melded=200),
+        side_fields(1, mixed=1, melded=150, red=1),
+        side_fields(2, hand=40, red=2),
+        extra={"lone": "0"},
+    )

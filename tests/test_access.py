@@ -196,7 +196,7 @@ def test_the_cached_history_carries_each_phones_own_token(locked_app):
         page = phone.get("/history").text
         assert "Anna" in page
         tokens.append(
-            re.search(r'action="/logout"><input type="hidden" name="csrf_token" value="([^"]+)"', page).group(1)
+            re.search(r'action="/logout">\s*<input type="hidden" name="csrf_token" value="([^"]+)"', page).group(1)
         )
     assert tokens[0] != tokens[1]
     assert second.post("/logout", data={"csrf_token": tokens[1]}).status_code == 302

@@ -3,47 +3,24 @@
 Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
 """
 
-import json
 import re
-from datetime import date
+from datetime import date, datetime
 
-from scorekeeper import create_app
+from scorekeeper import clock
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields, start_game, totals
+from tests.helpers import (
+    NAMES4,
+    fill_archive,
+    game_in_evening,
+    new_evening,
+    post_hand,
+    side_fields,
+    start_game,
+    totals,
+    win_hand,
+)
 
 TODAY = date.today().isoformat()
-
-
-def new_evening(client, names, when=TODAY, place=""):
-    """Start an evening through its form; return its id."""
-    data = {
-        "csrf_token": csrf_token(client, "/evenings/new"),
-        "date": when,
-        "place": place,
-        "new_players": ", ".join(names),
-    }
-    response = client.post("/evenings/new", data=data)
-    assert response.status_code == 302, response.text
-    return int(response.headers["Location"].rsplit("/", 1)[1])
-
-
-def game_in_evening(client, evening_id, variant="classic", names=None):
-    """Start a game from the evening: the form comes filled with the evening's players."""
-    url = f"/games/new/{variant}?evening={evening_id}"
-    page = client.get(url)
-    prefilled = re.findall(r'name="players-\d+" type="text" value="([^"]*)"', page.text)
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "evening": str(evening_id)}
-    for i, name in enumerate(names or prefilled):
-        data[f"players-{i}"] = name
-    response = client.post(f"/games/new/{variant}", data=data)
-    assert response.status_code == 302, response.text
-    return int(response.headers["Location"].rsplit("/", 1)[1]), prefilled
-
-
-def win_hand():
-    """Side 0: out 100 + 4 natural 2000 + 4 red threes 800 + melded 1100 = 4000; side 1: melded 50 = 50
-    (1150 card points in all: the deck holds 1180, §1.1)."""
-    return side_fields(0, went_out="normal", natural=4, red=4, melded=1100), side_fields(1, melded=50)
 
 
 def test_evening_takes_its_players_and_settles(client):
@@ -58,7 +35,8 @@ def test_evening_takes_its_players_and_settles(client):
     page = client.get(f"/evenings/{evening_id}").text
     assert "Anna &amp; Carl won by 7900" in page
     standings = re.findall(
-        r'<tr><td><a href="/players/\d+">(\w+)</a></td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">([+-]\d+)</td></tr>',
+        r'<tr><td><a href="/players/\d+">(\w+)</a></td><td class="num">(\d+)</td>'
+        r'<td class="num">(\d+)</td><td class="num">([+-]\d+)</td></tr>',
         page,
     )
     assert standings == [
@@ -101,6 +79,65 @@ def test_three_players_winner_collects_from_each(client):
     page = client.get(f"/evenings/{evening_id}").text
     assert "Bert pays Anna <strong>700</strong>" in page or "Carl pays Anna <strong>1000</strong>" in page
     assert re.search(r">Anna</a></td><td class=\"num\">\d</td><td class=\"num\">1</td><td class=\"num\">\+1700<", page)
+
+
+def test_tonights_evening_is_still_tonights_after_midnight(client, monkeypatch):
+    class Clock(datetime):
+        now_value = datetime(2026, 11, 21, 21, 0)
+
+        @classmethod
+        def now(cls, tz=None):
+            return cls.now_value
+
+    monkeypatch.setattr(clock, "datetime", Clock)
+    evening = new_evening(client, NAMES4, when=clock.today())
+    continue_link = f'href="/evenings/{evening}">Continue tonight'
+    assert clock.today() == "2026-11-21" and continue_link in client.get("/").text
+    Clock.now_value = datetime(2026, 11, 22, 0, 40)  # the game goes on past midnight
+    assert clock.today() == "2026-11-21" and continue_link in client.get("/").text
+    Clock.now_value = datetime(2026, 11, 22, 18, 0)  # the next evening is another one
+    assert clock.today() == "2026-11-22" and continue_link not in client.get("/").text
+
+
+def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
+    evening = new_evening(client, NAMES4, when=clock.today())
+    url = f"/games/new/austrian?evening={evening}"
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "complete_game": "y",
+        "layout": "4",
+        "target": "1000",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
+    response = client.post(url, data=data)
+    assert response.status_code == 302, response.text
+    first = int(response.headers["Location"].split("/")[-1])
+    # §10.5: out 100 + natural 500 + melded 400 = 1000 reaches the target of 1000
+    post_hand(client, first, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    second = client.post(f"/matches/{first}/next", data={"csrf_token": csrf_token(client, f"/games/{first}")})
+    second_id = int(second.headers["Location"].split("/")[-1])
+    assert second_id != first and f'href="/evenings/{evening}"' in client.get(f"/games/{second_id}").text
+    evening_page = client.get(f"/evenings/{evening}").text
+    assert f'href="/games/{first}"' in evening_page and f'href="/games/{second_id}"' in evening_page
+
+
+def test_the_evenings_list_shows_who_came_out_ahead(client):
+    evening = new_evening(client, NAMES4, when=clock.today())
+    assert "ahead:" not in client.get("/evenings").text  # nothing played yet
+    url = f"/games/new/classic?evening={evening}"
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "target": "1000",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
+    game_id = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    # §2.5: Anna & Carl 100 + 500 + 400 = 1000 against 50: won by 950; §10.6/§11.6 settlement:
+    # each loser pays one winner 950, so Anna and Carl are each +950
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    listing = client.get("/evenings").text
+    assert "ahead: Anna, Carl +950" in listing  # partners share the lead
 
 
 def test_rename_and_merge_keep_history(client):
@@ -195,7 +232,8 @@ def test_statistics_per_player_and_partnership(client):
     stats_page = client.get("/stats").text
     row = re.search(r">Anna</a></td>(.*?)</tr>", stats_page, re.S).group(1)
     cells = re.findall(r'<td class="num">([^<]*)</td>', row)
-    # games 1, won 1, 100 %, average hand (4000 + 800 + 4000) / 3 = 2933, best 4000, canastas (4+1+4)/3 = 3.00, margin +8100
+    # games 1, won 1, 100 %, average hand (4000 + 800 + 4000) / 3 = 2933, best 4000, canastas (4+1+4)/3 = 3.00,
+    # margin +8100
     assert cells == ["1", "1", "100%", "2933", "4000", "3.00", "+8100"]
     row = re.search(r">Bert</a></td>(.*?)</tr>", stats_page, re.S).group(1)
     # Bert: 0 won, 0 %, (50 + 600 + 50) / 3 = 233, best 600, canastas 1 / 3 = 0.33, −8100
@@ -215,119 +253,6 @@ def test_charts_are_svg(client):
     assert "target 5000" in page and "<script" not in page.split("</main>")[0]
     player = re.search(r"/players/(\d+)", client.get("/players").text).group(1)
     assert client.get(f"/players/{player}").status_code == 200
-
-
-def _fill_archive(client):
-    """Three evenings, a 2-player game, a 3-player game with a lone player, settings, a deleted hand."""
-    e1 = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2026-11-01", place="Anna's")
-    g1, _ = game_in_evening(client, e1)
-    post_hand(client, g1, *win_hand())
-    post_hand(client, g1, side_fields(0, melded=120), side_fields(1, melded_cards={"high": 5, "low": 2}, hand=30))
-    e2 = new_evening(client, ["Anna", "Bert"], when="2026-11-08")
-    g2, _ = game_in_evening(client, e2, variant="classic-2p", names=["Anna", "Bert"])
-    post_hand(client, g2, side_fields(0, went_out="concealed", natural=2, melded=300), side_fields(1, red=1, hand=40))
-    token = csrf_token(client, "/evenings/new")
-    deleted = client.get(f"/api/games/{g2}").get_json()["hands"][0]["id"]
-    client.post(f"/games/{g2}/hands/{deleted}/delete", data={"csrf_token": token})
-    e3 = new_evening(client, ["Anna", "Bert", "Carl"], when="2026-11-15", place="Club")
-    url = f"/games/new/classic-3p?evening={e3}"
-    data = {
-        "csrf_token": csrf_token(client, url),
-        "first_dealer": "1",
-        "evening": str(e3),
-        "target": "2000",
-        "players-0": "Anna",
-        "players-1": "Bert",
-        "players-2": "Carl",
-        "setting_tie_rule": "draw",
-    }
-    g3 = int(client.post("/games/new/classic-3p", data=data).headers["Location"].rsplit("/", 1)[1])
-    post_hand(
-        client,
-        g3,
-        side_fields(0, went_out="normal", natural=1, melded=200),
-        side_fields(1, mixed=1, melded=150, red=1),
-        side_fields(2, hand=40, red=2),
-        extra={"lone": "0"},
-    )
-
-
-def _without_time(data):
-    data = dict(data)
-    data.pop("exported_at")
-    return data
-
-
-def test_export_import_round_trip(client, tmp_path):
-    _fill_archive(client)
-    exported = client.get("/export.json")
-    assert exported.headers["Content-Disposition"].startswith("attachment")
-    data = json.loads(exported.data)
-    assert len(data["evenings"]) == 3 and len(data["games"]) == 3
-    assert any(h["deleted_at"] for g in data["games"] for h in g["hands"])  # deleted hands kept too
-    fresh = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
-    ).test_client()
-    token = csrf_token(fresh, "/export")
-    from io import BytesIO
-
-    response = fresh.post(
-        "/import",
-        data={"csrf_token": token, "file": (BytesIO(exported.data), "archive.json")},
-        content_type="multipart/form-data",
-        follow_redirects=True,
-    )
-    assert "Restored 3 games with 4 hands, 3 evenings and 4 players." in response.text
-    assert _without_time(json.loads(fresh.get("/export.json").data)) == _without_time(data)
-    for game in data["games"]:
-        assert fresh.get(f"/api/games/{game['id']}").get_json() == client.get(f"/api/games/{game['id']}").get_json()
-    client.get("/stats")  # shows the flash message still waiting from the last save
-    assert fresh.get("/stats").text == client.get("/stats").text
-    again = fresh.post(
-        "/import",
-        data={"csrf_token": token, "file": (BytesIO(exported.data), "archive.json")},
-        content_type="multipart/form-data",
-        follow_redirects=True,
-    )
-    assert "not empty" in again.text
-
-
-def test_import_refuses_bad_files(client, tmp_path):
-    from io import BytesIO
-
-    token = csrf_token(client, "/evenings/new")
-    for payload, message in (
-        (b"not json", "not a JSON export"),
-        (b'{"format": "other"}', "not an export"),
-        (b'{"format": "canasta-scorekeeper", "version": 9}', "version 9"),
-        (
-            b'{"format": "canasta-scorekeeper", "version": 1, "players": [{"id": 1}], "evenings": [], "games": []}',
-            "damaged",
-        ),
-    ):
-        response = client.post(
-            "/import",
-            data={"csrf_token": token, "file": (BytesIO(payload), "x.json")},
-            content_type="multipart/form-data",
-            follow_redirects=True,
-        )
-        assert message in response.text, message
-    assert "Choose an export file" in client.post("/import", data={"csrf_token": token}, follow_redirects=True).text
-    assert client.get("/export").status_code == 200
-
-
-def test_backup_and_restore_commands(app, client, runner, tmp_path):
-    _fill_archive(client)
-    path = tmp_path / "backup.json"
-    result = runner.invoke(args=["backup", str(path)])
-    assert "Wrote 3 games, 3 evenings, 4 players" in result.output
-    refused = runner.invoke(args=["restore", str(path)])
-    assert refused.exit_code != 0 and "not empty" in refused.output
-    replaced = runner.invoke(args=["restore", str(path), "--replace"])
-    assert "Restored 3 games with 4 hands" in replaced.output
-    again = tmp_path / "again.json"
-    runner.invoke(args=["backup", str(again)])
-    assert _without_time(json.loads(again.read_text())) == _without_time(json.loads(path.read_text()))
 
 
 def test_game_csv_and_print_styles(client):
@@ -356,7 +281,7 @@ def test_unknown_archive_pages_are_404(client):
 def test_kept_totals_match_the_results_after_every_kind_of_write(app, client):
     from scorekeeper import db as dbmod
 
-    _fill_archive(client)
+    fill_archive(client)
     game_id = start_game(client, names=["Ana", "Bert", "Carl", "Dora"])
     post_hand(client, game_id, *win_hand())
     post_hand(client, game_id, *win_hand())
@@ -391,9 +316,80 @@ def test_kept_totals_match_the_results_after_every_kind_of_write(app, client):
         recomputed = {
             (r["a"], r["b"]): (r["games"], r["won"], r["margin"])
             for r in db.query(
-                "select x.player_id as a, y.player_id as b, count(*) as games, sum(x.won) as won, sum(x.margin) as margin "
+                "select x.player_id as a, y.player_id as b, count(*) as games, sum(x.won) as won, "
+                "sum(x.margin) as margin "
                 "from player_results x join player_results y on x.game_id = y.game_id and x.side = y.side "
                 "and x.player_id < y.player_id group by x.player_id, y.player_id"
             )
         }
         assert pairs == recomputed
+
+
+# --- deleting a game, and undoing it ------------------------------------------------------------
+
+
+def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
+    evening = new_evening(client, NAMES4, when=clock.today())
+    url = f"/games/new/classic?evening={evening}"
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
+    }
+    keep = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    mistake = int(client.post(url, data=data).headers["Location"].split("/")[-1])
+    for game in (keep, mistake):  # §2.5: 100 + 500 + 200 = 800 against 50 − 30 = 20
+        post_hand(
+            client, game, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
+        )
+    client.get("/")  # the flash of the saved hand is shown once
+    stats_before = client.get("/stats").text
+    assert "Delete this game" in client.get(f"/games/{mistake}").text
+    token = csrf_token(client, f"/games/{mistake}")
+    response = client.post(f"/games/{mistake}/delete", data={"csrf_token": token})
+    assert response.headers["Location"].endswith(f"/evenings/{evening}")
+    page = client.get(response.headers["Location"]).text
+    assert "Game deleted." in page and f"/games/{mistake}/restore" in page
+    assert client.get(f"/games/{mistake}").status_code == 404
+    assert f'href="/games/{mistake}"' not in client.get("/history").text
+    assert f'href="/games/{mistake}"' not in client.get(f"/evenings/{evening}").text
+    anna = client.get("/api/games/%d" % keep).get_json()
+    assert anna["totals"] == [800, 20]
+    # statistics count the game that was kept only
+    stats_after = client.get("/stats").text
+    assert stats_after != stats_before
+    # Undo: the game, its hands and the statistics are back as they were
+    restored = client.post(f"/games/{mistake}/restore", data={"csrf_token": token})
+    assert restored.headers["Location"].endswith(f"/games/{mistake}")
+    assert client.get(f"/api/games/{mistake}").get_json()["totals"] == [800, 20]
+    client.get("/")  # "Game restored."
+    assert client.get("/stats").text == stats_before
+    assert client.post(f"/games/{mistake}/restore", data={"csrf_token": token}).status_code == 404  # once
+
+
+def test_a_deleted_game_leaves_no_best_hand_and_its_number_is_never_given_again(client):
+    big = start_game(client)
+    # §2.5: 100 + 4 natural 2000 + 4 red threes 800 + 200 melded = 3100, the best hand of the evening
+    post_hand(client, big, side_fields(0, went_out="normal", natural=4, red=4, melded=200), side_fields(1, melded=50))
+    small = start_game(client)
+    # 100 + 500 + 200 = 800
+    post_hand(client, small, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{big}")
+    client.post(f"/games/{big}/delete", data={"csrf_token": token})
+    client.get("/")
+    stats = client.get("/stats").text
+    assert "3100" not in stats and "800" in stats
+    newer = start_game(client)
+    assert newer not in (big, small) and newer > small
+    assert (
+        client.post(f"/games/{big}/restore", data={"csrf_token": token}).headers["Location"].endswith(f"/games/{big}")
+    )
+    assert client.get(f"/api/games/{big}").get_json()["totals"] == [3100, 50]
+
+
+def test_a_finished_game_is_not_deleted_without_reopening_it(client):
+    game_id = start_game(client, target=1000)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    assert "Delete this game" not in client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
+    assert "Delete this game" in client.get(f"/games/{game_id}").text

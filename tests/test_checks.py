@@ -6,7 +6,7 @@ Each case names the (side, field) of every Problem it expects, and words its mes
 
 import pytest
 
-from scorekeeper import checks, variants
+from scorekeeper import checks, scoring, variants
 from scorekeeper.scoring import SideHand
 
 CLASSIC = variants.configure(variants.get("classic"))
@@ -509,3 +509,147 @@ def test_all_the_sides_cards_come_from_one_deck():
         (0, "natural_canastas"),
         (1, "mixed_canastas"),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 10: three impossible entries that used to be accepted. Worked examples, cited to the spec.
+
+AUSTRIAN = variants.get("austrian")
+MODERN = variants.configure(variants.get("modern"))
+THREE = variants.configure(variants.get("classic-3p"))
+
+
+def _offered(rules):
+    """The ways of going out the hand form offers for this rule set and seating."""
+    from scorekeeper import forms
+
+    return [choice.value for choice in forms.side_form_class(rules).went_out.kwargs["choices"]]
+
+
+@pytest.mark.parametrize("layout", ["2", "3"])
+def test_glatt_ausmachen_needs_a_partner(layout):
+    # §10.5: glatt ausmachen is +100 more (200 in all) "Falls der Partner … bereits einen Canasta
+    # herausgelegt hat" (4p). §10.1: with 2 or 3 players each plays for himself: there is no partner,
+    # so it is neither offered nor accepted; going out normally is.
+    rules = variants.configure(AUSTRIAN, layout=layout)
+    others = [side() for _ in range(rules.sides - 1)]
+    check(
+        rules,
+        [side(went_out="glatt", natural_canastas=1, melded_points=100), *others],
+        [(0, "went_out", ["Glatt ausmachen", "partner"])],
+    )
+    assert _offered(rules) == ["no", "normal", "hand_canasta"]
+    check(rules, [side(went_out="normal", natural_canastas=1, melded_points=100), *others], [])
+
+
+@pytest.mark.parametrize("layout", ["4", "5", "6-rotating"])
+def test_glatt_ausmachen_with_partners(layout):
+    # §10.5 with partners (4p, and the 5p/6p teams of whom two play each hand, §10.1): out glatt with a
+    # natural canasta and 100 melded: 100 going out + 100 glatt + 500 + 100 = 800
+    rules = variants.configure(AUSTRIAN, layout=layout)
+    sides, problems = checks.read_hand(rules, [side(went_out="glatt", natural_canastas=1, melded_points=100), side()])
+    assert problems == []
+    assert scoring.score_side(rules, sides[0]).score == 800
+    assert "glatt" in _offered(rules)
+
+
+@pytest.mark.parametrize(
+    "raw_sides, expected",
+    [
+        pytest.param(
+            # §8.3: a meld has 3 to 7 cards, so an incomplete pure-aces meld has at least 3 aces; §8.5:
+            # each player holding "drei oder mehr Asse" has 3 more. 3 + 3 + 3 = 9 > 8 aces (§8.1: 108
+            # cards, §13 D4 "3 + 3 + 3 = 9 > 8 aces in a 108-card deck").
+            [side(incomplete_aces=1, holding_aces=2, melded_points=60, hand_points=120), side()],
+            [(0, "incomplete_aces", ["8", "aces", "9"]), (0, "holding_aces", ["8", "aces", "9"])],
+            id="§13 D4 incomplete aces meld and both players holding three aces",
+        ),
+        pytest.param(
+            # the same count across the two teams: 3 + 3 (team 1) + 3 (team 2) = 9 > 8
+            [
+                side(incomplete_aces=1, holding_aces=1, melded_points=60, hand_points=60),
+                side(holding_aces=1, hand_points=60),
+            ],
+            [
+                (0, "incomplete_aces", ["8", "aces", "9"]),
+                (0, "holding_aces", ["8", "aces", "9"]),
+                (1, "holding_aces", ["8", "aces", "9"]),
+            ],
+            id="§8.5 aces across both teams",
+        ),
+        pytest.param(
+            # 7s likewise (§8.3 "3–7 sevens"): two incomplete 7s melds (3 + 3) and a player with three 7s
+            [
+                side(incomplete_sevens=1, melded_points=15),
+                side(incomplete_sevens=1, holding_sevens=1, melded_points=15, hand_points=15),
+            ],
+            [
+                (0, "incomplete_sevens", ["8", "7s", "9"]),
+                (1, "incomplete_sevens", ["8", "7s", "9"]),
+                (1, "holding_sevens", ["8", "7s", "9"]),
+            ],
+            id="§8.3 two incomplete 7s melds and a player holding three 7s",
+        ),
+        pytest.param(
+            # §8.3 at most 7 cards a meld: a natural canasta of aces or 7s is 7 of one rank and leaves 1 of
+            # it; the other team's incomplete aces and 7s melds need 3 of each, so neither rank has room
+            [
+                side(natural_aces_sevens_canastas=1, melded_points=140),
+                side(incomplete_aces=1, incomplete_sevens=1, melded_points=75),
+            ],
+            [
+                (0, "natural_aces_sevens_canastas", ["7", "8"]),
+                (1, "incomplete_aces", ["7"]),
+                (1, "incomplete_sevens", ["7"]),
+            ],
+            id="§8.3 a canasta of aces or 7s and incomplete melds of both",
+        ),
+    ],
+)
+def test_modern_aces_and_sevens_the_deck_cannot_hold(raw_sides, expected):
+    check(MODERN, raw_sides, expected)
+
+
+def test_modern_aces_and_sevens_the_deck_can_hold():
+    # 3 + 3 = 6 aces ≤ 8: an incomplete pure-aces meld (60) and one player holding three aces (60).
+    # §8.5 with 0 canastas: −2500 − 1500 − 60 melded (minus without a canasta) − 60 in hand = −4120
+    sides, problems = checks.read_hand(
+        MODERN, [side(incomplete_aces=1, holding_aces=1, melded_points=60, hand_points=60), side()]
+    )
+    assert problems == []
+    assert scoring.score_side(MODERN, sides[0]).score == -4120
+    # a canasta of 7s (7 of 8) and the other team's incomplete aces meld (3 of 8) fit
+    _, problems = checks.read_hand(
+        MODERN,
+        [side(natural_aces_sevens_canastas=1, melded_points=35), side(incomplete_aces=1, melded_points=60)],
+    )
+    assert problems == []
+
+
+def test_has_melded_with_nothing_melded_is_refused():
+    # §2.5: "Red 3s are not melds: a side whose only cards on the table are red 3s has hasMelded = false".
+    # Two red threes and nothing melded score RT(2, false) = −200; "has melded" would make them +200.
+    problems = check(
+        CLASSIC, [side(has_melded=True, red_threes=2), side(melded_points=60)], [(0, "has_melded", ["melded"])]
+    )
+    assert "red threes" in problems[0].message
+    sides, problems = checks.read_hand(CLASSIC, [side(red_threes=2), side(melded_points=60)])
+    assert problems == [] and scoring.score_side(CLASSIC, sides[0]).score == -200
+    # with a meld (50) the tick is right: +200 + 50 = 250
+    sides, problems = checks.read_hand(CLASSIC, [side(has_melded=True, red_threes=2, melded_points=50), side()])
+    assert problems == [] and scoring.score_side(CLASSIC, sides[0]).score == 250
+
+
+def test_has_melded_of_a_classic_3p_partner_counts_the_partnership():
+    # §5: the partners pool their melds, entered under either of them; each keeps his own red threes.
+    # Player 2's "has melded" stands on player 1's melds for the partnership (lone player: 0).
+    raw = [side(melded_points=90), side(natural_canastas=1, melded_points=120), side(has_melded=True, red_threes=1)]
+    _, problems = checks.read_hand(THREE, raw, lone=0)
+    assert problems == []
+    # each scoring alone (nobody took the pile), player 2 has melded nothing himself
+    _, problems = checks.read_hand(THREE, raw, lone=None)
+    assert [(p.side, p.field) for p in problems] == [(2, "has_melded")]
+    # nor when the partnership has melded nothing at all
+    raw[1] = side(red_threes=1)
+    _, problems = checks.read_hand(THREE, raw, lone=0)
+    assert [(p.side, p.field) for p in problems] == [(2, "has_melded")]

@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -78,3 +78,13 @@ def test_checks_and_breakdown_speak_german(client):
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, red=2, melded=200), side_fields(1))
     page = client.get(f"/games/{game_id}").text
     assert "Going out" not in page and "Melded cards" not in page
+
+
+def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
+    game_id = start_game(client)
+    client.get(f"/prefs?lang=de&next=/games/{game_id}")
+    response = post_hand(client, game_id, side_fields(0, melded="1.000"), side_fields(1, melded="abc"))
+    assert response.status_code == 422
+    assert "Not a valid integer value" not in response.text
+    assert response.text.count("Gib eine ganze Zahl ein") + response.text.count("ganze Zahl") >= 2
+    assert 'value="1.000"' in response.text and 'value="abc"' in response.text

@@ -43,41 +43,6 @@ def test_a_loopback_address_is_replaced_by_the_lan_address():
     assert share.reachable_url("http://127.0.0.1:8000/games/3", ()) == "http://127.0.0.1:8000/games/3"
 
 
-def test_a_hand_sent_twice_is_stored_once(client):
-    from tests.conftest import csrf_token
-
-    game_id = start_game(client)
-    page = client.get(f"/games/{game_id}/hands/new").text
-    key = re.search(r'name="client_key" id="client_key" value="([0-9a-f]{32})"', page).group(1)
-    fields = {**side_fields(0, melded=100), **side_fields(1, melded=60), "stock_out": "y", "client_key": key}
-    for _ in range(2):  # a double tap, or the browser resending the form
-        fields["csrf_token"] = csrf_token(client, f"/games/{game_id}/hands/new")
-        response = client.post(f"/games/{game_id}/hands/new", data=fields, follow_redirects=True)
-    assert "already saved" in response.text
-    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
-
-
-def test_queued_hand_json_is_stored_once_and_checked(client):
-    from tests.conftest import csrf_token
-
-    game_id = start_game(client)
-    token = csrf_token(client, f"/games/{game_id}/hands/new")
-    url = f"/games/{game_id}/hands.json"
-    body = {"client_key": "k" * 20, "stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 60}]}
-    assert client.post(url, json=body).status_code == 400  # no CSRF token: refused like a form
-    headers = {"X-CSRFToken": token}
-    first = client.post(url, json=body, headers=headers)
-    again = client.post(url, json=body, headers=headers)
-    assert first.status_code == 201 and again.status_code == 200
-    assert first.get_json()["id"] == again.get_json()["id"] and again.get_json()["duplicate"] is True
-    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [100, 60]
-    bad = client.post(url, json={**body, "client_key": "x" * 20, "sides": [{"melded_points": 12}, {}]}, headers=headers)
-    assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "melded_points"
-    assert client.post(url, json={**body, "client_key": "short"}, headers=headers).status_code == 422
-    assert client.post(url, data="[]", content_type="application/json", headers=headers).status_code == 400
-    assert client.post("/games/999/hands.json", json=body, headers=headers).status_code == 404
-
-
 def test_installable_app_files(client):
     manifest = client.get("/manifest.webmanifest")
     assert manifest.status_code == 200 and manifest.get_json()["start_url"] == "/"

@@ -32,6 +32,8 @@ from hypothesis import strategies as st
 from scorekeeper import checks, scoring, variants
 from scorekeeper.variants import CARD_GROUP_KEYS
 
+pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
+
 RULE_SET_IDS = tuple(variants.RULE_SETS)
 
 # Few examples per rule set: 12 rule sets × 5 properties; the whole file runs in well under 20 s.
@@ -233,7 +235,8 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
     """A hand entry read_hand must accept, built to respect the rules."""
     n = rules.sides
     out = draw(_pick((None, *range(n))))
-    kind = draw(_pick(rules.going_out)) if out is not None else None
+    # §10.5: glatt ausmachen needs a partner, so it is not offered (nor accepted) where each plays alone
+    kind = draw(_pick(rules.going_out_offered)) if out is not None else None
     special = kind is not None and kind.special
     lone = None
     if rules.lone_player:  # §5: whoever went out, a lone player is marked; otherwise optional
@@ -255,6 +258,15 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
     # §1.1: the canastas and card points of all the sides together come from one deck
     deck_cards = sum(rules.cards_in_deck[g] for g in CARD_GROUP_KEYS)
     assume(sum(side.canasta_total for side in sides) * 7 <= deck_cards)
+    # §8.3, §13 D4: a natural canasta of aces or 7s takes 7 cards of one rank, an unfinished meld of pure
+    # aces or 7s and each player holding 3 or more at least 3: all the sides' entries together stay within
+    # the deck's 8 of each rank (entries beyond it are refused)
+    rank_left = dict.fromkeys(variants.RANKS, rules.cards_per_rank)
+    for k in rules.canasta_kinds:
+        for _ in range(sum(side.canastas[k.key] for side in sides) if k.ranks else 0):
+            rank = max(k.ranks, key=rank_left.get)
+            assume(rank_left[rank] >= 7)
+            rank_left[rank] -= 7
     budget = rules.max_card_points  # card points not yet melded or held by any side
     remaining = dict(rules.cards_in_deck)
     red_left = rules.red_threes_in_deck
@@ -315,10 +327,16 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
                 raw["exact_cut"] = value
         for d in rules.incomplete_melds:  # §3, §6, §8.5 element 2; §8.4 option
             blocked = is_special or (is_out and d.key in rules.no_going_out_with_incomplete)
-            side.incomplete[d.key] = 0 if blocked else draw(_ints(0, d.max_count))
+            most = min(d.max_count, rank_left[d.rank] // d.least) if d.rank else d.max_count
+            side.incomplete[d.key] = 0 if blocked else draw(_ints(0, most))
+            if d.rank:
+                rank_left[d.rank] -= d.least * side.incomplete[d.key]
             _put(draw, raw, f"incomplete_{d.key}", side.incomplete[d.key])
         for d in rules.holding_penalties:  # §8.5, §13 D4: per player of the side
-            side.holding[d.key] = draw(_ints(0, min(d.max_count, rules.side_size)))
+            most = min(d.max_count, rules.side_size, rank_left[d.rank] // d.least if d.rank else d.max_count)
+            side.holding[d.key] = draw(_ints(0, most))
+            if d.rank:
+                rank_left[d.rank] -= d.least * side.holding[d.key]
             _put(draw, raw, f"holding_{d.key}", side.holding[d.key])
         for d in rules.penalty_catalogue:  # §10.5, §11.5
             side.offences[d.key] = draw(_ints(0, min(d.max_count, 3)))
@@ -332,7 +350,8 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
             if value is not OMIT:
                 raw["went_out"] = value
         has_meld = side.melded > 0 or side.canasta_total > 0  # §2.5 cross-check
-        side.has_melded = draw(_pick((None, True) if has_meld else (None, True, False)))
+        # §2.5: red threes alone are no meld, so "has melded" with nothing melded is refused
+        side.has_melded = draw(_pick((None, True) if has_meld else (None, False)))
         if side.has_melded is not None or draw(BOOLS):
             raw["has_melded"] = side.has_melded
         raws.append((i, raw))

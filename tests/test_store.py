@@ -1,4 +1,7 @@
-"""The store on a real SQLite file: games, hands as raw inputs, edit, soft delete and undo."""
+"""The store on a real SQLite file: games, hands as raw inputs, edit, soft delete and undo; several
+writers at once, nested writes, and two saves of one hand at the same instant."""
+
+import threading
 
 import pytest
 
@@ -71,3 +74,88 @@ def test_lan_addresses_leave_out_loopback():
 
     addresses = lan_addresses()
     assert all(not a.startswith("127.") and a.count(".") == 3 for a in addresses)
+
+
+# --- several writers at once: nothing lost, nothing doubled --------------------------------------
+
+
+def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
+    """Eight threads, each with its own connection, add 25 hands each to one game."""
+    path = str(tmp_path / "w.sqlite")
+    setup = dbmod.open_db(path)
+    game_id = store.create_game(setup, "classic", ["A", "B", "C", "D"], 0)
+    errors = []
+
+    def writer(n):
+        db = dbmod.open_db(path, migrate=False)
+        try:
+            for i in range(25):
+                store.add_hand(db, game_id, [{"melded_points": 50}, {"melded_points": 55}], True, client_key=f"{n}-{i}")
+        except Exception as error:  # noqa: BLE001 - the test reports any failure
+            errors.append(repr(error))
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    check = dbmod.open_db(path)
+    assert len(store.hands(check, game_id)) == 200
+    assert check.execute("pragma journal_mode").fetchone()[0] == "wal"
+    assert check.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert store.game_version(check, game_id) == 200
+
+
+def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
+    """A store write called inside another (an import, the club generator) joins the outer
+    transaction: a refused inner part is undone alone, the outer one still commits or rolls back whole."""
+    db = dbmod.open_db(str(tmp_path / "nested.sqlite"))
+    with store.write(db):
+        first = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+        try:
+            with store.write(db):
+                store.create_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
+                raise RuntimeError("refused")
+        except RuntimeError:
+            pass
+    assert [g["id"] for g in db.query("select id from games")] == [first]
+    try:
+        with store.write(db):
+            store.create_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
+            raise RuntimeError("whole write refused")
+    except RuntimeError:
+        pass
+    assert [g["id"] for g in db.query("select id from games")] == [first]
+    assert not db.conn.in_transaction
+
+
+def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
+    """The count of hands a save is based on is checked inside the write: of two saves of "hand 1"
+    with their own keys, started together, one is stored and the other told it was overtaken."""
+    path = str(tmp_path / "race.sqlite")
+    db = dbmod.open_db(path)
+    game_id = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def phone(key):
+        conn = dbmod.open_db(path, migrate=False)
+        barrier.wait()
+        try:
+            store.add_hand_once(
+                conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key, expect_hands=0
+            )
+            outcomes.append("stored")
+        except store.Overtaken as overtaken:
+            outcomes.append(f"overtaken at {overtaken.count}")
+
+    threads = [threading.Thread(target=phone, args=(key,)) for key in ("a" * 12, "b" * 12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["overtaken at 1", "stored"]
+    assert len(store.hands(db, game_id)) == 1

@@ -86,6 +86,24 @@ def test_new_game_too_long_name_bad_layout_and_target(client):
     assert 'value="5003"' in response.text
 
 
+def test_a_refused_complete_game_stores_nothing(client):
+    url = "/games/new/austrian"
+    before = client.get("/history").text.count("/games/")
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "first_dealer": "0",
+        "complete_game": "y",
+        "layout": "2",
+        "players-0": "Anna",
+        "players-1": "Bert",
+    }
+    for _ in range(2):  # and sent again
+        response = client.post(url, data=data)
+        assert response.status_code == 422 and "A complete Game is for 4 players." in response.text
+        assert 'value="Anna"' in response.text
+    assert client.get("/history").text.count("/games/") == before
+
+
 def test_two_player_game_uses_two_seats_and_checks_the_dealer(client):
     data = {
         "csrf_token": csrf_token(client, "/games/new/classic-2p"),
@@ -203,6 +221,21 @@ def test_cross_side_checks_show_beside_the_field(client):
     assert "the sides entered 5 in all" in text
     assert 'id="sides-0-red_threes-error"' in text and 'id="sides-1-red_threes-error"' in text
     assert client.get(f"/games/{game_id}").text.count('class="hand"') == 0  # nothing stored
+
+
+def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
+    # §1.2: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the pad,
+    # the message must be on the pad, not only beside the points box that the pad hides.
+    game_id = start_game(client)
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 2}),
+        side_fields(1, melded=50),
+    )
+    assert response.status_code == 422
+    pad = response.text.split('<div class="as-counts">')[1].split("</fieldset>")[0]
+    assert 'class="error counts-error"' in pad and "35" in pad
 
 
 def test_canastas_need_their_points(client):
@@ -384,6 +417,37 @@ def test_tie_at_the_top_plays_on(client):
     assert "Enter hand 5" in page.text
 
 
+def test_a_tie_of_two_of_three_sides_is_announced_at_their_total(client):
+    # §11 (encyclopedia, 3 players each for himself), target 500; §15.4 default: a tie at the top
+    # plays on. Totals 100, 500, 500: the tie is at 500, not at the first player's 100.
+    game_id = start_game(client, variant="encyclopedia", names=["Anna", "Bert", "Carl"], layout="3", target=500)
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, melded=100),
+        side_fields(1, melded=500),
+        side_fields(2, melded=500),
+        extra={"stock_out": "y"},
+    )
+    assert response.status_code == 302, response.text
+    page = client.get(f"/games/{game_id}").text
+    assert "Tie at 500!" in page and "Tie at 100" not in page
+
+
+def test_a_reopened_game_is_locked_again_when_the_corrections_are_done(client):
+    game_id = start_game(client, target=1000)
+    # §2.5: 100 + 500 + 400 = 1000 reaches the target
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{game_id}")
+    assert "Edit hand 1" not in client.get(f"/games/{game_id}").text
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
+    page = client.get(f"/games/{game_id}").text
+    assert "Edit hand 1" in page and "Corrections done: lock the sheet" in page
+    client.post(f"/games/{game_id}/lock", data={"csrf_token": token})
+    page = client.get(f"/games/{game_id}").text
+    assert "Edit hand 1" not in page and "Reopen for corrections" in page
+
+
 def test_opening_meld_table_highlights_each_side(client):
     game_id = start_game(client)
     # A: 3 natural canastas 1500 + melded 300 = 1800 → row 1500–2995 (90); B: 1 red three, no meld, −100 → negative (15)
@@ -416,6 +480,14 @@ def test_security_headers(client):
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_session_outlives_closing_the_browser(client):
+    response = client.get("/games/new/classic")  # the form's token is put in the session
+    cookie = response.headers.get("Set-Cookie", "")
+    assert "session=" in cookie and "Expires=" in cookie
+    # and is not sent again on every page (a repeat view stays cacheable)
+    assert "Set-Cookie" not in client.get("/games/new/classic").headers
 
 
 def test_melded_below_the_minimum_asks_to_confirm(client):

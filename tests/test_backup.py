@@ -1,14 +1,95 @@
-"""Backup and restore: a refused file leaves the archive as it was, a restore keeps the statistics,
-a club-sized archive can be imported, and CSV exports are safe to open in a spreadsheet."""
+"""Backup and restore: export and import on the web, the backup and restore commands, a refused
+file leaving the archive as it was, a restore keeping the statistics, a club-sized import, and CSV
+exports that are safe to open in a spreadsheet.
+
+Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
+"""
 
 import csv
 import io
 import json
 import re
 
-from scorekeeper import archive, create_app
+from scorekeeper import archive, backup, create_app
+from scorekeeper.db import get_db
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand, side_fields, start_game
+
+# --- export and import, backup and restore ----------------------------------------------------------------
+
+
+def _without_time(data):
+    data = dict(data)
+    data.pop("exported_at")
+    return data
+
+
+def test_export_import_round_trip(client, tmp_path):
+    fill_archive(client)
+    exported = client.get("/export.json")
+    assert exported.headers["Content-Disposition"].startswith("attachment")
+    data = json.loads(exported.data)
+    assert len(data["evenings"]) == 3 and len(data["games"]) == 3
+    assert any(h["deleted_at"] for g in data["games"] for h in g["hands"])  # deleted hands kept too
+    fresh = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
+    ).test_client()
+    token = csrf_token(fresh, "/export")
+    response = fresh.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(exported.data), "archive.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert "Restored 3 games with 4 hands, 3 evenings and 4 players." in response.text
+    assert _without_time(json.loads(fresh.get("/export.json").data)) == _without_time(data)
+    for game in data["games"]:
+        assert fresh.get(f"/api/games/{game['id']}").get_json() == client.get(f"/api/games/{game['id']}").get_json()
+    client.get("/stats")  # shows the flash message still waiting from the last save
+    assert fresh.get("/stats").text == client.get("/stats").text
+    again = fresh.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(exported.data), "archive.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert "not empty" in again.text
+
+
+def test_import_refuses_bad_files(client, tmp_path):
+    token = csrf_token(client, "/evenings/new")
+    for payload, message in (
+        (b"not json", "not a JSON export"),
+        (b'{"format": "other"}', "not an export"),
+        (b'{"format": "canasta-scorekeeper", "version": 9}', "version 9"),
+        (
+            b'{"format": "canasta-scorekeeper", "version": 1, "players": [{"id": 1}], "evenings": [], "games": []}',
+            "damaged",
+        ),
+    ):
+        response = client.post(
+            "/import",
+            data={"csrf_token": token, "file": (io.BytesIO(payload), "x.json")},
+            content_type="multipart/form-data",
+            follow_redirects=True,
+        )
+        assert message in response.text, message
+    assert "Choose an export file" in client.post("/import", data={"csrf_token": token}, follow_redirects=True).text
+    assert client.get("/export").status_code == 200
+
+
+def test_backup_and_restore_commands(app, client, runner, tmp_path):
+    fill_archive(client)
+    path = tmp_path / "backup.json"
+    result = runner.invoke(args=["backup", str(path)])
+    assert "Wrote 3 games, 3 evenings, 4 players" in result.output
+    refused = runner.invoke(args=["restore", str(path)])
+    assert refused.exit_code != 0 and "not empty" in refused.output
+    replaced = runner.invoke(args=["restore", str(path), "--replace"])
+    assert "Restored 3 games with 4 hands" in replaced.output
+    again = tmp_path / "again.json"
+    runner.invoke(args=["backup", str(again)])
+    assert _without_time(json.loads(again.read_text())) == _without_time(json.loads(path.read_text()))
 
 
 def _win(loser_hand=50):
@@ -18,27 +99,6 @@ def _win(loser_hand=50):
         side_fields(0, went_out="normal", natural=4, mixed=2, red=4, melded=500),
         side_fields(1, melded=100, hand=loser_hand),
     )
-
-
-def _new_evening(client, names, when="2026-11-01"):
-    data = {
-        "csrf_token": csrf_token(client, "/evenings/new"),
-        "date": when,
-        "place": "",
-        "new_players": ", ".join(names),
-    }
-    response = client.post("/evenings/new", data=data)
-    assert response.status_code == 302, response.text
-    return int(response.headers["Location"].rsplit("/", 1)[1])
-
-
-def _game_in_evening(client, evening_id, names):
-    url = f"/games/new/classic?evening={evening_id}"
-    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "evening": str(evening_id)}
-    data.update({f"players-{i}": name for i, name in enumerate(names)})
-    response = client.post("/games/new/classic", data=data)
-    assert response.status_code == 302, response.text
-    return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
 def _fill(client):
@@ -56,9 +116,7 @@ def _stats(client):
 
 
 def _archive(client):
-    data = json.loads(client.get("/export.json").data)
-    data.pop("exported_at")
-    return data
+    return _without_time(json.loads(client.get("/export.json").data))
 
 
 def _backup(runner, path):
@@ -67,7 +125,7 @@ def _backup(runner, path):
     return json.loads(path.read_text())
 
 
-# --- 1: restore --replace checks the whole file before it erases anything ---------------------------
+# --- restore --replace checks the whole file before it erases anything ------------------------------
 
 
 def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, runner, tmp_path):
@@ -121,7 +179,7 @@ def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner,
     }
 
 
-# --- 2: a restore keeps the statistics as they were -----------------------------------------------
+# --- a restore keeps the statistics as they were --------------------------------------------------
 
 
 def test_backup_then_restore_replace_keeps_the_statistics(client, runner, tmp_path):
@@ -140,9 +198,6 @@ def test_backup_then_restore_replace_keeps_the_statistics(client, runner, tmp_pa
 
 
 def test_wipe_clears_the_kept_totals(app, client):
-    from scorekeeper import backup
-    from scorekeeper.db import get_db
-
     _fill(client)
     with app.app_context():
         db = get_db()
@@ -152,7 +207,7 @@ def test_wipe_clears_the_kept_totals(app, client):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 
 
-# --- 3: the import takes a club-sized archive; every other request keeps the small limit --------------
+# --- the import takes a club-sized archive; every other request keeps the small limit -----------------
 
 
 def _padded_export(client, size):
@@ -196,18 +251,7 @@ def test_only_the_import_takes_a_large_body(client, monkeypatch):
     assert _post_import(client, _padded_export(client, 11 * 1024 * 1024)).status_code == 413  # the import's own limit
 
 
-def test_a_locked_phone_keeps_the_small_limit(tmp_path):
-    locked = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD": "secret"}
-    ).test_client()
-    body = b"{}" + b" " * (9 * 1024 * 1024)
-    response = locked.post(
-        "/import", data={"file": (io.BytesIO(body), "archive.json")}, content_type="multipart/form-data"
-    )
-    assert response.status_code == 413
-
-
-# --- 4: CSV cells that a spreadsheet would run as a formula are neutralised ----------------------------
+# --- CSV cells that a spreadsheet would run as a formula are neutralised -------------------------------
 
 
 EVIL = ['=HYPERLINK("http://evil.example")', "+SUM(A1)", "-Carl", "@cmd"]
@@ -240,8 +284,8 @@ def test_game_csv_neutralises_formulas_and_keeps_numbers(client):
 
 
 def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
-    evening_id = _new_evening(client, EVIL)
-    game_id = _game_in_evening(client, evening_id, EVIL)
+    evening_id = new_evening(client, EVIL, when="2026-11-01")
+    game_id, _ = game_in_evening(client, evening_id, names=EVIL)
     post_hand(client, game_id, *_win(loser_hand=250))
     post_hand(client, game_id, *_win(loser_hand=250))
     rows = _rows(client.get(f"/evenings/{evening_id}.csv").text)

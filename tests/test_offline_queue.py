@@ -1,0 +1,199 @@
+"""Nothing lost, nothing doubled: a double tap or a resent form stores a hand once, two phones on
+one hand are told of each other, and the offline queue's hands.json is stored once, in order, and
+told of an expired token."""
+
+import re
+import threading
+import uuid
+
+from scorekeeper import db as dbmod
+from scorekeeper import store
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game, totals
+
+
+def _form(client, url):
+    """The hidden fields of a hand form as the phone received them."""
+    page = client.get(url).text
+    hidden = dict(re.findall(r'<input type="hidden" name="(based_on|client_key)"[^>]*value="([^"]*)"', page))
+    hidden["csrf_token"] = csrf_token(client, url)
+    return hidden
+
+
+def _hand(hidden, *sides, **extra):
+    data = dict(hidden)
+    for side in sides:
+        data.update(side)
+    data.update(extra)
+    return data
+
+
+WIN = (side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30))
+OTHER = (side_fields(0, melded=90, hand=10), side_fields(1, went_out="normal", mixed=1, melded=160))
+
+
+# --- the hand form: double taps and two phones ---------------------------------------------------
+
+
+def test_a_double_tap_stores_the_hand_once(client):
+    game_id = start_game(client)
+    url = f"/games/{game_id}/hands/new"
+    hidden = _form(client, url)
+    first = client.post(url, data=_hand(hidden, *WIN))
+    second = client.post(url, data=_hand(hidden, *WIN))  # the same form sent again
+    assert first.status_code == second.status_code == 302
+    assert len(store.hands(dbmod.open_db(client.application.config["DATABASE"]), game_id)) == 1
+    assert "stored once" in client.get(f"/games/{game_id}").text
+
+
+def test_two_phones_entering_the_same_hand_the_second_is_asked(client, app):
+    """Both phones open hand 1; the first saves; the second is told and keeps what it typed, and
+    saving again (deliberately) stores it as hand 2."""
+    game_id = start_game(client)
+    url = f"/games/{game_id}/hands/new"
+    phone_a, phone_b = _form(client, url), _form(client, url)
+    assert phone_a["based_on"] == "0" and phone_a["client_key"] != phone_b["client_key"]
+    assert client.post(url, data=_hand(phone_a, *WIN)).status_code == 302
+    refused = client.post(url, data=_hand(phone_b, *OTHER))
+    assert refused.status_code == 409
+    assert "another phone saved hand 1" in refused.text
+    assert 'name="sides-1-melded_points"' in refused.text and 'value="160"' in refused.text  # typed values kept
+    assert len(store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
+    again = dict(phone_b, based_on=re.search(r'name="based_on" value="(\d+)"', refused.text).group(1))
+    assert client.post(url, data=_hand(again, *OTHER)).status_code == 302
+    assert len(store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 2
+
+
+def test_a_stale_correction_is_refused_not_overwriting(client, app):
+    game_id = start_game(client)
+    post_hand(client, game_id, *WIN)
+    hand_id = store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    phone_a, phone_b = _form(client, url), _form(client, url)
+    corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
+    assert client.post(url, data=_hand(phone_a, *corrected)).status_code == 302
+    after_a = totals(client.get(f"/games/{game_id}").text)
+    refused = client.post(url, data=_hand(phone_b, *OTHER))
+    assert refused.status_code == 409 and "another phone changed" in refused.text
+    assert 'value="160"' in refused.text
+    assert totals(client.get(f"/games/{game_id}").text) == after_a  # phone A's correction stands
+    again = dict(phone_b, based_on=re.search(r'name="based_on" value="(\d+)"', refused.text).group(1))
+    assert client.post(url, data=_hand(again, *OTHER)).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) != after_a
+
+
+def test_a_hand_for_a_game_finished_meanwhile_keeps_the_typed_values(client):
+    game_id = start_game(client, target=1000)
+    url = f"/games/{game_id}/hands/new"
+    late = _form(client, url)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=2, melded=600), side_fields(1))
+    response = client.post(url, data=_hand(late, *OTHER))
+    assert response.status_code == 409 and "This game is over" in response.text and 'value="160"' in response.text
+
+
+def test_a_correction_sent_twice_is_not_a_conflict(client, app):
+    """A double tap on Save correction: the second copy finds its own figures stored and is
+    answered as saved, not as another phone's change; a different figure still is refused."""
+    game_id = start_game(client)
+    post_hand(client, game_id, *WIN)
+    hand_id = store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    phone = _form(client, url)
+    corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
+    assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
+    assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [850, 20]  # §2.5: 100 + 500 + 250
+    assert client.post(url, data=_hand(phone, *OTHER)).status_code == 409
+
+
+def test_a_hand_sent_twice_is_stored_once(client):
+    game_id = start_game(client)
+    page = client.get(f"/games/{game_id}/hands/new").text
+    key = re.search(r'name="client_key" id="client_key" value="([0-9a-f]{32})"', page).group(1)
+    fields = {**side_fields(0, melded=100), **side_fields(1, melded=60), "stock_out": "y", "client_key": key}
+    for _ in range(2):  # a double tap, or the browser resending the form
+        fields["csrf_token"] = csrf_token(client, f"/games/{game_id}/hands/new")
+        response = client.post(f"/games/{game_id}/hands/new", data=fields, follow_redirects=True)
+    assert "already saved" in response.text
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
+
+
+# --- the offline queue: hands.json ------------------------------------------------------------------
+
+
+def test_queued_hand_json_is_stored_once_and_checked(client):
+    game_id = start_game(client)
+    token = csrf_token(client, f"/games/{game_id}/hands/new")
+    url = f"/games/{game_id}/hands.json"
+    body = {"client_key": "k" * 20, "stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 60}]}
+    assert client.post(url, json=body).status_code == 400  # no CSRF token: refused like a form
+    headers = {"X-CSRFToken": token}
+    first = client.post(url, json=body, headers=headers)
+    again = client.post(url, json=body, headers=headers)
+    assert first.status_code == 201 and again.status_code == 200
+    assert first.get_json()["id"] == again.get_json()["id"] and again.get_json()["duplicate"] is True
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [100, 60]
+    bad = client.post(url, json={**body, "client_key": "x" * 20, "sides": [{"melded_points": 12}, {}]}, headers=headers)
+    assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "melded_points"
+    assert client.post(url, json={**body, "client_key": "short"}, headers=headers).status_code == 422
+    assert client.post(url, data="[]", content_type="application/json", headers=headers).status_code == 400
+    assert client.post("/games/999/hands.json", json=body, headers=headers).status_code == 404
+
+
+def test_queued_hand_json_sent_concurrently_is_stored_once(app, client):
+    game_id = start_game(client)
+    token = csrf_token(client, f"/games/{game_id}/hands/new")
+    body = {
+        "client_key": uuid.uuid4().hex,
+        "sides": [
+            {"melded_points": 200, "natural_canastas": 1, "went_out": "normal"},
+            {"melded_points": 50, "hand_points": 30},
+        ],
+    }
+    statuses = []
+
+    def send():
+        own = app.test_client()
+        with client.session_transaction() as session:
+            cookie = dict(session)
+        with own.session_transaction() as session:
+            session.update(cookie)
+        statuses.append(own.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": token}).status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200] * 5 + [201]
+    assert len(store.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
+
+
+def test_two_phones_queues_the_same_hand_is_refused_the_next_one_stored(client, app):
+    game_id = start_game(client)
+    other = app.test_client()
+    url = f"/games/{game_id}/hands.json"
+    mine = {"X-CSRFToken": csrf_token(client, f"/games/{game_id}/hands/new")}
+    theirs = {"X-CSRFToken": csrf_token(other, f"/games/{game_id}/hands/new")}
+    hand = {"stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 60}]}
+    # both phones entered hand 1 offline (each knew of 0 hands); the first to reach the server is stored
+    assert client.post(url, json={**hand, "client_key": "a" * 12, "based_on": 0}, headers=mine).status_code == 201
+    late = other.post(url, json={**hand, "client_key": "b" * 12, "based_on": 0}, headers=theirs)
+    assert late.status_code == 409 and late.get_json()["errors"][0]["field"] == "based_on"
+    assert "another phone saved hand 1" in late.get_json()["errors"][0]["message"]
+    # one phone's two queued hands: the second is based on the first, and both are stored in order
+    assert client.post(url, json={**hand, "client_key": "c" * 12, "based_on": 1}, headers=mine).status_code == 201
+    assert client.post(url, json={**hand, "client_key": "d" * 12, "based_on": 2}, headers=mine).status_code == 201
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [300, 180]
+
+
+def test_an_expired_token_is_told_to_the_queue_as_json(client):
+    game_id = start_game(client)
+    response = client.post(
+        f"/games/{game_id}/hands.json",
+        json={"client_key": "k" * 12, "sides": [{}, {}]},
+        headers={"X-CSRFToken": "not-a-token"},
+    )
+    assert response.status_code == 400 and response.get_json()["errors"][0]["field"] == "csrf_token"
+    # a form still gets the page
+    assert "reload the page" in client.post(f"/games/{game_id}/hands/new", data={}).text

@@ -1,0 +1,431 @@
+"""Worked examples for Canadian Canasta (§9), computed by hand from the spec.
+
+Sections (§) refer to shared/rules/scoring-spec.md; see tests/worked_examples.py for how each case
+is read and scored.
+"""
+
+import pytest
+
+from scorekeeper import scoring
+from tests.worked_examples import (
+    case,
+    going_out,
+    going_out_problems,
+    opening_rows,
+    problems_of,
+    red_three_rows,
+    red_three_sides,
+    result_case,
+    rules_of,
+    score_of,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Worked hand scores: (rule set, first side's entry, settings, score, breakdown items)
+
+CANADIAN = [
+    # §9 canastas: wild 300, natural 300, mixed 200
+    case(
+        "§9 Canadian natural canasta 300",
+        "canadian",
+        {"natural_canastas": 1, "melded_points": 35},
+        None,
+        335,
+        {"natural_canastas": 300, "melded_cards": 35},
+    ),
+    case(
+        "§9 Canadian mixed canasta 200",
+        "canadian",
+        {"mixed_canastas": 1, "melded_points": 50},
+        None,
+        250,
+        {"mixed_canastas": 200, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian wild canasta 300",
+        "canadian",
+        {"wild_canastas": 1, "melded_points": 140},
+        None,
+        440,
+        {"wild_canastas": 300, "melded_cards": 140},
+    ),
+    # §13 D18 going out 100
+    case(
+        "§9 Canadian going out 100 with 2 natural + 1 wild",
+        "canadian",
+        {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 300},
+        None,
+        1300,
+        {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 300},
+    ),
+    case(
+        "§15.7 Canadian setting: no going-out bonus",
+        "canadian",
+        {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 300},
+        {"going_out_bonus": 0},
+        1200,
+        {"natural_canastas": 600, "wild_canastas": 300, "melded_cards": 300},
+    ),
+    # §9 six black threes melded on going out: +5 each inside M
+    case(
+        "§9 Canadian six black 3s melded +5 each",
+        "canadian",
+        {
+            "went_out": "normal",
+            "natural_canastas": 2,
+            "wild_canastas": 1,
+            "melded_cards": {"twos_aces": 7, "low": 14, "black_threes": 6},
+        },
+        None,
+        1240,
+        {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 240},
+    ),
+    # §9 red threes 200 each, no all-four bonus, no sign rule by default (§15.7)
+    case(
+        "§9 Canadian 1 red three 200",
+        "canadian",
+        {"red_threes": 1, "melded_points": 50},
+        None,
+        250,
+        {"red_threes": 200, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian 2 red threes 400",
+        "canadian",
+        {"red_threes": 2, "melded_points": 50},
+        None,
+        450,
+        {"red_threes": 400, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian 3 red threes 600",
+        "canadian",
+        {"red_threes": 3, "melded_points": 50},
+        None,
+        650,
+        {"red_threes": 600, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian 4 red threes 800, no bonus",
+        "canadian",
+        {"red_threes": 4, "melded_points": 50},
+        None,
+        850,
+        {"red_threes": 800, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian 5 red threes 1000",
+        "canadian",
+        {"red_threes": 5, "melded_points": 50},
+        None,
+        1050,
+        {"red_threes": 1000, "melded_cards": 50},
+    ),
+    case(
+        "§9 Canadian 6 red threes 1200",
+        "canadian",
+        {"red_threes": 6, "melded_points": 50},
+        None,
+        1250,
+        {"red_threes": 1200, "melded_cards": 50},
+    ),
+    case(
+        "§15.7 Canadian red threes +200 even with nothing melded",
+        "canadian",
+        {"red_threes": 3, "hand_points": 40},
+        None,
+        560,
+        {"red_threes": 600, "cards_in_hand": -40},
+    ),
+    case(
+        "§15.7 Canadian setting: classic sign rule",
+        "canadian",
+        {"red_threes": 3, "hand_points": 40},
+        {"red_three_sign": "melded"},
+        -640,
+        {"red_threes": -600, "cards_in_hand": -40},
+    ),
+    # §9 black threes in hand −100 each, instead of 5 (§13 D18)
+    case(
+        "§9 Canadian 1 black three in hand -100",
+        "canadian",
+        {"melded_points": 50, "black_threes_in_hand": 1, "hand_points": 40},
+        None,
+        -90,
+        {"melded_cards": 50, "black_threes_in_hand": -100, "cards_in_hand": -40},
+    ),
+    case(
+        "§9 Canadian 3 black threes in hand -300",
+        "canadian",
+        {"black_threes_in_hand": 3},
+        None,
+        -300,
+        {"black_threes_in_hand": -300},
+    ),
+    case(
+        "§15.7 Canadian setting: black three in hand -100 and its 5",
+        "canadian",
+        {"black_threes_in_hand": 2},
+        {"black_three_in_hand": 105},
+        -210,
+        {"black_threes_in_hand": -210},
+    ),
+    # §9 exact cut: the non-dealing team +100
+    case(
+        "§9 Canadian exact cut +100",
+        "canadian",
+        {"exact_cut": True, "melded_points": 50},
+        None,
+        150,
+        {"exact_cut": 100, "melded_cards": 50},
+    ),
+    # §9 Canadian: more worked hands
+    case(
+        "§9 Canadian going out 100 with 2 natural + 1 wild, 400 melded",
+        "canadian",
+        {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 400},
+        None,
+        1400,
+        {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 400},
+    ),
+    case(
+        "§9 Canadian 2 mixed 200 each, 4 red threes 800",
+        "canadian",
+        {"mixed_canastas": 2, "red_threes": 4, "melded_points": 150},
+        None,
+        1350,
+        {"mixed_canastas": 400, "red_threes": 800, "melded_cards": 150},
+    ),  # 200 each, no all-four bonus
+    case(
+        "§15.7 Canadian 2 red threes +400 with nothing melded",
+        "canadian",
+        {"red_threes": 2, "hand_points": 30},
+        None,
+        370,
+        {"red_threes": 400, "cards_in_hand": -30},
+    ),  # no sign rule
+    case(
+        "§15.7 Canadian setting: classic sign rule, 2 red threes",
+        "canadian",
+        {"red_threes": 2, "hand_points": 30},
+        {"red_three_sign": "melded"},
+        -430,
+        {"red_threes": -400, "cards_in_hand": -30},
+    ),
+    case(
+        "§9 Canadian 3 black threes in hand -300 and the exact cut +100",
+        "canadian",
+        {"melded_points": 100, "black_threes_in_hand": 3, "exact_cut": True},
+        None,
+        -100,
+        {"melded_cards": 100, "black_threes_in_hand": -300, "exact_cut": 100},
+    ),
+    case(
+        "§15.7 Canadian setting: one black three in hand -105",
+        "canadian",
+        {"melded_points": 100, "black_threes_in_hand": 1},
+        {"black_three_in_hand": 105},
+        -5,
+        {"melded_cards": 100, "black_threes_in_hand": -105},
+    ),
+    case(
+        "§15.7 Canadian setting: no going-out bonus, 400 melded",
+        "canadian",
+        {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 400},
+        {"going_out_bonus": 0},
+        1300,
+        {"natural_canastas": 600, "wild_canastas": 300, "melded_cards": 400},
+    ),
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", CANADIAN)
+def test_hand_score(variant_id, side, settings, expected, items):
+    assert score_of(variant_id, side, settings) == (expected, items)
+
+
+# ---------------------------------------------------------------------------------------------
+# §9/§12 opening-minimum table with its boundaries; §15.6 the setting of 15 for a negative total
+
+CANADIAN_ROWS = [
+    (-2000, 50),
+    (-5, 50),
+    (0, 50),
+    (1495, 50),
+    (1500, 90),
+    (2995, 90),
+    (3000, 120),
+    (6995, 120),
+    (7000, 150),
+    (9995, 150),
+]
+
+
+@pytest.mark.parametrize(
+    "variant_id, settings, total, minimum",
+    opening_rows("§9/§12", "canadian", CANADIAN_ROWS)
+    + opening_rows("§15.6", "canadian", [(-1000, 15), (-5, 15), (0, 50), (7000, 150)], {"negative_minimum": 15}),
+)
+def test_opening_minimum(variant_id, settings, total, minimum):
+    assert scoring.opening_minimum(rules_of(variant_id, settings), total) == minimum
+
+
+# ---------------------------------------------------------------------------------------------
+# Going out (§9): 2 natural canastas and a wild-card one; no concealed going out
+
+
+@pytest.mark.parametrize(
+    "variant_id, side, settings, refused",
+    [
+        going_out(
+            "§9 Canadian 2 natural + 1 wild",
+            "canadian",
+            {"natural_canastas": 2, "wild_canastas": 1, "melded_points": 210},
+            False,
+        ),
+        going_out(
+            "§9 Canadian 3 natural refused (no wild)", "canadian", {"natural_canastas": 3, "melded_points": 105}, True
+        ),
+        going_out(
+            "§9 Canadian 2 natural + 1 mixed refused",
+            "canadian",
+            {"natural_canastas": 2, "mixed_canastas": 1, "melded_points": 120},
+            True,
+        ),
+        going_out(
+            "§9 Canadian 1 natural + 2 wild refused",
+            "canadian",
+            {"natural_canastas": 1, "wild_canastas": 2, "melded_points": 315},
+            True,
+        ),
+        going_out(
+            "§9 Canadian 2 natural + wild + mixed",
+            "canadian",
+            {"natural_canastas": 2, "wild_canastas": 1, "mixed_canastas": 1, "melded_points": 260},
+            False,
+        ),
+    ],
+)
+def test_going_out_requirement(variant_id, side, settings, refused):
+    problems = going_out_problems(variant_id, dict(side, went_out="normal"), settings)
+    assert problems == ([(0, "went_out")] if refused else []), problems
+
+
+def test_canadian_has_no_concealed_going_out():
+    """§9 Canadian has no concealed going out."""
+    side = {"went_out": "concealed", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 210}
+    assert going_out_problems("canadian", side) == [(0, "went_out")]
+
+
+@pytest.mark.parametrize(
+    "variant_id, sides, field, needle",
+    [
+        (
+            "canadian",
+            [{"went_out": "normal", "natural_canastas": 3, "melded_points": 200}, {}],
+            "went_out",
+            "1 wild-card",
+        ),
+        (
+            "canadian",
+            [
+                {
+                    "went_out": "normal",
+                    "natural_canastas": 1,
+                    "mixed_canastas": 1,
+                    "wild_canastas": 1,
+                    "melded_points": 300,
+                },
+                {},
+            ],
+            "went_out",
+            "2 natural",
+        ),
+        (
+            "canadian",
+            [{"black_threes_in_hand": 4}, {"black_threes_in_hand": 3}],
+            "black_threes_in_hand",
+            "6 black threes",
+        ),
+    ],
+)
+def test_rule_set_checks(variant_id, sides, field, needle):
+    problems = problems_of(variant_id, sides)
+    assert any(p.field == field and needle in p.message for p in problems), problems
+
+
+def test_canadian_black_threes_are_melded_all_six():
+    """§9: black 3s may be melded only as all six, by the player going out."""
+    side = {
+        "went_out": "normal",
+        "natural_canastas": 2,
+        "wild_canastas": 1,
+        "melded_cards": {"twos_aces": 7, "low": 14, "black_threes": 4},
+    }
+    problems = problems_of("canadian", [side, {}])
+    assert [(p.side, p.field) for p in problems] == [(0, "melded_cards.black_threes")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Card conservation: 6 red and 6 black threes in a 162-card deck (§9)
+
+
+@pytest.mark.parametrize(
+    "variant_id, reds, refused",
+    red_three_rows([("canadian", [6, 0], False), ("canadian", [4, 3], True), ("canadian", [7, 0], True)]),
+)
+def test_red_threes_the_deck_holds(variant_id, reds, refused):
+    problems = problems_of(variant_id, red_three_sides(reds))
+    if refused:
+        assert problems and {p.field for p in problems} == {"red_threes"}, problems
+    else:
+        assert problems == []
+
+
+@pytest.mark.parametrize(
+    "variant_id, sides, refused",
+    [
+        pytest.param(
+            "canadian",
+            [{"black_threes_in_hand": 3}, {"black_threes_in_hand": 3}],
+            False,
+            id="§9 Canadian 6 black threes",
+        ),
+        pytest.param(
+            "canadian",
+            [{"black_threes_in_hand": 4}, {"black_threes_in_hand": 3}],
+            True,
+            id="§9 Canadian 7 black threes refused",
+        ),
+    ],
+)
+def test_black_threes_the_deck_holds(variant_id, sides, refused):
+    problems = problems_of(variant_id, sides)
+    assert bool(problems) == refused, problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Game end (§9, §15.4): 10000
+
+
+@pytest.mark.parametrize(
+    "variant_id, settings, target, totals, expected",
+    [
+        result_case("§9 canadian 10000", "canadian", (10000, 9995), True, 0, 5, (0, 5)),
+        result_case("§9 canadian below 10000", "canadian", (9995, 9000), False, None, None, ()),
+        result_case("§9 canadian 10050 wins by 250", "canadian", (9800, 10050), True, 1, 250, (250, 0)),
+        result_case("§15.4 canadian tie", "canadian", (10200, 10200), False, None, None, (), tie=True),
+        result_case(
+            "custom target 12000 for canadian", "canadian", (11000, 10500), False, None, None, (), target=12000
+        ),
+    ],
+)
+def test_game_result(variant_id, settings, target, totals, expected):
+    result = scoring.game_result(rules_of(variant_id, settings, target), totals)
+    assert (result.finished, result.winner, result.margin, result.leads, result.tie) == expected
+
+
+def test_target():
+    """§12.1 targets; configure(target=...) overrides it."""
+    assert rules_of("canadian").target == 10000
+    assert rules_of("canadian", target=3000).target == 3000
