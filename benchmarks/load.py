@@ -323,7 +323,8 @@ def main() -> int:
                 ):
                     row[name] = asyncio.run(run_level(port, clients, args.seconds, maker))
                     print(
-                        f"{clients:>3} clients  {name:<19} {row[name]['rps']:7.0f} req/s  p50 {row[name]['p50']:7.2f} ms"
+                        f"{clients:>3} clients  {name:<19} {row[name]['rps']:7.0f} "
+                        f"req/s  p50 {row[name]['p50']:7.2f} ms"
                         f"  p99 {row[name]['p99']:7.2f} ms  errors {row[name]['errors']}",
                         flush=True,
                     )
@@ -351,7 +352,8 @@ def main() -> int:
             ratio, p99_ratio = mine["rps"] / ref["rps"], mine["p99"] / ref["p99"]
             mine.update(throughput_ratio=ratio, p99_ratio=p99_ratio)
             print(
-                f"| {row['clients']} | {name} | {mine['rps']:.0f} | {mine['p50']:.2f} | {mine['p99']:.2f} | {ref['rps']:.0f} | "
+                f"| {row['clients']} | {name} | {mine['rps']:.0f} | "
+                f"{mine['p50']:.2f} | {mine['p99']:.2f} | {ref['rps']:.0f} | "
                 f"{ref['p99']:.2f} | {ratio:.2f} | {p99_ratio:.1f} |"
             )
             if mine["errors"]:
@@ -359,7 +361,8 @@ def main() -> int:
         board = row["scoreboard"]
         if board["throughput_ratio"] < 0.5:
             failures.append(
-                f"scoreboard throughput at {row['clients']} clients is {board['throughput_ratio']:.2f} of the baseline (target ≥ 0.5)"
+                f"scoreboard throughput at {row['clients']} clients is "
+                f"{board['throughput_ratio']:.2f} of the baseline (target ≥ 0.5)"
             )
         save = row["hand_post"]
         if row["clients"] == 1 and save["throughput_ratio"] < 0.2:
@@ -375,7 +378,8 @@ def main() -> int:
         print(f"\nPage weight not measured: {page['error']}")
     else:
         print(
-            f"\nScoreboard page weight: {page['bytes']} bytes ({page['bytes'] / 1024:.1f} KB) in {page['requests']} requests, "
+            f"\nScoreboard page weight: {page['bytes']} bytes "
+            f"({page['bytes'] / 1024:.1f} KB) in {page['requests']} requests, "
             f"{'all first-party' if page['first_party'] else 'NOT all first-party'}"
         )
         for r in page["rows"]:

@@ -111,7 +111,8 @@ def main() -> None:
         ok = target is None or ratio <= target
         failed |= not ok
         print(
-            f"{name:<22}{s:>10.2f}{b:>10.2f}{ratio:>8.2f}{(str(target) + 'x') if target else '-':>8}  {'yes' if ok else 'NO'}"
+            f"{name:<22}{s:>10.2f}{b:>10.2f}{ratio:>8.2f}{(str(target) + 'x') if target else '-':>8} "
+            f" {'yes' if ok else 'NO'}"
         )
     print(
         f"\nmedian of {args.repeat} requests each; big = {args.evenings} evenings"

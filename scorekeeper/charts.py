@@ -73,27 +73,33 @@ def line_chart(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<rect class="chart-plot" x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
+        f'<rect class="chart-plot" x="{left}" y="{top}" width="{plot_w}" '
+        f'height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
     ]
     step = _nice_step(span)
     tick = (lo // step) * step
     while tick <= hi:
         if tick >= lo:
             parts.append(
-                f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>'
+                f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" '
+                f'y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>'
             )
             parts.append(
-                f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
+                f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" '
+                f'font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
             )
         tick += step
     if lo < 0:
         parts.append(
-            f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>'
+            f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" '
+            f'y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>'
         )
     if target is not None:
         parts.append(
-            f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
-            f'stroke-dasharray="5 4"/><text class="chart-label" x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
+            f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" '
+            f'y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
+            'stroke-dasharray="5 4"/><text class="chart-label" '
+            f'x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
             f'text-anchor="end" fill="{INK}">{escape(target_label.format(target=target))}</text>'
         )
     for index, (name, values) in enumerate(series):
@@ -111,13 +117,16 @@ def line_chart(
         ly = height - 16 * rows + 16 * (index // columns) - 2
         shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
         parts.append(
-            f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>'
+            f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" '
+            f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>'
         )
         parts.append(
-            f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>'
+            f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" '
+            f'fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>'
         )
     parts.append(
-        f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>'
+        f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" '
+        f'font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>'
     )
     parts.append("</svg>")
     return "".join(parts)
@@ -137,14 +146,17 @@ def bar_chart(values: Sequence[int], title: str = "", width: int = 360, height: 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<text class="chart-tick" x="{left - 4}" y="{y(hi) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{hi}</text>',
-        f'<text class="chart-tick" x="{left - 4}" y="{y(lo) + 4:.1f}" font-size="10" text-anchor="end" fill="{INK}">{lo}</text>',
+        f'<text class="chart-tick" x="{left - 4}" y="{y(hi) + 4:.1f}" '
+        f'font-size="10" text-anchor="end" fill="{INK}">{hi}</text>',
+        f'<text class="chart-tick" x="{left - 4}" y="{y(lo) + 4:.1f}" '
+        f'font-size="10" text-anchor="end" fill="{INK}">{lo}</text>',
     ]
     for i, v in enumerate(values):
         y0, y1 = sorted((y(0), y(v)))
         colour, cls = (COLOURS[0], _series(0)) if v >= 0 else (COLOURS[1], _series(1))
         parts.append(
-            f'<rect class="f{cls}" x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>'
+            f'<rect class="f{cls}" x="{left + i * bar + bar * 0.1:.1f}" y="{y0:.1f}" '
+            f'width="{max(bar * 0.8, 1):.1f}" height="{max(y1 - y0, 1):.1f}" fill="{colour}"/>'
         )
     parts.append(
         f'<line class="chart-axis" x1="{left}" x2="{left + plot_w}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="{INK}"/>'

@@ -335,7 +335,8 @@ def restore_command(path: str, replace: bool) -> None:
     except backup.ImportError_ as error:
         raise click.ClickException(f"{error} The archive was left unchanged.") from None
     click.echo(
-        f"Restored {counts['games']} games with {counts['hands']} hands, {counts['evenings']} evenings, {counts['players']} players."
+        f"Restored {counts['games']} games with {counts['hands']} hands, "
+        f"{counts['evenings']} evenings, {counts['players']} players."
     )
 
 

@@ -110,9 +110,11 @@ def evening_standings(db: Database, evening_id: int) -> list[dict[str, Any]]:
     """Each player's games, wins and balance in an evening, best first."""
     return list(
         db.query(
-            "select p.id, p.name, count(r.game_id) as games, coalesce(sum(r.won), 0) as won, coalesce(sum(r.margin), 0) as balance "
+            "select p.id, p.name, count(r.game_id) as games, coalesce(sum(r.won), "
+            "0) as won, coalesce(sum(r.margin), 0) as balance "
             "from evening_players e join players p on p.id = e.player_id "
-            "left join player_results r on r.player_id = p.id and r.game_id in (select id from games where evening_id = ?) "
+            "left join player_results r on r.player_id = p.id and "
+            "r.game_id in (select id from games where evening_id = ?) "
             "where e.evening_id = ? group by p.id order by balance desc, won desc, e.position",
             [evening_id, evening_id],
         )

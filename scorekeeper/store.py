@@ -403,7 +403,8 @@ def delete_hand(db: Database, game_id: int, hand_id: int) -> bool:
     now = _now()
     with write(db):
         done = db.execute(
-            "update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ? and deleted_at is null",
+            "update hands set deleted_at = ?, version = version + "
+            "1 where id = ? and game_id = ? and deleted_at is null",
             [now, hand_id, game_id],
         ).rowcount
         if done:
