@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 
@@ -215,6 +216,43 @@ def m011_kept_figures(db: Database) -> None:
     db.execute("create unique index games_match_partie on games(match_id, partie) where match_id is not null")
 
 
+# How an empty seat was named before guests existed, in the app's four languages (frozen here).
+DEFAULT_SEAT_NAMES = ("Player [0-9]*", "Spieler [0-9]*", "Giocatore [0-9]*", "Mängija [0-9]*")
+
+
+@migrations()
+def m012_guests(db: Database) -> None:
+    """An empty seat is a guest of its game only (no archive player). Players still called by an
+    empty seat's default name ("Player 3", never named) become guests of each of their games and
+    leave the players, evenings and kept totals."""
+    defaults = " or ".join("name glob ?" for _ in DEFAULT_SEAT_NAMES)
+    db.execute(f"create temporary table unnamed as select id from players where {defaults}", DEFAULT_SEAT_NAMES)
+    # the kept totals of their partners lose the partnerships with them; the games' results are
+    # kept again by the app after the migrations (their game_results rows are dropped here)
+    db.execute("delete from game_results where game_id in (select game_id from game_seats where player_id in unnamed)")
+    db.execute(
+        "delete from player_results where game_id in (select game_id from game_seats where player_id in unnamed)"
+    )
+    db.execute("delete from player_totals")
+    db.execute("delete from pair_totals")
+    db.execute("update game_seats set player_id = null where player_id in unnamed")
+    db.execute("delete from evening_players where player_id in unnamed")
+    db.execute("delete from players where id in unnamed")
+    db.execute("drop table unnamed")
+    # the totals are summed again from every game's kept rows (the guests' games are refreshed after)
+    db.execute(
+        "insert into player_totals (player_id, games, finished, won, hands, points, best_hand, canastas, margin) "
+        "select player_id, count(*), sum(finished), sum(won), sum(hands), sum(points), max(best_hand), "
+        "sum(canastas), sum(margin) from player_results group by player_id"
+    )
+    db.execute(
+        "insert into pair_totals (a, b, games, finished, won, margin) "
+        "select x.player_id, y.player_id, count(*), sum(x.finished), sum(x.won), sum(x.margin) "
+        "from player_results x join player_results y on x.game_id = y.game_id and x.side = y.side "
+        "and x.player_id < y.player_id group by x.player_id, y.player_id"
+    )
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]
@@ -224,6 +262,10 @@ def open_db(path: str, migrate: bool = True) -> Database:
     """Open the database file (or memory with ":memory:"), tuned for several phones, and migrate it
     (the app migrates once when it starts; its requests then open without looking)."""
     db = Database(memory=True) if path == ":memory:" else Database(path)
+    # a file this server may not write (read-only files or disk) is opened read-only, and SQLite
+    # keeps the connection so: it is not kept (close_db), and the next save after the file is made
+    # writable again opens it afresh and is stored, without a restart
+    db.unwritable = os.path.exists(path) and not os.access(path, os.W_OK)
     db.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
         # first: even switching to WAL may wait for a writer; a change waits at most this long for
@@ -284,7 +326,7 @@ def close_db(exception: BaseException | None = None) -> None:
     path = current_app.config["DATABASE"]
     if db.conn.in_transaction:
         db.conn.rollback()
-    if path == ":memory:":
+    if path == ":memory:" or getattr(db, "unwritable", False):
         db.close()
         return
     kept = _kept_connections(current_app)

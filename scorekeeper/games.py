@@ -140,6 +140,7 @@ def new_game(variant: str):
                 get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
                 layout=layout.key, settings=form.settings(), target=form.target.data,
                 evening_id=evening.id if evening else None, complete_game=wants_match,
+                guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
             )  # fmt: skip
             if outcome.status == service.MISSING:
                 abort(404)  # the evening was deleted meanwhile
@@ -157,8 +158,9 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
     game = store.get_game(get_db(), game_id) if game_id is not None and store.valid_id(game_id) else None
     if game is None or game.variant != rules.id:
         return
-    for field, name in zip(form.players, game.players):
-        field.data = name
+    guests = store.guests_of(get_db(), game.id)
+    for seat, (field, name) in enumerate(zip(form.players, game.players)):
+        field.data = "" if seat < len(guests) and guests[seat] else name  # a guest's seat stays a guest
     if game.layout and any(layout.key == game.layout for layout in rules.layouts):
         form.layout.data = game.layout
     for setting in rules.settings:

@@ -207,6 +207,7 @@ def create_game(
     target: int | None = None,
     evening_id: int | None = None,
     complete_game: bool = False,
+    guests: list[bool] | None = None,
 ) -> Outcome:
     """Start a game (with ``complete_game``, as Partie 1 of a complete Game): SAVED with its id,
     MISSING if its evening is gone."""
@@ -214,7 +215,15 @@ def create_game(
         if evening_id is not None and store.get_evening(db, evening_id) is None:
             return Outcome(MISSING)
         game_id = store.create_game(
-            db, variant, players, first_dealer, layout=layout, settings=settings, target=target, evening_id=evening_id
+            db,
+            variant,
+            players,
+            first_dealer,
+            layout=layout,
+            settings=settings,
+            target=target,
+            evening_id=evening_id,
+            guests=guests,
         )
         if complete_game:
             store.set_match(db, game_id, game_id, 1)
@@ -241,7 +250,7 @@ def next_partie(db: Database, match_id: int) -> Outcome:
         layout = rules.partie_layouts[len(games) - 1]
         game_id = store.create_game(
             db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
-            match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id,
+            match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id, guests=store.guests_of(db, last.id),
         )  # fmt: skip
         return Outcome(SAVED, id=game_id)
 

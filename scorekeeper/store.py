@@ -175,12 +175,17 @@ def create_game(
     match_id: int | None = None,
     partie: int | None = None,
     evening_id: int | None = None,
+    guests: list[bool] | None = None,
 ) -> int:
-    """Store a new game with its seats and return its id (players are found or added by name)."""
+    """Store a new game with its seats and return its id (players are found or added by name).
+    A seat marked in ``guests`` (left empty on the form) is a guest of this game only: no archive
+    player, never in statistics or partnerships, never merged with another game's guest."""
     now = _now()
+    guests = list(guests or []) + [False] * (len(players) - len(guests or []))
     with write(db):
-        ids = [player_id(db, name) for name in players]
-        players = [db["players"].get(pid)["name"] for pid in ids]  # as the archive spells them
+        ids = [None if guest else player_id(db, name) for name, guest in zip(players, guests)]
+        # as the archive spells them
+        players = [name if pid is None else db["players"].get(pid)["name"] for name, pid in zip(players, ids)]
         # a number is never given twice, not even that of a deleted game: links, QR codes and the
         # phones' queues keep pointing at the game they meant (and Undo can bring it back)
         next_id = db.execute(
@@ -208,7 +213,7 @@ def create_game(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
         )
         if evening_id is not None:
-            _add_to_evening(db, evening_id, ids)
+            _add_to_evening(db, evening_id, [pid for pid in ids if pid is not None])
         refresh_results(db, game_id)
     return game_id
 
@@ -222,6 +227,12 @@ def get_game(db: Database, game_id: int) -> Game | None:
     if row is None:
         return None
     return _game(dict(zip([c[0] for c in cursor.description], row)))
+
+
+def guests_of(db: Database, game_id: int) -> list[bool]:
+    """Which seats of a game are guests."""
+    rows = db.execute("select seat, player_id is null from game_seats where game_id = ? order by seat", [game_id])
+    return [bool(guest) for _seat, guest in rows]
 
 
 def set_match(db: Database, game_id: int, match_id: int, partie: int) -> None:
@@ -469,7 +480,10 @@ def undelete_game(db: Database, game_id: int) -> int | None:
         new_id = db["games"].insert(game).last_pk
         names = json.loads(game["players"])
         for seat in data["seats"]:
-            if not db.execute("select 1 from players where id = ?", [seat["player_id"]]).fetchone():
+            if (
+                seat["player_id"] is not None
+                and not db.execute("select 1 from players where id = ?", [seat["player_id"]]).fetchone()
+            ):
                 seat = {**seat, "player_id": player_id(db, names[seat["seat"]])}  # merged away meanwhile
             db["game_seats"].insert({**seat, "game_id": new_id})
         for hand in data["hands"]:
@@ -510,12 +524,14 @@ def list_players(db: Database) -> list[Player]:
 
 def _rewrite_names(db: Database, pid: int) -> None:
     """Refresh the names kept with each game of this player after a rename or merge."""
-    for row in db.query("select distinct game_id from game_seats where player_id = ?", [pid]):
-        seats = db.query(
-            "select p.name from game_seats s join players p on p.id = s.player_id where s.game_id = ? order by s.seat",
+    for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):
+        kept = json.loads(db.execute("select players from games where id = ?", [row["game_id"]]).fetchone()[0])
+        for seat in db.query(
+            "select s.seat, p.name from game_seats s join players p on p.id = s.player_id where s.game_id = ?",
             [row["game_id"]],
-        )
-        db["games"].update(row["game_id"], {"players": json.dumps([seat["name"] for seat in seats])})
+        ):
+            kept[seat["seat"]] = seat["name"]  # a guest's seat keeps its name
+        db["games"].update(row["game_id"], {"players": json.dumps(kept)})
 
 
 def rename_player(db: Database, pid: int, name: str) -> None:
@@ -593,7 +609,8 @@ def update_evening(db: Database, evening_id: int, date: str, names: list[str], p
         in_games = [
             r["player_id"]
             for r in db.query(
-                "select distinct s.player_id from game_seats s join games g on g.id = s.game_id where g.evening_id = ?",
+                "select distinct s.player_id from game_seats s join games g on g.id = s.game_id "
+                "where g.evening_id = ? and s.player_id is not null",
                 [evening_id],
             )
         ]
@@ -643,8 +660,13 @@ PAIR_FIELDS = ("games", "finished", "won", "margin")
 
 
 def _seats(db: Database, game_id: int) -> dict[int, int]:
-    """Seat → player id of a game."""
-    return {r[0]: r[1] for r in db.execute("select seat, player_id from game_seats where game_id = ?", [game_id])}
+    """Seat → player id of a game (guests' seats left out: they are nobody in the archive)."""
+    return {
+        r[0]: r[1]
+        for r in db.execute(
+            "select seat, player_id from game_seats where game_id = ? and player_id is not null", [game_id]
+        )
+    }
 
 
 def _day(db: Database, game: Game) -> str:
