@@ -314,7 +314,13 @@ def peek_generation(app) -> int:
     kept = _kept_connections(app)
     db = kept.get(path)
     if db is None:
-        db = kept[path] = open_db(path, migrate=False)
+        db = open_db(path, migrate=False)
+        if db.unwritable:  # not kept (see open_db)
+            try:
+                return generation(db)
+            finally:
+                db.close()
+        kept[path] = db
     return generation(db)
 
 
@@ -372,8 +378,11 @@ def restore_command(path: str, replace: bool) -> None:
             data = json.loads(src.read().decode("utf-8-sig"))
         except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested absurdly deep
             raise click.ClickException(f"{path} is not JSON: {error}") from None
+    games = len(data.get("games") or []) if isinstance(data, dict) and isinstance(data.get("games"), list) else 0
     try:
-        counts = backup.restore(get_db(), data, replace=replace)
+        # the file is checked first; then a bar shows the games going in (tens of seconds for years of them)
+        with click.progressbar(length=games, label="Restoring games", show_pos=True) as bar:
+            counts = backup.restore(get_db(), data, replace=replace, progress=lambda done, total: bar.update(1))
     except backup.ImportError_ as error:
         raise click.ClickException(f"{error} The archive was left unchanged.") from None
     click.echo(

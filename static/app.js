@@ -163,6 +163,15 @@
     if (!form || (form.method || "").toLowerCase() !== "post" || form.classList.contains("hand-form")) return;
     if (form.dataset.sent) { event.preventDefault(); return; }
     form.dataset.sent = "1";
+    if (form.dataset.busy) {  // a long restore: say so, with a bar, while the page waits for the answer
+      var status = document.createElement("p");
+      status.className = "busy";
+      status.setAttribute("role", "status");
+      status.textContent = form.dataset.busy + " ";
+      status.appendChild(document.createElement("progress"));
+      form.appendChild(status);
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    }
   });
   window.addEventListener("pageshow", function () {  // back to a page kept by the browser: it may send again
     document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
