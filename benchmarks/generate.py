@@ -1,9 +1,11 @@
-"""Fill an instance with five years of a weekly club: 300 evenings, 3000 games, 60000 hands, 40 players.
+"""Fill an instance with five years of a weekly club: 300 evenings, 3000 games, 40 players, each game
+played until a side reaches 5000 (about 6 to 12 hands).
 
     .venv/bin/python benchmarks/generate.py instance-big/scorekeeper.sqlite [--evenings 300] [--seed 1]
 
-Every hand is a valid classic entry (it passes the same checks as the forms), stored through the
-same tables as the app, and every game's results are computed by the app's own code.
+Every hand is a valid classic entry (it passes the same checks as the forms and draws no
+plausibility warning), no game goes on after its end, hands are stored through the same tables as
+the app, and every game's results are computed by the app's own code.
 """
 
 from __future__ import annotations
@@ -18,18 +20,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import checks, store, variants  # noqa: E402
+from scorekeeper import checks, scoring, store, variants  # noqa: E402
 from scorekeeper import db as dbmod
 
 RULES = variants.configure(variants.get("classic"))
 
 
-def random_side(rng: random.Random, out: bool) -> dict:
-    """A plausible side entry for one hand."""
-    natural = rng.randint(1, 2) if out else rng.randint(0, 1)
-    mixed = rng.randint(0, 2)
-    least = 35 * natural + 50 * mixed
-    melded = least + 5 * rng.randint(0, 60) if (natural or mixed or rng.random() < 0.8) else 0
+def random_side(rng: random.Random, out: bool, total: int) -> dict:
+    """A plausible side entry for one hand of a side standing at ``total``: it melds at least its
+    opening minimum or nothing at all, and the side that goes out has its canasta."""
+    natural = rng.choice([0, 1, 1]) if out else rng.choice([0, 0, 0, 1])
+    mixed = rng.choice([0, 1, 1]) if out else rng.choice([0, 0, 1])
+    if out and not natural + mixed:
+        mixed = 1
+    melds = natural or mixed or rng.random() < 0.75
+    least = max(35 * natural + 50 * mixed, scoring.opening_minimum(RULES, total) if melds else 0)
+    melded = least + 5 * rng.randint(0, 40) if melds else 0
     return {
         "melded_points": melded,
         "hand_points": 0 if out else 5 * rng.randint(0, 30),
@@ -41,11 +47,31 @@ def random_side(rng: random.Random, out: bool) -> dict:
     }
 
 
+def random_game(rng: random.Random) -> list[list[dict]]:
+    """A classic game played until a side reaches 5000, hand by hand: every hand passes the app's
+    checks and draws no plausibility warning, and nothing is recorded after the hand that ends it."""
+    totals = [0, 0]
+    hands: list[list[dict]] = []
+    while True:
+        winner = rng.randrange(2)
+        sides = [random_side(rng, i == winner, totals[i]) for i in range(2)]
+        if sides[0]["red_threes"] + sides[1]["red_threes"] > 4:
+            sides[1]["red_threes"] = 0
+        read, problems = checks.read_hand(RULES, sides)
+        minimums = [scoring.opening_minimum(RULES, t) for t in totals]
+        if problems or checks.plausibility_warnings(RULES, read, minimums):
+            continue  # a hand a table would not have: deal again
+        scores = scoring.score_hand(RULES, read)
+        totals = [t + s.score for t, s in zip(totals, scores)]
+        hands.append(sides)
+        if scoring.game_result(RULES, totals).finished:
+            return hands
+
+
 def generate(
     path: str,
     evenings: int = 300,
     games_per_evening: int = 10,
-    hands_per_game: int = 20,
     players: int = 40,
     seed: int = 1,
 ) -> dict[str, int]:
@@ -65,12 +91,7 @@ def generate(
                 seats = rng.sample(present, 4)
                 game_id = store.create_game(db, "classic", seats, rng.randrange(4), evening_id=evening_id)
                 rows = []
-                for h in range(hands_per_game):
-                    winner = rng.randrange(2)
-                    sides = [random_side(rng, i == winner) for i in range(2)]
-                    if sides[0]["red_threes"] + sides[1]["red_threes"] > 4:
-                        sides[1]["red_threes"] = 0
-                    assert not checks.read_hand(RULES, sides)[1]
+                for h, sides in enumerate(random_game(rng)):
                     stamp = f"{day}T20:{h:02d}:00+00:00"
                     rows.append(
                         {
@@ -88,6 +109,26 @@ def generate(
                 store.refresh_results(db, game_id)
     db.close()
     return {"evenings": evenings, "games": evenings * games_per_evening, "hands": hand_count, "players": len(ids)}
+
+
+def club_archive(evenings: int = 300) -> Path:
+    """The club archive the benchmarks measure, generated once into benchmarks/data/ (the file name
+    carries the generator's version, so an archive of an older generator is never measured)."""
+    data = Path(__file__).resolve().parent / "data"
+    data.mkdir(exist_ok=True)
+    big = data / f"club-{GENERATOR_VERSION}-{evenings}.sqlite"
+    if not big.exists():
+        print(f"generating the club archive ({evenings} evenings) once …", flush=True)
+        started = time.perf_counter()
+        partial = big.with_suffix(".partial")  # renamed when complete: a failed run leaves no half archive
+        for leftover in data.glob(partial.name + "*"):
+            leftover.unlink()
+        print(generate(str(partial), evenings=evenings), f"{time.perf_counter() - started:.1f} s", flush=True)
+        partial.rename(big)
+    return big
+
+
+GENERATOR_VERSION = 2  # 2: games end when a side reaches the target
 
 
 def main() -> None:

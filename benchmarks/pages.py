@@ -4,8 +4,8 @@ pages on a nearly empty one, in one run, and report the ratios.
     .venv/bin/python benchmarks/pages.py            # generates the big archive on first use
     .venv/bin/python benchmarks/pages.py --repeat 40
 
-Big: 300 evenings, 3000 games, 60000 hands, 40 players (benchmarks/generate.py), kept in
-benchmarks/data/ (git-ignored). Small: 1 evening, 1 game of 20 hands. Each page is requested
+Big: 300 evenings, 3000 games played to the end (about 21 000 hands), 40 players (benchmarks/generate.py), kept in
+benchmarks/data/ (git-ignored). Small: 1 evening, 1 game played to its end. Each page is requested
 through the Flask app in this process (no network), alternating big and small, and the median of
 the repeats is compared. Targets (issue 4): game page and history within 1.5x, statistics within 3x.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks.generate import generate  # noqa: E402
+from benchmarks.generate import club_archive, generate  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 
 TARGETS = {
@@ -77,15 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     data = HERE / "data"
     data.mkdir(exist_ok=True)
-    big = data / f"big-{args.evenings}.sqlite"
-    if not big.exists():
-        print("generating the big archive …", flush=True)
-        started = time.perf_counter()
-        partial = big.with_suffix(".partial")  # renamed when complete: a failed run leaves no half archive
-        for leftover in data.glob(partial.name + "*"):
-            leftover.unlink()
-        print(generate(str(partial), evenings=args.evenings), f"{time.perf_counter() - started:.1f} s", flush=True)
-        partial.rename(big)
+    big = club_archive(args.evenings)
     small = Path(tempfile.mkdtemp()) / "small.sqlite"
     generate(str(small), evenings=1, games_per_evening=1)
     clients = {"big": app_for(big, not args.no_cache), "small": app_for(small, not args.no_cache)}
