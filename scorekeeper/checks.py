@@ -3,7 +3,8 @@
 A hand entry is a list of one dict per side, in the shape the JSON API takes and the database
 stores (see ``docs/api.md``): ``melded_points`` or ``melded_cards`` (counts by value group),
 ``hand_points`` or ``hand_cards``, ``natural_canastas``, ``mixed_canastas``, ``red_threes``,
-``went_out`` (None, "normal", "concealed"), optional ``has_melded`` and ``penalties``.
+``went_out`` (None, "normal", "concealed"), optional ``has_melded`` and ``penalties``. Which fields a
+rule set's side has, their kinds and limits, is the table in ``entry.py``.
 
 Pure: no Flask, no database. Every problem names the side and the field it belongs to, so a
 form can show the message beside that field.
@@ -15,41 +16,26 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .entry import FRAME, Field, group, shape, side_fields
+from .entry import MAX_PENALTY as MAX_PENALTY  # re-exported
 from .messages import N_, Msg, Problem
 from .scoring import SideHand, card_points, pool
-from .variants import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
+from .variants import CARD_GROUP_KEYS, CARD_GROUPS, RANKS, RuleSet
 
-POINT_FIELDS = ("melded_points", "hand_points", "penalties")
-CARD_FIELDS = {"melded_points": "melded_cards", "hand_points": "hand_cards"}
-# No real penalty comes near this; it stops a slip of the thumb from wrecking a total.
-MAX_PENALTY = 10000
+POINT_FIELDS = tuple(f.name for f in FRAME if f.kind == "points")
+CARD_FIELDS = {f.name: f.pair for f in FRAME if f.kind == "points" and f.pair}  # points → its card counts
 MAX_FIGURE = 10**9  # larger is a slip of the thumb or an attack, refused before any other check
 GROUP_LABELS = dict(CARD_GROUPS)
 
 
 def count_fields(rules: RuleSet) -> dict[str, int]:
     """The whole-number fields a side of this rule set has, each with the most it can be."""
-    fields = {f"{kind.key}_canastas": 30 for kind in rules.canasta_kinds}
-    fields["red_threes"] = rules.red_threes_in_deck
-    if rules.black_three_values:
-        fields["black_threes"] = len(rules.black_three_values) - 1
-    if rules.black_three_in_hand:
-        fields["black_threes_in_hand"] = rules.cards_in_deck["black_threes"]
-    for deduction in rules.incomplete_melds:
-        fields[f"incomplete_{deduction.key}"] = deduction.max_count
-    for deduction in rules.holding_penalties:
-        fields[f"holding_{deduction.key}"] = min(deduction.max_count, rules.side_size)
-    for deduction in rules.penalty_catalogue:
-        fields[f"offence_{deduction.key}"] = deduction.max_count
-    return fields
+    return {f.name: f.max for f in side_fields(rules) if f.kind == "count"}
 
 
 def known_fields(rules: RuleSet) -> set[str]:
     """Every field a side entry of this rule set may have."""
-    fields = set(count_fields(rules)) | set(POINT_FIELDS) | set(CARD_FIELDS.values()) | {"went_out", "has_melded"}
-    if rules.exact_cut_bonus:
-        fields.add("exact_cut")
-    return fields
+    return {f.name for f in side_fields(rules)}
 
 
 def _int(value: Any) -> int | None:
@@ -87,48 +73,51 @@ def _read_count(raw: Mapping[str, Any], key: str, side: int, problems: list[Prob
     return number
 
 
-def _read_cards(
-    rules: RuleSet, raw: Any, side: int, field: str, groups: tuple[str, ...], problems: list[Problem]
-) -> dict[str, int]:
+def _read_cards(rules: RuleSet, raw: Any, side: int, field: Field, problems: list[Problem]) -> dict[str, int]:
     """Card counts by value group; each count a whole number within what the deck holds."""
+    groups = tuple(card.key for card in field.cards)
     if not isinstance(raw, Mapping):
         problems.append(
-            Problem(side, field, N_("Give card counts as an object with keys %(keys)s."), {"keys": ", ".join(groups)})
+            Problem(
+                side, field.name, N_("Give card counts as an object with keys %(keys)s."), {"keys": ", ".join(groups)}
+            )
         )
         return {}
     counts: dict[str, int] = {}
     for key in raw:
         if key not in groups:
-            problems.append(Problem(side, f"{field}.{key}", N_("Unknown card group %(key)s here."), {"key": repr(key)}))
-    for key in groups:
-        number = _read_count(raw, key, side, problems, f"{field}.{key}")
-        if number > rules.cards_in_deck[key]:
+            problems.append(
+                Problem(side, f"{field.name}.{key}", N_("Unknown card group %(key)s here."), {"key": repr(key)})
+            )
+    for card in field.cards:
+        name = f"{field.name}.{card.key}"
+        number = _read_count(raw, card.key, side, problems, name)
+        if card.max is not None and number > card.max:
             problems.append(
                 Problem(
                     side,
-                    f"{field}.{key}",
+                    name,
                     N_("The deck holds only %(count)s cards of the kind “%(cards)s”."),
-                    {"count": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key])},
+                    {"count": card.max, "cards": Msg(card.label)},
                 )
             )
-        counts[key] = number
+        counts[card.key] = number
     return counts
 
 
-def _check_points(rules: RuleSet, name: str, value: int, side: int, problems: list[Problem]) -> None:
-    """A point figure is a multiple of 5 (§0 invariants) and within what the deck holds."""
-    if value % 5:
+def _check_points(field: Field, value: int, side: int, problems: list[Problem]) -> None:
+    """A point figure is a multiple of 5 (§0 invariants) and within what the deck holds (or a penalty)."""
+    if value % field.step:
         problems.append(
-            Problem(side, name, N_("Points are always a multiple of 5; %(value)s is not."), {"value": value})
+            Problem(side, field.name, N_("Points are always a multiple of 5; %(value)s is not."), {"value": value})
         )
-    limit = MAX_PENALTY if name == "penalties" else rules.max_card_points
-    if value > limit:
+    if field.max is not None and value > field.max:
         text = (
             N_("%(value)s is more than a penalty (%(limit)s).")
-            if name == "penalties"
+            if field.group == "penalties"
             else N_("%(value)s is more than the whole deck holds (%(limit)s).")
         )
-        problems.append(Problem(side, name, text, {"value": value, "limit": limit}))
+        problems.append(Problem(side, field.name, text, {"value": value, "limit": field.max}))
 
 
 @dataclass(frozen=True)
@@ -140,14 +129,31 @@ class ReadSide:
     hand_cards: dict[str, int] | None
 
 
+def _read_flag(raw: Mapping[str, Any], field: Field, side: int, problems: list[Problem]) -> bool | None:
+    """True or false; left out (or, where it has a default, empty) gives the default."""
+    value = raw.get(field.name)
+    if field.default is not None and value in (None, ""):
+        return field.default
+    if value is None or isinstance(value, bool):
+        return value
+    text = (
+        N_("has_melded must be true, false or left out.")
+        if field.default is None
+        else N_("exact_cut must be true or false.")
+    )
+    problems.append(Problem(side, field.name, text))
+    return field.default
+
+
 def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> ReadSide:
     """Read one side's raw entry; append a Problem for every field that is not a valid figure."""
     if not isinstance(raw, Mapping):
         problems.append(Problem(side, "side", N_("Each side must be an object with the side's figures.")))
         return ReadSide(SideHand(), None, None)
-    known = known_fields(rules)
+    fields = side_fields(rules)
+    by_name = {f.name: f for f in fields}
     for key in raw:
-        if key not in known:
+        if key not in by_name:
             problems.append(
                 Problem(
                     side,
@@ -158,70 +164,69 @@ def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> R
             )
     values: dict[str, Any] = {}
     cards: dict[str, dict[str, int] | None] = {}
-    for points_field, cards_field in CARD_FIELDS.items():
-        cards[cards_field] = None
-        if raw.get(cards_field) is not None:
-            if raw.get(points_field) not in (None, ""):
+    for f in (f for f in fields if f.kind == "points"):  # a figure in points, or in card counts (its pair)
+        paired = by_name.get(f.pair)
+        if paired is not None:
+            cards[paired.name] = None
+        if paired is not None and raw.get(paired.name) is not None:
+            if raw.get(f.name) not in (None, ""):
                 problems.append(
                     Problem(
                         side,
-                        points_field,
+                        f.name,
                         N_("Give either %(points)s or %(cards)s, not both."),
-                        {"points": points_field, "cards": cards_field},
+                        {"points": f.name, "cards": paired.name},
                     )
                 )
-            groups = rules.melded_card_groups if cards_field == "melded_cards" else rules.hand_card_groups
-            counts = _read_cards(rules, raw[cards_field], side, cards_field, groups, problems)
-            cards[cards_field] = counts
-            values[points_field] = card_points(rules, counts)
+            counts = _read_cards(rules, raw[paired.name], side, paired, problems)
+            cards[paired.name] = counts
+            values[f.name] = card_points(rules, counts)
         else:
-            values[points_field] = _read_count(raw, points_field, side, problems)
-            _check_points(rules, points_field, values[points_field], side, problems)
-    penalties = _read_count(raw, "penalties", side, problems)
-    _check_points(rules, "penalties", penalties, side, problems)
-    counts = {}
-    for key, most in count_fields(rules).items():
-        counts[key] = _read_count(raw, key, side, problems)
-        if counts[key] > most:
-            problems.append(Problem(side, key, N_("At most %(most)s."), {"most": most}))
-            counts[key] = 0
-    went_out = raw.get("went_out")
-    if went_out in ("", "no", False):
-        went_out = None
-    if went_out is not None and rules.going_out_kind(went_out) is None:
-        allowed = ", ".join(f'"{g.key}"' for g in rules.going_out)
-        problems.append(
-            Problem(side, "went_out", N_("Went out must be null or one of %(allowed)s."), {"allowed": allowed})
-        )
-        went_out = None
-    has_melded = raw.get("has_melded")
-    if has_melded is not None and not isinstance(has_melded, bool):
-        problems.append(Problem(side, "has_melded", N_("has_melded must be true, false or left out.")))
-        has_melded = None
-    exact_cut = raw.get("exact_cut", False)
-    if exact_cut in (None, ""):
-        exact_cut = False
-    if not isinstance(exact_cut, bool):
-        problems.append(Problem(side, "exact_cut", N_("exact_cut must be true or false.")))
-        exact_cut = False
+            values[f.name] = _read_count(raw, f.name, side, problems)
+            _check_points(f, values[f.name], side, problems)
+    for f in (f for f in fields if f.kind == "count"):
+        values[f.name] = _read_count(raw, f.name, side, problems)
+        if f.max is not None and values[f.name] > f.max:
+            problems.append(Problem(side, f.name, N_("At most %(most)s."), {"most": f.max}))
+            values[f.name] = 0
+    for f in (f for f in fields if f.kind == "choice"):
+        value = raw.get(f.name)
+        if value in ("", "no", False):
+            value = None
+        # every way of the rule set is read (a stored hand keeps its score); check_side refuses one
+        # the seating does not offer (§10.5 glatt ausmachen without a partner)
+        if value is not None and rules.going_out_kind(value) is None:
+            allowed = ", ".join(f'"{value}"' for value, _label in f.choices)
+            problems.append(
+                Problem(side, f.name, N_("Went out must be null or one of %(allowed)s."), {"allowed": allowed})
+            )
+            value = None
+        values[f.name] = value
+    for f in (f for f in fields if f.kind == "flag"):
+        values[f.name] = _read_flag(raw, f, side, problems)
+
+    def by_key(group: str) -> dict[str, int]:
+        return {f.key: values[f.name] for f in fields if f.group == group and f.kind == "count"}
+
+    canastas = by_key("canastas")
     hand = SideHand(
         melded_points=values["melded_points"],
         hand_points=values["hand_points"],
-        natural_canastas=counts.pop("natural_canastas", 0),
-        mixed_canastas=counts.pop("mixed_canastas", 0),
-        red_threes=counts.pop("red_threes", 0),
-        went_out=went_out,
-        has_melded=has_melded,
-        penalties=penalties,
-        other_canastas={k[: -len("_canastas")]: v for k, v in counts.items() if k.endswith("_canastas")},
-        black_threes=counts.get("black_threes", 0),
-        black_threes_in_hand=counts.get("black_threes_in_hand", 0),
-        exact_cut=exact_cut,
-        incomplete_melds={k[len("incomplete_") :]: v for k, v in counts.items() if k.startswith("incomplete_")},
-        holding={k[len("holding_") :]: v for k, v in counts.items() if k.startswith("holding_")},
-        offences={k[len("offence_") :]: v for k, v in counts.items() if k.startswith("offence_")},
+        natural_canastas=canastas.pop("natural", 0),
+        mixed_canastas=canastas.pop("mixed", 0),
+        red_threes=values["red_threes"],
+        went_out=values["went_out"],
+        has_melded=values["has_melded"],
+        penalties=values["penalties"],
+        other_canastas=canastas,
+        black_threes=values.get("black_threes", 0),
+        black_threes_in_hand=values.get("black_threes_in_hand", 0),
+        exact_cut=values.get("exact_cut", False),
+        incomplete_melds=by_key("incomplete"),
+        holding=by_key("holding"),
+        offences=by_key("offences"),
     )
-    return ReadSide(hand, cards["melded_cards"], cards["hand_cards"])
+    return ReadSide(hand, cards.get("melded_cards"), cards.get("hand_cards"))
 
 
 def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None = None) -> list[Problem]:
@@ -253,6 +258,29 @@ def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None 
     if hand.has_melded is False and (hand.melded_points or hand.canastas):
         problems.append(Problem(side, "has_melded", N_("A side with melded cards or canastas has melded.")))
     kind = rules.going_out_kind(hand.went_out) if hand.went_out else None
+    # §2.5: red threes alone are not a meld. A classic-3p partner's melds may stand under the other
+    # partner (§5: pooled), so the partnership's melds count for him.
+    if hand.has_melded and not (team.melded_points or team.canastas or team.black_threes):
+        if not (kind is not None and kind.special):  # §8.5 element 6: a special hand scores only itself
+            problems.append(
+                Problem(
+                    side,
+                    "has_melded",
+                    N_(
+                        "Nothing is melded and there is no canasta, so this side has not melded "
+                        "(red threes are no meld)."
+                    ),
+                )
+            )
+    if kind is not None and kind not in rules.going_out_offered:  # §10.5 glatt: the partner has a canasta
+        problems.append(
+            Problem(
+                side,
+                "went_out",
+                N_("%(hand)s needs a partner who already has a canasta; here each player plays alone."),
+                {"hand": Msg(kind.label)},
+            )
+        )
     if kind is not None and kind.special:
         # §8.5 element 6: a special hand is melded at once by a team that had not melded before
         if hand.melded_points or hand.canastas or any(hand.incomplete_melds.values()) or hand.black_threes:
@@ -405,7 +433,8 @@ def check_hand(
                                 i,
                                 f"{field}.{key}",
                                 N_(
-                                    "The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."
+                                    "The deck holds %(deck)s cards of the kind “%(cards)s”; "
+                                    "%(entered)s are entered in all."
                                 ),
                                 {"deck": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key]), "entered": entered},
                             )
@@ -427,16 +456,17 @@ def check_hand(
                             {"entered": points, "deck": rules.max_card_points},
                         )
                     )
+    problems.extend(_rank_problems(rules, reads))
     cards = sum(rules.cards_in_deck[key] for key in CARD_GROUP_KEYS)
     canastas = sum(read.hand.canasta_count(k.key) for read in reads for k in rules.canasta_kinds)
     if canastas * 7 > cards:
         for i, read in enumerate(reads):
-            for k in rules.canasta_kinds:
-                if read.hand.canasta_count(k.key):
+            for f in group(side_fields(rules), "canastas"):
+                if read.hand.canasta_count(f.key):
                     problems.append(
                         Problem(
                             i,
-                            f"{k.key}_canastas",
+                            f.name,
                             N_(
                                 "%(entered)s canastas in all need more cards than the "
                                 "deck holds (%(most)s canastas at most)."
@@ -444,6 +474,76 @@ def check_hand(
                             {"entered": canastas, "most": cards // 7},
                         )
                     )
+    return problems
+
+
+def _rank_problems(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:
+    """Cards of one rank the entries imply across all sides, against the deck's (§8.3, §8.5, §13 D4).
+
+    Each unfinished meld of pure aces or 7s has at least 3 of them, each player holding 3 or more at
+    least 3, and a natural canasta of aces or 7s 7 of one of the two ranks: 8 aces in 108 cards."""
+    deck = rules.cards_per_rank
+    names = {(f.group, f.key): f.name for f in side_fields(rules)}
+    # (field, the deduction, how many each side entered)
+    rows = [
+        (names[part, d.key], d, [getattr(read.hand, attribute).get(d.key, 0) for read in reads])
+        for part, attribute, table in (
+            ("incomplete", "incomplete_melds", rules.incomplete_melds),
+            ("holding", "holding", rules.holding_penalties),
+        )
+        for d in table
+        if d.rank
+    ]
+    least = {rank: sum(d.least * sum(n) for _f, d, n in rows if d.rank == rank) for rank in RANKS}
+    over = {rank for rank, n in least.items() if n > deck}
+    problems: list[Problem] = []
+    for field, d, entered in rows:
+        if d.rank in over:
+            problems.extend(
+                Problem(
+                    i,
+                    field,
+                    N_(
+                        "The deck holds %(deck)s %(cards)s; the unfinished melds and the players holding "
+                        "3 or more entered in all need at least %(least)s."
+                    ),
+                    {"deck": deck, "cards": Msg(RANKS[d.rank]), "least": least[d.rank]},
+                )
+                for i, n in enumerate(entered)
+                if n
+            )
+    for kind in rules.canasta_kinds:
+        if not kind.ranks or over & set(kind.ranks):
+            continue
+        # 7 of one of its ranks each (§8.3: at most 7 cards a meld): they fit in the room the ranks have left
+        entered = [read.hand.canasta_count(kind.key) for read in reads]
+        if sum(entered) <= sum(max(deck - least[rank], 0) // 7 for rank in kind.ranks):
+            continue
+        for i, n in enumerate(entered):
+            if n:
+                problems.append(
+                    Problem(
+                        i,
+                        names["canastas", kind.key],
+                        N_(
+                            "%(count)s × %(canasta)s: each takes 7 cards of one rank and the deck holds %(deck)s "
+                            "of each; with the unfinished melds and players holding 3 or more entered, they do not fit."
+                        ),
+                        {"count": sum(entered), "canasta": Msg(kind.label), "deck": deck},
+                    )
+                )
+        for field, d, counts in rows:
+            if d.rank in kind.ranks:
+                problems.extend(
+                    Problem(
+                        i,
+                        field,
+                        N_("The deck cannot hold this with the %(canasta)s entered: each takes 7 cards of one rank."),
+                        {"canasta": Msg(kind.label)},
+                    )
+                    for i, n in enumerate(counts)
+                    if n
+                )
     return problems
 
 
@@ -497,20 +597,19 @@ def read_hand(
 def stored_entry(raw_sides: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """An entry that passed ``read_hand``, as the hand form stores it: figures as whole numbers
     ("50", 50.0, " 50 " → 50; empty → 0), not going out as null, so the statistics and the API read
-    one shape whichever way the hand came in."""
+    one shape whichever way the hand came in. Each field is stored by its kind (``entry.shape``)."""
     entry = []
     for raw in raw_sides:
         side: dict[str, Any] = {}
         for key, value in raw.items():
-            if key in CARD_FIELDS.values():
+            field = shape(key)
+            if field.kind == "cards":
                 if value is not None:
-                    side[key] = {group: _int(count) or 0 for group, count in value.items() if count not in (None, "")}
-            elif key == "went_out":
+                    side[key] = {card: _int(count) or 0 for card, count in value.items() if count not in (None, "")}
+            elif field.kind == "choice":
                 side[key] = None if value in ("", "no", False) else value
-            elif key == "exact_cut":
-                side[key] = bool(value)
-            elif key == "has_melded":
-                side[key] = value
+            elif field.kind == "flag":
+                side[key] = value if field.default is None else bool(value)
             else:
                 side[key] = _int(value) or 0
         entry.append(side)
@@ -523,7 +622,8 @@ def plausibility_warnings(
     """Figures that are possible but unlikely: melded points above 0 yet below the side's opening
     minimum for this hand (§13a). A way of going out that waives the minimum (concealed §2.3,
     Hand-Canasta §7/§10.5, a Modern special hand §8.2) is not warned about, nor a Modern side with a
-    natural or wild canasta, which may have opened with a splash (§8.2). The form asks to confirm these; the API reports them without refusing.
+    natural or wild canasta, which may have opened with a splash (§8.2). The form asks to confirm these;
+    the API reports them without refusing.
 
     Classic 3 players with a lone player (§5): the partner who melds first meets his own minimum
     and the other then melds freely, so the partners are warned only when their melds together

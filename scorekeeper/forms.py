@@ -26,12 +26,12 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from . import i18n
-from .checks import Problem, count_fields
-from .variants import CARD_GROUP_KEYS, N_, RuleSet, Setting
+from . import entry, i18n
+from .checks import Problem
+from .variants import N_, RuleSet, Setting
 
 MAX_PLAYERS = 6
-ENTRY_MODES = [SelectChoice("points", N_("Points")), SelectChoice("counts", N_("Count cards"))]
+ENTRY_MODES = [SelectChoice(entry.POINTS_MODE, N_("Points")), SelectChoice(entry.COUNTS_MODE, N_("Count cards"))]
 
 
 class SeatList(FieldList):
@@ -75,28 +75,30 @@ def _count_field() -> IntegerField:
 
 
 def side_form_class(rules: RuleSet) -> type[Form]:
-    """One side's figures for a hand of this rule set (no CSRF of its own: the hand form carries it)."""
+    """One side's figures for a hand of this rule set, one input per field of the side-entry table
+    (``entry.side_fields``); no CSRF of its own: the hand form carries it."""
 
     class SideForm(Form):
-        went_out = RadioField(
-            rules.term("went_out", "Went out"),
-            choices=[SelectChoice("no", N_("No"))] + [SelectChoice(g.key, g.label) for g in rules.going_out],
-            default="no",
-        )
-        melded_mode = RadioField(N_("Melded cards"), choices=ENTRY_MODES, default="points")
-        melded_points = _count_field()
-        hand_mode = RadioField(N_("Cards left in hand"), choices=ENTRY_MODES, default="points")
-        hand_points = _count_field()
-        penalties = _count_field()
+        pass
 
-    for key in count_fields(rules):
-        setattr(SideForm, key, _count_field())
-    for key in rules.melded_card_groups:  # only the groups the page shows: another is an unknown field
-        setattr(SideForm, f"melded_{key}", _count_field())
-    for key in rules.hand_card_groups:
-        setattr(SideForm, f"hand_{key}", _count_field())
-    if rules.exact_cut_bonus:
-        SideForm.exact_cut = BooleanField(N_("Exact cut"))
+    for field in entry.side_fields(rules):
+        if not field.form:
+            continue
+        if field.kind == "choice":
+            choices = [SelectChoice(value, label) for value, label in field.choices]
+            setattr(
+                SideForm,
+                field.name,
+                RadioField(field.label, choices=[SelectChoice("no", N_("No"))] + choices, default="no"),
+            )
+        elif field.kind == "flag":
+            setattr(SideForm, field.name, BooleanField(field.label))
+        elif field.kind == "cards":  # one count per card group, and the choice of points or counts
+            setattr(SideForm, field.mode, RadioField(field.label, choices=ENTRY_MODES, default=entry.POINTS_MODE))
+            for card in field.cards:
+                setattr(SideForm, card.input, _count_field())
+        else:
+            setattr(SideForm, field.name, _count_field())
     return SideForm
 
 
@@ -109,11 +111,24 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
         confirm = BooleanField(N_("The figures are right: save anyway"))
         client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
         based_on = HiddenField(validators=[Optional(), Length(max=20)])  # what the phone saw: a stale save is refused
+        side_fields = tuple(f for f in entry.side_fields(rules) if f.form)  # what the page shows of each side
 
         def lone_player(self) -> int | None:
             """The chosen lone player (classic 3 players), or None."""
             value = getattr(self, "lone", None)
             return None if value is None or value.data in (None, "", "none") else int(value.data)
+
+        def field_group(self, name: str) -> tuple[entry.Field, ...]:
+            """The fields of one group of the side entry, for the page."""
+            return entry.group(self.side_fields, name)
+
+        def side_field(self, name: str) -> entry.Field:
+            """The side-entry field of this name."""
+            return next(f for f in self.side_fields if f.name == name)
+
+        def fields_json(self) -> list[dict[str, Any]]:
+            """The side-entry table as the page's script reads it (``data-fields``)."""
+            return [f.as_json() for f in self.side_fields]
 
     if rules.lone_player:
         names = players or [gettext("Player %(number)s", number=i + 1) for i in range(rules.sides)]
@@ -128,70 +143,79 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
 
 def side_entry(side: Form, rules: RuleSet) -> dict[str, Any]:
     """The raw entry (as stored and as the API takes it) from one side's form."""
-    entry: dict[str, Any] = {}
-    for part in ("melded", "hand"):
-        groups = rules.melded_card_groups if part == "melded" else rules.hand_card_groups
-        if getattr(side, f"{part}_mode").data == "counts":
-            entry[f"{part}_cards"] = {key: getattr(side, f"{part}_{key}").data or 0 for key in groups}
+    raw: dict[str, Any] = {}
+    for field in entry.side_fields(rules):
+        if not field.form:
+            continue
+        if field.mode and (getattr(side, field.mode).data == entry.COUNTS_MODE) != (field.kind == "cards"):
+            continue  # the figure was given the other way (points or card counts)
+        if field.kind == "cards":
+            raw[field.name] = {card.key: getattr(side, card.input).data or 0 for card in field.cards}
+        elif field.kind == "choice":
+            data = getattr(side, field.name).data
+            raw[field.name] = None if data in (None, "no") else data
+        elif field.kind == "flag":
+            raw[field.name] = bool(getattr(side, field.name).data)
         else:
-            entry[f"{part}_points"] = getattr(side, f"{part}_points").data or 0
-    for name in list(count_fields(rules)) + ["penalties"]:
-        entry[name] = getattr(side, name).data or 0
-    entry["went_out"] = None if side.went_out.data in (None, "no") else side.went_out.data
-    if rules.exact_cut_bonus:
-        entry["exact_cut"] = bool(side.exact_cut.data)
-    return entry
+            raw[field.name] = getattr(side, field.name).data or 0
+    return raw
 
 
 def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
     """The raw entry of every side."""
-    return [side_entry(entry.form, rules) for entry in form.sides]
+    return [side_entry(seat.form, rules) for seat in form.sides]
 
 
 def form_data(sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None) -> dict[str, Any]:
-    """Form data for editing a stored hand."""
+    """Form data for editing a stored hand: each stored field put back into the form's inputs by its
+    kind (``entry.shape``: a stored entry's fields are the same in every rule set, limits aside)."""
     data = []
-    for entry in sides:
+    for stored in sides:
         side: dict[str, Any] = {}
-        for part in ("melded", "hand"):
-            cards = entry.get(f"{part}_cards")
-            if cards is not None:
-                side[f"{part}_mode"] = "counts"
-                for key in CARD_GROUP_KEYS:
-                    side[f"{part}_{key}"] = cards.get(key, 0)
-            else:
-                side[f"{part}_mode"] = "points"
-                side[f"{part}_points"] = entry.get(f"{part}_points", 0)
-        for name, value in entry.items():
-            if name not in ("melded_cards", "hand_cards", "melded_points", "hand_points", "went_out"):
-                side[name] = value
-        side["went_out"] = entry.get("went_out") or "no"
+        for name, value in stored.items():
+            field = entry.shape(name)
+            if field.kind == "cards" or field.mode:
+                continue  # below, with its pair
+            side[name] = (value or "no") if field.kind == "choice" else value
+        for field in entry.FRAME:
+            if field.kind == "cards":  # counts if they were stored, else the points
+                cards = stored.get(field.name)
+                side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
+                if cards is not None:
+                    for card in field.cards:
+                        side[card.input] = cards.get(card.key, 0)
+                else:
+                    side[field.pair] = stored.get(field.pair, 0)
+            elif field.kind == "choice" and field.name not in stored:
+                side[field.name] = "no"
         data.append(side)
     if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
-        stock_out = not any(entry.get("went_out") not in (None, "", "no", False) for entry in sides)
+        stock_out = not any(side.get("went_out") not in (None, "", "no", False) for side in sides)
     return {"sides": data, "stock_out": bool(stock_out), "lone": "none" if lone is None else str(lone)}
 
 
-def form_field_name(problem: Problem) -> str:
-    """The side form field a problem of the checks belongs to."""
-    field = problem.field
-    if field in ("melded_cards", "hand_cards"):  # about the count as a whole: beside the points/count choice
-        return field.replace("_cards", "_mode")
-    for part in ("melded", "hand"):
-        prefix = f"{part}_cards."
-        if field.startswith(prefix):
-            return f"{part}_{field[len(prefix) :]}"
-    return field
+def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FRAME) -> str:
+    """The side form field a problem of the checks belongs to: a card count's own input; a problem of
+    the counts as a whole beside the choice of points or counts."""
+    for field in fields:
+        if field.kind == "cards":
+            if problem.field == field.name:
+                return field.mode
+            for card in field.cards:
+                if problem.field == f"{field.name}.{card.key}":
+                    return card.input
+    return problem.field
 
 
 def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
     """Put each problem beside its field; return the ones that belong to no field."""
+    fields = getattr(form, "side_fields", entry.FRAME)
     loose = []
     for problem in problems:
         if problem.side is None or problem.side >= len(form.sides):
             target = getattr(form, problem.field, None) if problem.side is None else None
         else:
-            target = getattr(form.sides[problem.side].form, form_field_name(problem), None)
+            target = getattr(form.sides[problem.side].form, form_field_name(problem, fields), None)
         if target is None:
             loose.append(i18n.problem_message(problem))
             continue
@@ -206,9 +230,8 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
 def unshown_errors(form: FlaskForm) -> list[str]:
     """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
     the hidden keys): shown at the top instead, so no refusal goes unexplained."""
-    fields = [form.client_key, form.based_on] + [
-        getattr(entry.form, f"{part}_mode") for entry in form.sides for part in ("melded", "hand")
-    ]
+    modes = [f.mode for f in getattr(form, "side_fields", entry.FRAME) if f.kind == "cards"]
+    fields = [form.client_key, form.based_on] + [getattr(seat.form, mode) for seat in form.sides for mode in modes]
     return [message for field in fields for message in field.errors]
 
 
@@ -225,7 +248,9 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
 
     class NewGameForm(FlaskForm):
         layout = RadioField(
-            N_("Players"), choices=[SelectChoice(l.key, l.label) for l in rules.layouts], default=rules.layouts[0].key
+            N_("Players"),
+            choices=[SelectChoice(seating.key, seating.label) for seating in rules.layouts],
+            default=rules.layouts[0].key,
         )
         players = SeatList(
             StringField(validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters]),

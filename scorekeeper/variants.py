@@ -11,12 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-
-def N_(text: str) -> str:
-    """Mark an English text as a message to translate (pybabel extracts it); the app translates it
-    when it shows it. The core stays free of Flask."""
-    return text
-
+from .messages import N_  # noqa: E402  (re-exported: the rule tables' texts are messages)
 
 # The card-count pad: how people count cards at the table, grouped by value (§1.1).
 CARD_GROUPS: tuple[tuple[str, str], ...] = (
@@ -27,6 +22,9 @@ CARD_GROUPS: tuple[tuple[str, str], ...] = (
     ("black_threes", N_("Black 3s")),
 )
 CARD_GROUP_KEYS = tuple(key for key, _ in CARD_GROUPS)
+# Ranks a rule checks cards of one by one (Modern aces and 7s, §8.3, §8.5): the deck holds as many of
+# each rank as it has of any rank (RuleSet.cards_per_rank).
+RANKS: Mapping[str, str] = MappingProxyType({"aces": N_("aces"), "sevens": N_("7s")})
 
 
 @dataclass(frozen=True)
@@ -63,6 +61,7 @@ class CanastaKind:
     natural: bool = False  # counts as natural ("clean") for a going-out requirement
     wild: bool = False  # a canasta of wild cards only
     min_points: int = 35  # the fewest card points a canasta of this kind can hold
+    ranks: tuple[str, ...] = ()  # RANKS keys: seven natural cards of one of these ranks (§8.3: at most 7 a meld)
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,7 @@ class GoingOut:
     lines: tuple[tuple[str, str, int], ...]  # (item, label, points) added to the hand score
     special: bool = False  # Modern special hand: the side scores only this (§8.5 element 6)
     waives_minimum: bool = False  # the opening minimum does not apply (§2.3 exception, §7, §10.5)
+    partner: bool = False  # needs a partner (glatt ausmachen, §10.5): offered only where sides have partners
 
     @property
     def bonus(self) -> int:
@@ -90,6 +90,8 @@ class Deduction:
     points: int  # positive; deducted
     max_count: int = 1  # how many a side can have in one hand
     spec: str = ""
+    rank: str = ""  # RANKS key: each one means at least ``least`` cards of this rank (card conservation)
+    least: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,11 @@ class Layout:
     def side_size(self) -> int:
         """Players per side (the largest side)."""
         return max(len(seats) for seats in self.sides)
+
+    @property
+    def partners(self) -> bool:
+        """Whether every side has partners: two or more players of it play each hand."""
+        return min(min(len(seats), self.playing or len(seats)) for seats in self.sides) > 1
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,16 @@ class RuleSet:
         return len(self.red_three_values) - 1
 
     @property
+    def cards_per_rank(self) -> int:
+        """How many cards of one rank the deck holds (8 in 108 cards, 12 in 162): K to 8 are six ranks."""
+        return self.cards_in_deck["high"] // 6
+
+    @property
+    def going_out_offered(self) -> tuple[GoingOut, ...]:
+        """The ways of going out this seating allows: glatt ausmachen only where sides have partners (§10.5)."""
+        return tuple(g for g in self.going_out if not g.partner or self.layouts[0].partners)
+
+    @property
     def max_card_points(self) -> int:
         """The card points of the whole deck without red threes: no side can meld or hold more."""
         return sum(self.card_values[k] * self.cards_in_deck[k] for k in CARD_GROUP_KEYS)
@@ -264,7 +281,7 @@ class RuleSet:
 
     def for_layout(self, layout: Layout) -> "RuleSet":
         """The same rules for another seating (the layout becomes the default)."""
-        return replace(self, layouts=(layout,) + tuple(l for l in self.layouts if l is not layout))
+        return replace(self, layouts=(layout,) + tuple(other for other in self.layouts if other is not layout))
 
     def term(self, key: str, default: str) -> str:
         """The rule book's word for a field, e.g. "Hand-Canasta"."""
@@ -574,7 +591,14 @@ MODERN = RuleSet(
     canasta_kinds=(
         CanastaKind("mixed", N_("Mixed canastas"), 300, min_points=50),  # §8.3 at most 2 wild: six 4s + one 2 = 30 + 20
         CanastaKind("natural", N_("Natural canastas"), 500, natural=True, min_points=35),  # seven 4s
-        CanastaKind("natural_aces_sevens", N_("Natural aces or 7s canastas"), 2500, natural=True, min_points=35),
+        CanastaKind(
+            "natural_aces_sevens",
+            N_("Natural aces or 7s canastas"),
+            2500,
+            natural=True,
+            min_points=35,
+            ranks=("aces", "sevens"),  # §8.3: 7 aces or 7 sevens, no wild card
+        ),
         CanastaKind("twos", N_("Canastas of seven 2s"), 3000, wild=True, min_points=140),
         CanastaKind("jokers", N_("Joker canastas (4 jokers + three 2s)"), 2500, wild=True, min_points=260),
         CanastaKind("wild", N_("Other wild canastas (1–3 jokers)"), 2000, wild=True, min_points=170),
@@ -587,13 +611,18 @@ MODERN = RuleSet(
     opening_minimums=(OpeningRow(None, 2995, 125), OpeningRow(3000, 4995, 155), OpeningRow(5000, None, 180)),  # §8.2
     canastas_to_go_out=2,  # §8.4
     incomplete_melds=(
-        Deduction("aces", N_("Incomplete pure aces meld"), 2500, spec="§8.5"),
-        Deduction("sevens", N_("Incomplete 7s meld"), 2500, spec="§8.5"),
+        # §8.3: a meld has at least 3 cards; §13 D4: one with players holding 3 can need more than 8
+        Deduction("aces", N_("Incomplete pure aces meld"), 2500, spec="§8.5", rank="aces", least=3),
+        Deduction("sevens", N_("Incomplete 7s meld"), 2500, spec="§8.5", rank="sevens", least=3),
         Deduction("wild", N_("Incomplete wild-card meld"), 2000, spec="§8.5"),
     ),
     holding_penalties=(
-        Deduction("aces", N_("Players holding 3 or more aces"), 1500, max_count=2, spec="§8.5, §13 D4"),
-        Deduction("sevens", N_("Players holding 3 or more 7s"), 1500, max_count=2, spec="§8.5, §13 D4"),
+        Deduction(
+            "aces", N_("Players holding 3 or more aces"), 1500, max_count=2, spec="§8.5, §13 D4", rank="aces", least=3
+        ),
+        Deduction(
+            "sevens", N_("Players holding 3 or more 7s"), 1500, max_count=2, spec="§8.5, §13 D4", rank="sevens", least=3
+        ),
     ),
     melded_minus_without_canasta=True,
     melded_card_groups=("jokers", "twos_aces", "high", "low"),  # §8.5 element 4: threes excluded
@@ -697,7 +726,8 @@ AUSTRIAN = replace(
     layouts=(PAIRS_4, ALONE_2, ALONE_3, PAIR_V_THREE_5, THREE_V_THREE_ROTATING_6),
     going_out=(
         NORMAL,
-        GoingOut("glatt", N_("Glatt ausmachen"), (GOING_OUT, ("glatt", N_("Glatt ausmachen"), 100))),
+        # §10.5 "Falls der Partner … bereits einen Canasta herausgelegt hat": only with a partner (4p, 5p, 6p)
+        GoingOut("glatt", N_("Glatt ausmachen"), (GOING_OUT, ("glatt", N_("Glatt ausmachen"), 100)), partner=True),
         GoingOut(
             "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
         ),
@@ -750,7 +780,8 @@ ENCYCLOPEDIA = replace(
     name=N_("Encyclopedia rules (2–6 players)"),
     spec="§11",
     summary=N_(
-        "Classic scoring for 2 to 6 players with 108 cards; the minimum applies to a concealed going out too; penalties."
+        "Classic scoring for 2 to 6 players with 108 cards; the minimum applies to a concealed going out too; "
+        "penalties."
     ),
     layouts=(PAIRS_4, ALONE_2, ALONE_3, PAIR_V_THREE_5, TWO_TRIOS_6, THREE_PAIRS_6),
     going_out=(NORMAL, replace(CONCEALED, waives_minimum=False)),

@@ -4,6 +4,19 @@
   "use strict";
   var form = document.querySelector("form.hand-form");
   if (!form) return;
+  // One side's fields, from the side-entry table (scorekeeper/entry.py) the page puts in data-fields:
+  // each with its name in the API's entry, its kind, and for a figure that can be given in points or
+  // in card counts, the form's choice between them (mode) and the card inputs.
+  var FIELDS = JSON.parse(form.dataset.fields || "[]");
+  var CHOICES = FIELDS.filter(function (f) { return f.kind === "choice"; }).map(function (f) { return f.name; });
+
+  function sideName(name) {  // "went_out" of "sides-1-went_out"
+    var match = /^sides-[0-9]+-(.+)$/.exec(name || "");
+    return match ? match[1] : "";
+  }
+  function isWentOut(name) {  // a side's choice of how it went out (the "no" of each ends the others)
+    return CHOICES.indexOf(sideName(name)) >= 0;
+  }
 
   function signed(n) {  // +20, −15 with a real minus sign, 0
     return n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0";
@@ -38,50 +51,46 @@
     var input = event.target;
     if (input.name === "stock_out" && input.checked) {
       form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
-        if (/went_out$/.test(no.name)) no.checked = true;
+        if (isWentOut(no.name)) no.checked = true;
       });
       return;
     }
-    if (!input.name || !/went_out$/.test(input.name) || input.value === "no") return;
+    if (!isWentOut(input.name) || input.value === "no") return;
     form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
-      if (/went_out$/.test(no.name) && no.name !== input.name) no.checked = true;
+      if (isWentOut(no.name) && no.name !== input.name) no.checked = true;
     });
     var stock = form.querySelector('input[name="stock_out"]');
     if (stock) stock.checked = false;
   });
 
-  // One side's entry in the API's shape, from whatever fields this rule set's form has.
+  // One side's entry in the API's shape, field by field of the table.
   function sideEntry(side) {
-    var entry = {};
     var prefix = "sides-" + side + "-";
-    var modes = {};
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name.indexOf(prefix) !== 0) return;
-      var name = el.name.slice(prefix.length);
-      if (el.type === "radio") {
-        if (!el.checked) return;
-        if (name === "went_out") entry.went_out = el.value === "no" ? null : el.value;
-        else modes[name] = el.value;
-      } else if (el.type === "checkbox") {
-        entry[name] = el.checked;
+    var entry = {};
+    function input(name) { return form.elements.namedItem(prefix + name); }
+    function checked(name) {  // the ticked value of a side's radio choice, or null
+      var el = form.querySelector('input[type=radio][name="' + prefix + name + '"]:checked');
+      return el ? el.value : null;
+    }
+    FIELDS.forEach(function (f) {
+      if (f.mode && (checked(f.mode) || "points") !== f.mode_value) return;  // given the other way
+      if (f.kind === "choice") {
+        var value = checked(f.name);
+        if (value !== null) entry[f.name] = value === "no" ? null : value;
+      } else if (f.kind === "flag") {
+        var box = input(f.name);
+        if (box) entry[f.name] = box.checked;
+      } else if (f.kind === "cards") {
+        var counts = {};
+        Object.keys(f.inputs).forEach(function (card) {
+          var el = input(f.inputs[card]);
+          if (el) counts[card] = figure(el.value);
+        });
+        entry[f.name] = counts;
+      } else {
+        var el = input(f.name);
+        if (el) entry[f.name] = figure(el.value);
       }
-    });
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name.indexOf(prefix) !== 0 || el.type !== "text") return;
-      var name = el.name.slice(prefix.length);
-      var match = /^(melded|hand)_(.+)$/.exec(name);
-      if (match) {
-        var counts = modes[match[1] + "_mode"] === "counts";
-        if (match[2] === "points") {
-          if (!counts) entry[name] = figure(el.value);
-        } else if (counts) {
-          var key = match[1] + "_cards";
-          entry[key] = entry[key] || {};
-          entry[key][match[2]] = figure(el.value);
-        }
-        return;
-      }
-      entry[name] = figure(el.value);
     });
     return entry;
   }
