@@ -253,6 +253,31 @@ def m012_guests(db: Database) -> None:
     )
 
 
+APPEND_ONLY = (
+    "create trigger changes_never_updated before update on changes "
+    "begin select raise(abort, 'the change log is append-only'); end",
+    "create trigger changes_never_deleted before delete on changes "
+    "begin select raise(abort, 'the change log is append-only'); end",
+)
+
+
+@migrations()
+def m013_change_log(db: Database) -> None:
+    """Every change on record: an append-only log written in the same transaction as the change
+    (when, which phone, what, the entry before and after), and the phones that made them."""
+    db.execute(
+        "create table phones (id integer primary key, token text not null unique, name text, created_at text not null)"
+    )
+    db.execute(
+        "create table changes (id integer primary key, game_id integer, hand_id integer, at text not null, "
+        "phone_id integer references phones(id), action text not null, before text, after text)"
+    )
+    db.execute("create index changes_game on changes(game_id, id)")
+    db.execute("create index changes_hand on changes(hand_id, id)")
+    for trigger in APPEND_ONLY:
+        db.execute(trigger)
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]

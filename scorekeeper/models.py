@@ -59,3 +59,18 @@ class Evening:
     place: str
     note: str
     players: list[Player]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of the change log."""
+
+    id: int
+    game_id: int | None
+    hand_id: int | None
+    at: str
+    phone_id: int | None
+    phone: str  # the phone's name, or "phone N"
+    action: str
+    before: Any
+    after: Any

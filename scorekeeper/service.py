@@ -102,10 +102,12 @@ def add_hand(
     client_key: str | None = None,
     based_on: int | None = None,
     confirmed: bool = True,
+    phone: str | None = None,
 ) -> Outcome:
-    """Add the next hand. A key stored before answers UNCHANGED with that hand's id; a finished game
-    LOCKED; ``based_on`` (the number of hands the phone knew of) that is no longer the number of
-    hands OVERTAKEN; then the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
+    """Add the next hand (``phone``: the token of the phone that sends it, for the change log). A
+    key stored before answers UNCHANGED with that hand's id; a finished game LOCKED; ``based_on``
+    (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
+    the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
     with store.write(db):
         game = store.get_game(db, game_id)
         if game is None:
@@ -125,6 +127,8 @@ def add_hand(
             return Outcome(OVERTAKEN, now=kept.hands)
         stored = checks.stored_entry(entry)
         hand_id = store.insert_hand(db, game, rules, stored, bool(stock_out), lone, client_key or None, scores)
+        after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
+        store.log_change(db, game_id, hand_id, "hand added", None, after, phone)
         return Outcome(SAVED, id=hand_id)
 
 
@@ -147,10 +151,11 @@ def correct_hand(
     *,
     based_on: int | None = None,
     confirmed: bool = True,
+    phone: str | None = None,
 ) -> Outcome:
-    """Replace a hand's figures. The same figures again answer UNCHANGED; a locked game LOCKED; the
-    checks PROBLEMS or WARNINGS; a hand changed since version ``based_on`` OVERTAKEN (with its
-    version now). The version is also a condition of the update itself."""
+    """Replace a hand's figures (logged with the entry before and after). The same figures again
+    answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS or WARNINGS; a hand changed since
+    version ``based_on`` OVERTAKEN (with its version now). The version is also a condition of the update itself."""
     with store.write(db):
         game = store.get_game(db, game_id)
         hand = store.get_hand(db, game_id, hand_id) if game else None
@@ -171,28 +176,34 @@ def correct_hand(
             return Outcome(OVERTAKEN, id=hand_id, now=hand.version)
         if not store.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
             return Outcome(OVERTAKEN, id=hand_id, now=store.get_hand(db, game_id, hand_id).version)
+        after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
+        store.log_change(db, game_id, hand_id, "hand corrected", store.entry_of(hand), after, phone)
         return Outcome(SAVED, id=hand_id)
 
 
-def delete_hand(db: Database, game_id: int, hand_id: int) -> Outcome:
+def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
     """Delete a hand (Undo brings it back): MISSING, LOCKED or SAVED."""
     with store.write(db):
         game = store.get_game(db, game_id)
-        if game is None or store.get_hand(db, game_id, hand_id) is None:
+        hand = store.get_hand(db, game_id, hand_id) if game else None
+        if hand is None:
             return Outcome(MISSING)
         if _locked(game, _kept(db, game)):
             return Outcome(LOCKED)
         store.delete_hand(db, game_id, hand_id)
+        store.log_change(db, game_id, hand_id, "hand deleted", store.entry_of(hand), None, phone)
         return Outcome(SAVED, id=hand_id)
 
 
-def restore_hand(db: Database, game_id: int, hand_id: int) -> Outcome:
+def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
     """Undo the deletion of a hand: MISSING or SAVED."""
     if not (store.valid_id(game_id) and store.valid_id(hand_id)):
         return Outcome(MISSING)
     with store.write(db):
         if store.get_game(db, game_id) is None or not store.restore_hand(db, game_id, hand_id):
             return Outcome(MISSING)
+        hand = store.get_hand(db, game_id, hand_id)
+        store.log_change(db, game_id, hand_id, "hand restored", None, store.entry_of(hand), phone)
         return Outcome(SAVED, id=hand_id)
 
 
@@ -208,6 +219,7 @@ def create_game(
     evening_id: int | None = None,
     complete_game: bool = False,
     guests: list[bool] | None = None,
+    phone: str | None = None,
 ) -> Outcome:
     """Start a game (with ``complete_game``, as Partie 1 of a complete Game): SAVED with its id,
     MISSING if its evening is gone."""
@@ -227,10 +239,19 @@ def create_game(
         )
         if complete_game:
             store.set_match(db, game_id, game_id, 1)
+        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
         return Outcome(SAVED, id=game_id)
 
 
-def next_partie(db: Database, match_id: int) -> Outcome:
+def _game_record(game: Game) -> dict[str, Any]:
+    """A game's set-up as the log keeps it."""
+    return {
+        "variant": game.variant, "players": game.players, "layout": game.layout, "settings": game.settings,
+        "target": game.target, "first_dealer": game.first_dealer, "match_id": game.match_id, "partie": game.partie,
+    }  # fmt: skip
+
+
+def next_partie(db: Database, match_id: int, phone: str | None = None) -> Outcome:
     """Start the next Partie of a complete Game with the next partnerships (§10.6): SAVED with its
     id; REFUSED when all are played or the last one is still being played (``extra["game"]``: the
     Partie to show); MISSING. Decided inside the write, and the Partie's number is unique."""
@@ -252,19 +273,23 @@ def next_partie(db: Database, match_id: int) -> Outcome:
             db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
             match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id, guests=store.guests_of(db, last.id),
         )  # fmt: skip
+        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
         return Outcome(SAVED, id=game_id)
 
 
-def reopen_game(db: Database, game_id: int, reopened: bool = True) -> Outcome:
+def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | None = None) -> Outcome:
     """Open a finished game for corrections (``reopened=False``: lock it again): MISSING or SAVED."""
     with store.write(db):
-        if store.get_game(db, game_id) is None:
+        game = store.get_game(db, game_id)
+        if game is None:
             return Outcome(MISSING)
         store.reopen_game(db, game_id, reopened)
+        action = "game reopened" if reopened else "game locked"
+        store.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)
         return Outcome(SAVED, id=game_id)
 
 
-def delete_game(db: Database, game_id: int) -> Outcome:
+def delete_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
     """Delete a game started by mistake (Undo brings it back): MISSING, REFUSED (a Partie) or SAVED."""
     with store.write(db):
         game = store.get_game(db, game_id)
@@ -273,13 +298,17 @@ def delete_game(db: Database, game_id: int) -> Outcome:
         if not store.delete_game(db, game_id):
             problem = Problem(None, "game", N_("A Partie of a complete Game cannot be deleted on its own."))
             return Outcome(REFUSED, problems=(problem,))
+        store.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
         return Outcome(SAVED, id=game_id, extra={"evening": game.evening_id})
 
 
-def restore_game(db: Database, game_id: int) -> Outcome:
+def restore_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
     """Undo the deletion of a game: SAVED with its id (a new one if its number was taken), or MISSING."""
     if not store.valid_id(game_id):
         return Outcome(MISSING)
     with store.write(db):
         restored = store.undelete_game(db, game_id)
-        return Outcome(MISSING) if restored is None else Outcome(SAVED, id=restored)
+        if restored is None:
+            return Outcome(MISSING)
+        store.log_change(db, restored, None, "game restored", None, _game_record(store.get_game(db, restored)), phone)
+        return Outcome(SAVED, id=restored)

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from . import sheet, variants
 from .messages import N_, Refused
-from .models import Evening, Game, Hand, Player
+from .models import Change, Evening, Game, Hand, Player
 
 
 class Unavailable(Exception):
@@ -257,6 +257,107 @@ def hands(db: Database, game_id: int) -> list[Hand]:
     """The game's hands in the order they were played (deleted ones left out)."""
     rows = db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id")
     return [_hand(row) for row in rows]
+
+
+# --- the change log ---------------------------------------------------------------------------
+
+# What is logged, in the players' words (message ids: the pages translate them).
+ACTIONS = {
+    "hand added": N_("hand added"),
+    "hand corrected": N_("hand corrected"),
+    "hand deleted": N_("hand deleted"),
+    "hand restored": N_("hand restored"),
+    "game created": N_("game created"),
+    "game reopened": N_("game reopened"),
+    "game locked": N_("game locked"),
+    "game deleted": N_("game deleted"),
+    "game restored": N_("game restored"),
+    "archive imported": N_("archive imported"),
+}
+
+
+def phone_id(db: Database, token: str | None) -> int | None:
+    """The number of the phone with this token (added on its first change), or None without one."""
+    if not token:
+        return None
+    row = db.execute("select id from phones where token = ?", [token]).fetchone()
+    if row:
+        return row[0]
+    return db.execute("insert into phones (token, created_at) values (?, ?)", [token, _now()]).lastrowid
+
+
+def phone_name(db: Database, token: str | None) -> str | None:
+    """The name this phone gave itself, if any."""
+    row = db.execute("select name from phones where token = ?", [token or ""]).fetchone()
+    return row[0] if row else None
+
+
+def name_phone(db: Database, token: str, name: str) -> bool:
+    """Give a phone its name, once: False if it has one already."""
+    with write(db):
+        pid = phone_id(db, token)
+        return db.execute("update phones set name = ? where id = ? and name is null", [name, pid]).rowcount == 1
+
+
+def log_change(
+    db: Database, game_id: int | None, hand_id: int | None, action: str, before: Any, after: Any, phone: str | None
+) -> None:
+    """Append to the change log inside the caller's transaction (the change and its record stand or fall together)."""
+    assert action in ACTIONS and db.conn.in_transaction
+    db.execute(
+        "insert into changes (game_id, hand_id, at, phone_id, action, before, after) values (?, ?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            hand_id,
+            _now(),
+            phone_id(db, phone),
+            action,
+            None if before is None else json.dumps(before),
+            None if after is None else json.dumps(after),
+        ],
+    )
+
+
+def entry_of(hand: Hand) -> dict[str, Any]:
+    """A hand's entry as the log keeps it."""
+    return {"sides": hand.sides, "stock_out": hand.stock_out, "lone": hand.lone}
+
+
+def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Change]:
+    """A game's change log (or one hand's), oldest first."""
+    if not valid_id(game_id) or (hand_id is not None and not valid_id(hand_id)):
+        return []
+    where, params = "c.game_id = ?", [game_id]
+    if hand_id is not None:
+        where, params = where + " and c.hand_id = ?", params + [hand_id]
+    rows = db.execute(
+        "select c.id, c.game_id, c.hand_id, c.at, c.phone_id, p.name, c.action, c.before, c.after "
+        f"from changes c left join phones p on p.id = c.phone_id where {where} order by c.id",
+        params,
+    ).fetchall()
+    return [
+        Change(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5] or (f"phone {r[4]}" if r[4] else ""),
+            r[6],
+            json.loads(r[7]) if r[7] else None,
+            json.loads(r[8]) if r[8] else None,
+        )  # fmt: skip
+        for r in rows
+    ]
+
+
+def corrections(db: Database, game_id: int) -> dict[int, int]:
+    """How often each hand of a game was corrected."""
+    rows = db.execute(
+        "select hand_id, count(*) from changes where game_id = ? and action = 'hand corrected' group by hand_id",
+        [game_id],
+    )
+    return {hand_id: count for hand_id, count in rows}
 
 
 def last_hand(db: Database, game_id: int) -> Hand | None:
