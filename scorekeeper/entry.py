@@ -142,7 +142,22 @@ def _narrowed(cards: Field, rules: RuleSet, groups: tuple[str, ...]) -> Field:
 
 def side_fields(rules: RuleSet) -> tuple[Field, ...]:
     """Every field of one side's entry for this rule set (as configured: layout and house rules), in
-    the order the hand form shows them."""
+    the order the hand form shows them (derived once per rule set object: they are frozen)."""
+    fields = _derived.get(id(rules))
+    if fields is None or fields[0] is not rules:
+        if len(_derived) > 1024:
+            _derived.clear()
+        fields = _derived[id(rules)] = (rules, _side_fields(rules))
+    return fields[1]
+
+
+# id(rule set) -> (that rule set, its fields): a memo of a pure function (the rule set is kept with
+# its fields so that its id is never reused by another object while it is here)
+_derived: dict[int, tuple[RuleSet, tuple[Field, ...]]] = {}
+
+
+def _side_fields(rules: RuleSet) -> tuple[Field, ...]:
+    """``side_fields``, derived."""
     fields = [
         replace(
             WENT_OUT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -159,6 +159,86 @@ def side_entry(side: Form, rules: RuleSet) -> dict[str, Any]:
         else:
             raw[field.name] = getattr(side, field.name).data or 0
     return raw
+
+
+def _whole(value: str | None) -> int | None:
+    """A whole number as the form's number fields read it (empty: 0); None if it is not one."""
+    text = (value or "").strip()
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+class QuickHand(NamedTuple):
+    """A posted hand read straight from the form data: the entry, how it ended, the hidden fields."""
+
+    entry: list[dict[str, Any]]
+    stock_out: bool
+    lone: int | None
+    confirmed: bool
+    client_key: str | None
+    based_on: int | None
+
+
+def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
+    """The posted hand read from the raw form data as the hand form would read it, without building
+    the form (most of a save's time); None whenever the form would find anything to say (a figure
+    that is not a whole number, an unknown choice, a missing lone player): then the form is built
+    and shows its messages."""
+    sides = []
+    for index in range(rules.sides):
+        prefix = f"sides-{index}-"
+        raw: dict[str, Any] = {}
+        for field in entry.side_fields(rules):
+            if not field.form:
+                continue
+            if field.mode:
+                mode = formdata.get(prefix + field.mode, entry.POINTS_MODE)
+                if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
+                    return None
+                if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
+                    continue  # the figure was given the other way (points or card counts)
+            if field.kind == "cards":
+                counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
+                if None in counts.values():
+                    return None
+                raw[field.name] = counts
+            elif field.kind == "choice":
+                value = formdata.get(prefix + field.name, "no")
+                if value != "no" and value not in {v for v, _ in field.choices}:
+                    return None
+                raw[field.name] = None if value == "no" else value
+            elif field.kind == "flag":
+                raw[field.name] = formdata.get(prefix + field.name, "") not in ("", "false")
+            else:
+                number = _whole(formdata.get(prefix + field.name))
+                if number is None:
+                    return None
+                raw[field.name] = number
+        sides.append(raw)
+    lone = None
+    if rules.lone_player:
+        value = formdata.get("lone")
+        if value == "none":
+            lone = None
+        elif value is not None and value.isdigit() and int(value) < rules.sides:
+            lone = int(value)
+        else:
+            return None
+    key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
+    if len(key) > 64 or len(based_on) > 20:
+        return None
+    return QuickHand(
+        sides,
+        formdata.get("stock_out", "") not in ("", "false"),
+        lone,
+        formdata.get("confirm", "") not in ("", "false"),
+        key or None,
+        int(based_on) if based_on.isdigit() else None,
+    )
 
 
 def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:

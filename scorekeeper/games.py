@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 
 from flask import (
@@ -14,6 +15,7 @@ from flask import (
     render_template,
     request,
     send_from_directory,
+    session,
     url_for,
 )
 from flask_babel import gettext
@@ -140,7 +142,7 @@ def new_game(variant: str):
                 get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
                 layout=layout.key, settings=form.settings(), target=form.target.data,
                 evening_id=evening.id if evening else None, complete_game=wants_match,
-                guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
+                guests=[not (field.data or "").strip() for field in form.players[: layout.players]], phone=_phone(),
             )  # fmt: skip
             if outcome.status == service.MISSING:
                 abort(404)  # the evening was deleted meanwhile
@@ -174,7 +176,7 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
 @bp.post("/matches/<int:match_id>/next")
 def next_partie(match_id: int):
     """Start the next Partie of a complete Game with the next partnerships (§10.6)."""
-    outcome = service.next_partie(get_db(), match_id)
+    outcome = service.next_partie(get_db(), match_id, phone=_phone())
     if outcome.status == service.MISSING:
         abort(404)
     if outcome.status == service.REFUSED:
@@ -280,7 +282,7 @@ def _locked(the_sheet: sheet.Sheet) -> bool:
 @bp.post("/games/<int:game_id>/reopen")
 def reopen(game_id: int):
     """Open a finished game again to correct its hands."""
-    if service.reopen_game(get_db(), game_id).status == service.MISSING:
+    if service.reopen_game(get_db(), game_id, phone=_phone()).status == service.MISSING:
         abort(404)
     flash(gettext("The game is open for corrections."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -289,7 +291,7 @@ def reopen(game_id: int):
 @bp.post("/games/<int:game_id>/lock")
 def lock(game_id: int):
     """Corrections done: the finished game's sheet is read-only again."""
-    if service.reopen_game(get_db(), game_id, reopened=False).status == service.MISSING:
+    if service.reopen_game(get_db(), game_id, reopened=False, phone=_phone()).status == service.MISSING:
         abort(404)
     flash(gettext("The sheet is locked again."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -347,6 +349,13 @@ def _hand_page(
     ), status
 
 
+def _phone() -> str:
+    """This phone's token for the change log: made on its first change and kept in its session."""
+    if "phone" not in session:
+        session["phone"] = secrets.token_urlsafe(12)
+    return session["phone"]
+
+
 def _based_on(game: Game, hand: Hand | None) -> str:
     """What a phone's form is based on: the number of hands for a new hand, the hand's version for a correction."""
     return str(hand.version) if hand else str(store.hand_count(get_db(), game.id))
@@ -366,40 +375,69 @@ LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corr
 OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 
 
-def _save(game: Game, form, hand: Hand | None):
-    """Validate the posted hand and store it through the service, or show the form again with
-    every message and value (what another phone changed meanwhile too)."""
-    if not form.validate_on_submit():
-        return _hand_page(game, form, hand, [], 422)
+def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> service.Outcome:
+    """Add or correct the hand through the service, as the phone sent it."""
+    if hand is None:
+        return service.add_hand(
+            get_db(), game.id, posted.entry, posted.stock_out, posted.lone, client_key=posted.client_key,
+            based_on=posted.based_on, confirmed=posted.confirmed, phone=_phone(),
+        )  # fmt: skip
+    return service.correct_hand(
+        get_db(), game.id, hand.id, posted.entry, posted.stock_out, posted.lone, based_on=posted.based_on,
+        confirmed=posted.confirmed, phone=_phone(),
+    )  # fmt: skip
+
+
+def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
+    """The answer to a stored hand: back to the sheet with what happened."""
+    if hand is not None:
+        flash(gettext("Hand corrected; every later total follows."))
+    elif outcome.status == service.SAVED:
+        flash(gettext("Hand saved."))
+    else:
+        flash(gettext("This hand was already saved (sent twice); it is stored once."))
+    return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
+
+
+def _save(game: Game, hand: Hand | None):
+    """Store the posted hand through the service, or show the form again with every message and
+    value (what another phone changed meanwhile too).
+
+    The posted figures are read straight from the form data first: a hand that is stored needs
+    no form object (building it is most of a save's time). Only a hand that comes back to the
+    phone, or one the form would say something about, builds the form."""
     rules = sheet.rules_for(game)
-    entry, stock_out, lone = forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player()
-    sent = form.based_on.data or ""
-    based_on = int(sent) if sent.isdigit() else None  # every page's form says; a form without it is not checked
-    confirmed = bool(form.confirm.data)
+    outcome = None
+    posted = forms.quick_hand(rules, request.form)
     try:
-        if hand is None:
-            key = form.client_key.data or None
-            outcome = service.add_hand(
-                get_db(), game.id, entry, stock_out, lone, client_key=key, based_on=based_on, confirmed=confirmed
-            )
-        else:
-            outcome = service.correct_hand(
-                get_db(), game.id, hand.id, entry, stock_out, lone, based_on=based_on, confirmed=confirmed
-            )
+        if posted is not None:
+            outcome = _store_hand(game, hand, posted)
+            if outcome.status in (service.SAVED, service.UNCHANGED):
+                return _saved(game, hand, outcome)
     except store.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+        form = forms.hand_form_class(rules, game.players)()
+        form.validate_on_submit()
         page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
         return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
+    form = forms.hand_form_class(rules, game.players)()
+    if not form.validate_on_submit():
+        return _hand_page(game, form, hand, [], 422)
+    if outcome is None:  # the quick reading found something the form did not: store what the form reads
+        posted = forms.QuickHand(
+            forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player(), bool(form.confirm.data),
+            form.client_key.data or None,
+            int(form.based_on.data) if (form.based_on.data or "").isdigit() else None,
+        )  # fmt: skip
+        try:
+            outcome = _store_hand(game, hand, posted)
+        except store.Unavailable as trouble:
+            page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
+            return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
     status = outcome.status
     if status == service.MISSING:
         abort(404)
     if status in (service.SAVED, service.UNCHANGED):
-        if hand is not None:
-            flash(gettext("Hand corrected; every later total follows."))
-        elif status == service.SAVED:
-            flash(gettext("Hand saved."))
-        else:
-            flash(gettext("This hand was already saved (sent twice); it is stored once."))
-        return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
+        return _saved(game, hand, outcome)
     if status == service.PROBLEMS:
         loose = forms.attach_problems(form, list(outcome.problems))
         return _hand_page(game, form, hand, loose, 422, problems=True)
@@ -433,9 +471,9 @@ def _finished(game: Game) -> bool:
 def new_hand(game_id: int):
     """Enter the next hand."""
     game = _load(game_id)
-    form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if request.method == "POST":
-        return _save(game, form, None)
+        return _save(game, None)
+    form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if _finished(game):
         flash(gettext(OVER_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -473,8 +511,9 @@ def add_hand_json(game_id: int):
     # side went out or the stock ran out is never skipped
     stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
     outcome = service.add_hand(
-        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on
-    )
+        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on,
+        phone=_phone(),
+    )  # fmt: skip
     status = outcome.status
     if status in (service.SAVED, service.UNCHANGED):
         new = status == service.SAVED
@@ -504,7 +543,7 @@ def edit_hand(game_id: int, hand_id: int):
         abort(404)
     form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
     if request.method == "POST":
-        return _save(game, form_class(), hand)
+        return _save(game, hand)
     if _finished(game) and not game.reopened:
         flash(gettext(LOCKED_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game.id))
@@ -516,7 +555,7 @@ def edit_hand(game_id: int, hand_id: int):
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int):
     """Delete a hand (it can be brought back with Undo)."""
-    outcome = service.delete_hand(get_db(), game_id, hand_id)
+    outcome = service.delete_hand(get_db(), game_id, hand_id, phone=_phone())
     if outcome.status == service.MISSING:
         abort(404)
     if outcome.status == service.LOCKED:
@@ -529,7 +568,7 @@ def delete_hand(game_id: int, hand_id: int):
 @bp.post("/games/<int:game_id>/delete")
 def delete_game(game_id: int):
     """Delete a game started by mistake (it can be brought back with Undo)."""
-    outcome = service.delete_game(get_db(), game_id)
+    outcome = service.delete_game(get_db(), game_id, phone=_phone())
     if outcome.status == service.MISSING:
         abort(404)
     if outcome.status == service.REFUSED:
@@ -544,7 +583,7 @@ def delete_game(game_id: int):
 @bp.post("/games/<int:game_id>/restore")
 def restore_game(game_id: int):
     """Undo the deletion of a game."""
-    outcome = service.restore_game(get_db(), game_id)
+    outcome = service.restore_game(get_db(), game_id, phone=_phone())
     if outcome.status == service.MISSING:
         abort(404)
     flash(gettext("Game restored."))
@@ -554,7 +593,7 @@ def restore_game(game_id: int):
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int):
     """Undo a deletion."""
-    if service.restore_hand(get_db(), game_id, hand_id).status == service.MISSING:
+    if service.restore_hand(get_db(), game_id, hand_id, phone=_phone()).status == service.MISSING:
         abort(404)
     flash(gettext("Hand restored."))
     return redirect(url_for("games.scoreboard", game_id=game_id))

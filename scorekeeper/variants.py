@@ -7,6 +7,7 @@ render them (the reference page of each rule set is generated from them).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -835,7 +836,28 @@ def get(variant_id: str) -> RuleSet:
 def configure(
     rules: RuleSet, settings: Mapping[str, Any] | None = None, layout: str | None = None, target: int | None = None
 ) -> RuleSet:
-    """The rule set as a game plays it: its layout, house-rule settings and target applied."""
+    """The rule set as a game plays it: its layout, house-rule settings and target applied. The
+    same choices give the same (frozen) rule set object, so what is derived from it once (the
+    side-entry table) is not derived again for every request."""
+    if RULE_SETS.get(rules.id) is rules:
+        try:
+            key = tuple(sorted((settings or {}).items()))
+            return _configured(rules.id, key, layout, target)
+        except TypeError:  # a setting value that cannot be a key (a list from odd JSON): no memo
+            pass
+    return _configure(rules, settings, layout, target)
+
+
+@functools.lru_cache(maxsize=512)
+def _configured(rule_set: str, settings: tuple, layout: str | None, target: int | None) -> RuleSet:
+    """``configure`` of a listed rule set, remembered (pure: the same arguments, the same rules)."""
+    return _configure(RULE_SETS[rule_set], dict(settings), layout, target)
+
+
+def _configure(
+    rules: RuleSet, settings: Mapping[str, Any] | None = None, layout: str | None = None, target: int | None = None
+) -> RuleSet:
+    """The rule set with its layout, house-rule settings and target applied."""
     settings = settings or {}
     configured = rules.for_layout(rules.layout(layout)) if layout else rules
     for setting in rules.settings:
