@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 
-from . import answers, checks, i18n, scoring, sheet, store, variants
+from . import answers, checks, i18n, openapi, scoring, sheet, store, variants
 from .db import get_db
 from .messages import N_
 
@@ -38,13 +38,13 @@ def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
         "target": rules.target,
         "layouts": [
             {
-                "key": l.key,
-                "label": l.label,
-                "players": l.players,
-                "sides": [list(s) for s in l.sides],
-                "playing": l.playing or None,
+                "key": lay.key,
+                "label": lay.label,
+                "players": lay.players,
+                "sides": [list(s) for s in lay.sides],
+                "playing": lay.playing or None,
             }
-            for l in rules.layouts
+            for lay in rules.layouts
         ],
         "card_values": dict(rules.card_values),
         "cards_in_deck": dict(rules.cards_in_deck),
@@ -109,8 +109,8 @@ def _configure(base: variants.RuleSet, body: dict[str, Any]) -> tuple[variants.R
     """The rule set with the request's layout, settings and target, or the problems with them."""
     problems = []
     layout = body.get("layout")
-    if layout is not None and (not isinstance(layout, str) or layout not in {l.key for l in base.layouts}):
-        keys = ", ".join(l.key for l in base.layouts)
+    if layout is not None and (not isinstance(layout, str) or layout not in {lay.key for lay in base.layouts}):
+        keys = ", ".join(lay.key for lay in base.layouts)
         problems.append(
             checks.Problem(
                 None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."), {"rules": base.id, "keys": keys}
@@ -267,6 +267,20 @@ def game(game_id: int):
     )
 
 
+@bp.get("/games/<int:game_id>/changes")
+def game_changes(game_id: int):
+    """A game's change log, oldest first: when, what, which hand, which phone, the entry before and after."""
+    if store.get_game(get_db(), game_id) is None:
+        abort(404)
+    return jsonify(
+        [
+            {"at": c.at, "action": c.action, "hand": c.hand_id, "phone": c.phone or None, "before": c.before,
+             "after": c.after}
+            for c in store.changes(get_db(), game_id)
+        ]
+    )  # fmt: skip
+
+
 @bp.get("/games/<int:game_id>/version")
 def game_version(game_id: int):
     """The game's version, for the phones that follow it live (they poll this, it is cheap)."""
@@ -276,6 +290,12 @@ def game_version(game_id: int):
     response = jsonify({"version": version})
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    """The OpenAPI 3.1 description of the JSON API (the same as docs/api.md)."""
+    return jsonify(openapi.document())
 
 
 @bp.errorhandler(404)

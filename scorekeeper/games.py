@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import uuid
 
@@ -271,6 +272,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         share_qr=share.qr_svg(share_url),
         view_url=share.reachable_url(view_url),
         csrf_token=csrf_token,
+        corrections={} if readonly else store.corrections(get_db(), game_id),
     )
 
 
@@ -597,3 +599,104 @@ def restore_hand(game_id: int, hand_id: int):
         abort(404)
     flash(gettext("Hand restored."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+# --- every change on record ---------------------------------------------------------------------
+
+
+def _versions(game: Game, hand_id: int) -> list[dict]:
+    """Every version of a hand, oldest first: its entry, each side's score, what it changed in each
+    side's score against the version before, who made it and when (from the change log)."""
+    rules = sheet.rules_for(game)
+    versions: list[dict] = []
+    for change in store.changes(get_db(), game.id, hand_id):
+        if change.action not in ("hand added", "hand corrected") or change.after is None:
+            continue
+        after = change.after
+        hand = Hand(hand_id, game.id, after["sides"], change.at, change.at, after.get("stock_out"), after.get("lone"))
+        scores = sheet.hand_scores(rules, hand)
+        previous = versions[-1]["scores"] if versions else None
+        versions.append(
+            {
+                "change": change, "number": len(versions) + 1, "entry": after, "scores": scores,
+                "delta": [s - p for s, p in zip(scores, previous)] if previous else None,
+            }
+        )  # fmt: skip
+    return versions
+
+
+@bp.get("/games/<int:game_id>/hands/<int:hand_id>/history")
+def hand_history(game_id: int, hand_id: int):
+    """A hand's versions, as a crossed-out figure on a paper pad stays readable: each version's
+    figures, what it changed in each side's score, who and when; any earlier one can be restored."""
+    game = _load(game_id)
+    hand = store.get_hand(get_db(), game_id, hand_id)
+    if hand is None:
+        abort(404)
+    the_sheet = sheet.build(game, store.hands(get_db(), game_id))
+    number = next((row.number for row in the_sheet.rows if row.hand.id == hand_id), None)
+    current = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
+    return render_template(
+        "games/history.html", sheet=the_sheet, hand=hand, number=number, versions=_versions(game, hand_id),
+        current=json.dumps(current, sort_keys=True), locked=_locked(the_sheet), json=json,
+    )  # fmt: skip
+
+
+@bp.post("/games/<int:game_id>/hands/<int:hand_id>/history/<int:change_id>")
+def restore_version(game_id: int, hand_id: int, change_id: int):
+    """Go back to an earlier version of a hand: itself a new, logged correction."""
+    game = _load(game_id)
+    version = next((v for v in _versions(game, hand_id) if v["change"].id == change_id), None)
+    if version is None:
+        abort(404)
+    entry = version["entry"]
+    outcome = service.correct_hand(
+        get_db(), game_id, hand_id, entry["sides"], entry.get("stock_out"), entry.get("lone"), phone=_phone()
+    )
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    elif outcome.status in (service.SAVED, service.UNCHANGED):
+        flash(
+            gettext(
+                "Hand %(number)s is back to version %(version)s.",
+                number=_hand_number(game, hand_id),
+                version=version["number"],
+            )
+        )
+    else:
+        flash(" ".join(i18n.problem_message(p) for p in outcome.problems))
+    return redirect(url_for("games.hand_history", game_id=game_id, hand_id=hand_id))
+
+
+def _hand_number(game: Game, hand_id: int) -> int:
+    """A hand's number in its game (deleted hands left out)."""
+    ids = [h.id for h in store.hands(get_db(), game.id)]
+    return ids.index(hand_id) + 1 if hand_id in ids else 0
+
+
+@bp.get("/games/<int:game_id>/changes")
+def changes(game_id: int):
+    """A game's whole change log, newest first; nothing here edits or deletes it."""
+    game = _load(game_id)
+    numbers = {h.id: i + 1 for i, h in enumerate(store.hands(get_db(), game_id))}
+    return render_template(
+        "games/changes.html", game=game, changes=list(reversed(store.changes(get_db(), game_id))), numbers=numbers,
+        phone_name=store.phone_name(get_db(), session.get("phone")), actions=store.ACTIONS,
+        side_names=sheet.side_names(game, sheet.rules_for(game)),
+    )  # fmt: skip
+
+
+@bp.post("/phone/name")
+def name_phone():
+    """This phone names itself once ("Anna's phone"); the change log shows the name."""
+    name = " ".join(request.form.get("name", "").split())[:40]
+    back = safe_path(request.form.get("next"), url_for("games.index"))
+    if not name or any(ord(c) < 32 for c in name):
+        flash(gettext("Give the phone a name of up to 40 characters."))
+    elif store.name_phone(get_db(), _phone(), name):
+        flash(gettext("This phone is now called %(name)s.", name=name))
+    else:
+        flash(gettext("This phone already has a name."))
+    return redirect(back)

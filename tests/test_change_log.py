@@ -1,0 +1,131 @@
+"""Every change on record: an append-only log written in the same transaction as the change,
+a corrected hand's versions on the sheet, going back to one, a game's Changes page, the JSON."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+from scorekeeper import db as dbmod
+from scorekeeper import service, store
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game
+
+
+def _hand(client, game_id, melded):
+    response = post_hand(client, game_id, side_fields(0, melded=melded, hand=0), side_fields(1, melded=80, hand=0))
+    assert response.status_code == 302, response.text
+
+
+def _correct(client, game_id, hand_id, melded):
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    response = post_hand(
+        client, game_id, side_fields(0, melded=melded, hand=0), side_fields(1, melded=80, hand=0), url=url
+    )
+    assert response.status_code == 302, response.text
+
+
+def _log(client, game_id):
+    return client.get(f"/api/games/{game_id}/changes").get_json()
+
+
+def test_each_change_is_logged_with_its_phone_and_the_entry_before_and_after(app, client):
+    game_id = start_game(client)
+    _hand(client, game_id, 100)
+    hand_id = _log(client, game_id)[-1]["hand"]
+    _correct(client, game_id, hand_id, 150)
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": token})
+    client.post(f"/games/{game_id}/hands/{hand_id}/restore", data={"csrf_token": token})
+    log = _log(client, game_id)
+    assert [c["action"] for c in log] == [
+        "game created",
+        "hand added",
+        "hand corrected",
+        "hand deleted",
+        "hand restored",
+    ]
+    assert len({c["phone"] for c in log}) == 1 and log[0]["phone"].startswith("phone ")
+    corrected = log[2]
+    assert corrected["before"]["sides"][0]["melded_points"] == 100
+    assert corrected["after"]["sides"][0]["melded_points"] == 150
+    assert log[3]["after"] is None and log[4]["before"] is None
+
+
+def test_a_phone_names_itself_once(client):
+    game_id = start_game(client)
+    token = csrf_token(client, f"/games/{game_id}/changes")
+    client.post("/phone/name", data={"csrf_token": token, "name": "Anna's phone", "next": f"/games/{game_id}/changes"})
+    client.post("/phone/name", data={"csrf_token": token, "name": "Someone else"})
+    assert _log(client, game_id)[0]["phone"] == "Anna's phone"
+    assert "This phone is called Anna&#39;s phone." in client.get(f"/games/{game_id}/changes").text
+
+
+def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
+    game_id = start_game(client)
+    _hand(client, game_id, 100)
+    hand_id = _log(client, game_id)[-1]["hand"]
+    _correct(client, game_id, hand_id, 150)
+    _correct(client, game_id, hand_id, 200)
+    sheet = client.get(f"/games/{game_id}").text
+    assert "corrected 2×" in sheet
+    page = client.get(f"/games/{game_id}/hands/{hand_id}/history").text
+    assert page.count('<li class="version') == 3
+    # §2.5: melded 100 and 80 with nothing in hand, nobody went out: +100 : +80; then +150, +200
+    assert re.findall(r'<td class="num">([+−-]?\d+)</td>\s*<td class="num">([+−-]?\d+|–)</td>', page)[:2] == [
+        ("+200", "+50"),
+        ("+80", "+0"),
+    ]
+    first = _log(client, game_id)[1]  # "hand added": version 1
+    change_id = next(
+        c for c in store.changes(_db(app), game_id, hand_id) if c.action == "hand added"
+    ).id  # fmt: skip
+    token = csrf_token(client, f"/games/{game_id}/hands/{hand_id}/history")
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/history/{change_id}", data={"csrf_token": token})
+    assert response.status_code == 302
+    assert first["after"]["sides"][0]["melded_points"] == 100
+    with app.app_context():
+        hand = store.get_hand(dbmod.get_db(), game_id, hand_id)
+    assert hand.sides[0]["melded_points"] == 100
+    assert [c["action"] for c in _log(client, game_id)].count("hand corrected") == 3
+    assert "corrected 3×" in client.get(f"/games/{game_id}").text
+
+
+def _db(app):
+    with app.app_context():
+        return dbmod.get_db()
+
+
+def test_the_log_is_append_only(app):
+    with app.app_context():
+        db = dbmod.get_db()
+        outcome = service.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], phone="p1")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute("update changes set action = 'hand added'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute("delete from changes")
+        assert [c.action for c in store.changes(db, outcome.id)] == ["game created"]
+
+
+def test_a_change_and_its_record_stand_or_fall_together(app, monkeypatch):
+    with app.app_context():
+        db = dbmod.get_db()
+        game_id = service.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"]).id
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("the log could not be written")
+
+        monkeypatch.setattr(store, "log_change", broken)
+        sides = [{"melded_points": 100}, {"melded_points": 80}]
+        with pytest.raises(RuntimeError):
+            service.add_hand(db, game_id, sides, True)
+        assert store.hands(db, game_id) == []  # the hand was rolled back with its missing record
+
+
+def test_the_changes_page_lists_the_whole_log(client):
+    game_id = start_game(client)
+    _hand(client, game_id, 100)
+    page = client.get(f"/games/{game_id}/changes").text
+    assert "hand added" in page and "game created" in page and "Hand 1" in page
