@@ -1,7 +1,7 @@
 """Pure scoring: hand scores with a breakdown, running totals, opening minimums and the result.
 
-No Flask, no database: functions of (rule set, hand entries). Sections (§) refer to
-``shared/rules/scoring-spec.md``.
+No Flask, no database: functions of (rule set, hand entries). Section numbers (§) in comments
+refer to the team's scoring specification; docs/rules.md explains the rules in our own words.
 """
 
 from __future__ import annotations

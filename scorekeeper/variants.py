@@ -1,6 +1,7 @@
 """Rule sets as data: one frozen table per variant, every number cited to the scoring spec.
 
-Section numbers (§) refer to ``shared/rules/scoring-spec.md``. This module is pure data and
+Section numbers (§) in comments refer to the team's scoring specification (players never see
+them; docs/rules.md explains every rule in the project's own words). This module is pure data and
 uses the standard library only; ``scoring.py`` and ``checks.py`` read these tables, the pages
 render them (the reference page of each rule set is generated from them).
 """
@@ -381,7 +382,7 @@ RED_THREE_NO_CANASTA_SETTING = Setting(
     "red_three_melded_no_canasta",
     N_("Red threes of a side that melded but has no canasta"),
     -1,
-    ((-1, N_("count minus (as [003])")), (0, N_("count nothing"))),
+    ((-1, N_("count minus (as the Austrian rulebook)")), (0, N_("count nothing"))),
     "§13 D2, §15.2",
     lambda rules, value: replace(rules, red_three_melded_no_canasta=int(value)),
 )
@@ -473,8 +474,8 @@ CLASSIC_3P = replace(
             N_("Who plays alone"),
             "pile_or_out",
             (
-                ("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it ([001])")),
-                ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it ([000])")),
+                ("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it (Italian rules)")),
+                ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it (German rules)")),
             ),
             "§13 D8, §15.3",
             lambda rules, value: replace(rules, lone_trigger=value),
@@ -766,7 +767,7 @@ AUSTRIAN_6_PAIRS = replace(
             "four_red_threes",
             N_("Four red threes"),
             400,
-            ((400, N_("400 (as pagat)")), (800, N_("800 ([003]'s general rule)"))),
+            ((400, N_("400 (as pagat)")), (800, N_("800 (the Austrian rulebook's general rule)"))),
             "§10.1, §15.9",
             lambda r, v: replace(r, red_three_values=r.red_three_values[:4] + (int(v),) + r.red_three_values[5:]),
         ),
