@@ -33,6 +33,7 @@ from . import (
     i18n,
     pagecache,
     queries,
+    seating,
     service,
     share,
     sheet,
@@ -127,9 +128,9 @@ def new_game(variant: str):
         abort(404)
     evening = _evening_arg()
     form = forms.new_game_form_class(rules)()
+    table = None
     if request.method == "GET" and evening is not None:
-        for field, player in zip(form.players, evening.players):
-            field.data = player.name  # the evening's players, in the order they were entered
+        table = _tonights_table(form, rules, evening)
     if request.method == "GET":
         _prefill_again(form, rules)
     if form.validate_on_submit():
@@ -149,9 +150,38 @@ def new_game(variant: str):
                 abort(404)  # the evening was deleted meanwhile
             return redirect(url_for("games.scoreboard", game_id=outcome.id))
     known = [p.name for p in store.list_players(get_db())]
-    return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known), (
+    return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known, table=table), (
         422 if form.is_submitted() else 200
     )
+
+
+def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
+    """Tonight's table in taps: the evening's players as chips (``?play=<id>``, the ones due to play
+    ticked: everyone sits out in turn), and with ``?draw=1`` the ticked players seated at random
+    (partners opposite). Fills the seats; what the chips show."""
+    ids = [p.id for p in evening.players]
+    names = {p.id: p.name for p in evening.players}
+    asked = [int(v) for v in request.args.getlist("play") if v.isdigit() and int(v) in names]
+    seats = rules.layouts[0].players
+    if asked:
+        chosen = [pid for pid in ids if pid in asked]
+    else:
+        played, last = store.evening_seats(get_db(), evening.id)
+        chosen = seating.who_plays(ids, played, last, seats)[0]
+    fitting = next((layout for layout in rules.layouts if layout.players == len(chosen)), None)
+    seated = [names[pid] for pid in chosen]
+    drawn = bool(request.args.get("draw")) and fitting is not None
+    if drawn:
+        seated = seating.draw_seats(seated)
+    if fitting is not None:
+        form.layout.data = fitting.key
+        for field, name in zip(form.players, seated + [""] * len(form.players)):
+            field.data = name
+    return {
+        "players": evening.players, "chosen": chosen, "drawn": drawn,
+        "out": [names[pid] for pid in ids if pid not in chosen],
+        "fits": fitting is not None, "sizes": sorted({layout.players for layout in rules.layouts}),
+    }  # fmt: skip
 
 
 def _prefill_again(form, rules: variants.RuleSet) -> None:

@@ -738,6 +738,19 @@ def get_evening(db: Database, evening_id: int) -> Evening | None:
     return Evening(row["id"], row["date"], row["place"] or "", row["note"] or "", players)
 
 
+def evening_seats(db: Database, evening_id: int) -> tuple[dict[int, int], dict[int, int]]:
+    """Per player of an evening's games: how many games they played, and the id of their last one."""
+    played: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for pid, count, latest in db.execute(
+        "select s.player_id, count(*), max(g.id) from game_seats s join games g on g.id = s.game_id "
+        "where g.evening_id = ? and s.player_id is not null group by s.player_id",
+        [evening_id],
+    ):
+        played[pid], last[pid] = count, latest
+    return played, last
+
+
 def evening_on(db: Database, date: str) -> Evening | None:
     """The latest evening on this date, if any."""
     rows = list(db.query("select id from evenings where date = ? order by id desc limit 1", [date]))

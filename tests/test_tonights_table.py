@@ -1,0 +1,79 @@
+"""Tonight's table in taps: the evening's players as chips, who sits out rotating over the evening,
+and a random draw of the seats."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from scorekeeper import seating
+from tests.conftest import csrf_token
+from tests.helpers import game_in_evening
+
+
+def test_everyone_sits_out_in_turn():
+    players = [1, 2, 3, 4, 5]
+    played: dict[int, int] = {}
+    last: dict[int, int] = {}
+    out = []
+    for game in range(1, 6):
+        chosen, resting = seating.who_plays(players, played, last, 4)
+        assert len(chosen) == 4 and len(resting) == 1
+        out.append(resting[0])
+        for pid in chosen:
+            played[pid] = played.get(pid, 0) + 1
+            last[pid] = game
+    assert sorted(out) == players  # five games: each of the five sat out once
+    assert out == [5, 4, 3, 2, 1]
+
+
+def test_the_draw_seats_exactly_the_chosen_players():
+    names = ["Anna", "Bert", "Carl", "Dora"]
+    seen = {tuple(seating.draw_seats(names, random.Random(seed))) for seed in range(40)}
+    assert all(sorted(s) == sorted(names) for s in seen)
+    assert len(seen) > 5  # partners really change with the draw
+
+
+def _evening(client, names):
+    token = csrf_token(client, "/evenings/new")
+    response = client.post("/evenings/new", data={"csrf_token": token, "date": "2026-11-20", "new_players": names})
+    return int(response.headers["Location"].rstrip("/").split("/")[-1])
+
+
+def _seats(page):
+    return re.findall(r'name="players-\d" type="text" value="([^"]*)"', page)[:4]
+
+
+def test_the_new_game_form_of_an_evening_offers_its_players_as_chips(client):
+    evening = _evening(client, "Anna, Bert, Carl, Dora, Eve")
+    page = client.get(f"/games/new/classic?evening={evening}").text
+    assert page.count('class="chip"') == 5
+    assert "Sitting out: Eve" in page
+    assert _seats(page) == ["Anna", "Bert", "Carl", "Dora"]
+    # after a game of the first four, Eve plays and Dora sits out
+    game_in_evening(client, evening, names=["Anna", "Bert", "Carl", "Dora"])
+    page = client.get(f"/games/new/classic?evening={evening}").text
+    assert "Sitting out: Dora" in page
+    assert _seats(page) == ["Anna", "Bert", "Carl", "Eve"]
+
+
+def test_draw_seats_seats_the_ticked_players_at_random(client):
+    evening = _evening(client, "Anna, Bert, Carl, Dora, Eve")
+    ids = re.findall(r'name="play" value="(\d+)"', client.get(f"/games/new/classic?evening={evening}").text)
+    ticked = ids[1:]  # Anna sits out
+    query = "&".join(f"play={pid}" for pid in ticked)
+    seatings = {
+        tuple(_seats(client.get(f"/games/new/classic?evening={evening}&{query}&draw=1").text)) for _ in range(12)
+    }
+    assert all(sorted(s) == ["Bert", "Carl", "Dora", "Eve"] for s in seatings)
+    assert len(seatings) > 1
+    page = client.get(f"/games/new/classic?evening={evening}&{query}&draw=1").text
+    assert "Sitting out: Anna" in page
+
+
+def test_too_few_players_ticked_say_how_many_are_needed(client):
+    evening = _evening(client, "Anna, Bert, Carl, Dora")
+    ids = re.findall(r'name="play" value="(\d+)"', client.get(f"/games/new/classic?evening={evening}").text)
+    page = client.get(f"/games/new/classic?evening={evening}&play={ids[0]}&draw=1").text
+    assert "Pick 4 players for these rules." in page
+    assert 'name="play" value="999"' not in client.get(f"/games/new/classic?evening={evening}&play=999").text
