@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import string
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlite_utils import Database
 
 from . import checks, sheet, store, variants
 from .messages import N_, Refused
+from .models import Hand
 
 FORMAT = "canasta-scorekeeper"
 VERSION = 1
@@ -119,6 +121,17 @@ class _Damaged(ValueError):
     """A value of the export that this app would never have written (said in the import's message)."""
 
 
+# What the forms take (forms.py): a player's name at most 40 characters, an evening's place 80 and
+# note 300, none with a control character (a place or note may hold tabs and line breaks, a name
+# never: the archive keeps names on one line); a target a multiple of 5 from 500 to 100000.
+NAME_LENGTH, PLACE_LENGTH, NOTE_LENGTH = 40, 80, 300
+TARGET_RANGE = (500, 100000)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# names are one player's whatever their case, as SQLite's NOCASE compares them (ASCII letters only)
+_NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def _number(value: Any, where: str, null: bool = False) -> int | None:
     """A whole number (not a bool, not text) or, where allowed, null."""
     if value is None and null:
@@ -128,42 +141,104 @@ def _number(value: Any, where: str, null: bool = False) -> int | None:
     return value
 
 
-def _text(value: Any, where: str, null: bool = False) -> str | None:
+def _id(value: Any, where: str, null: bool = False) -> int | None:
+    """An id: a whole number from 1 up to the largest SQLite keeps (or, where allowed, null)."""
+    number = _number(value, where, null)
+    if number is not None and not store.valid_id(number):
+        raise _Damaged(f"{where} is not a positive whole number")
+    return number
+
+
+def _unique(value: int, seen: set[int], where: str) -> int:
+    """An id not given before in its kind."""
+    if value in seen:
+        raise _Damaged(f"{where} {value} is given twice")
+    seen.add(value)
+    return value
+
+
+def _text(value: Any, where: str, null: bool = False, length: int | None = None, lines: bool = False) -> str | None:
+    """A text (or, where allowed, null) of at most ``length`` characters and without control
+    characters (with ``lines``, tabs and line breaks pass)."""
     if value is None and null:
         return None
     if not isinstance(value, str):
         raise _Damaged(f"{where} is not a text")
+    if length is not None and len(value) > length:
+        raise _Damaged(f"{where} is longer than {length} characters")
+    if (_CONTROL_BUT_LINES if lines else _CONTROL).search(value):
+        raise _Damaged(f"{where} has a control character")
     return value
 
 
+def _time(value: Any, where: str, null: bool = False) -> None:
+    """A moment as the app writes it (ISO 8601, e.g. 2026-11-01T19:30:00+00:00), or where allowed null."""
+    if _text(value, where, null, length=64) is None:
+        return
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _Damaged(f"{where} is not a time written YYYY-MM-DDTHH:MM:SS") from None
+
+
+def _ended_early(rules: variants.RuleSet, game_id: int, hands: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """(the number of the hand that ended the game, how many hands follow it) when hands were
+    recorded after a side reached the target, else None (the hands passed the checks)."""
+    played = [
+        Hand(h["id"], game_id, h["sides"], h["created_at"], h["updated_at"], h.get("stock_out"), h.get("lone"))
+        for h in hands
+        if h.get("deleted_at") is None
+    ]
+    kept = sheet.keep_all(rules, [(sheet.hand_scores(rules, h), sheet.hand_canastas(rules, h)) for h in played])
+    if kept.ended_after is None or kept.ended_after == len(played) - 1:
+        return None
+    return kept.ended_after + 1, len(played) - 1 - kept.ended_after
+
+
 def _check(data: dict[str, Any]) -> None:
-    """Refuse what the pages could not show: every value of the type and within the tables this app
-    writes (a game's rule set, layout, settings and seats; each hand's figures read as a side entry)."""
-    players, evenings = set(), set()
+    """Refuse what the pages could not show or would show wrong: every value of the type and within
+    the range this app writes (ids positive and each once, names and texts as the forms take them, a
+    game's rule set, layout, settings, target and seats, each hand's figures read as a side entry),
+    and no game holding hands after the hand that ended it (unless reopened for corrections)."""
+    players: set[int] = set()
+    names: set[str] = set()
     for i, p in enumerate(data["players"]):
-        players.add(_number(p["id"], f"players[{i}].id"))
-        if not (_text(p["name"], f"players[{i}].name") or "").strip():
+        _unique(_id(p["id"], f"players[{i}].id"), players, f"players[{i}].id")
+        name = _text(p["name"], f"players[{i}].name", length=NAME_LENGTH)
+        if not name.strip():
             raise _Damaged(f"players[{i}].name is empty")
+        if name.translate(_NOCASE) in names:
+            raise _Damaged(f"players[{i}].name is the name of another player")
+        names.add(name.translate(_NOCASE))
+        _time(p.get("created_at"), f"players[{i}].created_at")
+    evenings: set[int] = set()
     for i, e in enumerate(data["evenings"]):
-        evenings.add(_number(e["id"], f"evenings[{i}].id"))
-        day = _text(e["date"], f"evenings[{i}].date")
+        _unique(_id(e["id"], f"evenings[{i}].id"), evenings, f"evenings[{i}].id")
+        day = _text(e["date"], f"evenings[{i}].date", length=64)
         try:
             if date.fromisoformat(day).isoformat() != day:
                 raise ValueError(day)
         except ValueError:
             raise _Damaged(f"evenings[{i}].date is not a date written YYYY-MM-DD") from None
-        for key in ("place", "note", "created_at"):
-            _text(e.get(key), f"evenings[{i}].{key}", null=True)
-        if not set(map(lambda pid: _number(pid, f"evenings[{i}].players"), e["players"])) <= players:
+        _text(e.get("place"), f"evenings[{i}].place", null=True, length=PLACE_LENGTH, lines=True)
+        _text(e.get("note"), f"evenings[{i}].note", null=True, length=NOTE_LENGTH, lines=True)
+        _time(e.get("created_at"), f"evenings[{i}].created_at", null=True)
+        present = [_id(pid, f"evenings[{i}].players") for pid in e["players"]]
+        if not set(present) <= players:
             raise _Damaged(f"evenings[{i}].players has an unknown player")
+        if len(set(present)) != len(present):
+            raise _Damaged(f"evenings[{i}].players has a player twice")
+    games: set[int] = set()
+    hand_ids: set[int] = set()
+    parties: set[tuple[int, int]] = set()
     for i, g in enumerate(data["games"]):
         where = f"games[{i}]"
-        _number(g["id"], f"{where}.id")
+        game_id = _unique(_id(g["id"], f"{where}.id"), games, f"{where}.id")
         rules = variants.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
         if rules is None:
             raise _Damaged(f"{where}.variant is unknown")
         try:
-            layout = rules.layout(_text(g.get("layout"), f"{where}.layout", null=True))
+            layout = rules.layout(_text(g.get("layout"), f"{where}.layout", null=True, length=40))
         except KeyError:
             raise _Damaged(f"{where}.layout is unknown") from None
         settings = g.get("settings") or {}
@@ -174,26 +249,38 @@ def _check(data: dict[str, Any]) -> None:
         ):
             raise _Damaged(f"{where}.settings are not this rule set's")
         target = _number(g.get("target"), f"{where}.target", null=True)
-        if target is not None and not 0 < target <= 100000:
-            raise _Damaged(f"{where}.target is out of range")
-        seats = [_number(pid, f"{where}.seats") for pid in g["seats"]]
+        low, high = TARGET_RANGE
+        if target is not None and (target % 5 or not low <= target <= high):
+            raise _Damaged(f"{where}.target is not a multiple of 5 from {low} to {high} (or null: the rule set's)")
+        seats = [_id(pid, f"{where}.seats") for pid in g["seats"]]
         if len(seats) != layout.players or not set(seats) <= players:
             raise _Damaged(f"{where}.seats do not fit its layout")
+        if len(set(seats)) != len(seats):
+            raise _Damaged(f"{where}.seats have a player twice")
         if not 0 <= _number(g.get("first_dealer"), f"{where}.first_dealer") < len(seats):
             raise _Damaged(f"{where}.first_dealer is not a seat")
-        if _number(g.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
+        if _id(g.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
             raise _Damaged(f"{where}.evening_id is not an evening")
-        _number(g.get("match_id"), f"{where}.match_id", null=True)
-        if _number(g.get("partie"), f"{where}.partie", null=True) not in (None, 1, 2, 3):
+        match_id = _id(g.get("match_id"), f"{where}.match_id", null=True)
+        partie = _number(g.get("partie"), f"{where}.partie", null=True)
+        if partie not in (None, 1, 2, 3):
             raise _Damaged(f"{where}.partie is not 1, 2 or 3")
+        if match_id is not None and partie is not None:
+            if (match_id, partie) in parties:
+                raise _Damaged(f"{where}.partie {partie} of match {match_id} is given twice")
+            parties.add((match_id, partie))
+        if g.get("reopened") not in (None, True, False):
+            raise _Damaged(f"{where}.reopened is not true or false")
         for key in ("created_at", "updated_at"):
-            _text(g.get(key), f"{where}.{key}")
+            _time(g.get(key), f"{where}.{key}")
         configured = variants.configure(rules, settings, layout.key, target or None)
+        if not isinstance(g["hands"], list):
+            raise _Damaged(f"{where}.hands is not a list")
         for j, h in enumerate(g["hands"]):
             at = f"{where}.hands[{j}]"
-            _number(h["id"], f"{at}.id")
+            _unique(_id(h["id"], f"{at}.id"), hand_ids, f"{at}.id")
             for key in ("created_at", "updated_at", "deleted_at"):
-                _text(h.get(key), f"{at}.{key}", null=key == "deleted_at")
+                _time(h.get(key), f"{at}.{key}", null=key == "deleted_at")
             if h.get("stock_out") not in (None, True, False):
                 raise _Damaged(f"{at}.stock_out is not true, false or null")
             problems: list[checks.Problem] = []
@@ -204,6 +291,15 @@ def _check(data: dict[str, Any]) -> None:
             checks.read_lone(configured, h.get("lone"), problems)
             if problems:
                 raise _Damaged(f"{at}: {problems[0].message}")
+        # the app replays hands in the order of their ids (store.hands)
+        hands = sorted(g["hands"], key=lambda h: h["id"])
+        ended = None if g.get("reopened") else _ended_early(configured, game_id, hands)
+        if ended is not None:
+            number, extra = ended
+            raise _Damaged(
+                f"{where}.hands: the game ended with hand {number}, yet {extra} more "
+                f"{'hand was' if extra == 1 else 'hands were'} recorded after it"
+            )
 
 
 def validate(data: Any) -> None:
@@ -211,16 +307,26 @@ def validate(data: Any) -> None:
     anything in the archive is touched."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportError_(N_("This is not an export of the Canasta score keeper."))
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise ImportError_(
             N_("This export has version %(found)s; this app reads version %(version)s."),
-            found=repr(data.get("version")),
+            found=_shown(version),
             version=VERSION,
         )
     try:
         _check(data)
     except (KeyError, TypeError, ValueError) as error:
         raise _damaged(error) from None
+
+
+def _shown(value: Any) -> str:
+    """A value of the file as JSON writes it (``true``, ``"1"``), cut short to fit in a message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _damaged(error: Exception) -> ImportError_:
@@ -230,9 +336,10 @@ def _damaged(error: Exception) -> ImportError_:
     )
 
 
-def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
+def restore(db: Database, data: Any, replace: bool = False, progress=None) -> dict[str, int]:
     """Load an export into an empty archive (with ``replace``, into this one after erasing it),
-    keeping every id; counts of what was restored.
+    keeping every id; counts of what was restored. ``progress(games done, games in all)`` is told
+    after each game (a big archive takes tens of seconds).
 
     The whole file is checked first; the erasing and the loading are then one transaction, so a
     refused or failing import leaves the archive exactly as it was."""
@@ -248,7 +355,7 @@ def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
                 db["evenings"].insert({k: e.get(k) for k in ("id", "date", "place", "note", "created_at")})
                 for position, pid in enumerate(e["players"]):
                     db["evening_players"].insert({"evening_id": e["id"], "player_id": int(pid), "position": position})
-            for g in data["games"]:
+            for done, g in enumerate(data["games"], start=1):
                 names = [db["players"].get(int(pid))["name"] for pid in g["seats"]]
                 db["games"].insert(
                     {
@@ -284,6 +391,8 @@ def restore(db: Database, data: Any, replace: bool = False) -> dict[str, int]:
                         }
                     )
                 store.refresh_results(db, g["id"])
+                if progress is not None:
+                    progress(done, len(data["games"]))
     except ImportError_:
         raise
     except (KeyError, TypeError, ValueError) as error:

@@ -74,7 +74,7 @@ def test_variants_lists_every_rule_set_with_its_tables(client):
         "jokers_canastas": 2500,
         "wild_canastas": 2000,
     }  # §8.5 element 1
-    assert [l["key"] for l in by_id["austrian"]["layouts"]] == ["4", "2", "3", "5", "6-rotating"]
+    assert [layout["key"] for layout in by_id["austrian"]["layouts"]] == ["4", "2", "3", "5", "6-rotating"]
     assert "tie_rule" in {s["key"] for s in by_id["vienna"]["settings"]}
 
 
@@ -139,14 +139,14 @@ def test_score_a_hand(client):
     a, b = data["sides"]
     assert (a["score"], a["total"], a["opening_minimum"]) == (1250, 5950, 120)
     assert (b["score"], b["total"], b["opening_minimum"]) == (315, 5415, 120)
-    assert [(l["item"], l["points"]) for l in a["breakdown"]] == [
+    assert [(line["item"], line["points"]) for line in a["breakdown"]] == [
         ("going_out", 100),
         ("concealed", 100),
         ("natural_canastas", 500),
         ("red_threes", 200),
         ("melded_cards", 350),
     ]
-    assert sum(l["points"] for l in b["breakdown"]) == b["score"]
+    assert sum(line["points"] for line in b["breakdown"]) == b["score"]
     assert (data["finished"], data["winner"], data["margin"]) == (True, 0, 535)
 
 
@@ -272,3 +272,14 @@ def test_score_warns_below_the_opening_minimum(client):
     assert [(w["side"], w["field"]) for w in data["warnings"]] == [(0, "melded_points")]
     assert "opening meld of 90" in data["warnings"][0]["message"]
     assert data["sides"][0]["score"] == 40
+
+
+def test_game_version_rises_with_each_change_and_is_never_cached(client):
+    game_id = start_game(client)
+    before = client.get(f"/api/games/{game_id}/version")
+    assert before.headers["Cache-Control"] == "no-store"
+    post_hand(client, game_id, side_fields(0, melded=120), side_fields(1, melded=60))
+    after = client.get(f"/api/games/{game_id}/version")
+    assert after.get_json()["version"] > before.get_json()["version"]
+    missing = client.get("/api/games/42/version")
+    assert missing.status_code == 404 and missing.get_json()["errors"][0]["field"] == "id"

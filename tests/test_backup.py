@@ -6,9 +6,12 @@ Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and 
 """
 
 import csv
+import html
 import io
 import json
 import re
+
+import pytest
 
 from scorekeeper import archive, backup, create_app
 from scorekeeper.db import get_db
@@ -128,18 +131,18 @@ def _backup(runner, path):
 # --- restore --replace checks the whole file before it erases anything ------------------------------
 
 
-def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, runner, tmp_path):
+def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, runner, tmp_path, monkeypatch):
     _fill(client)
     before, stats_before = _archive(client), _stats(client)
     good = _backup(runner, tmp_path / "good.json")
     duplicate_player = json.loads(json.dumps(good))
-    duplicate_player["players"].append(dict(good["players"][0]))  # passes the checks, fails on insert
+    duplicate_player["players"].append(dict(good["players"][0]))
     bad_files = {
         "wrong version": ({**good, "version": 9}, "version 9"),
         "wrong format": ({**good, "format": "something-else"}, "not an export"),
         "unknown rule set": ({**good, "games": [{**good["games"][0], "variant": "poker"}]}, "damaged"),
         "not a list": ({**good, "players": None}, "damaged"),
-        "does not fit": (duplicate_player, "does not fit together"),
+        "player twice": (duplicate_player, "players[5].id 1 is given twice"),
     }
     for name, (data, message) in bad_files.items():
         path = tmp_path / f"{name}.json"
@@ -149,6 +152,11 @@ def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, ru
         assert _archive(client) == before, name
         assert _stats(client) == stats_before, name
         assert message in result.output and "unchanged" in result.output, (name, result.output)
+    # a file the checks let through that fails half way through the loading: rolled back
+    monkeypatch.setattr(backup, "_check", lambda data: None)
+    result = runner.invoke(args=["restore", str(tmp_path / "player twice.json"), "--replace"])
+    assert result.exit_code != 0 and "does not fit together" in result.output and "unchanged" in result.output
+    assert _archive(client) == before and _stats(client) == stats_before
     not_json = tmp_path / "not.json"
     not_json.write_bytes(b"\xff\xfe not json")
     result = runner.invoke(args=["restore", str(not_json), "--replace"])
@@ -156,10 +164,11 @@ def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, ru
     assert _archive(client) == before
 
 
-def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner, tmp_path):
+def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner, tmp_path, monkeypatch):
     _fill(client)
     good = _backup(runner, tmp_path / "good.json")
     good["players"].append(dict(good["players"][0]))
+    monkeypatch.setattr(backup, "_check", lambda data: None)  # let it through the checks: it fails on insert
     fresh = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
     ).test_client()
@@ -295,3 +304,170 @@ def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
     assert standings["'+SUM(A1)"] == ["1", "0", "-8300"]
     assert standings["'-Carl"] == ["1", "1", "8300"]
     assert standings["'@cmd"] == ["1", "0", "-8300"]
+
+
+# --- the import checks every value it stores (issue 10) ----------------------------------------------
+
+
+def _good(client, runner, tmp_path):
+    """A real export: two finished games of two hands (8000 : 100 each), one open game of one hand and
+    an evening."""
+    _fill(client)
+    new_evening(client, ["Anna", "Bert"], when="2026-11-01", place="Club")
+    return _backup(runner, tmp_path / "good.json")
+
+
+def _finished(data):
+    """The first finished game of the export (two hands of 4000: the second ends it, §2.6)."""
+    return next(g for g in data["games"] if len(g["hands"]) == 2)
+
+
+def _crafted(good, change):
+    data = json.loads(json.dumps(good))
+    change(data)
+    return data
+
+
+def _after_the_end(data):
+    game = _finished(data)
+    hand = dict(game["hands"][-1])
+    hand["id"] = max(h["id"] for g in data["games"] for h in g["hands"]) + 1
+    game["hands"].append(hand)
+
+
+def _set(path, value):
+    """Change the value at ``path`` (keys and indexes) of the export."""
+
+    def change(data):
+        *parents, last = path
+        node = data
+        for key in parents:
+            node = node[key]
+        node[last] = value
+
+    return change
+
+
+REFUSED = {
+    "player id 0": (_set(["players", 0, "id"], 0), "players[0].id is not a positive whole number"),
+    "player id -7": (_set(["players", 1, "id"], -7), "players[1].id is not a positive whole number"),
+    "player id true": (_set(["players", 0, "id"], True), "players[0].id is not a whole number"),
+    "player id twice": (_set(["players", 1, "id"], 1), "players[1].id 1 is given twice"),
+    "evening id 0": (_set(["evenings", 0, "id"], 0), "evenings[0].id is not a positive whole number"),
+    "game id 0": (_set(["games", 0, "id"], 0), "games[0].id is not a positive whole number"),
+    "game id -7": (_set(["games", 1, "id"], -7), "games[1].id is not a positive whole number"),
+    "game id twice": (_set(["games", 1, "id"], 1), "games[1].id 1 is given twice"),
+    "hand id 0": (_set(["games", 0, "hands", 0, "id"], 0), "games[0].hands[0].id is not a positive whole number"),
+    "hand id -7": (_set(["games", 0, "hands", 1, "id"], -7), "games[0].hands[1].id is not a positive whole number"),
+    "hand id twice": (_set(["games", 1, "hands", 0, "id"], 1), "games[1].hands[0].id 1 is given twice"),
+    "seat id 0": (_set(["games", 0, "seats", 0], 0), "games[0].seats is not a positive whole number"),
+    "target 7": (_set(["games", 0, "target"], 7), "games[0].target is not a multiple of 5 from 500 to 100000"),
+    "target 495": (_set(["games", 0, "target"], 495), "games[0].target is not a multiple of 5"),
+    "target 100005": (_set(["games", 0, "target"], 100005), "games[0].target is not a multiple of 5"),
+    "target 5003": (_set(["games", 0, "target"], 5003), "games[0].target is not a multiple of 5"),
+    "target text": (_set(["games", 0, "target"], "5000"), "games[0].target is not a whole number"),
+    "control character": (_set(["players", 0, "name"], "Anna\x1b[2J"), "players[0].name has a control character"),
+    "line break in a name": (_set(["players", 0, "name"], "Anna\nB"), "players[0].name has a control character"),
+    "1 MB name": (_set(["players", 0, "name"], "A" * 1024 * 1024), "players[0].name is longer than 40 characters"),
+    "same name": (_set(["players", 1, "name"], "ANNA"), "players[1].name is the name of another player"),
+    "long place": (_set(["evenings", 0, "place"], "x" * 81), "evenings[0].place is longer than 80 characters"),
+    "note with NUL": (_set(["evenings", 0, "note"], "a\x00b"), "evenings[0].note has a control character"),
+    "bad time": (_set(["games", 0, "created_at"], "yesterday"), "games[0].created_at is not a time"),
+    "reopened text": (_set(["games", 0, "reopened"], "no"), "games[0].reopened is not true or false"),
+    "hands after the end": (_after_the_end, "the game ended with hand 2, yet 1 more hand was recorded after it"),
+}
+
+
+def _import_page(tmp_path, data, name="fresh"):
+    """Import ``data`` into a new, empty archive through the page: (response, archive afterwards)."""
+    fresh = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")}
+    ).test_client()
+    response = _post_import(fresh, json.dumps(data, ensure_ascii=False).encode())
+    return response, _archive(fresh)
+
+
+EMPTY = {"format": "canasta-scorekeeper", "version": 1, "players": [], "evenings": [], "games": []}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_import_refuses_each_value_the_app_would_never_write(client, runner, tmp_path, name):
+    change, message = REFUSED[name]
+    good = _good(client, runner, tmp_path)
+    before = _archive(client)
+    data = _crafted(good, change)
+    response, after = _import_page(tmp_path, data)
+    assert response.status_code == 422
+    shown = html.unescape(response.text)
+    assert "The export is damaged" in shown and message in shown
+    assert after == EMPTY  # nothing written
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(args=["restore", str(path), "--replace"])
+    assert result.exit_code != 0 and message in result.output and "unchanged" in result.output
+    assert _archive(client) == before
+
+
+def test_import_refuses_a_version_that_is_not_a_whole_number(client, runner, tmp_path):
+    good = _good(client, runner, tmp_path)
+    for version, shown in ((True, "version true"), ("1", 'version "1"'), (1.0, "version 1.0")):
+        response, after = _import_page(tmp_path, {**good, "version": version}, name=f"v{shown[9:12]}")
+        assert response.status_code == 422 and shown in html.unescape(response.text), version
+        assert after == EMPTY
+        path = tmp_path / "version.json"
+        path.write_text(json.dumps({**good, "version": version}))
+        result = runner.invoke(args=["restore", str(path), "--replace"])
+        assert result.exit_code != 0 and shown in result.output, version
+
+
+def test_import_takes_the_limits_themselves(client, runner, tmp_path):
+    good = _good(client, runner, tmp_path)
+    data = _crafted(good, _set(["players", 0, "name"], "A" * 40))
+    for game, target in zip(data["games"], (100000, None, 500)):  # the open game's one hand ends it at 500
+        game["target"] = target
+    data["evenings"][0].update(place="p" * 80, note="Line 1\n\tLine 2")
+    response, after = _import_page(tmp_path, data)
+    assert response.status_code == 302, html.unescape(response.text)
+    assert after == _without_time(data)
+
+
+def _reopened_with_hands_after_the_end(client):
+    """A game the app itself leaves with a hand after the end: reopened, hand 1 corrected to end it."""
+    game_id = start_game(client, target=3000)
+    post_hand(client, game_id, side_fields(0, melded=120), side_fields(1, melded=60, hand=30))  # 120 : 30
+    post_hand(client, game_id, *_win())  # 4120 : 80, finished
+    token = csrf_token(client, "/evenings/new")
+    assert client.post(f"/games/{game_id}/reopen", data={"csrf_token": token}).status_code == 302
+    first = client.get(f"/api/games/{game_id}").get_json()["hands"][0]["id"]
+    response = post_hand(client, game_id, *_win(), url=f"/games/{game_id}/hands/{first}/edit")
+    assert response.status_code == 302, response.text
+    hands = client.get(f"/api/games/{game_id}").get_json()["hands"]
+    assert [h["after_end"] for h in hands] == [False, True]
+    return game_id
+
+
+def test_a_reopened_game_with_hands_after_the_end_still_imports(client, tmp_path):
+    game_id = _reopened_with_hands_after_the_end(client)
+    data = json.loads(client.get("/export.json").data)
+    response, after = _import_page(tmp_path, data)
+    assert response.status_code == 302, html.unescape(response.text)
+    assert after == _without_time(data)
+    assert [g["reopened"] for g in after["games"] if g["id"] == game_id] == [True]
+
+
+def test_a_restore_reports_its_progress_game_by_game(app, client, runner, tmp_path):
+    fill_archive(client)
+    path = tmp_path / "backup.json"
+    runner.invoke(args=["backup", str(path)])
+    data = json.loads(path.read_text())
+    seen = []
+    with app.app_context():
+        backup.restore(get_db(), data, replace=True, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    result = runner.invoke(args=["restore", str(path), "--replace"])
+    assert result.exit_code == 0 and "Restoring games" in result.output
+
+
+def test_the_restore_form_says_it_is_busy_while_it_works(client):
+    page = client.get("/export").text
+    assert 'class="restore-form"' in page and "Restoring… A big archive takes up to a minute" in page
