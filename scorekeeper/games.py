@@ -323,8 +323,12 @@ def reopen(game_id: int):
 @bp.post("/games/<int:game_id>/lock")
 def lock(game_id: int):
     """Corrections done: the finished game's sheet is read-only again."""
-    if service.reopen_game(get_db(), game_id, reopened=False, phone=_phone()).status == service.MISSING:
+    outcome = service.reopen_game(get_db(), game_id, reopened=False, phone=_phone())
+    if outcome.status == service.MISSING:
         abort(404)
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("The sheet is locked again."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 

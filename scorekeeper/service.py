@@ -283,6 +283,16 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         game = store.get_game(db, game_id)
         if game is None:
             return Outcome(MISSING)
+        kept = _kept(db, game)
+        if not reopened and kept.after_end:
+            # the sheet would show a result that the hands after it contradict: they go first
+            problem = Problem(
+                None, "hands",
+                N_("The game ended with hand %(hand)s, yet %(count)s more hand(s) came after it: correct or delete "
+                   "them before locking the sheet."),
+                {"hand": kept.ended_after + 1, "count": kept.after_end},
+            )  # fmt: skip
+            return Outcome(REFUSED, problems=(problem,))
         store.reopen_game(db, game_id, reopened)
         action = "game reopened" if reopened else "game locked"
         store.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)

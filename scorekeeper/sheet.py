@@ -185,6 +185,17 @@ class Kept:
     canastas: tuple[int, ...]  # each side's completed canastas of every kind
     ended_after: int | None  # index of the hand that ended the game
     result: scoring.Result
+    end_totals: tuple[int, ...] | None = None  # the totals after the hand that ended the game
+
+    @property
+    def after_end(self) -> int:
+        """Hands recorded after the hand that ended the game."""
+        return 0 if self.ended_after is None else self.hands - 1 - self.ended_after
+
+    @property
+    def final_totals(self) -> tuple[int, ...]:
+        """The totals the result is about: at the end of the game, else now."""
+        return self.end_totals or self.totals
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON the store keeps."""
@@ -195,6 +206,7 @@ class Kept:
             "best": list(self.best),
             "canastas": list(self.canastas),
             "ended_after": self.ended_after,
+            "end_totals": None if self.end_totals is None else list(self.end_totals),
             "result": {
                 "finished": r.finished,
                 "winner": r.winner,
@@ -216,6 +228,7 @@ class Kept:
             tuple(data["canastas"]),
             data["ended_after"],
             result,
+            None if data.get("end_totals") is None else tuple(data["end_totals"]),
         )
 
 
@@ -236,12 +249,12 @@ def keep_hand(rules: variants.RuleSet, kept: Kept, scores: tuple[int, ...], cana
     totals = tuple(t + s for t, s in zip(kept.totals, scores))
     best = tuple(s if b is None else max(b, s) for b, s in zip(kept.best, scores))
     summed = tuple(c + n for c, n in zip(kept.canastas, canastas))
-    ended_after, result = kept.ended_after, kept.result
+    ended_after, result, end_totals = kept.ended_after, kept.result, kept.end_totals
     if ended_after is None:
         result = scoring.game_result(rules, totals)
         if result.finished:
-            ended_after = kept.hands
-    return Kept(kept.hands + 1, totals, best, summed, ended_after, result)
+            ended_after, end_totals = kept.hands, totals
+    return Kept(kept.hands + 1, totals, best, summed, ended_after, result, end_totals)
 
 
 def keep_all(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Kept:

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import sheet, variants
+from . import rating_store, sheet, variants
 from .messages import N_, Refused
 from .models import Change, Evening, Game, Hand, Player
 
@@ -552,6 +552,7 @@ def delete_game(db: Database, game_id: int) -> bool:
         seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
         kept_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
         old = list(db.query("select * from player_results where game_id = ?", [game_id]))
+        rating_store.game_dropped(db, game_id)  # the games after it rated again without it
         for table in ("player_results", "game_results", "hands", "game_seats"):
             db.execute(f"delete from {table} where game_id = ?", [game_id])
         _apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
@@ -897,7 +898,7 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
             int(result.finished),
             result.winner,
             result.margin,
-            json.dumps(list(kept.totals)),
+            json.dumps(list(kept.final_totals)),  # what the result is about: never totals it contradicts
             json.dumps(sheet.side_names(game, rules)),
             game.evening_id,
             json.dumps(kept.as_dict()),
@@ -915,6 +916,7 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
             [[row[c] for c in columns] for row in new],
         )
     _apply_change(db, old, new)
+    rating_store.results_written(db, game.id, rules, kept, new)  # the ratings in step, same transaction
 
 
 def _scored_hands(db: Database, game: Game, rules: variants.RuleSet) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:

@@ -5,7 +5,7 @@ Expected scores are worked by hand from shared/rules/scoring-spec.md §2.5 (clas
 
 import re
 
-from scorekeeper import variants
+from scorekeeper import store, variants
 from tests.conftest import csrf_token
 from tests.helpers import NAMES4, minimums, post_hand, side_fields, start_game, totals
 
@@ -546,3 +546,41 @@ def test_play_again_starts_a_new_game_with_the_same_table(client):
     other = client.get(f"/games/new/classic-2p?again={game_id}")
     assert other.status_code == 200 and 'type="text" value="Anna"' not in other.text
     assert client.get("/games/new/classic?again=99999999999999999999").status_code == 200
+
+
+def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
+    """§2.6: the game ends with the hand in which a side reaches 5000. A correction that ends it
+    earlier leaves the later hand after the end: the sheet says so, the history shows the totals
+    of the ending hand, and the sheet cannot be locked until that hand is corrected or deleted."""
+    from scorekeeper import db as dbmod
+    from scorekeeper import queries
+
+    game_id = start_game(client, target=1000)
+    # hand 1, §2.5: 100 going out + 500 natural + 300 melded = 900 : 80; hand 2: +900 : +80 ends it
+    first = (side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, melded=80, hand=0))
+    assert post_hand(client, game_id, *first).status_code == 302
+    assert post_hand(client, game_id, *first).status_code == 302  # 1800 : 160, finished
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
+    with app.app_context():
+        hands = store.hands(dbmod.get_db(), game_id)
+    # hand 1 corrected to 100 + 500 + 500 (natural) + 400 melded = 1500: the game ends with hand 1
+    url = f"/games/{game_id}/hands/{hands[0].id}/edit"
+    corrected = (side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=80, hand=0))
+    assert post_hand(client, game_id, *corrected, url=url, extra={"confirm": "y"}).status_code == 302
+    sheet = client.get(f"/games/{game_id}").text
+    assert "1 hand was recorded after it" in sheet
+    response = client.post(f"/games/{game_id}/lock", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
+    assert response.status_code == 302
+    assert "correct or delete them before locking" in client.get(f"/games/{game_id}").text
+    with app.app_context():
+        db = dbmod.get_db()
+        assert store.get_game(db, game_id).reopened  # still open for corrections
+        row = next(r for r in queries.history(db)[0] if r.game_id == game_id)
+        assert row.totals == [1500, 80]  # the ending hand's totals, not 2400 : 160
+    client.post(
+        f"/games/{game_id}/hands/{hands[1].id}/delete", data={"csrf_token": csrf_token(client, f"/games/{game_id}")}
+    )
+    client.post(f"/games/{game_id}/lock", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
+    with app.app_context():
+        assert not store.get_game(dbmod.get_db(), game_id).reopened
