@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import secrets
 import string
 from datetime import date, datetime, timezone
 from typing import Any
@@ -19,7 +20,8 @@ from .messages import N_, Refused
 from .models import Hand
 
 FORMAT = "canasta-scorekeeper"
-VERSION = 1
+VERSION = 2  # 2: guests' seats (no player), the change log and the phones that made it
+READS = (1, 2)  # versions this app imports: a version 1 file is brought up to version 2 first
 
 
 class ImportError_(Refused):
@@ -40,7 +42,7 @@ def export(db: Database) -> dict[str, Any]:
     games = []
     for row in db.query("select * from games order by id"):
         seats = [
-            r["player_id"]
+            r["player_id"]  # None: a guest's seat
             for r in db.query("select player_id from game_seats where game_id = ? order by seat", [row["id"]])
         ]
         hands = [
@@ -50,7 +52,8 @@ def export(db: Database) -> dict[str, Any]:
                 "stock_out": None if h["stock_out"] is None else bool(h["stock_out"]),
             }
             for h in db.query(
-                "select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands where game_id = ? order by id",
+                "select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands "
+                "where game_id = ? order by id",
                 [row["id"]],
             )
         ]
@@ -70,7 +73,11 @@ def export(db: Database) -> dict[str, Any]:
             )
         }
         game.update(
-            settings=json.loads(row["settings"] or "{}"), reopened=bool(row["reopened"]), seats=seats, hands=hands
+            settings=json.loads(row["settings"] or "{}"),
+            reopened=bool(row["reopened"]),
+            seats=seats,
+            seat_names=json.loads(row["players"]),
+            hands=hands,
         )
         games.append(game)
     return {
@@ -80,6 +87,25 @@ def export(db: Database) -> dict[str, Any]:
         "players": list(db.query("select id, name, created_at from players order by id")),
         "evenings": evenings,
         "games": games,
+        "phones": [
+            {"id": r[0], "name": r[1], "created_at": r[2]}
+            for r in db.execute("select id, name, created_at from phones order by id")
+        ],
+        "changes": [
+            {
+                "id": r[0],
+                "game_id": r[1],
+                "hand_id": r[2],
+                "at": r[3],
+                "phone_id": r[4],
+                "action": r[5],
+                "before": None if r[6] is None else json.loads(r[6]),
+                "after": None if r[7] is None else json.loads(r[7]),
+            }
+            for r in db.execute(
+                "select id, game_id, hand_id, at, phone_id, action, before, after from changes order by id"
+            )
+        ],  # fmt: skip
     }
 
 
@@ -91,6 +117,8 @@ def is_empty(db: Database) -> bool:
 # Every table an export fills or that is derived from them, children first (foreign keys); the
 # kept statistics (player_totals, pair_totals) have no foreign key, so nothing else would clear them.
 _TABLES = (
+    "changes",
+    "phones",
     "player_results",
     "game_results",
     "player_totals",
@@ -106,7 +134,9 @@ _TABLES = (
 
 
 def _clear(db: Database) -> None:
-    """Delete every row of the archive and of the results and totals derived from it."""
+    """Delete every row of the archive and of the results and totals derived from it (the change
+    log too, whose triggers otherwise refuse any deletion: they are set again in the same transaction)."""
+    store.erase_change_log(db)
     for table in _TABLES:
         db.execute(f"delete from {table}")
 
@@ -252,11 +282,18 @@ def _check(data: dict[str, Any]) -> None:
         low, high = TARGET_RANGE
         if target is not None and (target % 5 or not low <= target <= high):
             raise _Damaged(f"{where}.target is not a multiple of 5 from {low} to {high} (or null: the rule set's)")
-        seats = [_id(pid, f"{where}.seats") for pid in g["seats"]]
-        if len(seats) != layout.players or not set(seats) <= players:
+        seats = [None if pid is None else _id(pid, f"{where}.seats") for pid in g["seats"]]
+        people = [pid for pid in seats if pid is not None]
+        if len(seats) != layout.players or not set(people) <= players:
             raise _Damaged(f"{where}.seats do not fit its layout")
-        if len(set(seats)) != len(seats):
+        if len(set(people)) != len(people):
             raise _Damaged(f"{where}.seats have a player twice")
+        seat_names = g.get("seat_names")
+        if not isinstance(seat_names, list) or len(seat_names) != len(seats):
+            raise _Damaged(f"{where}.seat_names do not fit its seats")
+        for k, name in enumerate(seat_names):
+            if not _text(name, f"{where}.seat_names[{k}]", length=NAME_LENGTH).strip():
+                raise _Damaged(f"{where}.seat_names[{k}] is empty")
         if not 0 <= _number(g.get("first_dealer"), f"{where}.first_dealer") < len(seats):
             raise _Damaged(f"{where}.first_dealer is not a seat")
         if _id(g.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
@@ -302,22 +339,81 @@ def _check(data: dict[str, Any]) -> None:
             )
 
 
-def validate(data: Any) -> None:
-    """Refuse a file that is not a whole, sound export of this app's format and version, before
-    anything in the archive is touched."""
+def validate(data: Any) -> dict[str, Any]:
+    """Refuse a file that is not a whole, sound export of this app's format and a version it reads,
+    before anything in the archive is touched; the export as this version writes it."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportError_(N_("This is not an export of the Canasta score keeper."))
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version not in READS:
         raise ImportError_(
             N_("This export has version %(found)s; this app reads version %(version)s."),
             found=_shown(version),
             version=VERSION,
         )
     try:
+        if version == 1:
+            data = _from_version_1(data)
         _check(data)
+        _check_log(data)
     except (KeyError, TypeError, ValueError) as error:
         raise _damaged(error) from None
+    return data
+
+
+# How an empty seat was named before guests existed, in the app's four languages.
+_DEFAULT_SEAT_NAME = re.compile(r"(Player|Spieler|Giocatore|Mängija) [0-9]+")
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 export as version 2: seats get their names, players still called by an empty
+    seat's default name ("Player 3") become guests of their games (as the archive's migration does),
+    and there is no change log yet."""
+    unnamed = {p["id"] for p in data["players"] if _DEFAULT_SEAT_NAME.fullmatch(str(p["name"]))}
+    names = {p["id"]: p["name"] for p in data["players"]}
+    games = []
+    for g in data["games"]:
+        seats = list(g["seats"])
+        games.append(
+            {
+                **g,
+                "seats": [None if pid in unnamed else pid for pid in seats],
+                "seat_names": [names.get(pid, f"Player {k + 1}") for k, pid in enumerate(seats)],
+            }
+        )
+    return {
+        **data,
+        "version": VERSION,
+        "players": [p for p in data["players"] if p["id"] not in unnamed],
+        "evenings": [{**e, "players": [pid for pid in e["players"] if pid not in unnamed]} for e in data["evenings"]],
+        "games": games,
+        "phones": [],
+        "changes": [],
+    }
+
+
+def _check_log(data: dict[str, Any]) -> None:
+    """The phones and the change log: ids positive and each once, names as the forms take them,
+    times as ISO dates, every action one the app writes."""
+    phones: set[int] = set()
+    for i, phone in enumerate(data["phones"]):
+        _unique(_id(phone["id"], f"phones[{i}].id"), phones, f"phones[{i}].id")
+        _text(phone.get("name"), f"phones[{i}].name", null=True, length=NAME_LENGTH)
+        _time(phone.get("created_at"), f"phones[{i}].created_at")
+    seen: set[int] = set()
+    for i, change in enumerate(data["changes"]):
+        where = f"changes[{i}]"
+        _unique(_id(change["id"], f"{where}.id"), seen, f"{where}.id")
+        _id(change.get("game_id"), f"{where}.game_id", null=True)
+        _id(change.get("hand_id"), f"{where}.hand_id", null=True)
+        _time(change.get("at"), f"{where}.at")
+        if _id(change.get("phone_id"), f"{where}.phone_id", null=True) not in phones | {None}:
+            raise _Damaged(f"{where}.phone_id is not a phone")
+        if change.get("action") not in store.ACTIONS:
+            raise _Damaged(f"{where}.action is not one this app writes")
+        for key in ("before", "after"):
+            if change.get(key) is not None and not isinstance(change[key], dict):
+                raise _Damaged(f"{where}.{key} is not an entry")
 
 
 def _shown(value: Any) -> str:
@@ -343,7 +439,7 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
 
     The whole file is checked first; the erasing and the loading are then one transaction, so a
     refused or failing import leaves the archive exactly as it was."""
-    validate(data)
+    data = validate(data)
     try:
         with store.write(db):  # one transaction: erased and loaded together, or neither
             if not replace and not is_empty(db):
@@ -356,7 +452,10 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
                 for position, pid in enumerate(e["players"]):
                     db["evening_players"].insert({"evening_id": e["id"], "player_id": int(pid), "position": position})
             for done, g in enumerate(data["games"], start=1):
-                names = [db["players"].get(int(pid))["name"] for pid in g["seats"]]
+                names = [
+                    str(name) if pid is None else db["players"].get(int(pid))["name"]
+                    for pid, name in zip(g["seats"], g["seat_names"])
+                ]
                 db["games"].insert(
                     {
                         **{
@@ -380,7 +479,10 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
                     }
                 )
                 for seat, pid in enumerate(g["seats"]):
-                    db["game_seats"].insert({"game_id": g["id"], "seat": seat, "player_id": int(pid)})
+                    db.execute(
+                        "insert into game_seats (game_id, seat, player_id) values (?, ?, ?)",
+                        [g["id"], seat, None if pid is None else int(pid)],
+                    )
                 for h in g["hands"]:
                     db["hands"].insert(
                         {
@@ -393,6 +495,22 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
                 store.refresh_results(db, g["id"])
                 if progress is not None:
                     progress(done, len(data["games"]))
+            for phone in data["phones"]:  # a phone's token stays on the phone: a new one is made here
+                db.execute(
+                    "insert into phones (id, token, name, created_at) values (?, ?, ?, ?)",
+                    [phone["id"], f"imported-{phone['id']}-{secrets.token_hex(8)}", phone.get("name"),
+                     phone["created_at"]],
+                )  # fmt: skip
+            for change in data["changes"]:  # the log comes back as it was, entry by entry
+                db.execute(
+                    "insert into changes (id, game_id, hand_id, at, phone_id, action, before, after) "
+                    "values (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [change["id"], change.get("game_id"), change.get("hand_id"), change["at"], change.get("phone_id"),
+                     change["action"], None if change.get("before") is None else json.dumps(change["before"]),
+                     None if change.get("after") is None else json.dumps(change["after"])],
+                )  # fmt: skip
+            counts = {"games": len(data["games"]), "hands": sum(len(g["hands"]) for g in data["games"])}
+            store.log_change(db, None, None, "archive imported", None, counts, None)
     except ImportError_:
         raise
     except (KeyError, TypeError, ValueError) as error:

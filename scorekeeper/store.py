@@ -318,6 +318,23 @@ def log_change(
     )
 
 
+def erase_change_log(db: Database) -> None:
+    """Empty the change log, inside the caller's transaction: only a restore that replaces the whole
+    archive does this (the log's triggers refuse any other deletion, and are set again at once)."""
+    assert db.conn.in_transaction
+    db.execute("drop trigger if exists changes_never_updated")
+    db.execute("drop trigger if exists changes_never_deleted")
+    db.execute("delete from changes")
+    db.execute(
+        "create trigger changes_never_updated before update on changes "
+        "begin select raise(abort, 'the change log is append-only'); end"
+    )
+    db.execute(
+        "create trigger changes_never_deleted before delete on changes "
+        "begin select raise(abort, 'the change log is append-only'); end"
+    )
+
+
 def entry_of(hand: Hand) -> dict[str, Any]:
     """A hand's entry as the log keeps it."""
     return {"sides": hand.sides, "stock_out": hand.stock_out, "lone": hand.lone}

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from scorekeeper import archive, backup, create_app
+from scorekeeper import archive, backup, create_app, store
 from scorekeeper.db import get_db
 from tests.conftest import csrf_token
 from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand, side_fields, start_game
@@ -22,8 +22,11 @@ from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand,
 
 
 def _without_time(data):
+    """An export without its time, and without the log's "archive imported" entries, which an
+    import adds after the log it brings back unchanged."""
     data = dict(data)
     data.pop("exported_at")
+    data["changes"] = [c for c in data.get("changes", []) if c["action"] != "archive imported"]
     return data
 
 
@@ -179,13 +182,7 @@ def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner,
         content_type="multipart/form-data",
     )
     assert response.status_code == 422 and "does not fit together" in response.text
-    assert _archive(fresh) == {
-        "format": "canasta-scorekeeper",
-        "version": 1,
-        "players": [],
-        "evenings": [],
-        "games": [],
-    }
+    assert _archive(fresh) == EMPTY
 
 
 # --- a restore keeps the statistics as they were --------------------------------------------------
@@ -387,7 +384,15 @@ def _import_page(tmp_path, data, name="fresh"):
     return response, _archive(fresh)
 
 
-EMPTY = {"format": "canasta-scorekeeper", "version": 1, "players": [], "evenings": [], "games": []}
+EMPTY = {
+    "format": "canasta-scorekeeper",
+    "version": 2,
+    "players": [],
+    "evenings": [],
+    "games": [],
+    "phones": [],
+    "changes": [],
+}
 
 
 @pytest.mark.parametrize("name", list(REFUSED))
@@ -423,8 +428,11 @@ def test_import_refuses_a_version_that_is_not_a_whole_number(client, runner, tmp
 def test_import_takes_the_limits_themselves(client, runner, tmp_path):
     good = _good(client, runner, tmp_path)
     data = _crafted(good, _set(["players", 0, "name"], "A" * 40))
+    renamed = data["players"][0]["id"]
     for game, target in zip(data["games"], (100000, None, 500)):  # the open game's one hand ends it at 500
         game["target"] = target
+        # a player's seat shows the player's name (the file's seat names stand only for guests)
+        game["seat_names"] = ["A" * 40 if pid == renamed else n for pid, n in zip(game["seats"], game["seat_names"])]
     data["evenings"][0].update(place="p" * 80, note="Line 1\n\tLine 2")
     response, after = _import_page(tmp_path, data)
     assert response.status_code == 302, html.unescape(response.text)
@@ -471,3 +479,50 @@ def test_a_restore_reports_its_progress_game_by_game(app, client, runner, tmp_pa
 def test_the_restore_form_says_it_is_busy_while_it_works(client):
     page = client.get("/export").text
     assert 'class="restore-form"' in page and "Restoring… A big archive takes up to a minute" in page
+
+
+# --- version 2: guests' seats and the change log travel with the archive -------------------------
+
+
+def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
+    game_id = start_game(client, names=["Anna", "Bert", "", ""])
+    post_hand(client, game_id, side_fields(0, melded=100, hand=0), side_fields(1, melded=80, hand=0))
+    data = json.loads(client.get("/export.json").data)
+    assert data["version"] == 2
+    game = data["games"][0]
+    assert game["seats"][2:] == [None, None] and game["seat_names"] == ["Anna", "Bert", "Player 3", "Player 4"]
+    assert [c["action"] for c in data["changes"]] == ["game created", "hand added"]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    response = _post_import(fresh.test_client(), json.dumps(data).encode())
+    assert response.status_code == 302, response.text
+    again = json.loads(fresh.test_client().get("/export.json").data)
+    assert again["changes"][:2] == data["changes"]  # the log comes back unchanged ...
+    assert again["changes"][2]["action"] == "archive imported"  # ... and the import is on record
+    assert again["games"] == data["games"] and again["phones"] == data["phones"]
+    with fresh.app_context():
+        assert [p.name for p in store.list_players(get_db())] == ["Anna", "Bert"]
+
+
+def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(client, tmp_path):
+    players = [
+        {"id": pid, "name": name, "created_at": "2025-01-01T20:00:00+00:00"}
+        for pid, name in enumerate(["Anna", "Bert", "Player 3", "Spieler 4"], start=1)
+    ]
+    game = {
+        "id": 1, "variant": "classic", "layout": "4", "target": None, "first_dealer": 0,
+        "created_at": "2025-01-01T20:00:00+00:00", "updated_at": "2025-01-01T20:00:00+00:00",
+        "evening_id": None, "match_id": None, "partie": None, "settings": {}, "reopened": False,
+        "seats": [1, 2, 3, 4],
+        "hands": [{"id": 1, "sides": [{"melded_points": 100}, {"melded_points": 80}], "stock_out": True,
+                   "lone": None, "created_at": "2025-01-01T20:10:00+00:00",
+                   "updated_at": "2025-01-01T20:10:00+00:00", "deleted_at": None}],
+    }  # fmt: skip
+    old = {"format": "canasta-scorekeeper", "version": 1, "players": players, "evenings": [], "games": [game]}
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v1.sqlite")})
+    response = _post_import(fresh.test_client(), json.dumps(old).encode())
+    assert response.status_code == 302, response.text
+    with fresh.app_context():
+        db = get_db()
+        assert [p.name for p in store.list_players(db)] == ["Anna", "Bert"]
+        assert store.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
+        assert store.guests_of(db, 1) == [False, False, True, True]
