@@ -254,16 +254,6 @@ class RuleSet:
         """The card points of the whole deck without red threes: no side can meld or hold more."""
         return sum(self.card_values[k] * self.cards_in_deck[k] for k in CARD_GROUP_KEYS)
 
-    @property
-    def min_natural_canasta_points(self) -> int:
-        """Seven of the lowest rank (7 to 4)."""
-        return self.kind("natural").min_points
-
-    @property
-    def min_mixed_canasta_points(self) -> int:
-        """Six 4s to 7s and one 2."""
-        return self.kind("mixed").min_points
-
     def kind(self, key: str) -> CanastaKind:
         """The canasta kind with this key."""
         return next(k for k in self.canasta_kinds if k.key == key)
