@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask, session
 from flask_wtf.csrf import CSRFProtect
 
-from . import access, api, archive, db, errors, games, i18n, pagecache, share
+from . import access, api, archive, db, errors, games, i18n, pagecache, share, trust
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -30,10 +30,17 @@ def _private_database(database: str) -> None:
     on the files of an older instance."""
     if not database or database == ":memory:" or database.startswith("file:"):
         return
-    os.close(os.open(database, os.O_WRONLY | os.O_CREAT, 0o600))
+    if not os.path.exists(database):
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT, 0o600))
     for path in (database, f"{database}-wal", f"{database}-shm"):
-        if os.path.exists(path):
-            os.chmod(path, 0o600)
+        # others lose their access; the owner's is kept: a read-only archive (a read-only disk, or
+        # files made read-only) still starts and is served to read, its saves answered 503
+        try:
+            mode = os.stat(path).st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(path, mode & 0o700)
+        except OSError:
+            pass
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -79,6 +86,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(archive.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (tls.py)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
 
     errors.init_app(app)

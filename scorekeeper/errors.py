@@ -4,6 +4,8 @@ JSON shape of a refusal (``answers``)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -83,6 +85,15 @@ def init_app(app) -> None:
         if request.is_json or request.path.endswith(".json"):
             return answers.json_error("csrf_token", message, 400)
         return _page(gettext("Please try again"), message, 400)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def database_trouble(error: sqlite3.OperationalError):
+        """A read that the disk refuses (a read-only folder SQLite cannot open its shared-memory file
+        in, a failing disk): the same clear 503 as a refused save; anything else is a real error."""
+        trouble = store.unavailable(error)
+        if trouble is None:
+            return server_error(error)
+        return disk_trouble(trouble)
 
     @app.errorhandler(store.Unavailable)
     def disk_trouble(error: store.Unavailable):

@@ -29,3 +29,11 @@ if [ "${1:-}" = "test" ] && [ ! -x /usr/bin/chromium ]; then
     echo "Chromium is not installed: the browser tests will be skipped (sudo apt-get install chromium)." >&2
   fi
 fi
+if [ "${1:-}" = "test" ] && ! command -v fiu-run >/dev/null; then
+  # tests/test_disk_faults.py injects ENOSPC and EIO into the server's writes with libfiu (Debian's fiu-utils).
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fiu-utils >/dev/null
+  else
+    echo "fiu-utils is not installed: the disk-fault tests will be skipped, and fail in CI (sudo apt-get install fiu-utils)." >&2
+  fi
+fi
