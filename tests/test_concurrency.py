@@ -19,6 +19,8 @@ from scorekeeper import create_app, store
 from scorekeeper import db as dbmod
 from tests.helpers import side_fields
 
+pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
+
 
 class Phone:
     """One phone: its own cookie jar, no redirects followed (the answer itself is what counts)."""
