@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, jsonify, request, url_for
 
-from . import answers, checks, i18n, openapi, scoring, sheet, store, variants
+from . import answers, checks, i18n, openapi, rating_store, scoring, sheet, store, variants
 from .db import get_db
 from .messages import N_
 
@@ -290,6 +290,45 @@ def game_version(game_id: int):
     response = jsonify({"version": version})
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/players")
+def players():
+    """Every player with his rating (docs/ratings.md): null before his first rated game."""
+    return jsonify(rating_store.players(get_db()))
+
+
+def _seats_arg(names: list[str]) -> str | list[str]:
+    """``?seats=`` of the new-game form: the names joined by commas (given once each if one holds a comma)."""
+    return names if any("," in name for name in names) else ",".join(names)
+
+
+@bp.get("/teams")
+def teams():
+    """Fair partners: every seating of 4 or 6 players (``?players=1,2,3,4``, by rules ``?variant=``
+    and ``?layout=``), the most even predicted chances first; 422 for anything else."""
+    args = request.args
+    chosen, problems = rating_store.team_request(get_db(), args.get("players"), args.get("variant"), args.get("layout"))
+    if chosen is None:
+        return _errors(problems)
+    return jsonify(
+        {
+            "variant": chosen.rules.id,
+            "layout": chosen.layout.key,
+            "seatings": [
+                {
+                    **proposal,
+                    "start": url_for(
+                        "games.new_game",
+                        variant=chosen.rules.id,
+                        layout=chosen.layout.key,
+                        seats=_seats_arg([seat["name"] for seat in proposal["seats"]]),
+                    ),
+                }
+                for proposal in rating_store.fair_partners(get_db(), chosen)
+            ],
+        }
+    )
 
 
 @bp.get("/openapi.json")

@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import date
 
+import click
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from . import access, backup, charts, clock, forms, i18n, pagecache, queries, sheet, stats, store, variants
+from . import (
+    access,
+    backup,
+    charts,
+    clock,
+    forms,
+    i18n,
+    pagecache,
+    queries,
+    rating_store,
+    ratings,
+    sheet,
+    stats,
+    store,
+    variants,
+)
 from .db import generation as db_generation
 from .db import get_db
 
-bp = Blueprint("archive", __name__)
+bp = Blueprint("archive", __name__, cli_group=None)  # its command is `flask ratings`, not `flask archive ratings`
 
 
 def _page() -> int:
@@ -124,6 +141,7 @@ def evening(evening_id: int):
         standings=standings,
         payments=payments,
         today=clock.today(),
+        rating_changes=rating_store.evening_changes(get_db(), evening_id),
     )
 
 
@@ -177,16 +195,34 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     merge = merge or forms.MergeForm()
     merge.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
     games, _more = queries.history(db, player_id=pid)
+    rating, rating_chart = _rating(pid, record.name)
     return render_template(
         "archive/player.html",
         record=record,
         chart=chart,
         bars=bars,
+        rating=rating,
+        rating_chart=rating_chart,
         rename=rename,
         merge=merge,
         games=games,
         rule_sets=variants.RULE_SETS,
     ), status
+
+
+def _rating(pid: int, name: str) -> tuple[ratings.Rating, str]:
+    """A player's rating and its chart after each of his rated games (from 0, a newcomer's)."""
+    steps = rating_store.timeline(get_db(), pid)
+    chart = (
+        charts.line_chart(
+            [(name, [s["rating"] for s in steps])],
+            title=gettext("%(name)s: rating after each rated game", name=name),
+            x_label=gettext("game"),
+        )
+        if steps
+        else ""
+    )
+    return rating_store.rating_of(get_db(), pid), chart
 
 
 @bp.get("/players/<int:pid>")
@@ -289,9 +325,75 @@ def history():
 
 @bp.get("/stats")
 def statistics():
-    """Every player's record and the partnerships."""
+    """Every player's record and the partnerships, each table sorted by any of its columns either way
+    (``?sort=won&dir=desc``, ``?psort=games&pdir=asc``), for a period (``?period=year|12m|all``) and a
+    rule set (``?variant=``). Plain links and a GET form; anything unknown is the default."""
     db = get_db()
-    return render_template("archive/stats.html", rows=queries.players(db), pairs=queries.partnerships(db))
+    args = request.args
+    period = args.get("period") if args.get("period") in queries.PERIODS else "all"
+    variant = args.get("variant") if args.get("variant") in variants.RULE_SETS else None
+    sort, desc = queries.sort_order(args.get("sort"), args.get("dir"), queries.PLAYER_SORTS, "won")
+    psort, pdesc = queries.sort_order(args.get("psort"), args.get("pdir"), queries.PAIR_SORTS, "games")
+    since, until = queries.period_days(period, clock.today())
+    way = {True: "desc", False: "asc"}
+    kept = {  # what the page shows now, as the links carry it on (defaults left out)
+        "period": None if period == "all" else period,
+        "variant": variant,
+        "sort": None if (sort, desc) == ("won", True) else sort,
+        "dir": None if (sort, desc) == ("won", True) else way[desc],
+        "psort": None if (psort, pdesc) == ("games", True) else psort,
+        "pdir": None if (psort, pdesc) == ("games", True) else way[pdesc],
+    }
+
+    def link(**changes) -> str:
+        """This page with some of its choices changed."""
+        return url_for("archive.statistics", **{**kept, **changes})
+
+    def sort_link(table: str, column: str) -> tuple[str, str | None]:
+        """A column header's link (the column the other way round when it is the one sorted by, else
+        its own way) and its aria-sort."""
+        current, down = (sort, desc) if table == "players" else (psort, pdesc)
+        keys = ("sort", "dir") if table == "players" else ("psort", "pdir")
+        if column == current:
+            return link(**{keys[0]: column, keys[1]: way[not down]}), "descending" if down else "ascending"
+        return link(**{keys[0]: column, keys[1]: "asc" if column in ("name", "names") else "desc"}), None
+
+    return render_template(
+        "archive/stats.html",
+        rows=queries.player_table(db, sort, desc, since, until, variant),
+        pairs=queries.partnership_table(db, psort, pdesc, since, until, variant),
+        period=period,
+        variant=variant,
+        kept=kept,
+        link=link,
+        sort_link=sort_link,
+        filtered=bool(since or variant),
+        rule_sets=variants.RULE_SETS,
+    )
+
+
+# --- ratings ----------------------------------------------------------------------------------
+
+
+@bp.cli.command("ratings")
+@click.option("--rebuild", is_flag=True, help="Recompute every rating from the whole history, in game order.")
+def ratings_command(rebuild: bool) -> None:
+    """Show every player's rating; with --rebuild, recompute them all first (docs/ratings.md)."""
+    db = get_db()
+    if rebuild:
+        started = time.perf_counter()
+        before = rating_store.snapshot(db)
+        with store.write(db):
+            count = rating_store.rebuild(db)
+        same = rating_store.snapshot(db) == before
+        click.echo(
+            f"Rated {count} games again in {time.perf_counter() - started:.2f} s; "
+            + ("the ratings kept were the same." if same else "the ratings kept were out of step and are now right.")
+        )
+    for row in sorted(rating_store.players(db), key=lambda r: (r["rating"] is None, -(r["rating"] or 0))):
+        if row["rating"] is not None:
+            mark = " (provisional)" if row["provisional"] else ""
+            click.echo(f"{row['rating']:6d} ±{row['uncertainty']:4d}  {row['games']:4d} games  {row['name']}{mark}")
 
 
 # --- export and import ----------------------------------------------------------------------

@@ -278,6 +278,35 @@ def m013_change_log(db: Database) -> None:
         db.execute(trigger)
 
 
+@migrations()
+def m014_ratings(db: Database) -> None:
+    """Each player's rating (openskill, docs/ratings.md), each rated game's change for each of its
+    players and the outcome it was rated with; a deleted game or player takes its rows along (an
+    erased archive leaves none). The ratings of the games already played are computed here, once."""
+    db.execute(
+        "create table ratings (player_id integer primary key, mu real not null, sigma real not null, "
+        "games integer not null)"
+    )
+    db.execute("create table rated_games (game_id integer primary key, outcome text not null)")
+    db.execute(
+        "create table rating_changes (game_id integer not null, player_id integer not null, mu_before real not null, "
+        "sigma_before real not null, mu real not null, sigma real not null, games integer not null, "
+        "primary key (game_id, player_id))"
+    )
+    db.execute("create index rating_changes_player on rating_changes(player_id, game_id)")
+    db.execute(
+        "create trigger games_delete_ratings after delete on games begin "
+        "delete from rated_games where game_id = old.id; delete from rating_changes where game_id = old.id; end"
+    )
+    db.execute(
+        "create trigger players_delete_ratings after delete on players begin "
+        "delete from ratings where player_id = old.id; delete from rating_changes where player_id = old.id; end"
+    )
+    from . import rating_store  # today's code: a later change of the model is a migration of its own
+
+    rating_store.rebuild(db)
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]

@@ -33,6 +33,7 @@ from . import (
     i18n,
     pagecache,
     queries,
+    rating_store,
     seating,
     service,
     share,
@@ -133,6 +134,7 @@ def new_game(variant: str):
         table = _tonights_table(form, rules, evening)
     if request.method == "GET":
         _prefill_again(form, rules)
+        _prefill_seats(form, rules)
     if form.validate_on_submit():
         layout = rules.layout(form.layout.data)
         complete = getattr(form, "complete_game", None)
@@ -202,6 +204,77 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
     form.target.data = game.target
     played = len(store.hands(get_db(), game.id))
     form.first_dealer.data = str((game.first_dealer + played) % len(game.players))
+
+
+def _prefill_seats(form, rules: variants.RuleSet) -> None:
+    """Fair partners' "Start this game" (``?seats=Anna,Bert,Carl,Dora``, or ``seats`` given once per
+    seat when a name holds a comma): these players in these seats, in ``?layout=`` if the rules have it."""
+    given = request.args.getlist("seats")
+    names = given if len(given) > 1 else given[0].split(",") if given else []
+    if not any(name.strip() for name in names):
+        return
+    layout = request.args.get("layout")
+    if layout and any(choice.key == layout for choice in rules.layouts):
+        form.layout.data = layout
+    for field, name in zip(form.players, names + [""] * len(form.players)):
+        field.data = " ".join(name.split())
+
+
+def _start_link(chosen: rating_store.TeamRequest, proposal: dict, evening_id: int) -> str:
+    """The new game of the evening with this seating filled in (its players ticked as tonight's table)."""
+    names = [seat["name"] for seat in proposal["seats"]]
+    return url_for(
+        "games.new_game",
+        variant=chosen.rules.id,
+        evening=evening_id,
+        play=[p.id for p in chosen.players],
+        layout=chosen.layout.key,
+        seats=names if any("," in name for name in names) else ",".join(names),
+    )
+
+
+FAIR_SHOWN = 5  # proposals on the page (the API gives them all)
+
+
+@bp.get("/evenings/<int:evening_id>/partners")
+def fair_partners(evening_id: int):
+    """Fair partners tonight: of the evening's players, the 4 or 6 ticked (all of them, when that
+    is how many came), seated so that the sides' predicted chances are as even as can be; each
+    proposal starts its game with one tap. The same as JSON: ``GET /api/teams``."""
+    db = get_db()
+    evening = store.get_evening(db, evening_id)
+    if evening is None:
+        abort(404)
+    args = request.args
+    asked = "player" in args or "variant" in args
+    if asked:
+        picked = [pid for pid in args.getlist("player", type=int) if store.valid_id(pid)]
+    else:
+        picked = [p.id for p in evening.players] if len(evening.players) in (4, 6) else []
+    variant = args.get("variant") or None
+    chosen, problems, proposals = None, [], []
+    if not picked and asked:
+        problems = [gettext("Tick 4 or 6 players.")]
+    elif picked:
+        chosen, found = rating_store.team_request(db, ",".join(str(pid) for pid in picked), variant)
+        problems = [i18n.problem_message(p) for p in found]
+    if chosen is not None:
+        proposals = [
+            {**proposal, "start": _start_link(chosen, proposal, evening.id)}
+            for proposal in rating_store.fair_partners(db, chosen)[:FAIR_SHOWN]
+        ]
+    return render_template(
+        "games/partners.html",
+        evening=evening,
+        players=evening.players,
+        picked=picked,
+        variant=variant,
+        ratings=rating_store.current(db),
+        rule_sets=rating_store.partner_rule_sets(),
+        chosen=chosen,
+        problems=problems,
+        proposals=proposals,
+    ), (422 if problems else 200)
 
 
 @bp.post("/matches/<int:match_id>/next")

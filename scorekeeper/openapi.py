@@ -13,7 +13,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from . import checks, store, variants
+from . import checks, rating_store, store, variants
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
 _CARD_FIELDS = ("melded_cards", "hand_cards")
@@ -130,6 +130,9 @@ HAND_EXAMPLE = {
         {"melded_cards": {"high": 5}, "hand_points": 40},
     ],
 }
+
+
+TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # rating_store.team_request reads the same
 
 
 def _paths() -> dict[str, Any]:
@@ -251,6 +254,54 @@ def _paths() -> dict[str, Any]:
                         "nothing was stored, send it again after `Retry-After` seconds."
                     )
                     | {"headers": {"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}}},
+                },
+            }
+        },
+        "/api/players": {
+            "get": {
+                "operationId": "listPlayers",
+                "summary": "Every player with his rating (docs/ratings.md)",
+                "responses": {
+                    "200": _json("The players by name", {"type": "array", "items": _ref("RatedPlayer")}),
+                    "401": LOCKED,
+                },
+            }
+        },
+        "/api/teams": {
+            "get": {
+                "operationId": "proposeTeams",
+                "summary": "Fair partners: every seating of 4 or 6 players, the most even predicted chances first",
+                "parameters": [
+                    {
+                        "name": "players",
+                        "in": "query",
+                        "required": True,
+                        "description": "4 or 6 different players' ids joined by commas",
+                        "schema": {"type": "string", "pattern": TEAM_IDS},
+                        "examples": {"four": {"value": "1,2,3,4"}},
+                    },
+                    {
+                        "name": "variant",
+                        "in": "query",
+                        "required": False,
+                        "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
+                        "schema": {"enum": [r.id for r in rating_store.partner_rule_sets()]},
+                    },
+                    {
+                        "name": "layout",
+                        "in": "query",
+                        "required": False,
+                        "description": "a layout of the rule set with partnerships for that many (default: its first)",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": _json("The seatings", _ref("Teams")),
+                    "401": LOCKED,
+                    "422": _errors(
+                        "Not 4 or 6 different players of the archive (`field`: `players`), or rules or a layout "
+                        "without partnerships for that many (`field`: `variant` or `layout`)."
+                    ),
                 },
             }
         },
@@ -458,6 +509,48 @@ def _schemas() -> dict[str, Any]:
                             "default": choice,
                             "choices": {"type": "array", "items": choice},
                             "spec": text,
+                        }
+                    ),
+                },
+            }
+        ),
+        "RatedPlayer": _object(
+            {
+                "id": {"type": "integer", "minimum": 1},
+                "name": text,
+                "games": {"type": "integer", "minimum": 0, "description": "rated games (finished, with another side)"},
+                "rating": {
+                    "type": ["integer", "null"],
+                    "description": "(mu - 3 sigma) × 100, rounded; null before the first rated game",
+                },
+                "uncertainty": {"type": ["integer", "null"], "minimum": 0, "description": "sigma × 100, rounded"},
+                "provisional": {"type": "boolean", "description": "fewer than 5 rated games"},
+            }
+        ),
+        "Teams": _object(
+            {
+                "variant": {"enum": list(variants.RULE_SETS)},
+                "layout": text,
+                "seatings": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": _object(
+                        {
+                            "sides": {
+                                "type": "array",
+                                "items": _object(
+                                    {
+                                        "players": {"type": "array", "items": _object({"id": integer, "name": text})},
+                                        "chance": {"type": "number", "minimum": 0, "maximum": 1},
+                                    }
+                                ),
+                            },
+                            "seats": {
+                                "type": "array",
+                                "items": _object({"id": integer, "name": text}),
+                                "description": "the players in seat order, as the new-game form takes them",
+                            },
+                            "start": {**text, "description": "the new-game page with these seats filled in"},
                         }
                     ),
                 },

@@ -47,7 +47,7 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     shot(page, "archive-2-evening")
     page.get_by_role("link", name="Anna", exact=True).click()
     expect(page.get_by_role("heading", name="Anna")).to_be_visible()
-    expect(page.locator("svg.chart")).to_have_count(2)
+    expect(page.locator("svg.chart")).to_have_count(3)  # rating, balance, each game
     shot(page, "archive-3-player")
     page.goto(live_url + "/stats")
     shot(page, "archive-4-statistics")
