@@ -28,6 +28,12 @@ class ImportError_(Refused):
     """The file is not an export this app can restore (a message id and its values)."""
 
 
+# A game's columns an export carries as they are (players, settings, seats and hands are shaped).
+GAME_COLUMNS = (
+    "id", "variant", "layout", "target", "first_dealer", "created_at", "updated_at", "evening_id", "match_id", "partie",
+)  # fmt: skip
+
+
 def export(db: Database) -> dict[str, Any]:
     """Every player, evening, game and hand."""
     evenings = []
@@ -57,21 +63,7 @@ def export(db: Database) -> dict[str, Any]:
                 [row["id"]],
             )
         ]
-        game = {
-            k: row[k]
-            for k in (
-                "id",
-                "variant",
-                "layout",
-                "target",
-                "first_dealer",
-                "created_at",
-                "updated_at",
-                "evening_id",
-                "match_id",
-                "partie",
-            )
-        }
+        game = {k: row[k] for k in GAME_COLUMNS}
         game.update(
             settings=json.loads(row["settings"] or "{}"),
             reopened=bool(row["reopened"]),
@@ -458,21 +450,7 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
                 ]
                 db["games"].insert(
                     {
-                        **{
-                            k: g.get(k)
-                            for k in (
-                                "id",
-                                "variant",
-                                "layout",
-                                "target",
-                                "first_dealer",
-                                "created_at",
-                                "updated_at",
-                                "evening_id",
-                                "match_id",
-                                "partie",
-                            )
-                        },
+                        **{k: g.get(k) for k in GAME_COLUMNS},
                         "players": json.dumps(names),
                         "settings": json.dumps(g.get("settings") or {}),
                         "reopened": int(bool(g.get("reopened"))),
