@@ -127,6 +127,15 @@ def result_sentence(sheet: Any) -> Markup:
     return Markup(text)
 
 
+def phone_label(change: Any) -> str:
+    """Who made a change: the phone's own name, else "phone 3" in the reader's language."""
+    if change.phone_named:
+        return change.phone
+    if change.phone_id:
+        return gettext("phone %(number)s", number=change.phone_id)
+    return gettext("a phone")
+
+
 def red_three_hint(rules: Any) -> str:
     """When red threes count plus or minus under these rules, in a sentence for the hand form."""
     if rules.red_three_sign == "melded":
@@ -175,6 +184,7 @@ def init_app(app) -> None:
             "row_label": row_label,
             "result_sentence": result_sentence,
             "red_three_hint": red_three_hint,
+            "phone_label": phone_label,
         }
 
     app.jinja_env.globals.setdefault("ngettext", ngettext)

@@ -74,3 +74,4 @@ class Change:
     action: str
     before: Any
     after: Any
+    phone_named: bool = False  # the phone gave itself a name

@@ -363,6 +363,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
             r[6],
             json.loads(r[7]) if r[7] else None,
             json.loads(r[8]) if r[8] else None,
+            bool(r[5]),
         )  # fmt: skip
         for r in rows
     ]

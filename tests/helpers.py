@@ -1,8 +1,8 @@
 """Helpers that fill in the forms the way a browser sends them."""
 
 import re
-from datetime import date
 
+from scorekeeper import clock
 from tests.conftest import csrf_token
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]
@@ -84,10 +84,11 @@ def minimums(page_text):
 
 
 def new_evening(client, names, when=None, place=""):
-    """Start an evening (on today's date unless ``when``) through its form; return its id."""
+    """Start an evening (on tonight's date as the app counts it, past midnight too, unless ``when``)
+    through its form; return its id."""
     data = {
         "csrf_token": csrf_token(client, "/evenings/new"),
-        "date": when or date.today().isoformat(),
+        "date": when or clock.today(),
         "place": place,
         "new_players": ", ".join(names),
     }
