@@ -21,6 +21,15 @@ if [ "${1:-}" = "test" ] && [ ! -f tests/browser/node_modules/axe-core/axe.min.j
     echo "npm is missing: the accessibility checks will be skipped (install Node.js)." >&2
   fi
 fi
+if [ "${1:-}" = "test" ] && ! command -v certutil >/dev/null; then
+  # The HTTPS browser test trusts the app's own certificate authority in Chromium's NSS database
+  # with certutil (Debian's libnss3-tools).
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnss3-tools >/dev/null
+  else
+    echo "certutil is missing: the HTTPS browser test will be skipped (sudo apt-get install libnss3-tools)." >&2
+  fi
+fi
 if [ "${1:-}" = "test" ] && [ ! -x /usr/bin/chromium ]; then
   # Browser tests drive Debian's Chromium (Playwright cannot download its own browser here).
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then

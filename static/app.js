@@ -28,7 +28,9 @@
   window.canastaQueue = {
     add: function (item) { var q = load(); q.push(item); store(q); },
     items: load,
-    flush: flush
+    flush: flush,
+    show: function () { show(); },
+    remove: function (key) { store(load().filter(function (q) { return q.body.client_key !== key; })); show(); }
   };
 
   function show() {
@@ -50,7 +52,18 @@
       var li = document.createElement("li");
       li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
         (item.error ? text("refused", { error: item.error }) : text("willSend"));
-      if (item.error) {  // refused for good: the player has read why and takes it off the phone
+      if (item.error) {  // refused for good: open it in the form with its figures and why (hand.js), or take it off
+        var again = document.createElement("button");
+        again.type = "button";
+        again.className = "btn small";
+        again.textContent = text("reopen");
+        again.addEventListener("click", function () {
+          var form = item.url.replace(/hands\.json$/, "hands/new");
+          try { sessionStorage.setItem("canasta-reopen", JSON.stringify({ form: form, item: item })); } catch (e) { /* private mode */ }
+          if (!(window.canastaOpenHand && window.canastaOpenHand(form))) location.href = form;
+        });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(again);
         var remove = document.createElement("button");
         remove.type = "button";
         remove.className = "btn small";

@@ -1,36 +1,65 @@
-// The installable app's service worker: the shell is cached on install; pages and files are
-// fetched from the network first and kept, so the open game and its hand form load offline.
-var CACHE = "canasta-v1";
+// The installable app's service worker (a browser runs it only in a secure context: https:// or
+// localhost; on plain http:// the pages keep the hand form themselves, see hand.js). The shell is
+// cached on install; pages and files are fetched from the network first and kept, so the open game
+// and its hand form load when the computer cannot be reached.
+var CACHE = "canasta-v2";
 var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/hand.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"];
+// A computer that is switched off or asleep may take a minute to be given up on: a page kept here is
+// shown after this long without an answer (the network's answer still refreshes what is kept).
+var NAVIGATION_MS = 4000;
 
+// Active at once, the shell cached alongside: the first visit's pages are looked after (and kept)
+// without waiting for ten downloads on a busy Wi-Fi; pages and files are kept as they are fetched anyway.
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); }).then(function () {
-    return self.skipWaiting();
-  }));
+  caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); }).catch(function () { /* kept on use */ });
+  event.waitUntil(self.skipWaiting());
 });
 
 self.addEventListener("activate", function (event) {
-  event.waitUntil(caches.keys().then(function (keys) {
+  event.waitUntil(self.clients.claim().then(function () { return caches.keys(); }).then(function (keys) {
     return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) { return caches.delete(k); }));
-  }).then(function () { return self.clients.claim(); }));
+  }));
 });
+
+function kept(request) {
+  return caches.match(request).then(function (hit) {
+    if (hit) return hit;
+    if (request.mode === "navigate") return caches.match("/offline");
+    return Response.error();
+  });
+}
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.indexOf("/api/") === 0) return;
-  event.respondWith(fetch(request).then(function (response) {
-    if (response.ok) {
+  var network = fetch(request).then(function (response) {
+    // a redirected answer is never kept: given back for a page, the browser would refuse it
+    if (response.ok && !response.redirected && response.type === "basic") {
       var copy = response.clone();
-      caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(request, copy); }));
     }
     return response;
-  }).catch(function () {
-    return caches.match(request).then(function (hit) {
-      if (hit) return hit;
-      if (request.mode === "navigate") return caches.match("/offline");
-      return Response.error();
+  });
+  if (request.mode !== "navigate") {
+    event.respondWith(network.catch(function () { return kept(request); }));
+    return;
+  }
+  event.respondWith(new Promise(function (resolve) {
+    var settled = false;
+    function answer(response) {
+      if (!settled) { settled = true; resolve(response); }
+    }
+    var timer = setTimeout(function () {
+      caches.match(request).then(function (hit) { if (hit) answer(hit); });
+    }, NAVIGATION_MS);
+    network.then(function (response) {
+      clearTimeout(timer);
+      answer(response);
+    }, function () {
+      clearTimeout(timer);
+      kept(request).then(answer);
     });
   }));
 });
