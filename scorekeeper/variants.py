@@ -464,7 +464,10 @@ CLASSIC_3P = replace(
             N_("Who plays alone"),
             "pile_or_out",
             (
-                ("pile_or_out", N_("the first to take the pile, or who goes out before anyone took it (Italian rules)")),
+                (
+                    "pile_or_out",
+                    N_("the first to take the pile, or who goes out before anyone took it (Italian rules)"),
+                ),
                 ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it (German rules)")),
             ),
             "§13 D8, §15.3",

@@ -160,7 +160,7 @@ IP_OUTPUT = """1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever
 3: br-5f2a    inet 172.18.0.1/16 brd 172.18.255.255 scope global br-5f2a\\       valid_lft forever preferred_lft forever
 4: tun0    inet 10.8.0.6/24 scope global tun0\\       valid_lft forever preferred_lft forever
 5: eth1    inet 10.0.0.20/24 brd 10.0.0.255 scope global eth1\\       valid_lft forever preferred_lft forever
-6: wlan0    inet {home}/24 brd 192.168.178.255 scope global dynamic wlan0\\       valid_lft 86000sec preferred_lft 86000sec
+6: wlan0    inet {home}/24 brd 192.168.178.255 scope global dynamic wlan0\\       valid_lft 86000sec
 """
 
 

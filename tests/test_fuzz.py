@@ -769,7 +769,7 @@ def score_bodies(draw):
                 | json_values
             )
         elif key == "layout" and rules is not None:
-            body[key] = draw(st.sampled_from([l.key for l in rules.layouts]) | json_scalars)
+            body[key] = draw(st.sampled_from([lay.key for lay in rules.layouts]) | json_scalars)
         elif key == "target":
             body[key] = draw(st.integers(0, 20000).map(lambda n: n * 5) | json_scalars)
         else:
