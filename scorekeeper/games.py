@@ -480,6 +480,7 @@ def _overtaken_message(count: int) -> str:
     )
 
 
+TRANSLATE_LATER = "msgid"  # a flash category: the message is a message id, translated on the page
 LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
 OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 
@@ -498,13 +499,15 @@ def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> servi
 
 
 def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
-    """The answer to a stored hand: back to the sheet with what happened."""
+    """The answer to a stored hand: back to the sheet with what happened. The message is kept as
+    its message id and translated where it is shown (a save needs no language of its own)."""
     if hand is not None:
-        flash(gettext("Hand corrected; every later total follows."))
+        message = N_("Hand corrected; every later total follows.")
     elif outcome.status == service.SAVED:
-        flash(gettext("Hand saved."))
+        message = N_("Hand saved.")
     else:
-        flash(gettext("This hand was already saved (sent twice); it is stored once."))
+        message = N_("This hand was already saved (sent twice); it is stored once.")
+    flash(message, TRANSLATE_LATER)
     return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
 
 

@@ -127,6 +127,11 @@ def result_sentence(sheet: Any) -> Markup:
     return Markup(text)
 
 
+def translate(message_id: str) -> str:
+    """A message id in the reader's language, as plain text (the page escapes it)."""
+    return str(gettext(message_id))
+
+
 def phone_label(change: Any) -> str:
     """Who made a change: the phone's own name, else "phone 3" in the reader's language."""
     if change.phone_named:
@@ -185,6 +190,7 @@ def init_app(app) -> None:
             "result_sentence": result_sentence,
             "red_three_hint": red_three_hint,
             "phone_label": phone_label,
+            "translate": translate,
         }
 
     app.jinja_env.globals.setdefault("ngettext", ngettext)

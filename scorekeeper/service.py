@@ -126,7 +126,9 @@ def add_hand(
         if based_on is not None and based_on != kept.hands:
             return Outcome(OVERTAKEN, now=kept.hands)
         stored = checks.stored_entry(entry)
-        hand_id = store.insert_hand(db, game, rules, stored, bool(stock_out), lone, client_key or None, scores)
+        hand_id = store.insert_hand(
+            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, kept=kept
+        )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         store.log_change(db, game_id, hand_id, "hand added", None, after, phone)
         return Outcome(SAVED, id=hand_id)

@@ -484,6 +484,7 @@ def insert_hand(
     lone: int | None,
     client_key: str | None,
     scores: tuple[int, ...] | None = None,
+    kept: sheet.Kept | None = None,
 ) -> int:
     """Append a hand inside the caller's transaction, keep its scores, and bring the game's kept
     figures up to date from this hand alone; its id."""
@@ -497,7 +498,7 @@ def insert_hand(
         [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
     ).lastrowid
     _bump(db, game.id, now)
-    results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand))
+    results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), kept)
     return hand_id
 
 
@@ -849,6 +850,7 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
     player's best hand is looked up again only when it may have gone down)."""
     before = {r["player_id"]: r for r in old}
     after = {r["player_id"]: r for r in new}
+    upserts, rescans = [], []
     for pid in before.keys() | after.keys():
         o, n = before.get(pid), after.get(pid)
         delta = [(1 if n else 0) - (1 if o else 0)] + [
@@ -856,22 +858,24 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
         ]
         old_best, new_best = (o or {}).get("best_hand"), (n or {}).get("best_hand")
         rises = new_best is not None and (old_best is None or new_best >= old_best)
-        db.conn.execute(
-            "insert into player_totals (player_id, " + ", ".join(TOTAL_FIELDS) + ", best_hand) "
-            "values (?, "
-            + ", ".join("?" for _ in TOTAL_FIELDS)
-            + ", ?) on conflict(player_id) do update set "
-            + ", ".join(f"{k} = {k} + excluded.{k}" for k in TOTAL_FIELDS)
-            + ", best_hand = case when ? then max(coalesce(best_hand, excluded.best_hand), excluded.best_hand) "
-            "else best_hand end",
-            [pid, *delta, new_best, rises],
-        )
+        upserts.append([pid, *delta, new_best, rises])
         if not rises and old_best != new_best:
-            db.conn.execute(
-                "update player_totals set best_hand = "
-                "(select max(best_hand) from player_results where player_id = ?) where player_id = ?",
-                [pid, pid],
-            )
+            rescans.append([pid, pid])
+    db.conn.executemany(
+        "insert into player_totals (player_id, " + ", ".join(TOTAL_FIELDS) + ", best_hand) "
+        "values (?, "
+        + ", ".join("?" for _ in TOTAL_FIELDS)
+        + ", ?) on conflict(player_id) do update set "
+        + ", ".join(f"{k} = {k} + excluded.{k}" for k in TOTAL_FIELDS)
+        + ", best_hand = case when ? then max(coalesce(best_hand, excluded.best_hand), excluded.best_hand) "
+        "else best_hand end",
+        upserts,
+    )
+    db.conn.executemany(
+        "update player_totals set best_hand = "
+        "(select max(best_hand) from player_results where player_id = ?) where player_id = ?",
+        rescans,
+    )
     pairs: dict[tuple[int, int], list[int]] = {}
     for sign, rows in ((-1, old), (1, new)):
         for x in rows:
@@ -880,13 +884,11 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
                     d = pairs.setdefault((x["player_id"], y["player_id"]), [0, 0, 0, 0])
                     for i, value in enumerate((1, x["finished"], x["won"], x["margin"])):
                         d[i] += sign * value
-    for (a, b), d in pairs.items():
-        if any(d):
-            db.conn.execute(
-                "insert into pair_totals (a, b, " + ", ".join(PAIR_FIELDS) + ") values (?, ?, ?, ?, ?, ?) "
-                "on conflict(a, b) do update set " + ", ".join(f"{k} = {k} + excluded.{k}" for k in PAIR_FIELDS),
-                [a, b, *d],
-            )
+    db.conn.executemany(
+        "insert into pair_totals (a, b, " + ", ".join(PAIR_FIELDS) + ") values (?, ?, ?, ?, ?, ?) "
+        "on conflict(a, b) do update set " + ", ".join(f"{k} = {k} + excluded.{k}" for k in PAIR_FIELDS),
+        [[a, b, *d] for (a, b), d in pairs.items() if any(d)],
+    )
 
 
 def _apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
@@ -965,9 +967,12 @@ def refresh_results(db: Database, game_id: int) -> None:
     _write_results(db, game, rules, sheet.keep_all(rules, _scored_hands(db, game, rules)))
 
 
-def results_added(db: Database, game: Game, rules: variants.RuleSet, scores, canastas) -> sheet.Kept:
-    """Bring a game's kept figures up to date with one hand added at its end, from that hand alone."""
-    kept = kept_of(db, game.id)
+def results_added(
+    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, kept: sheet.Kept | None = None
+) -> sheet.Kept:
+    """Bring a game's kept figures up to date with one hand added at its end, from that hand alone
+    (``kept``: the figures before it, when the caller has read them already in this transaction)."""
+    kept = kept or kept_of(db, game.id)
     if kept is None:
         refresh_results(db, game.id)
         return kept_of(db, game.id)

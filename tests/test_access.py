@@ -278,6 +278,7 @@ def test_safe_path_keeps_a_path_on_this_site():
     assert safe_path(None) == "/" and safe_path("", "/x") == "/x"
 
 
+@pytest.mark.slow  # a sweep over every case: run by CI, left out of the quick loop
 @pytest.mark.parametrize("target", BYPASSES)
 def test_every_next_on_the_site_stays_on_the_site(client, locked_app, target):
     """Through the real routes, with and without a password."""

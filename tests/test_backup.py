@@ -395,6 +395,7 @@ EMPTY = {
 }
 
 
+@pytest.mark.slow  # a sweep over every case: run by CI, left out of the quick loop
 @pytest.mark.parametrize("name", list(REFUSED))
 def test_import_refuses_each_value_the_app_would_never_write(client, runner, tmp_path, name):
     change, message = REFUSED[name]

@@ -55,6 +55,7 @@ def _pages(client):
     return pages
 
 
+@pytest.mark.slow  # a sweep over every case: run by CI, left out of the quick loop
 @pytest.mark.parametrize("language", list(i18n.LANGUAGES))
 def test_no_page_cites_a_section_number(client, language):
     pages = _pages(client)

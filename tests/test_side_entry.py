@@ -136,6 +136,7 @@ def _stored(rules, counts):
     return side
 
 
+@pytest.mark.slow  # a sweep over every case: run by CI, left out of the quick loop
 @pytest.mark.parametrize("counts", [False, True], ids=["points", "counts"])
 @pytest.mark.parametrize("base, layout, settings", CONFIGURATIONS)
 def test_stored_entry_round_trips_through_the_form(app, base, layout, settings, counts):
