@@ -511,6 +511,15 @@ def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
     return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
 
 
+def _posted(form, rules: variants.RuleSet) -> forms.QuickHand:
+    """The hand as the (validated) hand form reads it."""
+    based_on = form.based_on.data or ""
+    return forms.QuickHand(
+        forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player(), bool(form.confirm.data),
+        form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
+    )  # fmt: skip
+
+
 def _save(game: Game, hand: Hand | None):
     """Store the posted hand through the service, or show the form again with every message and
     value (what another phone changed meanwhile too).
@@ -519,32 +528,23 @@ def _save(game: Game, hand: Hand | None):
     no form object (building it is most of a save's time). Only a hand that comes back to the
     phone, or one the form would say something about, builds the form."""
     rules = sheet.rules_for(game)
-    outcome = None
-    posted = forms.quick_hand(rules, request.form)
+    form = None
     try:
-        if posted is not None:
-            outcome = _store_hand(game, hand, posted)
-            if outcome.status in (service.SAVED, service.UNCHANGED):
-                return _saved(game, hand, outcome)
-    except store.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+        posted = forms.quick_hand(rules, request.form)
+        outcome = None if posted is None else _store_hand(game, hand, posted)
+        if outcome is not None and outcome.status in (service.SAVED, service.UNCHANGED):
+            return _saved(game, hand, outcome)
         form = forms.hand_form_class(rules, game.players)()
-        form.validate_on_submit()
+        if not form.validate_on_submit():
+            return _hand_page(game, form, hand, [], 422)
+        if outcome is None:  # the quick reading found something the form did not: store what the form reads
+            outcome = _store_hand(game, hand, _posted(form, rules))
+    except store.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+        if form is None:
+            form = forms.hand_form_class(rules, game.players)()
+            form.validate_on_submit()
         page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
         return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
-    form = forms.hand_form_class(rules, game.players)()
-    if not form.validate_on_submit():
-        return _hand_page(game, form, hand, [], 422)
-    if outcome is None:  # the quick reading found something the form did not: store what the form reads
-        posted = forms.QuickHand(
-            forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player(), bool(form.confirm.data),
-            form.client_key.data or None,
-            int(form.based_on.data) if (form.based_on.data or "").isdigit() else None,
-        )  # fmt: skip
-        try:
-            outcome = _store_hand(game, hand, posted)
-        except store.Unavailable as trouble:
-            page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
-            return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
     status = outcome.status
     if status == service.MISSING:
         abort(404)

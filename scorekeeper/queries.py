@@ -108,17 +108,18 @@ def _order(sorts, column: str, desc: bool, then: str) -> str:
     return ", ".join(keys + [then])
 
 
-def _filters(since: str | None, until: str | None, variant: str | None) -> tuple[str, list[Any]]:
-    """The WHERE of a filtered read over game_results ``g`` (the index on (variant, day) or on day)."""
+def _filters(since: str | None, until: str | None, variant: str | None, alias: str = "g") -> tuple[str, list[Any]]:
+    """The WHERE of a filtered read over game_results (named ``alias``; the index on (variant, day)
+    or on day)."""
     where, params = [], []
     if variant:
-        where.append("g.variant = ?")
+        where.append(f"{alias}.variant = ?")
         params.append(variant)
     if since:
-        where.append("g.day >= ?")
+        where.append(f"{alias}.day >= ?")
         params.append(since)
     if until:
-        where.append("g.day <= ?")
+        where.append(f"{alias}.day <= ?")
         params.append(until)
     return " and ".join(where) or "1", params
 
@@ -226,28 +227,14 @@ def history(
     page: int = 1,
 ) -> tuple[list[HistoryRow], bool]:
     """Games newest first, filtered; one page, and whether there is another."""
-    where, params = [], []
+    where, params = _filters(since, until, variant, alias="r")
     source = "game_results r"
     order = "r.day desc, r.game_id desc"
     if player_id:  # walk the player's own results in day order (index player_id, day)
         source = "player_results p join game_results r on r.game_id = p.game_id"
-        where.append("p.player_id = ?")
-        params.append(player_id)
+        where, params = f"p.player_id = ? and {where}", [player_id, *params]
         order = "p.day desc, p.game_id desc"
-    if variant:
-        where.append("r.variant = ?")
-        params.append(variant)
-    if since:
-        where.append("r.day >= ?")
-        params.append(since)
-    if until:
-        where.append("r.day <= ?")
-        params.append(until)
-    sql = (
-        f"select r.* from {source}"
-        + (" where " + " and ".join(where) if where else "")
-        + f" order by {order} limit ? offset ?"
-    )
+    sql = f"select r.* from {source} where {where} order by {order} limit ? offset ?"
     rows = list(db.query(sql, params + [PAGE_SIZE + 1, (max(page, 1) - 1) * PAGE_SIZE]))
     return [_history_row(r) for r in rows[:PAGE_SIZE]], len(rows) > PAGE_SIZE
 

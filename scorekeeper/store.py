@@ -939,12 +939,16 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
     rating_store.results_written(db, game.id, rules, kept, new)  # the ratings in step, same transaction
 
 
-def _scored_hands(db: Database, game: Game, rules: variants.RuleSet) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each kept hand's (side scores, canastas), in order; a hand stored without its scores (by an
-    older version, or an import) is scored once now and keeps them."""
+def _scored_hands(
+    db: Database, game: Game, rules: variants.RuleSet, before: int | None = None
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each kept hand's (side scores, canastas), in order (with ``before``, only the hands before
+    that hand id); a hand stored without its scores (by an older version, or an import) is scored
+    once now and keeps them."""
     out = []
     rows = db.execute(
-        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null order by id", [game.id]
+        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null and id < ? order by id",
+        [game.id, MAX_ID if before is None else before],
     ).fetchall()
     for hand_id, sides, lone, scores in rows:
         hand = Hand(hand_id, game.id, json.loads(sides), "", "", None, lone)
@@ -983,20 +987,9 @@ def results_added(
 
 def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
     """A hand's index in its game and the totals before it, from the kept scores of the hands before it."""
-    totals = [0] * rules.sides
-    index = 0
-    for row in db.execute(
-        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null and id < ? order by id",
-        [game.id, hand_id],
-    ).fetchall():
-        scores = (
-            json.loads(row[3])
-            if row[3]
-            else sheet.hand_scores(rules, Hand(row[0], game.id, json.loads(row[1]), "", "", None, row[2]))
-        )
-        totals = [t + s for t, s in zip(totals, scores)]
-        index += 1
-    return index, tuple(totals)
+    scored = _scored_hands(db, game, rules, before=hand_id)
+    totals = tuple(sum(scores[side] for scores, _canastas in scored) for side in range(rules.sides))
+    return len(scored), totals
 
 
 def rebuild_missing_results(db: Database) -> int:

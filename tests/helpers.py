@@ -1,6 +1,10 @@
 """Helpers that fill in the forms the way a browser sends them."""
 
+import contextlib
 import re
+import threading
+
+import waitress
 
 from scorekeeper import clock
 from tests.conftest import csrf_token
@@ -149,3 +153,18 @@ def fill_archive(client):
         side_fields(2, hand=40, red=2),
         extra={"lone": "0"},
     )
+
+
+@contextlib.contextmanager
+def served(app, threads=8):
+    """The app on the real production server (waitress, ``threads`` threads) on a free port of
+    127.0.0.1, for tests that need real HTTP and real concurrency; yields the port."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield server.effective_port
+    finally:
+        server.trigger.pull_trigger(server.close)  # closed by the server's own loop, which then ends
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()

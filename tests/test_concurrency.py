@@ -13,11 +13,10 @@ import urllib.parse
 import urllib.request
 
 import pytest
-import waitress
 
 from scorekeeper import create_app, store
 from scorekeeper import db as dbmod
-from tests.helpers import side_fields
+from tests.helpers import served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
 
@@ -65,22 +64,8 @@ class Phone:
 def server(tmp_path):
     """The app on waitress with 8 threads on a free port; yields (base URL, app)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
-    srv = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    stop = threading.Event()
-
-    def serve():  # waitress's own loop, a step at a time, so it can be stopped before its socket closes
-        while not stop.is_set():
-            srv.asyncore.loop(timeout=0.05, map=srv._map, count=1)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{srv.effective_port}", app
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-        srv.task_dispatcher.shutdown()
-        srv.close()
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}", app
 
 
 def _at_once(calls):

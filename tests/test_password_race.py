@@ -10,10 +10,10 @@ import threading
 from urllib.parse import urlencode
 
 import pytest
-import waitress
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import access, create_app
+from tests.helpers import served
 
 GUESSES = 30
 
@@ -29,13 +29,8 @@ def server(tmp_path):
             "PASSWORD_HASH": generate_password_hash("pik dame"),
         }
     )
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=served.run, daemon=True)
-    thread.start()
-    yield served.effective_port
-    served.trigger.pull_trigger(served.close)  # closed by the server's own loop, which then ends
-    thread.join(timeout=5)
-    served.task_dispatcher.shutdown()
+    with served(app) as port:
+        yield port
 
 
 def _login_form(port):

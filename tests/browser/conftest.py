@@ -21,17 +21,9 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+from tests.browser.live import ARGS as CHROMIUM_ARGS  # one list of flags for every browser test
+from tests.browser.live import CHROMIUM
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
