@@ -266,6 +266,24 @@ def test_a_held_write_lock_is_answered_503_at_once_and_the_hand_is_stored_once_a
 # --- read-only files ----------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def reachable_by_nobody(*paths: Path):
+    """Let nobody walk down to these paths (o+x on each folder above them that lacks it, as a fresh
+    clone in a private temporary folder has), and take it back afterwards."""
+    opened: list[tuple[Path, int]] = []
+    for path in paths:
+        for folder in reversed(Path(path).resolve().parents):
+            mode = folder.stat().st_mode & 0o7777
+            if not mode & 0o001 and folder not in [f for f, _ in opened]:
+                opened.append((folder, mode))
+                folder.chmod(mode | 0o001)
+    try:
+        yield
+    finally:
+        for folder, mode in reversed(opened):
+            folder.chmod(mode)
+
+
 def unprivileged() -> list[str]:
     """The command that runs the server as nobody (skipped where nobody cannot run this Python)."""
     prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
@@ -280,10 +298,13 @@ def unprivileged() -> list[str]:
     return prefix
 
 
-def test_b_read_only_files_are_answered_503_read_only_never_500_and_still_read(archive, servers):
+def test_b_read_only_files_are_answered_503_read_only_never_500_and_still_read(archive, servers, request):
     prefix: list[str] = []
     if os.geteuid() == 0:
         # root writes whatever the permission bits say: the server runs as nobody, owning its files
+        reach = reachable_by_nobody(Path(serving.PYTHON), serving.ROOT / "scorekeeper", archive.instance)
+        reach.__enter__()
+        request.addfinalizer(lambda: reach.__exit__(None, None, None))
         prefix = unprivileged()
         for path in [archive.instance, *archive.instance.iterdir()]:
             os.chown(path, NOBODY, NOBODY)
