@@ -8,6 +8,7 @@ open, for phones that have not trusted the authority yet and for the page that o
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import threading
 
@@ -15,6 +16,10 @@ from waitress import serve
 
 from . import create_app, tls
 from .share import lan_addresses
+
+# waitress warns "Task queue depth is 1" whenever a request waits a moment for a free thread, which
+# happens in ordinary play (several phones polling); the console keeps the start-up lines and errors.
+QUIET_LOGGERS = ("waitress.queue",)
 
 
 def _start_https(app, args) -> tuple[object, tls.Ready]:
@@ -58,6 +63,8 @@ def main() -> None:
     )
     parser.add_argument("--https-port", type=int, default=8443, help="port for HTTPS (default: 8443)")
     args = parser.parse_args()
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.ERROR)
     os.umask(0o077)  # whatever the app writes to instance/ (database, backups, config, keys) is private
     app = create_app()
     https, ready = _start_https(app, args) if args.https else (None, None)

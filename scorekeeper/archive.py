@@ -8,7 +8,7 @@ from datetime import date
 
 import click
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from . import (
     access,
@@ -28,6 +28,7 @@ from . import (
 )
 from .db import generation as db_generation
 from .db import get_db
+from .messages import counted
 
 bp = Blueprint("archive", __name__, cli_group=None)  # its command is `flask ratings`, not `flask archive ratings`
 
@@ -387,13 +388,14 @@ def ratings_command(rebuild: bool) -> None:
             count = rating_store.rebuild(db)
         same = rating_store.snapshot(db) == before
         click.echo(
-            f"Rated {count} games again in {time.perf_counter() - started:.2f} s; "
+            f"Rated {counted(count, 'game', 'games')} again in {time.perf_counter() - started:.2f} s; "
             + ("the ratings kept were the same." if same else "the ratings kept were out of step and are now right.")
         )
     for row in sorted(rating_store.players(db), key=lambda r: (r["rating"] is None, -(r["rating"] or 0))):
         if row["rating"] is not None:
             mark = " (provisional)" if row["provisional"] else ""
-            click.echo(f"{row['rating']:6d} ±{row['uncertainty']:4d}  {row['games']:4d} games  {row['name']}{mark}")
+            games = counted(row["games"], "game", "games")
+            click.echo(f"{row['rating']:6d} ±{row['uncertainty']:4d}  {games:>10}  {row['name']}{mark}")
 
 
 # --- export and import ----------------------------------------------------------------------
@@ -454,8 +456,11 @@ def import_json():
     else:
         flash(
             gettext(
-                "Restored %(games)s games with %(hands)s hands, %(evenings)s evenings and %(players)s players.",
-                **counts,
+                "Restored %(games)s with %(hands)s, %(evenings)s and %(players)s.",
+                games=ngettext("%(num)d game", "%(num)d games", counts["games"]),
+                hands=ngettext("%(num)d hand", "%(num)d hands", counts["hands"]),
+                evenings=ngettext("%(num)d evening", "%(num)d evenings", counts["evenings"]),
+                players=ngettext("%(num)d player", "%(num)d players", counts["players"]),
             )
         )
         return redirect(url_for("games.index"))

@@ -39,6 +39,70 @@ def _nice_step(span: float) -> int:
     return int(10 * power)
 
 
+LABEL_CHAR = 6.0  # a generous width of a character at 10 px (digits and lower case are about 5.6)
+LABEL_HEIGHT = 10  # the label's height above its baseline at 10 px
+POINT_RADIUS = 3.5  # the dot on each line's last point
+
+
+def _segment_hits_box(a: tuple[float, float], b: tuple[float, float], box: tuple[float, ...]) -> bool:
+    """Whether the segment from a to b crosses the box (x0, y0, x1, y1): clipped Liang-Barsky style."""
+    x0, y0, x1, y1 = box
+    (ax, ay), (bx, by) = a, b
+    lo, hi = 0.0, 1.0
+    for p, q in ((-(bx - ax), ax - x0), (bx - ax, x1 - ax), (-(by - ay), ay - y0), (by - ay, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
+def label_box(x: float, y: float, text: str, anchor: str, size: float = 10) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) a label of ``size`` px drawn at (x, y) with ``anchor`` covers at most."""
+    width = len(text) * LABEL_CHAR * size / 10
+    x0 = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return x0, y - LABEL_HEIGHT * size / 10, x0 + width, y + 2 * size / 10
+
+
+def _target_label_place(
+    text: str, line_y: float, lines: Sequence[Sequence[tuple[float, float]]], plot: tuple[float, float, float, float]
+) -> tuple[float, float, str]:
+    """Where the target's label goes (x, baseline y, anchor): beside its dashed line, at the right end
+    above it if no line or last point is there, else the first free place of the right end below, the
+    left end above and below, the middle; the least covered one if none is free."""
+    left, top, plot_w, plot_h = plot
+    places = [
+        (left + plot_w - 2, line_y - 4, "end"),
+        (left + plot_w - 2, line_y + 4 + LABEL_HEIGHT, "end"),
+        (left + 2, line_y - 4, "start"),
+        (left + 2, line_y + 4 + LABEL_HEIGHT, "start"),
+        (left + plot_w / 2, line_y - 4, "middle"),
+        (left + plot_w / 2, line_y + 4 + LABEL_HEIGHT, "middle"),
+    ]
+
+    def covered(place: tuple[float, float, str]) -> int:
+        x0, y0, x1, y1 = label_box(*place[:2], text, place[2])
+        grown = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
+        hits = 0 if top <= y0 and y1 <= top + plot_h else 1  # outside the plot: only when nothing else fits
+        for points in lines:
+            hits += sum(_segment_hits_box(a, b, grown) for a, b in zip(points, points[1:]))
+            if len(points) > 1:  # the dot on the last point
+                px, py = points[-1]
+                nearest_x, nearest_y = min(max(px, grown[0]), grown[2]), min(max(py, grown[1]), grown[3])
+                hits += (px - nearest_x) ** 2 + (py - nearest_y) ** 2 <= POINT_RADIUS**2
+        return hits
+
+    scores = [covered(place) for place in places]
+    return places[scores.index(min(scores))]
+
+
 def line_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     target: int | None = None,
@@ -95,12 +159,15 @@ def line_chart(
             f'y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>'
         )
     if target is not None:
+        label = target_label.format(target=target)
+        lines = [[(x(i), y(v)) for i, v in enumerate([0, *values])] for _name, values in series]
+        lx, ly, anchor = _target_label_place(label, y(target), lines, (left, top, plot_w, plot_h))
         parts.append(
             f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" '
             f'y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
             'stroke-dasharray="5 4"/><text class="chart-label" '
-            f'x="{left + plot_w - 2}" y="{y(target) - 4:.1f}" font-size="10" '
-            f'text-anchor="end" fill="{INK}">{escape(target_label.format(target=target))}</text>'
+            f'x="{lx:.1f}" y="{ly:.1f}" font-size="10" '
+            f'text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
         )
     for index, (name, values) in enumerate(series):
         colour, cls = COLOURS[index % len(COLOURS)], _series(index)

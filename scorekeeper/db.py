@@ -13,6 +13,7 @@ from flask.cli import with_appcontext
 from sqlite_utils import Database, Migrations
 
 from . import backup, store
+from .messages import counted
 
 migrations = Migrations("scorekeeper")
 
@@ -307,6 +308,14 @@ def m014_ratings(db: Database) -> None:
     rating_store.rebuild(db)
 
 
+@migrations()
+def m015_evening_players_by_hand(db: Database) -> None:
+    """Whether a player is on an evening's list because someone put him there (the evening's form)
+    or only because he sat at one of its games: a player whose only games were deleted leaves the
+    lists then. The players already on a list stay there (by hand)."""
+    db["evening_players"].add_column("by_hand", int, not_null_default=1)
+
+
 def generation(db: Database) -> int:
     """The archive's generation: it rises with every change to it."""
     return db.execute("select generation from meta where id = 1").fetchone()[0]
@@ -413,7 +422,9 @@ def backup_command(path: str) -> None:
     with open(path, "w", encoding="utf-8") as out:
         json.dump(data, out, ensure_ascii=False, indent=1)
     click.echo(
-        f"Wrote {len(data['games'])} games, {len(data['evenings'])} evenings, {len(data['players'])} players to {path}"
+        f"Wrote {counted(len(data['games']), 'game', 'games')}, "
+        f"{counted(len(data['evenings']), 'evening', 'evenings')}, "
+        f"{counted(len(data['players']), 'player', 'players')} to {path}"
     )
 
 
@@ -440,8 +451,8 @@ def restore_command(path: str, replace: bool) -> None:
     except backup.ImportError_ as error:
         raise click.ClickException(f"{error} The archive was left unchanged.") from None
     click.echo(
-        f"Restored {counts['games']} games with {counts['hands']} hands, "
-        f"{counts['evenings']} evenings, {counts['players']} players."
+        f"Restored {counted(counts['games'], 'game', 'games')} with {counted(counts['hands'], 'hand', 'hands')}, "
+        f"{counted(counts['evenings'], 'evening', 'evenings')}, {counted(counts['players'], 'player', 'players')}."
     )
 
 

@@ -16,6 +16,12 @@ def N_(text: str) -> str:
     return text
 
 
+def counted(number: int, one: str, many: str) -> str:
+    """A count and its noun in English, for the command line ("1 game", "2 games"); the pages use
+    ngettext, which knows each language's forms."""
+    return f"{number} {one if number == 1 else many}"
+
+
 class Msg(str):
     """A message id passed as a value of another message: translated where the message is shown."""
 

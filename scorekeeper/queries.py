@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import ratings
+from . import ratings, store
 from .stats import HistoryRow, Partnership, PlayerStats, _history_row, _player
 
 PAGE_SIZE = 20
@@ -58,10 +58,11 @@ def players(db: Database) -> list[PlayerStats]:
 PERIODS = ("all", "year", "12m")
 
 # Each sortable column's key and the expression it sorts by (over the columns of PLAYER_COLUMNS);
-# a column with no figure yet (no finished game, no hand) sorts last whichever way.
+# a column with no figure yet (no finished game, no hand) sorts last whichever way. "games" is the
+# finished games, as the page shows them: a game in play counts once it has ended, like the win rate.
 PLAYER_SORTS = {
     "name": "name collate nocase",
-    "games": "games",
+    "games": "finished",
     "won": "won",
     "rate": "cast(won as real) / nullif(finished, 0)",
     "avg": "cast(points as real) / nullif(hands, 0)",
@@ -70,7 +71,7 @@ PLAYER_SORTS = {
     "margin": "margin",
     "rating": "rating",
 }
-PAIR_SORTS = {"names": "a collate nocase, b collate nocase", "games": "games", "won": "won", "margin": "margin"}
+PAIR_SORTS = {"names": "a collate nocase, b collate nocase", "games": "finished", "won": "won", "margin": "margin"}
 
 
 def sort_order(column: str | None, direction: str | None, columns, default: str) -> tuple[str, bool]:
@@ -136,12 +137,12 @@ def player_table(
     kept totals, every player (none played yet too); for days or a rule set: from the games of those
     days and that rule set (their result rows, through the indexes on game_results), the players who
     played one."""
-    order = _order(PLAYER_SORTS, sort, desc, "won desc, games desc, name collate nocase")
+    order = _order(PLAYER_SORTS, sort, desc, "won desc, finished desc, games desc, name collate nocase")
     if not (since or until or variant):
         sql = (
             f"select * from (select p.id, p.name, {PLAYER_COLUMNS}, {RATING_COLUMNS} from players p "
-            "left join player_totals t on t.player_id = p.id left join ratings k on k.player_id = p.id) "
-            f"order by {order}"
+            "left join player_totals t on t.player_id = p.id left join ratings k on k.player_id = p.id "
+            f"where {store.SHOWN_PLAYER.format(p='p')}) order by {order}"
         )
         return [_rated(r) for r in db.query(sql)]
     where, params = _filters(since, until, variant)
@@ -166,7 +167,7 @@ def partnership_table(
 ) -> list[Partnership]:
     """Pairs of players on the same side, sorted by a column of PAIR_SORTS (the first ``limit``): all
     time and every rule set from the kept pair totals, else from the result rows of those games."""
-    order = _order(PAIR_SORTS, sort, desc, "games desc, won desc, a, b")
+    order = _order(PAIR_SORTS, sort, desc, "finished desc, games desc, won desc, a, b")
     if not (since or until or variant):
         sql = (
             "select * from (select pa.name as a, pb.name as b, t.games, t.finished, t.won, t.margin "
@@ -240,9 +241,10 @@ def history(
 
 
 def recent_games(db: Database, limit: int = 8) -> list[HistoryRow]:
-    """The games changed most recently (for the home page)."""
+    """The games started most recently, newest first (for the home page): in the order they were
+    played, whichever was changed last (ids are given in the order the games are started)."""
     rows = db.query(
-        "select r.* from games g join game_results r on r.game_id = g.id order by g.updated_at desc, g.id desc limit ?",
+        "select r.* from games g join game_results r on r.game_id = g.id order by g.id desc limit ?",
         [limit],
     )
     return [_history_row(r) for r in rows]

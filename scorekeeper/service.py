@@ -288,12 +288,19 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         kept = _kept(db, game)
         if not reopened and kept.after_end:
             # the sheet would show a result that the hands after it contradict: they go first
-            problem = Problem(
-                None, "hands",
-                N_("The game ended with hand %(hand)s, yet %(count)s more hand(s) came after it: correct or delete "
-                   "them before locking the sheet."),
-                {"hand": kept.ended_after + 1, "count": kept.after_end},
-            )  # fmt: skip
+            # one message a number: "1 more hand" and "2 more hands" (each of the four languages has these two forms)
+            text = (
+                N_(
+                    "The game ended with hand %(hand)s, yet 1 more hand came after it: correct or delete it before "
+                    "locking the sheet."
+                )
+                if kept.after_end == 1
+                else N_(
+                    "The game ended with hand %(hand)s, yet %(count)s more hands came after it: correct or delete "
+                    "them before locking the sheet."
+                )
+            )
+            problem = Problem(None, "hands", text, {"hand": kept.ended_after + 1, "count": kept.after_end})
             return Outcome(REFUSED, problems=(problem,))
         store.reopen_game(db, game_id, reopened)
         action = "game reopened" if reopened else "game locked"

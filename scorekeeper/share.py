@@ -192,6 +192,7 @@ def qr_svg(text: str) -> str:
         kind="svg",
         scale=5,
         border=2,
+        omitsize=True,  # a viewBox instead of a fixed size: the code fills the box style.css gives it
         xmldecl=False,
         svgns=True,
         nl=False,

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import rating_store, sheet, variants
+from . import clock, rating_store, sheet, variants
 from .messages import N_, Refused
 from .models import Change, Evening, Game, Hand, Player
 
@@ -213,7 +213,7 @@ def create_game(
             {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
         )
         if evening_id is not None:
-            _add_to_evening(db, evening_id, [pid for pid in ids if pid is not None])
+            _add_to_evening(db, evening_id, [pid for pid in ids if pid is not None], by_hand=False)
         refresh_results(db, game_id)
     return game_id
 
@@ -576,6 +576,13 @@ def delete_game(db: Database, game_id: int) -> bool:
             db.execute(f"delete from {table} where game_id = ?", [game_id])
         _apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
         db.execute("delete from games where id = ?", [game_id])
+        # its players leave the evening's list unless someone put them there or they play another game of it
+        db.execute(
+            "delete from evening_players where evening_id = ? and by_hand = 0 and player_id not in "
+            "(select s.player_id from game_seats s join games g on g.id = s.game_id "
+            "where g.evening_id = ? and s.player_id is not null)",
+            [game.get("evening_id"), game.get("evening_id")],
+        )
         db["deleted_games"].insert(
             {
                 "game_id": game_id,
@@ -607,6 +614,8 @@ def undelete_game(db: Database, game_id: int) -> int | None:
             ):
                 seat = {**seat, "player_id": player_id(db, names[seat["seat"]])}  # merged away meanwhile
             db["game_seats"].insert({**seat, "game_id": new_id})
+            if game.get("evening_id") is not None and seat["player_id"] is not None:
+                _add_to_evening(db, game["evening_id"], [seat["player_id"]], by_hand=False)
         for hand in data["hands"]:
             hand = {**hand, "game_id": new_id}
             if db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone():
@@ -638,9 +647,22 @@ def get_player(db: Database, pid: int) -> Player | None:
     return Player(rows[0]["id"], rows[0]["name"]) if rows else None
 
 
+# A player the archive shows (Players, Statistics, an evening's "Who is here?"): one who sat at a game,
+# or whom someone put on an evening's list; a player whose only games were deleted is not shown.
+SHOWN_PLAYER = (
+    "(exists (select 1 from game_seats s where s.player_id = {p}.id) "
+    "or exists (select 1 from evening_players e where e.player_id = {p}.id and e.by_hand = 1))"
+)
+
+
 def list_players(db: Database) -> list[Player]:
-    """Every player, by name."""
-    return [Player(r["id"], r["name"]) for r in db.query("select id, name from players order by name collate nocase")]
+    """Every player the archive shows, by name."""
+    return [
+        Player(r["id"], r["name"])
+        for r in db.query(
+            f"select id, name from players p where {SHOWN_PLAYER.format(p='p')} order by name collate nocase"
+        )
+    ]
 
 
 def _rewrite_names(db: Database, pid: int) -> None:
@@ -686,8 +708,8 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
         games = [r["game_id"] for r in db.query("select distinct game_id from game_seats where player_id = ?", [gone])]
         db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])
         db.execute(
-            "insert or ignore into evening_players (evening_id, player_id, position) "
-            "select evening_id, ?, position from evening_players where player_id = ?",
+            "insert or ignore into evening_players (evening_id, player_id, position, by_hand) "
+            "select evening_id, ?, position, by_hand from evening_players where player_id = ?",
             [keep, gone],
         )
         db.execute("delete from evening_players where player_id = ?", [gone])
@@ -702,15 +724,16 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
             refresh_results(db, game_id)
 
 
-def _add_to_evening(db: Database, evening_id: int, ids: list[int]) -> None:
-    """Add players to an evening's list (keeping the ones already there)."""
+def _add_to_evening(db: Database, evening_id: int, ids: list[int], by_hand: bool = True) -> None:
+    """Add players to an evening's list (keeping the ones already there): by hand (the evening's
+    form) or as players of one of its games (``by_hand=False``)."""
     start = db.execute(
         "select coalesce(max(position), -1) + 1 from evening_players where evening_id = ?", [evening_id]
     ).fetchone()[0]
     for offset, pid in enumerate(ids):
         db.execute(
-            "insert or ignore into evening_players (evening_id, player_id, position) values (?, ?, ?)",
-            [evening_id, pid, start + offset],
+            "insert or ignore into evening_players (evening_id, player_id, position, by_hand) values (?, ?, ?, ?)",
+            [evening_id, pid, start + offset, int(by_hand)],
         )
 
 
@@ -735,8 +758,13 @@ def update_evening(db: Database, evening_id: int, date: str, names: list[str], p
                 [evening_id],
             )
         ]
+        # a player the form keeps stays as he was put on the list (by hand or by a game); a new one is by hand
+        was = dict(
+            db.execute("select player_id, by_hand from evening_players where evening_id = ?", [evening_id]).fetchall()
+        )
         db.execute("delete from evening_players where evening_id = ?", [evening_id])
-        _add_to_evening(db, evening_id, keep + [p for p in in_games if p not in keep])
+        for pid in keep + [p for p in in_games if p not in keep]:
+            _add_to_evening(db, evening_id, [pid], by_hand=bool(was.get(pid, 1)) if pid in keep else False)
 
 
 def get_evening(db: Database, evening_id: int) -> Evening | None:
@@ -804,12 +832,14 @@ def _seats(db: Database, game_id: int) -> dict[int, int]:
 
 
 def _day(db: Database, game: Game) -> str:
-    """The day a game counts for: its evening's date, else the day it was started."""
+    """The day a game counts for: the day it was played on this machine's clock (a game of an evening
+    started after midnight on the day after the evening's date), or its evening's date when it was
+    entered for the evening at another time (see clock.played_on)."""
+    evening = None
     if game.evening_id is not None:
         row = db.execute("select date from evenings where id = ?", [game.evening_id]).fetchone()
-        if row:
-            return row[0]
-    return game.created_at[:10]
+        evening = row[0] if row else None
+    return clock.played_on(game.created_at, evening)
 
 
 def _player_rows(

@@ -533,25 +533,34 @@ MILLER = replace(
     settings=_common(SIX_RED_THREE_SIGN_SETTING),
 )
 
+# The Austrian rule books' words for going out. In English the English term comes first, with the
+# word the players know it by in brackets; the German catalogue keeps the rule book's word alone.
+AUSMACHEN = N_("Went out (Ausmachen)")
+# "Vienna Canasta (Wiener Canasta)": going out concealed without a canasta of one's own
+VERDECKT = N_("Concealed, on the partner's canasta (Verdeckt Ausmachen)")
+# "Austrian rulebook": the whole hand laid out at once when the partner already has a canasta
+GLATT = N_("In one go, on the partner's canasta (glatt ausmachen)")
+
 # §7 Vienna: red threes count plus only with a canasta; Hand-Canasta 1000; Verdeckt Ausmachen 200.
 VIENNA = replace(
     CLASSIC,
     id="vienna",
     name=N_("Vienna Canasta (Wiener Canasta)"),
     spec="§7",
-    summary=N_("Classic with red threes counting only with a canasta, Hand-Canasta 1000 and Verdeckt Ausmachen 200."),
+    summary=N_(
+        "Classic with red threes counting only with a canasta, Hand-Canasta 1000 and concealed going out on the "
+        "partner's canasta (Verdeckt Ausmachen) 200."
+    ),
     going_out=(
         NORMAL,
-        GoingOut(
-            "verdeckt", N_("Verdeckt Ausmachen"), (("verdeckt", N_("Verdeckt Ausmachen"), 200),), waives_minimum=True
-        ),
+        GoingOut("verdeckt", VERDECKT, (("verdeckt", VERDECKT, 200),), waives_minimum=True),
         GoingOut(
             "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
         ),
     ),
     red_three_sign="canasta",
     settings=_common(HAND_CANASTA_SETTING, RED_THREE_NO_CANASTA_SETTING),
-    terms=MappingProxyType({"went_out": N_("Ausmachen")}),
+    terms=MappingProxyType({"went_out": AUSMACHEN}),
 )
 
 # §8 Modern American.
@@ -717,12 +726,15 @@ AUSTRIAN = replace(
     id="austrian",
     name=N_("Austrian rulebook (Spielregeln, 2–6 players)"),
     spec="§10",
-    summary=N_("Red threes count plus only with a canasta; Hand-Canasta 1000; glatt ausmachen 200; penalty points."),
+    summary=N_(
+        "Red threes count plus only with a canasta; Hand-Canasta 1000; going out in one go on the partner's "
+        "canasta (glatt ausmachen) 200; penalty points."
+    ),
     layouts=(PAIRS_4, ALONE_2, ALONE_3, PAIR_V_THREE_5, THREE_V_THREE_ROTATING_6),
     going_out=(
         NORMAL,
         # §10.5 "Falls der Partner … bereits einen Canasta herausgelegt hat": only with a partner (4p, 5p, 6p)
-        GoingOut("glatt", N_("Glatt ausmachen"), (GOING_OUT, ("glatt", N_("Glatt ausmachen"), 100)), partner=True),
+        GoingOut("glatt", GLATT, (GOING_OUT, ("glatt", GLATT, 100)), partner=True),
         GoingOut(
             "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
         ),
@@ -743,7 +755,7 @@ AUSTRIAN = replace(
             _with_opening_negative,
         ),
     ),
-    terms=MappingProxyType({"went_out": N_("Ausmachen")}),
+    terms=MappingProxyType({"went_out": AUSMACHEN}),
 )
 AUSTRIAN_6_PAIRS = replace(
     AUSTRIAN,

@@ -103,9 +103,10 @@ INTROS = {
     "vienna": lambda r: (
         "Vienna Canasta (Wiener Canasta) is Classic Canasta with a few changes. Red threes count plus only for a "
         "side that has a canasta: a plain meld is not enough. No meld may hold more wild cards than natural ones. "
-        "Going out concealed has two forms: Verdeckt Ausmachen, when the player has no complete canasta of his own "
-        "(the partner's canasta allows going out), and Hand-Canasta, when the hand that goes out holds a complete "
-        "canasta. A player who takes the discard pile on the last turn scores only the ordinary bonus for going out."
+        "Going out concealed has two forms: on the partner's canasta (Verdeckt Ausmachen), when the player has no "
+        "complete canasta of his own (the partner's canasta allows going out), and Hand-Canasta, when the hand "
+        "that goes out holds a complete canasta. A player who takes the discard pile on the last turn scores only "
+        "the ordinary bonus for going out."
     ),
     "modern": lambda r: (
         "Modern American Canasta: four players in two partnerships. Going out needs canastas and always ends with "
@@ -125,7 +126,8 @@ INTROS = {
     "austrian": lambda r: (
         'The Austrian rulebook "Spielregeln" for two to six players. Red threes count plus only for a side that has '
         "a canasta. Hand-Canasta: a player who forms a canasta in his hand and lays out the whole hand at once goes "
-        "out without meeting the opening minimum. Glatt ausmachen: with four or more players, when the partner "
+        "out without meeting the opening minimum. Going out in one go (glatt ausmachen): with four or more players, "
+        "when the partner "
         "already has a canasta, laying out the whole hand at once earns more than ordinary going out. Offences cost "
         "penalty points. Two or three players each play for themselves (there is no temporary partnership); five "
         "play a pair against three who take turns sitting out; six play three against three with two of each team "
@@ -238,7 +240,8 @@ SETTING_NOTES = {
     ),
     "hand_canasta_adds": (
         "The sources give the Hand-Canasta bonus without saying whether it replaces the bonus for going out (as "
-        'Verdeckt Ausmachen\'s bonus does) or comes on top of it; the Estonian translation says "in addition".'
+        "the bonus for concealed going out on the partner's canasta does) or comes on top of it; the Estonian "
+        'translation says "in addition".'
     ),
     "red_three_melded_no_canasta": (
         "Red threes count plus only with a canasta. For a side that has melded but has no canasta, the Austrian "

@@ -441,6 +441,35 @@ def test_the_server_sets_a_private_umask(monkeypatch):
     assert calls == [0o077]
 
 
+def test_the_console_does_not_report_the_queue_depth_of_ordinary_play(monkeypatch, caplog):
+    """waitress warns "Task queue depth is 1" whenever a request waits for a thread: not an error."""
+    import logging
+
+    from waitress.utilities import logger as waitress_logger
+    from waitress.utilities import queue_logger
+
+    from scorekeeper import __main__ as main_module
+
+    def serve(*args, **kwargs):
+        queue_logger.warning("Task queue depth is %d", 1)
+        waitress_logger.error("a real error")
+
+    monkeypatch.setattr(main_module, "serve", serve)
+    monkeypatch.setattr(main_module, "create_app", lambda: None)
+    monkeypatch.setattr(main_module, "lan_addresses", lambda: ())
+    monkeypatch.setattr("sys.argv", ["scorekeeper"])
+    monkeypatch.setattr(queue_logger, "level", queue_logger.level)  # restored after the test
+    before = os.umask(0o022)
+    try:
+        with caplog.at_level(logging.WARNING):
+            main_module.main()
+    finally:
+        os.umask(before)
+    messages = [record.getMessage() for record in caplog.records]
+    assert "a real error" in messages
+    assert not any("queue depth" in message for message in messages)
+
+
 def test_no_internal_header_leaves_the_app(client, locked_app):
     game_id = start_game(client)
     answers = [client.head(f"/games/{game_id}"), client.head("/history")]

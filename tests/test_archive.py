@@ -4,7 +4,7 @@ Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and 
 """
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 
 from scorekeeper import clock
 from tests.conftest import csrf_token
@@ -344,6 +344,7 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
         )
     client.get("/")  # the flash of the saved hand is shown once
     stats_before = client.get("/stats").text
+    players_before = client.get("/players").text  # 2 games each (the statistics count finished games)
     assert "Delete this game" in client.get(f"/games/{mistake}").text
     token = csrf_token(client, f"/games/{mistake}")
     response = client.post(f"/games/{mistake}/delete", data={"csrf_token": token})
@@ -356,14 +357,14 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
     anna = client.get("/api/games/%d" % keep).get_json()
     assert anna["totals"] == [800, 20]
     # statistics count the game that was kept only
-    stats_after = client.get("/stats").text
-    assert stats_after != stats_before
+    assert client.get("/players").text != players_before
     # Undo: the game, its hands and the statistics are back as they were
     restored = client.post(f"/games/{mistake}/restore", data={"csrf_token": token})
     assert restored.headers["Location"].endswith(f"/games/{mistake}")
     assert client.get(f"/api/games/{mistake}").get_json()["totals"] == [800, 20]
     client.get("/")  # "Game restored."
     assert client.get("/stats").text == stats_before
+    assert client.get("/players").text == players_before
     assert client.post(f"/games/{mistake}/restore", data={"csrf_token": token}).status_code == 404  # once
 
 
@@ -393,3 +394,78 @@ def test_a_finished_game_is_not_deleted_without_reopening_it(client):
     assert "Delete this game" not in client.get(f"/games/{game_id}").text
     client.post(f"/games/{game_id}/reopen", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
     assert "Delete this game" in client.get(f"/games/{game_id}").text
+
+
+# --- issue 16, item 8: a game after midnight; players of a deleted game --------------------------------
+
+
+def _delete_game(client, game_id):
+    token = csrf_token(client, "/evenings/new")
+    response = client.post(f"/games/{game_id}/delete", data={"csrf_token": token})
+    assert response.status_code == 302, response.text
+    client.get("/")  # the flash of the deletion is shown once
+
+
+def _known_players(client):
+    """The names "Who is here?" offers on a new evening's form."""
+    page = client.get("/evenings/new").text
+    return re.findall(r'<input type="checkbox" name="known" value="\d+"> ([^<]+)</label>', page)
+
+
+def test_a_game_started_after_midnight_is_dated_the_day_it_was_played(client, monkeypatch):
+    import time
+
+    from scorekeeper import store
+
+    monkeypatch.setenv("TZ", "Europe/Vienna")  # an hour ahead of UTC in November: 00:40 is 23:40 UTC
+    time.tzset()
+    try:
+
+        def at(local):  # the time the app stores (UTC) of a time on this machine's clock
+            return datetime.fromisoformat(local).astimezone().astimezone(timezone.utc)
+
+        moment = {"now": at("2026-11-21T21:00")}
+        monkeypatch.setattr(store, "_now", lambda: moment["now"].isoformat(timespec="seconds"))
+        monkeypatch.setattr(clock, "today", lambda: clock.evening_of(moment["now"].astimezone().replace(tzinfo=None)))
+        evening = new_evening(client, NAMES4)
+        before, _ = game_in_evening(client, evening)
+        moment["now"] = at("2026-11-22T00:40")  # the evening goes on past midnight
+        after, _ = game_in_evening(client, evening)
+        moment["now"] = at("2026-11-22T00:50")
+        alone = start_game(client, names=["Eve", "Fritz", "Gus", "Hal"])  # no evening
+        moment["now"] = at("2026-11-22T01:30")
+        post_hand(client, before, *win_hand())  # the first game is the one changed last
+        history = client.get("/history").text
+        order = [int(g) for g in re.findall(r'href="/games/(\d+)"', history)]
+        assert order == [alone, after, before]  # newest first, by when they were started
+        days = re.findall(r'<span class="day">([^<]+)</span>', history)
+        assert days == ["2026-11-22", "2026-11-22", "2026-11-21"]
+        home = client.get("/").text
+        assert [int(g) for g in re.findall(r'href="/games/(\d+)"', home)] == [alone, after, before]
+        assert "Continue tonight" in home  # 01:30 is still the evening of the 21st...
+        page = client.get(f"/evenings/{evening}").text
+        assert f'href="/games/{before}"' in page and f'href="/games/{after}"' in page  # ...and both its games
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_players_of_a_deleted_game_leave_the_lists_unless_put_on_an_evening(client):
+    evening = new_evening(client, ["Anna", "Bert", "Carl", "Dora", "Emil"])  # Emil comes, plays no game
+    game, _ = game_in_evening(client, evening, names=["Anna", "Bert", "Carl", "Zoe"])  # Zoe: typed for this game
+    alone = start_game(client, names=["Anna", "Bert", "Carl", "Xaver"])  # a game of no evening
+    for page in ("/players", "/stats"):
+        assert "Zoe" in client.get(page).text and "Xaver" in client.get(page).text
+    _delete_game(client, game)
+    _delete_game(client, alone)
+    for page in ("/players", "/stats"):
+        text = client.get(page).text
+        assert "Zoe" not in text and "Xaver" not in text, page
+        assert "Emil" in text and "Dora" in text, page  # put on the evening by name: they stay
+    assert _known_players(client) == ["Anna", "Bert", "Carl", "Dora", "Emil"]
+    assert "Zoe" not in client.get(f"/evenings/{evening}").text
+    assert "Zoe" not in client.get(f"/evenings/{evening}/edit").text
+    # Undo brings Zoe back, on the evening too
+    token = csrf_token(client, "/evenings/new")
+    client.post(f"/games/{game}/restore", data={"csrf_token": token})
+    assert "Zoe" in _known_players(client) and "Zoe" in client.get(f"/evenings/{evening}").text

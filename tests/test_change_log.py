@@ -129,3 +129,25 @@ def test_the_changes_page_lists_the_whole_log(client):
     _hand(client, game_id, 100)
     page = client.get(f"/games/{game_id}/changes").text
     assert "hand added" in page and "game created" in page and "Hand 1" in page
+
+
+def test_only_the_current_version_is_shown_on_the_sheet(client):
+    """Going back to version 1 makes version 3 equal to it: only version 3 is on the sheet."""
+    game_id = start_game(client)
+    _hand(client, game_id, 100)
+    hand_id = _log(client, game_id)[-1]["hand"]
+    _correct(client, game_id, hand_id, 150)
+    _correct(client, game_id, hand_id, 100)  # by hand back to the figures of version 1
+    page = client.get(f"/games/{game_id}/hands/{hand_id}/history").text
+    headings = re.findall(r"<h2>(.*?)</h2>", page)
+    assert headings[:3] == ["Version 3 · shown on the sheet", "Version 2", "Version 1"]
+    assert page.count("shown on the sheet") == 1 and page.count('class="version current"') == 1
+
+
+def test_the_phone_name_example_uses_the_same_word_as_the_list(client):
+    game_id = start_game(client)
+    client.get("/prefs?lang=de&next=/")
+    page = client.get(f"/games/{game_id}/changes").text
+    listed = re.search(r"· (Handy \d+)\s*</li>", page)
+    assert listed, page
+    assert "„Handy 3“" in page and "phone 3" not in page

@@ -271,3 +271,54 @@ def test_the_scoreboard_of_an_untrusted_host_is_never_rendered(client):
     assert "evil.example" not in page
     shown = re.search(r'class="share-url" href="(https?://[^/"]+)/', page).group(1)
     assert shown.split("//")[1].split(":")[0] in (*share.lan_addresses(), "localhost", "127.0.0.1")
+
+
+# --- issue 16, item 8: the target's label is never covered by a line or the last point ----------------
+
+
+def _target_label_overlaps(svg):
+    """What of the drawing the target's label covers: (what, where) for each line segment or last point
+    inside the label's box (measured generously: 6 px a character, 10 px above the baseline, 2 below)."""
+    label = re.search(
+        r'<text class="chart-label" x="([\d.]+)" y="([\d.]+)" font-size="10" text-anchor="(\w+)"[^>]*>([^<]*)</text>',
+        svg,
+    )
+    x, y, anchor, text = float(label[1]), float(label[2]), label[3], html.unescape(label[4])
+    width = 6 * len(text)
+    x0 = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    box = (x0 - 1, y - 11, x0 + width + 1, y + 3)
+
+    def inside(px, py, pad=0.0):
+        return box[0] - pad <= px <= box[2] + pad and box[1] - pad <= py <= box[3] + pad
+
+    found = []
+    for points in re.findall(r'<polyline points="([^"]+)"', svg):
+        coords = [tuple(map(float, pair.split(","))) for pair in points.split()]
+        for (ax, ay), (bx, by) in zip(coords, coords[1:]):
+            if any(inside(ax + (bx - ax) * t / 200, ay + (by - ay) * t / 200) for t in range(201)):
+                found.append(("line", (ax, ay, bx, by)))
+    for cx, cy, r in re.findall(r'<circle [^>]*cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', svg):
+        cx, cy, r = float(cx), float(cy), float(r)
+        nearest = (min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3]))
+        if (cx - nearest[0]) ** 2 + (cy - nearest[1]) ** 2 <= r * r:
+            found.append(("point", (cx, cy)))
+    return found, box
+
+
+@pytest.mark.parametrize(
+    "series",
+    [
+        [("Anna & Carl", [1200, 2600, 3900, 5020]), ("Bert & Dora", [800, 2000, 3100, 4300])],  # just over
+        [("Anna & Carl", [1200, 2600, 3900, 4990]), ("Bert & Dora", [800, 2000, 3100, 4300])],  # just under
+        [("Anna & Carl", [900, 1900, 3000, 4100, 5000]), ("Bert & Dora", [700, 1500, 2600, 3800, 4960])],
+        [("Anna", [5300]), ("Bert", [4800]), ("Carl", [5010])],  # one hand, three lines at the target
+        [("Anna & Carl", [2500, 5100, 5200]), ("Bert & Dora", [2400, 4950, 5050])],  # crossing at both ends
+    ],
+)
+def test_the_target_label_is_not_covered_by_the_last_point(series):
+    svg = charts.line_chart(series, target=5000, target_label="target {target}")
+    found, box = _target_label_overlaps(svg)
+    assert found == [], (box, found)
+    plot = re.search(r'<rect class="chart-plot" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"', svg)
+    px, py, pw, ph = map(int, plot.groups())
+    assert px <= box[0] and box[2] <= px + pw and py <= box[1] + 1 and box[3] - 3 <= py + ph  # in the plot

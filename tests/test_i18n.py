@@ -88,3 +88,76 @@ def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
     assert "Not a valid integer value" not in response.text
     assert response.text.count("Gib eine ganze Zahl ein") + response.text.count("ganze Zahl") >= 2
     assert 'value="1.000"' in response.text and 'value="abc"' in response.text
+
+
+# --- issue 16, item 8: the Austrian rule books' words in English -------------------------------------
+
+
+def _visible_text(page):
+    """The page's text as read: no tags, no script or style, entities resolved."""
+    import html
+    import re
+
+    page = re.sub(r"<(script|style|title)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+@pytest.mark.parametrize("variant", ["vienna", "austrian"])
+def test_english_pages_give_an_english_term_with_the_rule_books_word_in_brackets(client, variant):
+    import re
+
+    game_id = start_game(client, variant=variant)
+    pages = {
+        "reference": client.get(f"/rules/{variant}").text,
+        "new game": client.get(f"/games/new/{variant}").text,
+        "hand form": client.get(f"/games/{game_id}/hands/new").text,
+    }
+    for name, page in pages.items():
+        text = _visible_text(page)
+        assert "ausmachen" in text.lower(), name  # the word the players know is still there...
+        unbracketed = re.sub(r"\([^()]*\)", "", text)
+        assert "ausmachen" not in unbracketed.lower(), (name, re.findall(r".{30}ausmachen.{10}", unbracketed, re.I))
+    hand_form = _visible_text(pages["hand form"])
+    assert "Went out (Ausmachen)" in hand_form
+    # ...and the German pages keep the rule book's words alone
+    client.get("/prefs?lang=de&next=/")
+    german = _visible_text(client.get(f"/games/{game_id}/hands/new").text)
+    assert "Ausmachen" in german and "(Ausmachen)" not in german
+    assert ("Verdeckt Ausmachen" if variant == "vienna" else "Glatt ausmachen") in german
+    assert "partner" not in german.lower()
+
+
+# --- issue 16, item 8: "1 evenings": a count and its noun in each language's plural forms --------------
+
+
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        ("en", "Restored 1 game with 1 hand, 1 evening and 2 players."),
+        ("de", "Wiederhergestellt: 1 Spiel, 1 Runde, 1 Spielabend und 2 Spieler."),
+        ("it", "Ripristinati: 1 partita, 1 mano, 1 serata e 2 giocatori."),
+        ("et", "Taastatud: 1 mäng, 1 raund, 1 õhtu ja 2 mängijat."),
+    ],
+)
+def test_a_restore_counts_one_evening_as_one(client, tmp_path, language, expected):
+    import io
+    import re
+
+    from scorekeeper import create_app
+    from tests.conftest import csrf_token
+    from tests.helpers import game_in_evening, new_evening
+
+    evening = new_evening(client, ["Anna", "Bert"])
+    game_id, _ = game_in_evening(client, evening, variant="classic-2p")
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=50))
+    exported = client.get("/export.json").data
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    fresh.get(f"/prefs?lang={language}&next=/")
+    response = fresh.post(
+        "/import",
+        data={"csrf_token": csrf_token(fresh, "/export"), "file": (io.BytesIO(exported), "a.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    flash = re.search(r'<div class="flash" role="status">\s*<span>(.*?)</span>', response.text, re.S).group(1)
+    assert " ".join(flash.split()) == expected

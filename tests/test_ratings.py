@@ -344,8 +344,8 @@ def test_the_command_rebuilds_and_says_the_kept_ratings_were_right(client, app, 
     _finish(client, start_game(client))
     result = runner.invoke(args=["ratings", "--rebuild"])
     assert result.exit_code == 0, result.output
-    assert "Rated 1 games again" in result.output and "were the same" in result.output
-    assert re.search(r"\d+ ±\s*\d+\s+1 games\s+Anna \(provisional\)", result.output)
+    assert "Rated 1 game again" in result.output and "were the same" in result.output  # one game, not "1 games"
+    assert re.search(r"\d+ ±\s*\d+\s+1 game\s+Anna \(provisional\)", result.output)
     # a kept rating that was out of step is put right
     with app.app_context():
         db = dbmod.get_db()

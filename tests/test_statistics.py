@@ -92,7 +92,8 @@ def names(rows) -> list[str]:
     return [name for name, _ in rows]
 
 
-# All time, from the kept totals: games, won, win %, average hand, best hand, canastas per hand, margin.
+# All time, from the kept totals: games finished (G3 is in play: not counted until it ends), won,
+# win %, average hand, best hand, canastas per hand (every hand, G3's too), margin.
 #   Anna  G1 G2 G3 G4: 4 games, 3 finished, 2 won, 7 hands, 8000 + 1800 + 3800 + 8000 = 21600 points,
 #         best 4000, 8 + 2 + 4 + 8 = 22 canastas, +7900 − 5400 + 7900 = +10400
 #   Bert  G1 G2: 2, 2, 1, 4 hands, 100 + 7200 = 7300, best 3600, 8 canastas, −7900 + 5400 = −2500
@@ -101,21 +102,22 @@ def names(rows) -> list[str]:
 #   Eva   G4: 1, 1, 1, 2 hands, 8000, best 4000, 8 canastas, +7900
 #   Fritz G3 G4: 2, 1, 0, 3 hands, 100 + 100 = 200, best 100, 0 canastas, −7900
 ALL_TIME = {
-    "Anna": ["4", "2", "67%", "3086", "4000", "3.14", "+10400"],  # 2/3; 21600/7 = 3085.7; 22/7 = 3.14
+    "Anna": ["3", "2", "67%", "3086", "4000", "3.14", "+10400"],  # 2/3; 21600/7 = 3085.7; 22/7 = 3.14
     "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
     "Carl": ["2", "1", "50%", "2450", "4000", "2.50", "+2500"],
     "Dora": ["3", "1", "33%", "1233", "3600", "1.33", "-10400"],  # 1/3; 7400/6 = 1233.3; 8/6
     "Eva": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
-    "Fritz": ["2", "0", "0%", "67", "100", "0.00", "-7900"],  # 200/3 = 66.7
+    "Fritz": ["1", "0", "0%", "67", "100", "0.00", "-7900"],  # 200/3 = 66.7
 }
 
-# Each column both ways; ties go by games won (most first), then games (most first), then name, and
+# Each column both ways; ties go by games won (most first), then games finished, then games played
+# (most first), then name, and
 # a blank figure comes last either way.
 ORDERS = {
     ("name", "asc"): ["Anna", "Bert", "Carl", "Dora", "Eva", "Fritz"],
     ("name", "desc"): ["Fritz", "Eva", "Dora", "Carl", "Bert", "Anna"],
-    ("games", "desc"): ["Anna", "Dora", "Bert", "Carl", "Fritz", "Eva"],  # 4, 3, 2 (won 1, 1, 0), 1
-    ("games", "asc"): ["Eva", "Bert", "Carl", "Fritz", "Dora", "Anna"],
+    ("games", "desc"): ["Anna", "Dora", "Bert", "Carl", "Eva", "Fritz"],  # finished 3 (won 2, 1), 2, 1 (won 1, 0)
+    ("games", "asc"): ["Eva", "Fritz", "Bert", "Carl", "Anna", "Dora"],
     ("won", "desc"): ["Anna", "Dora", "Bert", "Carl", "Eva", "Fritz"],  # 2; 1 (games 3, 2, 2, 1); 0
     ("won", "asc"): ["Fritz", "Dora", "Bert", "Carl", "Eva", "Anna"],
     ("rate", "desc"): ["Eva", "Anna", "Bert", "Carl", "Dora", "Fritz"],  # 100 %, 67 %, 50 %, 50 %, 33 %, 0 %
@@ -195,13 +197,13 @@ def test_this_year_counts_only_this_years_games(archive):
     page = archive.get("/stats?period=year").text
     rows = players_table(page)
     assert dict(rows) == {
-        "Anna": ["2", "1", "100%", "3933", "4000", "4.00", "+7900"],  # 11800 / 3
+        "Anna": ["1", "1", "100%", "3933", "4000", "4.00", "+7900"],  # 11800 / 3; G3 in play
         "Bert": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
         "Carl": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
         "Dora": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
-        "Fritz": ["1", "0", "—", "100", "100", "0.00", "+0"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
     }
-    assert names(rows) == ["Anna", "Carl", "Bert", "Dora", "Fritz"]  # won 1 (2 games, 1), won 0 by name
+    assert names(rows) == ["Anna", "Carl", "Bert", "Dora", "Fritz"]  # won 1 (2 games, 1), won 0 by finished
     assert dict(pairs_table(page)) == {"Anna & Carl": ["1", "1", "+7900"], "Bert & Dora": ["1", "0", "-7900"]}
     assert 'aria-current="page">This year</a>' in page
     # the sort links keep the period
@@ -210,17 +212,17 @@ def test_this_year_counts_only_this_years_games(archive):
 
 def test_the_last_12_months_leave_out_older_games(archive):
     # 2024-06-16 to 2025-06-15: G1, G2, G3 (not G4 of 2023).
-    # Anna G1 G2 G3: 3 games, 2 finished, 1 won, 5 hands, 8000 + 1800 + 3800 = 13600, 8 + 2 + 4 = 14
+    # Anna G1 G2 G3: 3 games, 2 finished (G), 1 won, 5 hands, 8000 + 1800 + 3800 = 13600, 8 + 2 + 4 = 14
     # canastas, +7900 − 5400 = +2500; Bert and Dora G1 G2: 100 + 7200 = 7300 in 4 hands, 8 canastas, −2500;
     # Carl G1 G2: 9800, 10 canastas, +2500; Fritz G3 only.
     page = archive.get("/stats?period=12m").text
     rows = players_table(page)
     assert dict(rows) == {
-        "Anna": ["3", "1", "50%", "2720", "4000", "2.80", "+2500"],
+        "Anna": ["2", "1", "50%", "2720", "4000", "2.80", "+2500"],
         "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
         "Carl": ["2", "1", "50%", "2450", "4000", "2.50", "+2500"],
         "Dora": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
-        "Fritz": ["1", "0", "—", "100", "100", "0.00", "+0"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
     }
     assert dict(pairs_table(page)) == {"Anna & Carl": ["2", "1", "+2500"], "Bert & Dora": ["2", "1", "-2500"]}
     # a blank win rate comes last whichever way the column is sorted
@@ -243,8 +245,8 @@ def test_a_rule_set_with_a_period(archive):
     # Classic for two, all time: G3, in play; no partnerships in it.
     page = archive.get("/stats?variant=classic-2p").text
     assert dict(players_table(page)) == {
-        "Anna": ["1", "0", "—", "3800", "3800", "4.00", "+0"],
-        "Fritz": ["1", "0", "—", "100", "100", "0.00", "+0"],
+        "Anna": ["0", "0", "—", "3800", "3800", "4.00", "+0"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
     }
     assert "No partnerships in this period." in page
     # Classic, all time: G1, G2, G4, the four-player games: everyone but Fritz's G3
@@ -303,7 +305,14 @@ def test_a_known_column_with_an_unknown_direction_goes_its_own_way(archive):
 
 def test_headers_are_short_with_their_full_names(archive):
     page = archive.get("/stats").text
-    for full in ("Games played", "Games won", "Win rate", "Average hand score", "Best hand score", "Canastas per hand"):
+    for full in (
+        "Games finished (a game in play counts once it ends)",
+        "Games won",
+        "Win rate: games won of games finished",
+        "Average hand score (every hand, games in play too)",
+        "Best hand score",
+        "Canastas per hand",
+    ):
         assert f'<abbr title="{full}">' in page
     assert 'aria-sort="descending"><a href="/stats?sort=won&amp;dir=asc"><abbr title="Games won">W</abbr>' in page
     assert "<script" not in page.split("</main>")[0]  # plain links and a GET form
@@ -348,3 +357,16 @@ def test_filtered_reads_go_through_the_indexes(app, archive):
         assert not [step for step in plan if step.startswith("SCAN") and "subquery" not in step.lower()], plan
         assert any("game_results" in step and "INDEX" in step for step in plan), plan
     database.close()
+
+
+def test_a_game_in_play_is_not_counted_until_it_ends(client):
+    """Issue 16: "G 2 · W 1 · Win % 100%" after a won game and an empty one started after it. G counts
+    the finished games, as the win rate does: G 1 · W 1 · 100%."""
+    evening = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
+    won, _ = game_in_evening(client, evening)
+    for _ in range(2):
+        _post(client, won, *win_hand())
+    game_in_evening(client, evening)  # the next game, not played yet
+    rows = dict(players_table(client.get("/stats").text))
+    assert rows["Anna"][:3] == ["1", "1", "100%"] and rows["Bert"][:3] == ["1", "0", "0%"]
+    assert dict(pairs_table(client.get("/stats").text))["Anna & Carl"] == ["1", "1", "+7900"]

@@ -2,6 +2,7 @@
 the standings, a player's record with its chart, and the game's chart."""
 
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -55,3 +56,158 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     expect(page.locator(".games li")).to_have_count(1)
     shot(page, "archive-5-history")
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+# --- issue 16, item 8: the statistics table, tap targets, the Export button ------------------------------
+
+# Classic §2.5: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
+BIG_HAND = {"went_out": "normal", "natural_canastas": 4, "red_threes": 4, "melded_points": 1100}
+
+
+def _token(page, url):
+    page.goto(url)
+    return page.locator('input[name="csrf_token"]').first.get_attribute("value")
+
+
+def _post_form(page, url, data):
+    """Send a form as the page would (its CSRF token); the address it leads to."""
+    response = page.request.post(url, form={"csrf_token": _token(page, url), **data}, max_redirects=0)
+    assert response.status == 302, response.text()
+    return response.headers["location"]
+
+
+def _archive(page, live_url):
+    """An evening of four with long names, two finished games and one in play; (evening, player) paths."""
+    names = ["Elisabeth", "Friedrich", "Konstanze", "Maximilian Alexander"]
+    evening = _post_form(page, live_url + "/evenings/new", {"date": "2026-03-14", "new_players": ", ".join(names)})
+    evening = re.search(r"/evenings/\d+", evening).group(0)
+    for finished in (True, True, False):
+        data = {"first_dealer": "0", "evening": evening.rsplit("/", 1)[1]}
+        data.update({f"players-{i}": name for i, name in enumerate(names)})
+        game = re.search(r"/games/\d+", _post_form(page, live_url + "/games/new/classic", data)).group(0)
+        token = _token(page, live_url + "/evenings/new")
+        for _ in range(2 if finished else 0):
+            response = page.request.post(
+                live_url + game + "/hands.json",
+                data={"client_key": uuid.uuid4().hex, "sides": [BIG_HAND, {"melded_points": 50}], "stock_out": False},
+                headers={"X-CSRFToken": token},
+            )
+            assert response.status == 201, response.text()
+    page.goto(live_url + "/players")
+    player = page.get_by_role("link", name="Elisabeth").first.get_attribute("href")
+    return evening, player
+
+
+# Every link, button and control a finger taps, with its box; a link inside running text (an inline
+# box) needs 24 px of height, anything else 44 x 44 px. A checkbox or radio is tapped through its label.
+TARGETS = r"""
+() => {
+  const out = [];
+  for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
+    const style = getComputedStyle(el);
+    if (el.closest('[hidden]') || style.display === 'none' || style.visibility === 'hidden') continue;
+    let box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    let what = el.tagName + ' ' + (el.textContent || el.name || '').trim().slice(0, 40);
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      const label = el.labels && el.labels[0];
+      if (!label) { out.push({what, w: box.width, h: box.height, inline: false}); continue; }
+      box = label.getBoundingClientRect();
+      what = 'label of ' + el.name + ' ' + label.textContent.trim().slice(0, 30);
+    }
+    out.push({what, w: box.width, h: box.height, inline: style.display === 'inline'});
+  }
+  return out.filter((t) => t.inline ? t.h < 24 - 0.5 : (t.w < 44 - 0.5 || t.h < 44 - 0.5))
+            .map((t) => `${t.what}: ${Math.round(t.w)} x ${Math.round(t.h)}${t.inline ? ' (in text)' : ''}`);
+}
+"""
+
+
+def test_tap_targets_of_the_new_game_form_and_the_archive(browser, live_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        evening, player = _archive(page, live_url)
+        evening_id = evening.rsplit("/", 1)[1]
+        pages = [
+            "/games/new",
+            "/games/new/classic",
+            f"/games/new/classic?evening={evening_id}",
+            "/evenings",
+            "/evenings/new",
+            evening,
+            evening + "/edit",
+            "/history",
+            "/players",
+            player,
+            "/stats",
+            "/export",
+        ]
+        small = {}
+        for path in pages:
+            page.goto(live_url + path)
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            found = page.evaluate(TARGETS)
+            if found:
+                small[path] = found
+        assert small == {}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_statistics_show_every_column_when_scrolled(browser, live_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        if width == 320:  # one archive for both widths (the module's live server)
+            _archive(page, live_url)
+        page.goto(live_url + "/stats")
+        box = page.locator(".table-scroll").first
+        box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+        result = box.evaluate(
+            """(el) => {
+              const view = el.getBoundingClientRect();
+              const sticky = el.querySelector('th:first-child').getBoundingClientRect().right;
+              const rows = Array.from(el.querySelectorAll('tr'));
+              const cut = [];
+              for (const row of rows) {
+                for (const cell of Array.from(row.children).slice(-2)) {
+                  const r = cell.getBoundingClientRect();
+                  if (r.left < sticky - 0.5 || r.right > view.right - el.offsetWidth + el.clientWidth + 0.5)
+                    cut.push(cell.textContent.trim());
+                }
+              }
+              const headers = Array.from(el.querySelectorAll('th a')).map((a) => {
+                const r = a.getBoundingClientRect();
+                return [a.textContent.trim(), Math.round(r.width), Math.round(r.height)];
+              }).filter(([, w, h]) => w < 44 || h < 44);
+              return {cut, headers, atEnd: Math.abs(el.scrollLeft + el.clientWidth - el.scrollWidth) <= 1};
+            }"""
+        )
+        assert result == {"cut": [], "headers": [], "atEnd": True}
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it", "et"])
+def test_the_export_button_reads_on_one_line_at_320_px(browser, live_url, language):
+    context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_url}/prefs?lang={language}&next=/export")
+        button = page.locator('a[href$="/export.json"]')
+        lines = button.evaluate(
+            """(el) => {
+              const range = document.createRange();
+              range.selectNodeContents(el);
+              const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+              return new Set(rects.map((r) => Math.round(r.top))).size;
+            }"""
+        )
+        inside = button.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1")
+        assert lines == 1 and inside, language
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        context.close()

@@ -147,3 +147,22 @@ def test_no_sideways_scrolling_at_360(browser, live_url):
     side(page, 0).locator("fieldset.melded").get_by_text("Count cards").click()
     assert no_sideways_scroll(page)
     context.close()
+
+
+def test_the_first_dealer_is_picked_by_the_names_typed(phone, live_url):
+    """Issue 16: the first dealer's choices read 1 to 4 even after the names are typed."""
+    page = phone
+    page.goto(live_url + "/games/new/classic")
+    dealers = page.locator('fieldset:has(input[name="first_dealer"]) label:visible')
+    expect(dealers).to_have_text(["1", "2", "3", "4"])  # no names yet: the seats
+    for seat, name in enumerate(["Anna", "Bert", "Carla"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    expect(dealers).to_have_text(["Anna", "Bert", "Carla", "4"])  # an empty seat keeps its number
+    dealers.filter(has_text="Bert").click()  # picked by name
+    expect(page.get_by_label("Bert", exact=True)).to_be_checked()
+    page.get_by_label("Seat 4", exact=True).fill("Dieter")
+    expect(dealers).to_have_text(["Anna", "Bert", "Carla", "Dieter"])
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game = page.url.rsplit("/", 1)[1]
+    assert page.request.get(f"{live_url}/api/games/{game}").json()["next_dealer"] == "Bert"  # deals hand 1

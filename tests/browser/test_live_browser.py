@@ -82,3 +82,31 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
     assert status == 200
     assert len(api.get(f"{live_url}/api/games/{game_id}").json()["hands"]) == 1
     context.close()
+
+
+def test_the_qr_code_fills_a_tight_box_in_the_middle(browser, live_url):
+    """Issue 16: the code sat in the top left corner of a larger box. Its drawing fills its box, the
+    white box fits it closely, and the box is centred under "Open this game on another phone"."""
+    from tests.browser.live import start_classic
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        start_classic(page, live_url)
+        page.get_by_text("Open this game on another phone").click()
+        geometry = page.locator(".qr-box").evaluate(
+            """(box) => {
+              const r = (el) => el.getBoundingClientRect();
+              const svg = box.querySelector("svg"), drawing = box.querySelector("svg path");
+              const area = box.parentElement.getBoundingClientRect();
+              return {box: r(box).toJSON(), svg: r(svg).toJSON(), drawing: r(drawing).toJSON(), area: area.toJSON()};
+            }"""
+        )
+        box, svg, drawing, area = geometry["box"], geometry["svg"], geometry["drawing"], geometry["area"]
+        for side in ("left", "top", "right", "bottom"):
+            assert abs(drawing[side] - svg[side]) <= 1, (side, drawing, svg)  # the code fills its picture
+            assert abs(box[side] - svg[side]) <= 8, (side, box, svg)  # a tight white box around it
+        assert svg["width"] >= 160
+        assert abs((box["left"] - area["left"]) - (area["right"] - box["right"])) <= 2, (box, area)  # centred
+    finally:
+        context.close()
