@@ -26,7 +26,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from . import entry, i18n
+from . import entry, i18n, scoring
 from .checks import Problem
 from .variants import N_, RuleSet, Setting
 
@@ -107,6 +107,24 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
 
     class HandForm(FlaskForm):
         sides = SeatList(FormField(side_form_class(rules)), min_entries=rules.sides, max_entries=rules.sides)
+        # How the hand ended, asked once for the hand: which side went out (or nobody: the stock ran
+        # out) and how. A form of an older page sends each side's ``went_out`` and ``stock_out`` instead.
+        out = RadioField(
+            N_("Who went out?"),
+            choices=[SelectChoice(str(i), str(i)) for i in range(rules.sides)]
+            + [SelectChoice(STOCK_OUT, N_("Nobody: the stock ran out"))],
+            validators=[Optional()],
+            validate_choice=False,
+        )
+        how = RadioField(
+            rules.term("went_out", entry.WENT_OUT.label),
+            choices=[SelectChoice(g.key, g.label) for g in rules.going_out_offered],
+            default=rules.going_out_offered[0].key,
+            validators=[Optional()],
+            validate_choice=False,
+        )
+        # Melded cards and cards left in hand as points or as card counts, for every side at once.
+        mode = RadioField(N_("Cards"), choices=ENTRY_MODES, default=entry.POINTS_MODE, validators=[Optional()])
         stock_out = BooleanField(N_("Nobody went out: the stock ran out"))
         confirm = BooleanField(N_("The figures are right: save anyway"))
         client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
@@ -130,6 +148,22 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
             """The side-entry table as the page's script reads it (``data-fields``)."""
             return [f.as_json() for f in self.side_fields]
 
+        def ending(self) -> tuple[list[str | None], bool]:
+            """Each side's way of going out (None: it did not) and whether the stock ran out."""
+            return _ending(
+                rules,
+                self.out.data,
+                self.how.data,
+                [seat.form.went_out.data for seat in self.sides],
+                bool(self.stock_out.data),
+            )
+
+        def counts_mode(self, side: int, field: entry.Field) -> bool:
+            """Whether this side's figure of ``field`` was given as card counts."""
+            if self.mode.raw_data:
+                return self.mode.data == entry.COUNTS_MODE
+            return getattr(self.sides[side].form, field.mode).data == entry.COUNTS_MODE
+
     if rules.lone_player:
         names = players or [gettext("Player %(number)s", number=i + 1) for i in range(rules.sides)]
         HandForm.lone = RadioField(
@@ -141,14 +175,31 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
     return HandForm
 
 
-def side_entry(side: Form, rules: RuleSet) -> dict[str, Any]:
-    """The raw entry (as stored and as the API takes it) from one side's form."""
+STOCK_OUT = "stock"  # the hand form's answer to "Who went out?" when nobody did
+
+
+def _ending(
+    rules: RuleSet, out: str | None, how: str | None, legacy: list[str | None], legacy_stock: bool
+) -> tuple[list[str | None], bool]:
+    """Each side's ``went_out`` and ``stock_out`` from the hand's one answer (``out``: a side's index
+    or "stock"; ``how``: the way of going out), or from each side's own field of an older page."""
+    if out not in (None, ""):
+        kind = how if how in {g.key for g in rules.going_out_offered} else rules.going_out_offered[0].key
+        return [kind if out == str(i) else None for i in range(rules.sides)], out == STOCK_OUT
+    return [None if value in (None, "", "no") else value for value in legacy], legacy_stock
+
+
+def side_entry(side: Form, rules: RuleSet, counts: Any = None) -> dict[str, Any]:
+    """The raw entry (as stored and as the API takes it) from one side's form; ``counts(field)`` says
+    whether a figure was given as card counts (by default the side form's own choice)."""
     raw: dict[str, Any] = {}
     for field in entry.side_fields(rules):
         if not field.form:
             continue
-        if field.mode and (getattr(side, field.mode).data == entry.COUNTS_MODE) != (field.kind == "cards"):
-            continue  # the figure was given the other way (points or card counts)
+        if field.mode:
+            as_counts = counts(field) if counts else getattr(side, field.mode).data == entry.COUNTS_MODE
+            if as_counts != (field.kind == "cards"):
+                continue  # the figure was given the other way (points or card counts)
         if field.kind == "cards":
             raw[field.name] = {card.key: getattr(side, card.input).data or 0 for card in field.cards}
         elif field.kind == "choice":
@@ -189,6 +240,10 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
     that is not a whole number, an unknown choice, a missing lone player): then the form is built
     and shows its messages."""
     sides = []
+    shared_mode = formdata.get("mode")
+    out = formdata.get("out")
+    if out not in (None, "", STOCK_OUT) and not (out.isdigit() and int(out) < rules.sides):
+        return None
     for index in range(rules.sides):
         prefix = f"sides-{index}-"
         raw: dict[str, Any] = {}
@@ -196,7 +251,7 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
             if not field.form:
                 continue
             if field.mode:
-                mode = formdata.get(prefix + field.mode, entry.POINTS_MODE)
+                mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
                 if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
                     return None
                 if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
@@ -231,9 +286,18 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
     key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
     if len(key) > 64 or len(based_on) > 20:
         return None
+    went_out, stock_out = _ending(
+        rules,
+        out,
+        formdata.get("how"),
+        [side.get("went_out") for side in sides],
+        formdata.get("stock_out", "") not in ("", "false"),
+    )
+    for side, kind in zip(sides, went_out):
+        side["went_out"] = kind
     return QuickHand(
         sides,
-        formdata.get("stock_out", "") not in ("", "false"),
+        stock_out,
         lone,
         formdata.get("confirm", "") not in ("", "false"),
         key or None,
@@ -242,13 +306,29 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
 
 
 def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
-    """The raw entry of every side."""
-    return [side_entry(seat.form, rules) for seat in form.sides]
+    """The raw entry of every side, how the hand ended put in from the hand's one answer."""
+    sides = [
+        side_entry(seat.form, rules, lambda field, i=i: form.counts_mode(i, field)) for i, seat in enumerate(form.sides)
+    ]
+    went_out, _stock_out = form.ending()
+    for side, kind in zip(sides, went_out):
+        side["went_out"] = kind
+    return sides
 
 
-def form_data(sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None) -> dict[str, Any]:
+def form_data(
+    sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None, rules: RuleSet | None = None
+) -> dict[str, Any]:
     """Form data for editing a stored hand: each stored field put back into the form's inputs by its
-    kind (``entry.shape``: a stored entry's fields are the same in every rule set, limits aside)."""
+    kind (``entry.shape``: a stored entry's fields are the same in every rule set, limits aside).
+
+    The form gives every figure one way, points or card counts: counts when every part with cards
+    was stored as counts, else points (a part stored as counts then shows its points, worked out
+    with the rule set's card values; without ``rules`` each side keeps its own choice)."""
+    parts = [(stored.get(f.name), stored.get(f.pair)) for stored in sides for f in entry.FRAME if f.kind == "cards"]
+    all_counts = any(cards is not None for cards, _ in parts) and not any(
+        cards is None and points for cards, points in parts
+    )
     data = []
     for stored in sides:
         side: dict[str, Any] = {}
@@ -260,6 +340,10 @@ def form_data(sides: list[dict[str, Any]], stock_out: bool | None = None, lone: 
         for field in entry.FRAME:
             if field.kind == "cards":  # counts if they were stored, else the points
                 cards = stored.get(field.name)
+                if cards is not None and rules is not None and not all_counts:
+                    side[field.mode] = entry.POINTS_MODE
+                    side[field.pair] = scoring.card_points(rules, cards)
+                    continue
                 side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
                 if cards is not None:
                     for card in field.cards:
@@ -271,7 +355,18 @@ def form_data(sides: list[dict[str, Any]], stock_out: bool | None = None, lone: 
         data.append(side)
     if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
         stock_out = not any(side.get("went_out") not in (None, "", "no", False) for side in sides)
-    return {"sides": data, "stock_out": bool(stock_out), "lone": "none" if lone is None else str(lone)}
+    went_out = [i for i, side in enumerate(sides) if side.get("went_out") not in (None, "", "no", False)]
+    out = str(went_out[0]) if went_out else (STOCK_OUT if stock_out else "")
+    result = {
+        "sides": data,
+        "stock_out": bool(stock_out),
+        "lone": "none" if lone is None else str(lone),
+        "out": out,
+        "mode": entry.COUNTS_MODE if all_counts else entry.POINTS_MODE,
+    }
+    if went_out:
+        result["how"] = sides[went_out[0]]["went_out"]
+    return result
 
 
 def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FRAME) -> str:
@@ -279,8 +374,8 @@ def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FR
     the counts as a whole beside the choice of points or counts."""
     for field in fields:
         if field.kind == "cards":
-            if problem.field == field.name:
-                return field.mode
+            if problem.field == field.name:  # beside the first count of the part
+                return field.cards[0].input if field.cards else field.mode
             for card in field.cards:
                 if problem.field == f"{field.name}.{card.key}":
                     return card.input
@@ -288,30 +383,54 @@ def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FR
 
 
 def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
-    """Put each problem beside its field; return the ones that belong to no field."""
+    """Put each problem beside its field; return the ones that belong to no field.
+
+    A problem is said once: the same sentence for several fields (cards beyond the deck, counted
+    in every card field) stands beside the first of them, and the others are only marked
+    (``form.marked``: field id -> the id of the field whose message explains it). How the hand
+    ended is asked once for the hand, so its problems stand beside that question."""
     fields = getattr(form, "side_fields", entry.FRAME)
-    loose = []
+    loose: list[str] = []
+    said: dict[str, str] = {}  # message -> the id of the field it stands beside
+    marked: dict[str, str] = getattr(form, "marked", {})
     for problem in problems:
-        if problem.side is None or problem.side >= len(form.sides):
+        target = None
+        if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
+            target = form.out
+        elif problem.side is None or problem.side >= len(form.sides):
             target = getattr(form, problem.field, None) if problem.side is None else None
         else:
-            target = getattr(form.sides[problem.side].form, form_field_name(problem, fields), None)
-        if target is None:
-            loose.append(i18n.problem_message(problem))
-            continue
-        errors = list(target.errors)
+            name = form_field_name(problem, fields)
+            pair = next((f for f in fields if f.name == name and f.kind == "points" and f.pair), None)
+            if pair is not None and hasattr(form, "counts_mode"):
+                cards = next(f for f in fields if f.name == pair.pair)
+                if form.counts_mode(problem.side, cards) and cards.cards:
+                    name = cards.cards[0].input  # counted on the pad: said where the counts are
+            target = getattr(form.sides[problem.side].form, name, None)
         message = i18n.problem_message(problem)
-        if message not in errors:
-            errors.append(message)
-        target.errors = errors
+        if target is None:
+            if message not in loose:
+                loose.append(message)
+            continue
+        if message in said and said[message] != target.id:
+            marked.setdefault(target.id, said[message])
+            continue
+        said.setdefault(message, target.id)
+        if message not in target.errors:
+            target.errors = list(target.errors) + [message]
+    form.marked = marked
     return loose
 
 
 def unshown_errors(form: FlaskForm) -> list[str]:
     """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
     the hidden keys): shown at the top instead, so no refusal goes unexplained."""
-    modes = [f.mode for f in getattr(form, "side_fields", entry.FRAME) if f.kind == "cards"]
-    fields = [form.client_key, form.based_on] + [getattr(seat.form, mode) for seat in form.sides for mode in modes]
+    # each side's own choices, sent by an older page only
+    legacy = [f.mode for f in getattr(form, "side_fields", entry.FRAME) if f.kind == "cards"] + ["went_out"]
+    fields = [form.client_key, form.based_on] + [
+        getattr(seat.form, name) for seat in form.sides for name in legacy if hasattr(seat.form, name)
+    ]
+    fields += [getattr(form, name) for name in ("mode", "how", "stock_out") if hasattr(form, name)]
     return [message for field in fields for message in field.errors]
 
 

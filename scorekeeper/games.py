@@ -507,15 +507,22 @@ def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
         message = N_("Hand saved.")
     else:
         message = N_("This hand was already saved (sent twice); it is stored once.")
-    flash(message, TRANSLATE_LATER)
-    return redirect(url_for("games.scoreboard", game_id=game.id) + "#sheet")
+    flash(message, saved_category(hand.id if hand is not None else outcome.id))
+    # the top of the scoreboard: the totals, the next hand and this hand's line, with no scrolling
+    return redirect(url_for("games.scoreboard", game_id=game.id))
+
+
+def saved_category(hand_id: int | None) -> str:
+    """The flash category of a message about a hand that was stored: its message id is translated
+    where it is shown, and the scoreboard shows the hand's line beside it."""
+    return TRANSLATE_LATER if hand_id is None else f"{TRANSLATE_LATER}:hand:{hand_id}"
 
 
 def _posted(form, rules: variants.RuleSet) -> forms.QuickHand:
     """The hand as the (validated) hand form reads it."""
     based_on = form.based_on.data or ""
     return forms.QuickHand(
-        forms.hand_entry(form, rules), bool(form.stock_out.data), form.lone_player(), bool(form.confirm.data),
+        forms.hand_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
         form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
     )  # fmt: skip
 
@@ -592,11 +599,8 @@ def new_hand(game_id: int):
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
     previous = store.last_hand(get_db(), game_id)
-    if previous:  # a side that counted its cards last hand starts on the card-count pad again
-        for entry, last in zip(form.sides, previous.sides):
-            for part in ("melded", "hand"):
-                if f"{part}_cards" in last:
-                    getattr(entry.form, f"{part}_mode").data = "counts"
+    if previous and any(f"{part}_cards" in last for last in previous.sides for part in ("melded", "hand")):
+        form.mode.data = "counts"  # a table that counted its cards last hand starts on the count pad again
     return _hand_page(game, form, None, [])
 
 
@@ -629,6 +633,8 @@ def add_hand_json(game_id: int):
     status = outcome.status
     if status in (service.SAVED, service.UNCHANGED):
         new = status == service.SAVED
+        if new:  # the scoreboard the phone shows next says so, with the hand's line
+            flash(N_("Hand saved: it was waiting on this phone."), saved_category(outcome.id))
         return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
     if status == service.MISSING:
         return answers.json_error(
@@ -659,7 +665,7 @@ def edit_hand(game_id: int, hand_id: int):
     if _finished(game) and not game.reopened:
         flash(gettext(LOCKED_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    form = form_class(data=forms.form_data(hand.sides, hand.stock_out, hand.lone))
+    form = form_class(data=forms.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
     form.based_on.data = _based_on(game, hand)
     return _hand_page(game, form, hand, [])
 
@@ -707,7 +713,7 @@ def restore_hand(game_id: int, hand_id: int):
     """Undo a deletion."""
     if service.restore_hand(get_db(), game_id, hand_id, phone=_phone()).status == service.MISSING:
         abort(404)
-    flash(gettext("Hand restored."))
+    flash(N_("Hand restored."), saved_category(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 

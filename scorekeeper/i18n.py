@@ -141,6 +141,13 @@ def phone_label(change: Any) -> str:
     return gettext("a phone")
 
 
+def signed(points: int, plus: bool = True) -> str:
+    """A score as the sheet and the preview write it: +20, −15 with a real minus sign, 0."""
+    if points < 0:
+        return "\u2212" + str(-points)
+    return f"+{points}" if plus and points > 0 else str(points)
+
+
 def red_three_hint(rules: Any) -> str:
     """When red threes count plus or minus under these rules, in a sentence for the hand form."""
     if rules.red_three_sign == "melded":
@@ -195,3 +202,4 @@ def init_app(app) -> None:
 
     app.jinja_env.globals.setdefault("ngettext", ngettext)
     app.jinja_env.filters["join_seats"] = seats_label
+    app.jinja_env.filters["signed"] = signed

@@ -146,6 +146,8 @@
       flushing = false;
       show();
       if (sent && document.querySelector("[data-live-game]") && !document.querySelector("form.hand-form")) {
+        // the scoreboard again, at its top: the totals and the sent hand's line, with no scrolling
+        if ("scrollRestoration" in history) history.scrollRestoration = "manual";
         location.reload();
       }
     });
@@ -189,6 +191,25 @@
   window.addEventListener("pageshow", function () {  // back to a page kept by the browser: it may send again
     document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
   });
+
+  // The New game form: once the names are typed, the first dealer is picked by name (each radio's
+  // label follows its seat's name; an empty seat keeps its number, as without script).
+  var newGame = document.querySelector("form.new-game");
+  if (newGame) {
+    var dealerNames = function () {
+      newGame.querySelectorAll('input[name="first_dealer"]').forEach(function (radio, index) {
+        var label = newGame.querySelector('label[for="' + radio.id + '"]');
+        var seat = newGame.querySelector('input[name="players-' + index + '"]');
+        if (!label || !seat) return;
+        var name = seat.value.replace(/\s+/g, " ").trim();
+        label.textContent = name || String(index + 1);
+      });
+    };
+    newGame.addEventListener("input", dealerNames);
+    newGame.addEventListener("change", dealerNames);  // a name picked from the list of known players
+    window.addEventListener("pageshow", dealerNames);  // the names a browser puts back on "back"
+    dealerNames();
+  }
 
   show();
   flush();

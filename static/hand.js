@@ -46,9 +46,9 @@
     var timer = abort ? setTimeout(function () { abort.abort(); }, ms) : null;
     return fetch(url, options).then(function (r) {
       if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) {
-        return { status: r.status, redirected: true, html: "" };
+        return { status: r.status, redirected: true, html: "", url: "" };
       }
-      return r.text().then(function (html) { return { status: r.status, redirected: r.redirected, html: html }; });
+      return r.text().then(function (html) { return { status: r.status, redirected: r.redirected, html: html, url: r.url }; });
     }).then(function (answer) {
       clearTimeout(timer);
       return answer;
@@ -74,16 +74,7 @@
     // each with its name in the API's entry, its kind, and for a figure that can be given in points or
     // in card counts, the form's choice between them (mode) and the card inputs.
     var FIELDS = JSON.parse(form.dataset.fields || "[]");
-    var CHOICES = FIELDS.filter(function (f) { return f.kind === "choice"; }).map(function (f) { return f.name; });
     var action = form.getAttribute("action") || location.pathname;
-
-    function sideName(name) {  // "went_out" of "sides-1-went_out"
-      var match = /^sides-[0-9]+-(.+)$/.exec(name || "");
-      return match ? match[1] : "";
-    }
-    function isWentOut(name) {  // a side's choice of how it went out (the "no" of each ends the others)
-      return CHOICES.indexOf(sideName(name)) >= 0;
-    }
 
     form.addEventListener("click", function (event) {
       var button = event.target.closest("button.step");
@@ -95,22 +86,61 @@
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
 
-    // Only one side can go out: choosing it for one side sets the others to "No" and clears "the
-    // stock ran out"; ticking that sets every side to "No".
-    form.addEventListener("change", function (event) {
-      var input = event.target;
-      if (input.name === "stock_out" && input.checked) {
-        form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
-          if (isWentOut(no.name)) no.checked = true;
-        });
-        return;
-      }
-      if (!isWentOut(input.name) || input.value === "no") return;
-      form.querySelectorAll('input[type=radio][value=no]').forEach(function (no) {
-        if (isWentOut(no.name) && no.name !== input.name) no.checked = true;
+    // The hand's one answer to "Who went out?" ("0", "1", …, "stock" or null) and how.
+    function outChoice() {
+      var el = form.querySelector('input[name="out"]:checked');
+      return el ? el.value : null;
+    }
+    function howChoice() {
+      var el = form.querySelector('input[name="how"]:checked') || form.querySelector('select[name="how"], input[type=hidden][name="how"]');
+      return el ? el.value : null;
+    }
+    function modeChoice() {  // points or card counts, for every side
+      var el = form.querySelector('input[name="mode"]:checked');
+      return el ? el.value : "points";
+    }
+
+    // Counting cards by typing: a count that cannot take another digit (it would pass what the deck
+    // holds, or it is 0) moves on to the next count, down the side's column, then to the next side;
+    // so does the keypad's Next (Enter). Passed over: the cards left in hand of the side that went
+    // out, and melded black threes (melded only when going out, and seldom then: tap to give them).
+    function nextCount(input) {
+      var all = Array.prototype.slice.call(form.querySelectorAll("input[data-count]"));
+      var order = [];
+      ["melded", "hand"].forEach(function (part) {
+        for (var i = 0; i < totals.length; i++) {
+          all.forEach(function (el) {
+            if (el.dataset.count === part && toInt(el.closest("[data-side]").dataset.side) === i) order.push(el);
+          });
+        }
       });
-      var stock = form.querySelector('input[name="stock_out"]');
-      if (stock) stock.checked = false;
+      var out = outChoice();
+      var at = order.indexOf(input);
+      for (var k = at + 1; k < order.length; k++) {
+        var el = order[k];
+        if (el.dataset.count === "hand" && out === el.closest("[data-side]").dataset.side) continue;
+        if (el.dataset.count === "melded" && el.dataset.card === "black_threes") continue;
+        return el;
+      }
+      return null;
+    }
+    form.addEventListener("keydown", function (event) {
+      var input = event.target;
+      if (event.key !== "Enter" || !input.dataset || !input.dataset.count) return;
+      event.preventDefault();  // the keypad's Next: the next count, not a save
+      var next = nextCount(input);
+      if (next) { next.focus(); next.select(); }
+    });
+    form.addEventListener("input", function (event) {
+      var input = event.target;
+      if (!input.dataset || !input.dataset.count || event.inputType === "deleteContentBackward") return;
+      var value = input.value.trim();
+      if (!/^[0-9]+$/.test(value)) return;
+      var max = toInt(input.dataset.max) || 99;
+      if (toInt(value) * 10 > max || value === "0") {
+        var next = nextCount(input);
+        if (next) { next.focus(); next.select(); }
+      }
     });
 
     // One side's entry in the API's shape, field by field of the table.
@@ -118,15 +148,11 @@
       var prefix = "sides-" + side + "-";
       var entry = {};
       function input(name) { return form.elements.namedItem(prefix + name); }
-      function checked(name) {  // the ticked value of a side's radio choice, or null
-        var el = form.querySelector('input[type=radio][name="' + prefix + name + '"]:checked');
-        return el ? el.value : null;
-      }
+      var out = outChoice();
       FIELDS.forEach(function (f) {
-        if (f.mode && (checked(f.mode) || "points") !== f.mode_value) return;  // given the other way
-        if (f.kind === "choice") {
-          var value = checked(f.name);
-          if (value !== null) entry[f.name] = value === "no" ? null : value;
+        if (f.mode && modeChoice() !== f.mode_value) return;  // given the other way
+        if (f.kind === "choice") {  // how the hand ended is asked once for the hand
+          entry[f.name] = out === String(side) ? howChoice() : null;
         } else if (f.kind === "flag") {
           var box = input(f.name);
           if (box) entry[f.name] = box.checked;
@@ -153,8 +179,8 @@
         FIELDS.forEach(function (f) {
           if (!(f.name in entry)) return;
           var value = entry[f.name];
-          if (f.mode) draft[prefix + f.mode + "=" + f.mode_value] = true;
-          if (f.kind === "choice") draft[prefix + f.name + "=" + (value === null ? "no" : value)] = true;
+          if (f.mode) draft["mode=" + f.mode_value] = true;
+          if (f.kind === "choice") { if (value) { draft["out=" + side] = true; draft["how=" + value] = true; draft["how"] = value; } }
           else if (f.kind === "flag") { if (value) draft[prefix + f.name + "=y"] = true; }
           else if (f.kind === "cards") {
             Object.keys(f.inputs).forEach(function (card) {
@@ -163,62 +189,135 @@
           } else draft[prefix + f.name] = value ? String(value) : "";
         });
       });
-      if (body.stock_out) draft["stock_out=y"] = true;
+      if (body.stock_out) draft["out=stock"] = true;
       if (body.lone !== undefined) draft["lone=" + (body.lone === null ? "none" : body.lone)] = true;
       return draft;
     }
 
-    var previews = form.querySelectorAll("[data-preview]");
     var totals = form.dataset.totals.split(",").map(toInt);
+    var sideNames = JSON.parse(form.dataset.sideNames || "[]");
     var timer = null;
     var csrf = form.elements.csrf_token ? form.elements.csrf_token.value : "";
+    // The server's messages (a refused save) stay until the player changes something; then the
+    // live checks take over.
+    var edited = false;
 
-    function row(label, points) {
-      var tr = document.createElement("tr");
-      var a = document.createElement("td");
-      var b = document.createElement("td");
-      a.textContent = label;
-      b.textContent = signed(points);
-      b.className = "num";
-      tr.appendChild(a);
-      tr.appendChild(b);
-      return tr;
+    // The input a problem of the checks is about (the API names fields as the entry does).
+    function problemInput(e) {
+      if (e.field === "went_out" || e.field === "stock_out") return form.querySelector('input[name="out"]');
+      if (e.side === null || e.side === undefined) return form.querySelector('[name="' + e.field + '"]');
+      var name = e.field, card = null;
+      if (name.indexOf(".") > 0) { card = name.slice(name.indexOf(".") + 1); name = name.slice(0, name.indexOf(".")); }
+      var field = FIELDS.filter(function (f) { return f.name === name; })[0];
+      if (field && field.mode && field.kind !== "cards" && modeChoice() === "counts") {  // said where the counts are
+        field = FIELDS.filter(function (f) { return f.kind === "cards" && f.group === field.group; })[0];
+        card = null;
+      }
+      if (field && field.kind === "cards") name = field.inputs[card] || field.inputs[Object.keys(field.inputs)[0]];
+      return form.elements.namedItem("sides-" + e.side + "-" + name);
+    }
+
+    function clearProblems() {
+      form.querySelectorAll(".row-errors p, #out-error, .live-error").forEach(function (p) { p.remove(); });
+      form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
+      form.querySelectorAll('[aria-invalid="true"]').forEach(function (el) {
+        el.removeAttribute("aria-invalid");
+        el.removeAttribute("aria-describedby");
+      });
+      var list = form.querySelector(".problem-list");
+      if (list) list.textContent = "";
+    }
+
+    // Each problem once: beside its field (under the row, with the side it is about) and in the list
+    // at the Save button, which jumps to the field. The same sentence for several fields stands
+    // beside the first; the others are only marked.
+    var shownProblems = "";
+    function showProblems(errors, warnings) {
+      var key = JSON.stringify([errors, warnings]);
+      if (key === shownProblems) return;  // nothing moves under the thumb
+      shownProblems = key;
+      clearProblems();
+      var list = form.querySelector(".problem-list");
+      var said = {};
+      errors.forEach(function (e, k) {
+        var input = problemInput(e);
+        if (!input) {
+          if (said[e.message]) return;
+          said[e.message] = true;
+          var loose = document.createElement("p");
+          loose.className = "error live-error";
+          loose.textContent = e.message;
+          if (list) list.appendChild(loose);
+          return;
+        }
+        var row = input.closest(".pad-row");
+        var cell = input.closest(".cell") || row;
+        if (cell) cell.classList.add("has-error");
+        input.setAttribute("aria-invalid", "true");
+        if (said[e.message]) { input.setAttribute("aria-describedby", said[e.message]); return; }
+        var id = "live-error-" + k;
+        said[e.message] = id;
+        input.setAttribute("aria-describedby", id);
+        var p = document.createElement("p");
+        p.className = "error live-error";
+        p.id = id;
+        var who = e.field === "went_out" || e.side === null || e.side === undefined || sideNames.length < 2 ? "" : (sideNames[e.side] || "") + ": ";
+        p.textContent = who + e.message;
+        var place = row && (row.querySelector(".row-errors") || row);
+        if (place) place.appendChild(p);
+        if (list) {
+          var a = document.createElement("a");
+          a.href = "#" + input.id;
+          a.dataset.focus = input.id;
+          var label = row ? row.querySelector(".pad-label") : null;
+          a.textContent = who.replace(/: $/, " · ") + (label ? label.textContent.replace(/:$/, "") : input.name);
+          list.appendChild(a);
+        }
+      });
+      (warnings || []).forEach(function (w) {
+        var text = (w.side !== null && w.side !== undefined && sideNames.length > 1 ? sideNames[w.side] + ": " : "") + w.message;
+        if (said[text] || !list) return;
+        said[text] = true;
+        var note = document.createElement("p");
+        note.className = "warning live-error";
+        note.textContent = text;
+        list.appendChild(note);
+      });
+    }
+
+    // What the folded row holds for each side, as its sum (penalties, unfinished melds, offences).
+    function moreSums() {
+      form.querySelectorAll("[data-more-sum]").forEach(function (out) {
+        var side = out.dataset.moreSum;
+        var sum = 0;
+        form.querySelectorAll('.pad-more [data-side="' + side + '"] input[data-points]').forEach(function (el) {
+          var points = toInt(el.dataset.points);
+          if (el.type === "checkbox") { if (el.checked) sum += points; }
+          else sum += toInt(el.value) * points;
+        });
+        out.textContent = signed(sum);
+      });
     }
 
     function render(data) {
-      previews.forEach(function (box, i) {
-        // a box whose answer has not changed is left as it is: nothing moves under the thumb
-        var mine = JSON.stringify(data.errors
-          ? data.errors.filter(function (e) { return e.side === i || e.side === null; })
-          : [data.sides[i], (data.warnings || []).filter(function (w) { return w.side === i; })]);
-        if (box.dataset.shown === mine) return;
-        box.dataset.shown = mine;
-        box.textContent = "";
-        if (data.errors) {
-          data.errors.filter(function (e) { return e.side === i || e.side === null; }).forEach(function (e) {
-            var p = document.createElement("p");
-            p.className = "error";
-            p.textContent = e.message;
-            box.appendChild(p);
-          });
-          return;
-        }
-        var side = data.sides[i];
-        (data.warnings || []).filter(function (w) { return w.side === i; }).forEach(function (w) {
-          var note = document.createElement("p");
-          note.className = "warning";
-          note.textContent = w.message;
-          box.appendChild(note);
-        });
-        var p = document.createElement("p");
-        p.className = "score";
-        p.textContent = text("thisHand", { score: signed(side.score), total: String(side.total).replace("-", "\u2212") });
-        box.appendChild(p);
-        var table = document.createElement("table");
-        side.breakdown.forEach(function (line) { table.appendChild(row(line.label, line.points)); });
-        box.appendChild(table);
+      form.querySelectorAll("[data-score]").forEach(function (cell) {
+        var i = toInt(cell.dataset.score);
+        var side = data.sides && data.sides[i];
+        cell.textContent = side ? signed(side.score) + " \u2192 " + String(side.total).replace("-", "\u2212") : "\u2013";
       });
+      if (!edited && form.querySelector(".row-errors p, #out-error, .problem-list a")) return;  // the server's, for now
+      showProblems(data.errors || [], data.errors ? [] : data.warnings || []);
     }
+
+    form.addEventListener("click", function (event) {  // the list at the Save button jumps to the field
+      var link = event.target.closest("a[data-focus]");
+      if (!link) return;
+      var el = document.getElementById(link.dataset.focus);
+      if (!el) return;
+      event.preventDefault();
+      el.scrollIntoView({ block: "center" });
+      el.focus({ preventScroll: true });
+    });
 
     function loneChoice() {
       var el = form.querySelector('input[name="lone"]:checked');
@@ -235,7 +334,7 @@
       if (!form.isConnected) return;  // a form the page has let go of
       var mine = ++asked;
       var sides = [];
-      for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
+      for (var i = 0; i < totals.length; i++) sides.push(sideEntry(i));
       fetch(form.dataset.previewUrl, {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
@@ -269,7 +368,7 @@
     // going back to the score, or a slip of the Back button reopens the form with it (sessionStorage:
     // this tab only). A refused queued hand opened here keeps why it was refused with it.
     var draftKey = "canasta-draft:" + action + ":" + (form.elements.based_on ? form.elements.based_on.value : "");
-    var KEEP = /^(sides-|stock_out$|lone$|confirm$)/;
+    var KEEP = /^(sides-|out$|how$|mode$|lone$|confirm$)/;
     var reopened = options.reopened || null;
     function saveDraft() {
       var draft = {};
@@ -332,9 +431,8 @@
     function queueHand() {
       var q = queue();
       var sides = [];
-      for (var i = 0; i < previews.length; i++) sides.push(sideEntry(i));
-      var stock = form.querySelector('input[name="stock_out"]');
-      var body = { client_key: keyField.value, sides: sides, stock_out: !!(stock && stock.checked) };
+      for (var i = 0; i < totals.length; i++) sides.push(sideEntry(i));
+      var body = { client_key: keyField.value, sides: sides, stock_out: outChoice() === "stock" };
       var lone = loneChoice();
       if (lone !== undefined) body.lone = lone;
       // Hands of this game already waiting come first: this one follows them (its number and what it
@@ -365,17 +463,20 @@
       form.removeAttribute("aria-busy");
     }
 
-    // Saved: the score sheet, fresh from the server (one real navigation: the server just answered).
-    function saved() {
+    // Saved: the top of the scoreboard, fresh from the server, with the totals, the next hand and
+    // the saved hand's line in view. A new hand's save brings the scoreboard in its answer (the
+    // redirect followed), shown in place (options.onSaved); a correction loads it.
+    function saved(answer) {
       forget();
       removeDraft();
       var target = form.dataset.gameUrl || location.pathname;
-      if (location.pathname + location.search === target) {  // the same document: load it again
-        location.hash = "sheet";
-        location.reload();
-      } else {
-        location.replace(target + "#sheet");
-      }
+      if (answer && answer.status === 200 && answer.html && options.onSaved) { options.onSaved(answer); return; }
+      if (location.pathname + location.search === target) location.reload();  // the same document
+      else location.replace(target);
+    }
+
+    function isGame(url) {  // the answer is the game's scoreboard: the hand was stored
+      try { return new URL(url, location.href).pathname === form.dataset.gameUrl; } catch (e) { return false; }
     }
 
     // Not saved: the server's answer in place of the form (the form again with its messages and every
@@ -388,7 +489,7 @@
       view.innerHTML = page.main.innerHTML;
       if (page.title) document.title = page.title;
       var next = view.querySelector("form.hand-form");
-      if (next) initForm(next, { onQueued: options.onQueued, reopened: reopened });
+      if (next) initForm(next, { onQueued: options.onQueued, onSaved: options.onSaved, reopened: reopened });
       // the page now shows the server's answer, as after a form sent without script: tell the browser
       // (the same address, a fresh entry for it)
       history.replaceState(history.state, "", location.href);
@@ -432,19 +533,24 @@
       form.setAttribute("aria-busy", "true");
       notice("unreachable", "");
       var body = new URLSearchParams(new FormData(form));
-      request(action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" }, SEND_MS)
+      var follow = !!options.onSaved;  // the scoreboard comes back in the same answer
+      request(action, { method: "POST", body: body, credentials: "same-origin", redirect: follow ? "follow" : "manual" }, SEND_MS)
         .then(function (answer) {
-          if (answer.redirected) saved();
+          if (follow ? answer.redirected && isGame(answer.url) : answer.redirected) { done(); saved(answer); }
           else answered(answer);
         }, unreachable);
     });
 
     form.addEventListener("input", function () {
+      edited = true;
+      moreSums();
       clearTimeout(timer);
       timer = setTimeout(preview, 250);
       saveDraft();
     });
     form.addEventListener("change", function () {
+      edited = true;
+      moreSums();
       clearTimeout(timer);
       timer = setTimeout(preview, 50);
       saveDraft();
@@ -609,7 +715,7 @@
     document.title = kept.title;
     var form = panel.querySelector("form.hand-form");
     renumber(panel, form);
-    initForm(form, { onQueued: leave });
+    initForm(form, { onQueued: leave, onSaved: showSaved });
     setNext(kept.url);
     if (push) {
       history.pushState(null, "", gameUrl + PANEL);
@@ -664,6 +770,30 @@
     }
     closePanel();
     return true;
+  }
+
+  // A hand saved: the scoreboard of the server's answer in place of the form, at its top (the
+  // totals, the next dealer, "Enter hand N+1" and the saved hand's line with its confirmation).
+  function showSaved(answer) {
+    var page = parse(answer.html);
+    if (!page.main || !page.main.querySelector(".totals")) { location.replace(gameUrl); return; }
+    if (panel) { panel.remove(); panel = null; stash = null; main.hidden = false; }
+    quietly(function () { main.innerHTML = page.main.innerHTML; });
+    if (page.main.dataset.liveVersion) main.dataset.liveVersion = page.main.dataset.liveVersion;  // live.js: ours
+    mode = "score";
+    kept = null;
+    score = null;
+    stale = false;
+    scoreTitle = page.title;
+    document.title = page.title;
+    history.replaceState(null, "", gameUrl);
+    pushed = false;
+    setNext(gameUrl);
+    showQueue();
+    window.scrollTo(0, 0);
+    focus(main.querySelector(".flash") || enterLink());
+    main.dataset.saved = String(Date.now());  // the browser tests wait for this
+    fetchForm();
   }
 
   function leave() {  // a hand kept on the phone: back on the scoreboard, where it is shown waiting
@@ -761,7 +891,7 @@
   };
 
   if (mode === "hand") {
-    initForm(handForm, { onQueued: leave });
+    initForm(handForm, { onQueued: leave, onSaved: showSaved });
     fetchScore();
   } else {
     setNext(gameUrl);

@@ -5,9 +5,11 @@
   var root = document.querySelector("[data-live-game]");
   if (!root) return;
   var url = root.dataset.liveUrl;
-  var version = root.dataset.liveVersion;
-  var editing = !!document.querySelector("form.hand-form");
   var busy = false;
+  // The version this page shows: kept on the page, where the hand form's script puts the version of
+  // a scoreboard it shows after a save (so its own save is not taken for another phone's).
+  function shown() { return root.dataset.liveVersion; }
+  function editing() { return !!root.querySelector("form.hand-form"); }
 
   function refresh() {
     return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
@@ -18,7 +20,7 @@
         var main = document.querySelector("main");
         if (fresh && main) main.innerHTML = fresh.innerHTML;
         var next = doc.querySelector("[data-live-game]");
-        if (next) version = next.dataset.liveVersion;
+        if (next) root.dataset.liveVersion = next.dataset.liveVersion;
         if (window.canastaWarm) window.canastaWarm();
       });
   }
@@ -39,8 +41,8 @@
     fetch(url, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
-        if (!data || String(data.version) === String(version)) return null;
-        if (editing) { version = data.version; notice(); return null; }
+        if (!data || String(data.version) === String(shown())) return null;
+        if (editing()) { root.dataset.liveVersion = data.version; notice(); return null; }
         return refresh();
       })
       .catch(function () { /* offline: try again at the next tick */ })

@@ -71,15 +71,38 @@ def post_hand(client, game_id, *sides, url=None, extra=None):
     data = {"csrf_token": csrf_token(client, url)}
     for side in sides:
         data.update(side)
-    if not any(k.endswith("-went_out") and v != "no" for k, v in data.items()):
-        data["stock_out"] = "y"
+    data = as_the_form_posts(data, extra or {})
     data.update(extra or {})
     return client.post(url, data=data)
 
 
+def as_the_form_posts(data, extra):
+    """Each side's fields as the hand form posts them: who went out and how, once for the hand
+    (``out``, ``how``), and points or card counts once for every side (``mode``). A hand the form
+    cannot express (two sides out, mixed ways of counting, a "stock ran out" given by the test) is
+    posted as an older page posted it, each side with its own fields."""
+    data = dict(data)
+    outs = [(k, v) for k, v in data.items() if k.endswith("-went_out") and v != "no"]
+    if len(outs) == 1 and "stock_out" not in extra:
+        key, how = outs[0]
+        data = {k: v for k, v in data.items() if not k.endswith("-went_out")}
+        data["out"], data["how"] = key.split("-")[1], how
+    elif not outs and "stock_out" not in extra:
+        data = {k: v for k, v in data.items() if not k.endswith("-went_out")}
+        data["out"] = "stock"
+    elif not outs:
+        data["stock_out"] = "y"
+    modes = {v for k, v in data.items() if k.endswith("_mode") and k.startswith("sides-")}
+    if len(modes) == 1:
+        data = {k: v for k, v in data.items() if not (k.endswith("_mode") and k.startswith("sides-"))}
+        data["mode"] = modes.pop()
+    return data
+
+
 def totals(page_text):
     """The big totals on the scoreboard, as integers."""
-    return [int(t) for t in re.findall(r'<p class="total" data-side="\d">(-?\d+)</p>', page_text)]
+    found = re.findall(r'<p class="total" data-side="\d">([-\u2212]?\d+)</p>', page_text)
+    return [int(t.replace("\u2212", "-")) for t in found]  # a real minus sign, as the page writes it
 
 
 def minimums(page_text):

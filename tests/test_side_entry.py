@@ -104,8 +104,19 @@ def test_page_renders_exactly_the_tables_fields_with_their_limits(client, rule_i
     game_id, rules = _page_rules(client, rule_id, layout)
     page = client.get(f"/games/{game_id}/hands/new").text
     fields = entry.side_fields(rules)
+    # each side's own inputs; how the hand ended and points-or-counts are asked once for the hand
+    once = {f.name for f in fields if f.kind == "choice"} | {f.mode for f in fields if f.mode}
     for side in range(rules.sides):
-        assert set(_side_inputs(page, side)) == _inputs(fields)
+        assert set(_side_inputs(page, side)) == _inputs(fields) - once
+    assert set(re.findall(r'<input [^>]*name="out" value="([^"]+)"', page)) == {
+        str(i) for i in range(rules.sides)
+    } | {"stock"}
+    kinds = [g.key for g in rules.going_out_offered]
+    offered = re.findall(r'<input [^>]*name="how" value="([^"]+)"', page) + re.findall(
+        r'<option value="([^"]+)"', page
+    )
+    assert offered == kinds
+    assert set(re.findall(r'<input [^>]*name="mode" value="([^"]+)"', page)) == {"points", "counts"}
     # each stepper goes up to the table's most: counts (canastas, threes, melds, offences) and cards
     inputs = _side_inputs(page)
     limits = {f.name: f.max for f in fields if f.kind == "count"}
@@ -125,8 +136,8 @@ def _stored(rules, counts):
             continue
         if f.kind == "cards":
             side[f.name] = {c.key: i % 3 for i, c in enumerate(f.cards)}
-        elif f.kind == "choice":
-            side[f.name] = f.choices[0][0]
+        elif f.kind == "choice":  # the first side went out (the form asks once who did)
+            side[f.name] = f.choices[0][0] if not counts else None
         elif f.kind == "flag":
             side[f.name] = True
         elif f.kind == "points":
@@ -208,6 +219,6 @@ def test_a_problem_of_a_card_count_is_shown_beside_its_input(client):
     assert 'aria-invalid="true"' in inputs["hand_jokers"]
     fields = forms.hand_form_class(variants.configure(variants.get("classic"))).side_fields
     problem = checks.Problem(0, "melded_cards", "x")
-    assert forms.form_field_name(problem, fields) == "melded_mode"
+    assert forms.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
     assert forms.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"
     assert forms.form_field_name(checks.Problem(0, "red_threes", "x"), fields) == "red_threes"

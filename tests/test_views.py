@@ -124,8 +124,8 @@ def test_hand_form_shows_minimums_and_both_sides(client):
     game_id = start_game(client)
     page = client.get(f"/games/{game_id}/hands/new")
     assert page.status_code == 200
-    assert page.text.count('class="side-entry"') == 2
-    assert "opening meld this hand 50" in page.text
+    assert page.text.count('class="cell side-head"') == 2  # the sides side by side, as columns
+    assert "Total 0 · opening meld 50" in page.text
     assert 'inputmode="numeric"' in page.text
 
 
@@ -175,7 +175,7 @@ def test_card_counts_become_points(client):
     assert totals(client.get(f"/games/{game_id}").text) == [510, 0]
     hand_id = int(re.search(r"/hands/(\d+)/edit", client.get(f"/games/{game_id}").text).group(1))
     edit = client.get(f"/games/{game_id}/hands/{hand_id}/edit")
-    assert re.search(r'id="sides-0-melded_mode-1"[^>]*value="counts" checked', edit.text)
+    assert re.search(r'id="mode-1"[^>]*value="counts" checked', edit.text)
     assert re.search(r'name="sides-0-melded_high"[^>]*value="8"', edit.text, re.S)
 
 
@@ -195,14 +195,16 @@ def test_bad_input_keeps_every_typed_value_and_says_why(client):
     response = post_hand(
         client,
         game_id,
-        side_fields(0, went_out="normal", natural=0, melded="abc", hand=12),
+        side_fields(0, natural=0, melded="abc", hand=12),
         side_fields(1, went_out="concealed", natural=1, melded=200, red=3),
     )
     assert response.status_code == 422
     text = response.text
     assert "Enter a whole number." in text
     assert 'value="abc"' in text and 'value="12"' in text and 'value="200"' in text
-    assert 'id="sides-1-went_out-2" name="sides-1-went_out" value="concealed" checked' in text
+    # who went out and how, asked once for the hand, keep what was chosen
+    assert re.search(r'id="out-1" name="out" value="1" checked', text)
+    assert re.search(r'id="how-concealed" name="how" value="concealed" checked', text)
 
 
 def test_cross_side_checks_show_beside_the_field(client):
@@ -218,9 +220,11 @@ def test_cross_side_checks_show_beside_the_field(client):
     assert "Only one side can go out in a hand." in text
     assert "Going out needs at least 1 completed canasta; this side has 0." in text
     assert "Points are always a multiple of 5; 12 is not." in text
-    assert "the sides entered 5 in all" in text
-    assert 'id="sides-0-red_threes-error"' in text and 'id="sides-1-red_threes-error"' in text
-    assert client.get(f"/games/{game_id}").text.count('class="hand"') == 0  # nothing stored
+    # one problem about both sides is said once, beside the first; the other side's field is marked
+    assert text.count("the sides entered 5 in all") == 1
+    assert 'id="sides-0-red_threes-error"' in text and 'id="sides-1-red_threes-error"' not in text
+    assert re.search(r'name="sides-1-red_threes"[^>]*aria-invalid="true" aria-describedby="sides-0-red_threes-error"', text)
+    assert client.get(f"/games/{game_id}").text.count('class="hand-line"') == 0  # nothing stored
 
 
 def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
@@ -234,8 +238,8 @@ def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
         side_fields(1, melded=50),
     )
     assert response.status_code == 422
-    pad = response.text.split('<div class="as-counts">')[1].split("</fieldset>")[0]
-    assert 'class="error counts-error"' in pad and "35" in pad
+    row = response.text.split('data-row="melded_jokers"')[1].split('data-row="melded_twos_aces"')[0]
+    assert 'id="sides-0-melded_jokers-error"' in row and "35" in row
 
 
 def test_canastas_need_their_points(client):
@@ -516,9 +520,9 @@ def test_a_side_that_counted_cards_starts_on_the_pad_next_hand(client):
         client, game_id, side_fields(0, melded=100), side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 2})
     )
     page = client.get(f"/games/{game_id}/hands/new").text
-    assert re.search(r'id="sides-1-melded_mode-1"[^>]*value="counts" checked', page)
-    assert re.search(r'id="sides-1-hand_mode-1"[^>]*value="counts" checked', page)
-    assert re.search(r'id="sides-0-melded_mode-0"[^>]*value="points" checked', page)
+    # the table counted cards last hand: the whole form starts on the count pad, and says so
+    assert re.search(r'id="mode-1"[^>]*value="counts" checked', page)
+    assert not re.search(r'id="mode-0"[^>]*value="points" checked', page)
 
 
 def test_play_again_starts_a_new_game_with_the_same_table(client):
@@ -572,7 +576,7 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     assert "1 hand was recorded after it" in sheet
     response = client.post(f"/games/{game_id}/lock", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
     assert response.status_code == 302
-    assert "correct or delete them before locking" in client.get(f"/games/{game_id}").text
+    assert "yet 1 more hand came after it: correct or delete it before locking" in client.get(f"/games/{game_id}").text
     with app.app_context():
         db = dbmod.get_db()
         assert store.get_game(db, game_id).reopened  # still open for corrections

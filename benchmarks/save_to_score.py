@@ -1,0 +1,158 @@
+"""Time "tap Save → the new totals in view" in Chromium at 390 x 844, at normal speed and with the CPU
+slowed 4x (a mid-range phone), against a baseline in the same run.
+
+    .venv/bin/python benchmarks/save_to_score.py              # 15 hands per way and speed
+    .venv/bin/python benchmarks/save_to_score.py --hands 30
+
+Two ways of saving the same hand on the production server (waitress, 8 threads), side by side:
+
+- **in place** (the app): the hand form's script sends the hand, follows the redirect in the same
+  request and puts the scoreboard of the answer in place of the form, at its top;
+- **page load** (the baseline, how a save ended before): the same form sent as an ordinary form
+  (the form's script is kept out of the submit); the browser follows the redirect and loads the
+  scoreboard page in full.
+
+Each is timed in the page from the tap on Save (a capturing click listener) to the first animation
+frame in which the scoreboard shows the new totals at the top of the screen. The scoreboard is
+served from the page cache (a phone with no message waiting) and without it (``PAGE_CACHE`` off):
+both figures are reported. A save that is refused, unanswered or shows other totals counts as a
+failure, and the run fails. Target (issue 16): median at most 150 ms at 4x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import waitress
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from scorekeeper import create_app  # noqa: E402
+from tests.browser.live import ARGS, CHROMIUM  # noqa: E402
+
+TARGET_MS = 150
+
+# In every page: the time of the tap on Save, kept across a page load, and the first frame in which
+# the totals read what the hand should give (window.__expect, kept the same way).
+PAGE_LOAD = """window.addEventListener("submit", (e) => e.stopPropagation(), true);"""
+WATCH = """
+(() => {
+  const KEY = "bench-save";
+  document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("form.hand-form button[type=submit]")) {
+      sessionStorage.setItem(KEY, JSON.stringify({at: performance.timeOrigin + performance.now(),
+        expect: sessionStorage.getItem(KEY + "-expect")}));
+    }
+  }, true);
+  function look() {
+    const mark = sessionStorage.getItem(KEY);
+    if (mark) {
+      const m = JSON.parse(mark);
+      const totals = Array.from(document.querySelectorAll("main:not([hidden]) p.total")).map((p) => p.textContent).join(",");
+      const first = document.querySelector("main:not([hidden]) p.total");
+      if (m.expect && totals === m.expect && first && first.getBoundingClientRect().top < innerHeight) {
+        window.__shown = performance.timeOrigin + performance.now() - m.at;
+        sessionStorage.removeItem(KEY);
+      }
+    }
+    requestAnimationFrame(look);
+  }
+  requestAnimationFrame(look);
+})();
+"""
+
+
+def serve(app):
+    """The app on waitress (8 threads) on a free port; (base URL, stop)."""
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+
+    def stop():
+        server.trigger.pull_trigger(server.close)
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
+
+    return f"http://127.0.0.1:{server.effective_port}", stop
+
+
+def run(browser, base: str, script: bool, rate: int, hands: int) -> tuple[list[float], int]:
+    """Save ``hands`` hands one way at one CPU rate; (milliseconds per save, failures)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.add_init_script(WATCH)
+    if not script:
+        context.add_init_script(PAGE_LOAD)
+    page = context.new_page()
+    page.goto(f"{base}/games/new/classic")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game = page.url
+    cdp = context.new_cdp_session(page)
+    times, failures = [], []
+    for number in range(1, hands + 1):
+        page.goto(f"{game}/hands/new")
+        page.wait_for_selector("form.hand-form[data-ready]")
+        # nobody went out; 100 and 50 melded (the rules reference, "Scoring a hand"): +100, +50 a hand
+        page.locator('input[name="out"][value="stock"]').check(force=True)
+        page.locator('input[name="sides-0-melded_points"]').fill("100")
+        page.locator('input[name="sides-1-melded_points"]').fill("50")
+        page.evaluate(f"sessionStorage.setItem('bench-save-expect', '{100 * number},{50 * number}')")
+        page.wait_for_timeout(300)  # the live preview's answer is in: nothing else runs during the save
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        page.locator("form.hand-form button[type=submit]").click(no_wait_after=True)
+        try:
+            page.wait_for_function("() => window.__shown !== undefined", timeout=10000)
+            times.append(page.evaluate("window.__shown"))
+        except Exception:  # refused, unanswered or other totals: a failure
+            failures.append(number)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    context.close()
+    return times, len(failures)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=15, help="hands saved per way, speed and cache setting")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    rows, failed, met = [], 0, True
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for cache in (True, False):
+            app = create_app(
+                {"SECRET_KEY": "bench", "DATABASE": str(Path(folder) / f"bench-{cache}.sqlite"), "PAGE_CACHE": cache}
+            )
+            base, stop = serve(app)
+            try:
+                for rate in (1, 4):
+                    for script, name in ((True, "in place (the app)"), (False, "page load (baseline)")):
+                        times, failures = run(browser, base, script, rate, args.hands)
+                        failed += failures
+                        median = statistics.median(times) if times else float("nan")
+                        rows.append((name, rate, "on" if cache else "off", median, max(times, default=0), failures))
+                        if script and rate == 4 and not median <= TARGET_MS:
+                            met = False
+            finally:
+                stop()
+        browser.close()
+    print(f"Tap Save -> new totals in view, Chromium 390 x 844, {args.hands} hands each (ms)")
+    print(f"{'way':<22} {'CPU':>4} {'page cache':>10} {'median':>8} {'max':>8} {'failed':>7}")
+    for name, rate, cache, median, most, failures in rows:
+        print(f"{name:<22} {rate:>3}x {cache:>10} {median:8.0f} {most:8.0f} {failures:7d}")
+    if failed or not met:
+        print(f"FAIL: {failed} saves failed; target: median at most {TARGET_MS} ms at 4x for the app")
+        return 1
+    print(f"All targets met: median at most {TARGET_MS} ms at 4x, no failures")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,347 @@
+"""The hand form as a score pad and the score in view after a save, measured as a person at the table
+meets them, in headless Chromium at 390 x 844 (a common phone):
+
+- how far down the page the Save button ends, for every rule set and layout, with nothing unfolded;
+- at 320 px the form never scrolls sideways and breaks no word;
+- after a save (the form, a correction, an Undo) the totals, "Enter hand N+1" and the saved hand's
+  line are on the first screen;
+- the taps and digits of a two-side count-card hand;
+- each problem said at most twice (beside its field, and in the list at the Save button);
+- twelve hands of the sheet on one screen, the full breakdown when printing;
+- every control of the scoreboard, the hand form and the new-game form at least 44 x 44 px.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper import variants
+from tests.browser.conftest import PHONE, SCREENSHOTS
+from tests.browser.test_phone_widths import MEASURE
+
+pytestmark = pytest.mark.browser
+
+ONE_SCREEN, SCREEN_AND_A_HALF = 844, 1266
+# The rule sets and layouts whose whole form must fit one screen; every other one gets one and a half.
+ONE_SCREEN_SETS = {
+    ("classic", "4"),
+    ("classic-2p", "2"),
+    ("classic-3p", "3"),
+    ("vienna", "4"),
+    ("canadian", "4"),
+    ("encyclopedia", "2"),
+    ("encyclopedia", "3"),
+    ("encyclopedia", "4"),
+}
+EVERY_LAYOUT = [(rule_id, layout.key) for rule_id, rules in variants.RULE_SETS.items() for layout in rules.layouts]
+
+# Where the Save button ends on the page: its bottom with the page scrolled to its end (the button's
+# bar sticks to the bottom of the screen while the form is longer than the screen).
+SAVE_BOTTOM = """() => {
+  window.scrollTo(0, document.documentElement.scrollHeight);
+  const r = document.querySelector('form.hand-form button[type=submit]').getBoundingClientRect();
+  const bottom = r.bottom + window.scrollY;
+  window.scrollTo(0, 0);
+  return bottom;
+}"""
+
+
+def _phone(chromium, width=390, scheme="light"):
+    context = chromium.new_context(**{**PHONE, "viewport": {"width": width, "height": 844}}, color_scheme=scheme)
+    context.set_default_timeout(15000)
+    return context, context.new_page()
+
+
+def _start(page, base, rule_id, layout=None, names=None):
+    """A game started through the New game form; the scoreboard's address."""
+    page.goto(f"{base}/games/new/{rule_id}")
+    if layout and len(variants.get(rule_id).layouts) > 1:
+        page.locator(f'input[name="layout"][value="{layout}"]').check(force=True)
+    for seat, name in enumerate(names or [], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return page.url
+
+
+def _form(page):
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running
+    return page.locator("form.hand-form")
+
+
+def _cell(page, side):
+    """The cells of one side, the column of the pad."""
+    return page.locator(f'form.hand-form .cell[data-side="{side}"]')
+
+
+def _in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
+
+
+@pytest.mark.parametrize("rule_id, layout", EVERY_LAYOUT)
+def test_the_save_button_is_within_the_target(chromium, live_server, rule_id, layout):
+    context, page = _phone(chromium)
+    names = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank"]  # long names: the widths test below
+    players = variants.get(rule_id).layout(layout).players
+    game = _start(page, live_server, rule_id, layout, names[:players])
+    page.goto(game + "/hands/new")
+    _form(page)
+    bottom = page.evaluate(SAVE_BOTTOM)
+    target = ONE_SCREEN if (rule_id, layout) in ONE_SCREEN_SETS else SCREEN_AND_A_HALF
+    print(f"{rule_id} {layout}: Save ends at {bottom:.0f} px (target {target})")
+    assert bottom <= target
+    context.close()
+
+
+@pytest.mark.parametrize("rule_id, layout", [("classic", "4"), ("classic-3p", "3"), ("modern", "4"), ("six-3x2", "6-pairs")])
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_pad_fits_the_phone_and_breaks_no_word(chromium, live_server, rule_id, layout, width):
+    context, page = _phone(chromium, width)
+    players = variants.get(rule_id).layout(layout).players
+    game = _start(page, live_server, rule_id, layout, ["Bernd", "Anneliese", "Dieter", "Wilhelmine", "Konstanze", "Bo"][:players])
+    page.goto(game + "/hands/new")
+    _form(page)
+    for mode in ("Points", "Count cards"):
+        page.locator("form.hand-form .mode-row label", has_text=mode).click()
+        page.locator("form.hand-form .pad-more > summary").click()  # unfolded too
+        found = page.evaluate(MEASURE)
+        assert found["width"] <= found["viewport"], (mode, found)
+        assert found["broken"] == [], (mode, found["broken"])
+        page.locator("form.hand-form .pad-more > summary").click()
+    context.close()
+
+
+@pytest.mark.parametrize("rule_id", ["classic", "modern"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [320, 390])
+def test_screenshots_of_the_pad(chromium, live_server, rule_id, scheme, width):
+    context, page = _phone(chromium, width, scheme)
+    game = _start(page, live_server, rule_id, names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.goto(game + "/hands/new")
+    _form(page)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"pad-{rule_id}-{width}-{scheme}.png"), full_page=True)
+    context.close()
+
+
+def _fill_classic_hand(page):
+    """Side A goes out with a natural and a mixed canasta, a red three and 380 melded; side B
+    melded 150 and holds 45 (§2.5: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105)."""
+    page.locator("label", has_text="Bernd & Dieter").first.click()
+    _cell(page, 0).get_by_role("button", name="Natural canastas plus one").click()
+    _cell(page, 0).get_by_role("button", name="Mixed canastas plus one").click()
+    _cell(page, 0).get_by_role("button", name="Red threes plus one").click()
+    _cell(page, 0).get_by_label("Points melded").fill("380")
+    _cell(page, 1).get_by_label("Points melded").fill("150")
+    _cell(page, 1).get_by_label("Points in hand").fill("45")
+
+
+def test_after_a_save_the_score_is_in_view(chromium, live_server):
+    context, page = _phone(chromium)
+    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    # a few hands first, so that the sheet is longer than the screen's first lines
+    for number in range(1, 9):
+        page.get_by_role("link", name=f"Enter hand {number}").click()
+        _form(page)
+        if number == 8:
+            _fill_classic_hand(page)
+        else:
+            page.locator("label", has_text="Nobody").click()
+            _cell(page, 0).get_by_label("Points melded").fill("100")
+            _cell(page, 1).get_by_label("Points melded").fill("50")
+        page.get_by_role("button", name=f"Save hand {number}").click()
+        expect(page.get_by_role("link", name=f"Enter hand {number + 1}")).to_be_visible()
+    # hands 1–7: 100 and 50 each (§2.5, nobody out): 700 and 350; hand 8: +1380 and +105
+    expect(page.locator("p.total").first).to_have_text("2080")
+    assert page.locator("p.total").all_inner_texts() == ["2080", "455"]
+    assert page.evaluate("window.scrollY") == 0
+    for locator in (
+        page.locator("p.total").first,
+        page.locator("p.total").last,
+        page.locator("p.minimum").first,
+        page.locator("p.dealer"),
+        page.get_by_role("link", name="Enter hand 9"),
+        page.locator(".flash", has_text="Hand saved."),
+        page.locator('.flash .saved-line[data-hand="8"]'),
+    ):
+        assert _in_view(page, locator), locator
+    assert "+1380" in page.locator(".flash .saved-line").inner_text()
+    # the next hand opens again from here, and the sheet's line of hand 8 holds the same figures
+    assert re.search(r"\+1380\s*2080", page.locator("#hand-8 > summary").inner_text())
+
+    # a correction: hand 8's side B held 40, not 45 (§2.5: 150 − 40 = 110)
+    page.locator("#hand-8 > summary").click()
+    page.get_by_role("link", name="Edit hand 8").click()
+    _form(page)
+    _cell(page, 1).get_by_label("Points in hand").fill("40")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator(".flash", has_text="Hand corrected")).to_be_visible()
+    assert page.locator("p.total").all_inner_texts() == ["2080", "460"]
+    assert page.evaluate("window.scrollY") == 0
+    for locator in (page.locator("p.total").last, page.get_by_role("link", name="Enter hand 9"), page.locator('.flash .saved-line[data-hand="8"]')):
+        assert _in_view(page, locator), locator
+
+    # delete it and Undo: the restored hand's line is in view with its confirmation
+    page.locator("#hand-8 > summary").click()
+    page.locator("#hand-8").get_by_role("button", name="Delete").click()
+    expect(page.locator(".flash", has_text="Hand deleted.")).to_be_visible()
+    page.locator(".flash").get_by_role("button", name="Undo").click()
+    expect(page.locator(".flash", has_text="Hand restored.")).to_be_visible()
+    assert page.locator("p.total").all_inner_texts() == ["2080", "460"]
+    assert _in_view(page, page.locator('.flash .saved-line[data-hand="8"]'))
+    assert _in_view(page, page.get_by_role("link", name="Enter hand 9"))
+    context.close()
+
+
+class Thumb:
+    """Taps and digits, counted as a person makes them (a tap into a field is a tap)."""
+
+    def __init__(self, page):
+        self.page, self.taps, self.digits = page, 0, 0
+
+    def tap(self, locator):
+        locator.tap()
+        self.taps += 1
+
+    def digit(self, text):  # typed where the focus is (the count fields move it on by themselves)
+        self.page.keyboard.type(text)
+        self.digits += len(text)
+
+
+def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_server):
+    context, page = _phone(chromium)
+    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    _form(page)
+    t = Thumb(page)
+    t.tap(page.locator("form.hand-form .mode-row label", has_text="Count cards"))
+    t.tap(page.locator("label", has_text="Bernd & Dieter").first)
+    t.tap(_cell(page, 0).get_by_role("button", name="Natural canastas plus one"))
+    t.tap(_cell(page, 0).get_by_role("button", name="Mixed canastas plus one"))
+    # side A melded: 1 joker, 3 twos/aces, 12 K–8, 4 7–4, 0 black threes: one tap, then digits only
+    t.tap(page.locator('[name="sides-0-melded_jokers"]'))
+    # side A melded: 1 joker, 3 twos/aces, 12 K–8, 4 7–4: one tap, then digits only (a count that
+    # cannot take another digit moves on by itself; melded black threes are passed over)
+    for count in ("1", "3", "12", "4"):
+        t.digit(count)
+    # side B melded: 0 jokers, 2 twos/aces, 8 K–8, 5 7–4; then its cards in hand (side A went out)
+    for count in ("0", "2", "8", "5"):
+        t.digit(count)
+    expect(page.locator('[name="sides-1-hand_jokers"]')).to_be_focused()
+    for count in ("0", "2", "6", "4"):
+        t.digit(count)
+    expect(page.locator('[name="sides-1-hand_black_threes"]')).to_be_focused()
+    t.tap(page.get_by_role("button", name="Save hand 1"))
+    # §1.1, §2.5: A: out 100 + natural 500 + mixed 300 + cards 50 + 3×20 + 12×10 + 4×5 = 1150;
+    # B: cards 2×20 + 8×10 + 5×5 = 145, less in hand 2×20 + 6×10 + 4×5 = 120 → 25
+    expect(page.locator("p.total").first).to_have_text("1150")
+    assert page.locator("p.total").all_inner_texts() == ["1150", "25"]
+    print(f"count-card hand: {t.taps} taps + {t.digits} digits = {t.taps + t.digits}")
+    assert t.taps + t.digits <= 20
+    # the next hand starts on the count pad, and the form says so plainly
+    page.get_by_role("link", name="Enter hand 2").click()
+    _form(page)
+    expect(page.locator('input[name="mode"][value="counts"]')).to_be_checked()
+    expect(page.locator("form.hand-form .mode-row")).to_contain_text("Count cards")
+    page.locator("form.hand-form .mode-row label", has_text="Points").tap()  # back in one tap
+    expect(_cell(page, 0).get_by_label("Points melded")).to_be_visible()
+    context.close()
+
+
+def test_each_problem_is_said_at_most_twice(chromium, live_server):
+    context, page = _phone(chromium)
+    _start(page, live_server, "modern", names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    _form(page)
+    page.locator("form.hand-form .mode-row label", has_text="Count cards").click()
+    # §8.5: two decks hold 4 jokers; 3 counted by each side are more than the deck
+    for side in (0, 1):
+        page.locator(f'[name="sides-{side}-melded_jokers"]').fill("3")
+        page.locator(f'[name="sides-{side}-melded_twos_aces"]').fill("9")
+    expect(page.locator(".problem-list a").first).to_be_visible()
+    texts = page.locator("main p.error, main .problem-list a, main .problem-list p").all_inner_texts()
+    sentences = [re.sub(r"^[^:]+: ", "", t) for t in texts]
+    body = page.locator("main:not([hidden])").inner_text()
+    for sentence in set(sentences):
+        assert body.count(sentence) <= 2, (sentence, body.count(sentence))
+    # the list at the Save button jumps to the field
+    first = page.locator(".problem-list a").first
+    target = first.get_attribute("data-focus")
+    first.click()
+    expect(page.locator(f"#{target}")).to_be_focused()
+    # and the question the player must act on (who went out) is among them after a save
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#out-error, #out .live-error").first).to_be_visible()
+    body = page.locator("main:not([hidden])").inner_text()
+    for sentence in set(re.sub(r"^[^:]+: ", "", t) for t in page.locator("main p.error").all_inner_texts()):
+        assert body.count(sentence) <= 2, sentence
+    context.close()
+
+
+def test_twelve_hands_fit_one_screen_and_print_in_full(chromium, live_server):
+    context, page = _phone(chromium)
+    game = _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    token = page.locator('input[name="csrf_token"]').first.get_attribute("value")
+    for number in range(12):  # through the phone's own JSON endpoint: 12 hands of 100 and 50 (§2.5)
+        answer = page.request.post(
+            game + "/hands.json",
+            data={"client_key": f"k{number:08d}", "stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 50}]},
+            headers={"X-CSRFToken": token},
+        )
+        assert answer.status == 201, answer.text()
+    page.goto(game)
+    first = page.locator("#hand-1").bounding_box()
+    last = page.locator("#hand-12").bounding_box()
+    print(f"twelve hands take {last['y'] + last['height'] - first['y']:.0f} px")
+    assert last["y"] + last["height"] - first["y"] <= ONE_SCREEN
+    expect(page.locator("#hand-12 .breakdown").first).to_be_hidden()  # the breakdown opens with a tap
+    page.locator("#hand-12 > summary").tap()
+    expect(page.locator("#hand-12 .breakdown").first).to_be_visible()
+    page.locator("#hand-12 > summary").tap()
+    page.emulate_media(media="print")
+    expect(page.locator("#hand-1 .breakdown").first).to_be_visible()
+    expect(page.locator("#hand-12 .breakdown").last).to_be_visible()
+    context.close()
+
+
+# Every control a person taps: links, buttons, the labels of segmented choices, inputs, folds. Links
+# inside running text (a sentence with other words) need 24 px of height only.
+TARGETS = r"""() => {
+  const small = [];
+  const controls = document.querySelectorAll('main a, main button, main input:not([type=hidden]), main select, main summary, main .segments label, footer a');
+  for (const el of controls) {
+    let target = el;
+    if (el.matches('.segments input, .chip-list input')) continue;  // the visible label is the target
+    if (el.matches('input[type=checkbox]') && el.closest('label')) target = el.closest('label');
+    const r = target.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || target.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+    const parent = target.parentElement;
+    const inText = el.tagName === 'A' && parent && !el.classList.contains('btn') &&
+      parent.textContent.trim().length > el.textContent.trim().length + 2 && getComputedStyle(el).display.startsWith('inline');
+    const need = inText ? [0, 24] : [44, 44];
+    if (r.width < need[0] - 0.5 || r.height < need[1] - 0.5) small.push(`${el.tagName} «${(el.textContent || el.name || '').trim().slice(0, 30)}» ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return small;
+}"""
+
+
+def test_every_control_is_a_target_you_can_hit(chromium, live_server):
+    context, page = _phone(chromium)
+    page.goto(live_server + "/games/new/classic")
+    assert page.evaluate(TARGETS) == []
+    game = _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.goto(game + "/hands/new")
+    _form(page)
+    page.locator("form.hand-form .pad-more > summary").click()
+    assert page.evaluate(TARGETS) == []
+    _fill_classic_hand(page)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
+    page.locator("#hand-1 > summary").click()
+    page.locator("details.share > summary").click()
+    assert page.evaluate(TARGETS) == []
+    context.close()
