@@ -633,8 +633,10 @@ def add_hand_json(game_id: int):
     status = outcome.status
     if status in (service.SAVED, service.UNCHANGED):
         new = status == service.SAVED
-        if new:  # the scoreboard the phone shows next says so, with the hand's line
-            flash(N_("Hand saved: it was waiting on this phone."), saved_category(outcome.id))
+        if new:  # the scoreboard the phone shows next says so, with the line of the last hand sent
+            waiting = N_("Hand saved: it was waiting on this phone.")
+            session["_flashes"] = [f for f in session.get("_flashes", []) if f[1] != waiting]
+            flash(waiting, saved_category(outcome.id))
         return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
     if status == service.MISSING:
         return answers.json_error(

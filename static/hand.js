@@ -778,7 +778,11 @@
     var page = parse(answer.html);
     if (!page.main || !page.main.querySelector(".totals")) { location.replace(gameUrl); return; }
     if (panel) { panel.remove(); panel = null; stash = null; main.hidden = false; }
-    quietly(function () { main.innerHTML = page.main.innerHTML; });
+    quietly(function () {  // the parsed nodes themselves, moved in (not parsed a second time)
+      var nodes = document.createDocumentFragment();
+      while (page.main.firstChild) nodes.appendChild(document.adoptNode(page.main.firstChild));
+      main.replaceChildren(nodes);
+    });
     if (page.main.dataset.liveVersion) main.dataset.liveVersion = page.main.dataset.liveVersion;  // live.js: ours
     mode = "score";
     kept = null;
@@ -793,7 +797,7 @@
     window.scrollTo(0, 0);
     focus(main.querySelector(".flash") || enterLink());
     main.dataset.saved = String(Date.now());  // the browser tests wait for this
-    fetchForm();
+    setTimeout(fetchForm, 100);  // the next hand's form, once the score is on the screen
   }
 
   function leave() {  // a hand kept on the phone: back on the scoreboard, where it is shown waiting

@@ -51,7 +51,9 @@ MEASURE = r"""
   const word = /(?:[^\s\u00a0\u2013\u2014-]|-(?!\p{L}))+[\u2013\u2014-]?/gu;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || skip.has(parent.tagName) || parent.closest("select, datalist, [hidden]")) continue;
+    // text not shown: hidden, or in a closed fold (a hand's breakdown until its line is tapped)
+    const unseen = "select, datalist, [hidden], details:not([open]) > :not(summary)";
+    if (!parent || skip.has(parent.tagName) || parent.closest(unseen)) continue;
     const text = node.data;
     for (const match of text.matchAll(word)) {
       if (match[0].includes("://") || match[0].length > LONGEST) continue;
@@ -280,12 +282,17 @@ def test_every_page_fits_the_phone_and_breaks_no_word(chromium, site, password_s
         response = page.goto(url)
         assert response is not None and response.status in (200, 404), f"{name}: {url} answered {response.status}"
         problems = _problems(page)
-        if name.startswith("hand "):  # the hand form with every part open: the card-count pads, the penalties
+        if name.startswith("hand "):  # the hand form with every part open: the card-count pads, the penalties,
+            # and how the first side went out (asked once a side is chosen)
             page.evaluate(
                 "() => { document.querySelectorAll('details').forEach((d) => d.open = true);"
-                " document.querySelectorAll('.mode input[value=counts]').forEach((i) => i.checked = true); }"
+                " document.querySelectorAll('.mode input[value=counts]').forEach((i) => i.checked = true);"
+                " document.querySelectorAll('#out-0').forEach((i) => i.checked = true); }"
             )
             problems += [f"(counts and penalties open) {p}" for p in _problems(page)]
+        if name.startswith("scoreboard "):  # every hand's line open: its breakdown and buttons
+            page.evaluate("() => document.querySelectorAll('details.hand-line').forEach((d) => d.open = true)")
+            problems += [f"(hand lines open) {p}" for p in _problems(page)]
         if name.startswith("new game "):  # house rules open
             page.evaluate("() => document.querySelectorAll('details').forEach((d) => d.open = true)")
             problems += [f"(house rules open) {p}" for p in _problems(page)]

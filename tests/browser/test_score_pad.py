@@ -97,12 +97,16 @@ def test_the_save_button_is_within_the_target(chromium, live_server, rule_id, la
     context.close()
 
 
-@pytest.mark.parametrize("rule_id, layout", [("classic", "4"), ("classic-3p", "3"), ("modern", "4"), ("six-3x2", "6-pairs")])
+@pytest.mark.parametrize(
+    "rule_id, layout", [("classic", "4"), ("classic-3p", "3"), ("modern", "4"), ("six-3x2", "6-pairs")]
+)
 @pytest.mark.parametrize("width", [320, 390])
 def test_the_pad_fits_the_phone_and_breaks_no_word(chromium, live_server, rule_id, layout, width):
     context, page = _phone(chromium, width)
     players = variants.get(rule_id).layout(layout).players
-    game = _start(page, live_server, rule_id, layout, ["Bernd", "Anneliese", "Dieter", "Wilhelmine", "Konstanze", "Bo"][:players])
+    game = _start(
+        page, live_server, rule_id, layout, ["Bernd", "Anneliese", "Dieter", "Wilhelmine", "Konstanze", "Bo"][:players]
+    )
     page.goto(game + "/hands/new")
     _form(page)
     for mode in ("Points", "Count cards"):
@@ -124,6 +128,8 @@ def test_screenshots_of_the_pad(chromium, live_server, rule_id, scheme, width):
     page.goto(game + "/hands/new")
     _form(page)
     SCREENSHOTS.mkdir(exist_ok=True)
+    # the whole page as one tall screen, so the Save bar (it sticks to the bottom) is where it ends
+    page.set_viewport_size({"width": width, "height": page.evaluate("document.documentElement.scrollHeight")})
     page.screenshot(path=str(SCREENSHOTS / f"pad-{rule_id}-{width}-{scheme}.png"), full_page=True)
     context.close()
 
@@ -182,7 +188,11 @@ def test_after_a_save_the_score_is_in_view(chromium, live_server):
     expect(page.locator(".flash", has_text="Hand corrected")).to_be_visible()
     assert page.locator("p.total").all_inner_texts() == ["2080", "460"]
     assert page.evaluate("window.scrollY") == 0
-    for locator in (page.locator("p.total").last, page.get_by_role("link", name="Enter hand 9"), page.locator('.flash .saved-line[data-hand="8"]')):
+    for locator in (
+        page.locator("p.total").last,
+        page.get_by_role("link", name="Enter hand 9"),
+        page.locator('.flash .saved-line[data-hand="8"]'),
+    ):
         assert _in_view(page, locator), locator
 
     # delete it and Undo: the restored hand's line is in view with its confirmation
@@ -289,7 +299,11 @@ def test_twelve_hands_fit_one_screen_and_print_in_full(chromium, live_server):
     for number in range(12):  # through the phone's own JSON endpoint: 12 hands of 100 and 50 (§2.5)
         answer = page.request.post(
             game + "/hands.json",
-            data={"client_key": f"k{number:08d}", "stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 50}]},
+            data={
+                "client_key": f"k{number:08d}",
+                "stock_out": True,
+                "sides": [{"melded_points": 100}, {"melded_points": 50}],
+            },
             headers={"X-CSRFToken": token},
         )
         assert answer.status == 201, answer.text()
@@ -344,4 +358,40 @@ def test_every_control_is_a_target_you_can_hit(chromium, live_server):
     page.locator("#hand-1 > summary").click()
     page.locator("details.share > summary").click()
     assert page.evaluate(TARGETS) == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "rule_id, names",
+    [("classic", ["Bernd", "Anna", "Dieter", "Carla"]), ("classic-3p", ["Konstanze", "Bartholomäus", "Wilhelmine"])],
+)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [320, 390])
+def test_screenshots_of_the_scoreboard_after_a_save(chromium, live_server, rule_id, names, scheme, width):
+    context, page = _phone(chromium, width, scheme)
+    game = _start(page, live_server, rule_id, names=names)
+    token = page.locator('input[name="csrf_token"]').first.get_attribute("value")
+    sides = len(variants.get(rule_id).layouts[0].sides)
+    for number in range(9):  # nobody out, 100, 50 (and 20) melded: the rules reference, "Scoring a hand"
+        body = {
+            "client_key": f"s{number:08d}",
+            "stock_out": True,
+            "sides": [{"melded_points": p} for p in (100, 50, 20)[:sides]],
+        }
+        if rule_id == "classic-3p":
+            body["lone"] = None
+        assert page.request.post(game + "/hands.json", data=body, headers={"X-CSRFToken": token}).status == 201
+    page.goto(game + "/hands/new")
+    _form(page)
+    page.locator('label[for="out-stock"]').click()
+    if rule_id == "classic-3p":
+        page.locator("form.hand-form .lone label.nobody").click()
+    _cell(page, 0).get_by_label("Points melded").fill("100")
+    page.get_by_role("button", name="Save hand 10").click()
+    expect(page.locator("main[data-saved]")).to_have_count(1)  # the scoreboard in place of the form
+    expect(page.locator('.flash .saved-line[data-hand="10"]')).to_be_visible()
+    found = page.evaluate(MEASURE)
+    assert found["width"] <= found["viewport"] and found["broken"] == [], found
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"saved-{rule_id}-{width}-{scheme}.png"))  # the first screen
     context.close()
