@@ -55,7 +55,8 @@ WATCH = """
     const mark = sessionStorage.getItem(KEY);
     if (mark) {
       const m = JSON.parse(mark);
-      const totals = Array.from(document.querySelectorAll("main:not([hidden]) p.total")).map((p) => p.textContent).join(",");
+      const shown = document.querySelectorAll("main:not([hidden]) p.total");
+      const totals = Array.from(shown).map((p) => p.textContent).join(",");
       const first = document.querySelector("main:not([hidden]) p.total");
       if (m.expect && totals === m.expect && first && first.getBoundingClientRect().top < innerHeight) {
         window.__shown = performance.timeOrigin + performance.now() - m.at;

@@ -223,7 +223,8 @@ def test_cross_side_checks_show_beside_the_field(client):
     # one problem about both sides is said once, beside the first; the other side's field is marked
     assert text.count("the sides entered 5 in all") == 1
     assert 'id="sides-0-red_threes-error"' in text and 'id="sides-1-red_threes-error"' not in text
-    assert re.search(r'name="sides-1-red_threes"[^>]*aria-invalid="true" aria-describedby="sides-0-red_threes-error"', text)
+    marked = r'name="sides-1-red_threes"[^>]*aria-invalid="true" aria-describedby="sides-0-red_threes-error"'
+    assert re.search(marked, text)
     assert client.get(f"/games/{game_id}").text.count('class="hand-line"') == 0  # nothing stored
 
 

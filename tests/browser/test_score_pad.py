@@ -326,7 +326,8 @@ def test_twelve_hands_fit_one_screen_and_print_in_full(chromium, live_server):
 # inside running text (a sentence with other words) need 24 px of height only.
 TARGETS = r"""() => {
   const small = [];
-  const controls = document.querySelectorAll('main a, main button, main input:not([type=hidden]), main select, main summary, main .segments label, footer a');
+  const controls = document.querySelectorAll(
+    'main a, main button, main input:not([type=hidden]), main select, main summary, main .segments label, footer a');
   for (const el of controls) {
     let target = el;
     if (el.matches('.segments input, .chip-list input')) continue;  // the visible label is the target
@@ -335,9 +336,13 @@ TARGETS = r"""() => {
     if (r.width === 0 || r.height === 0 || target.closest('[hidden], details:not([open]) > :not(summary)')) continue;
     const parent = target.parentElement;
     const inText = el.tagName === 'A' && parent && !el.classList.contains('btn') &&
-      parent.textContent.trim().length > el.textContent.trim().length + 2 && getComputedStyle(el).display.startsWith('inline');
+      parent.textContent.trim().length > el.textContent.trim().length + 2 &&
+      getComputedStyle(el).display.startsWith('inline');
     const need = inText ? [0, 24] : [44, 44];
-    if (r.width < need[0] - 0.5 || r.height < need[1] - 0.5) small.push(`${el.tagName} «${(el.textContent || el.name || '').trim().slice(0, 30)}» ${Math.round(r.width)}x${Math.round(r.height)}`);
+    const name = (el.textContent || el.name || '').trim().slice(0, 30);
+    if (r.width < need[0] - 0.5 || r.height < need[1] - 0.5) {
+      small.push(`${el.tagName} «${name}» ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
   }
   return small;
 }"""
