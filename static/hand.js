@@ -303,7 +303,7 @@
       form.querySelectorAll("[data-score]").forEach(function (cell) {
         var i = toInt(cell.dataset.score);
         var side = data.sides && data.sides[i];
-        cell.textContent = side ? signed(side.score) + " \u2192 " + String(side.total).replace("-", "\u2212") : "\u2013";
+        cell.textContent = side ? signed(side.score) + " \u2192\u00a0" + String(side.total).replace("-", "\u2212") : "\u2013";
       });
       if (!edited && form.querySelector(".row-errors p, #out-error, .problem-list a")) return;  // the server's, for now
       showProblems(data.errors || [], data.errors ? [] : data.warnings || []);

@@ -174,9 +174,9 @@ def test_the_app_over_https_is_installable_and_loads_its_hand_form_with_the_serv
         expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
         page.locator('input[name="sides-0-melded_points"]').fill("150")
         page.locator('input[name="sides-1-melded_points"]').fill("60")
-        page.locator('input[name="stock_out"]').check(force=True)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Save hand 1").click()
+        page.locator("#out-stock").check(force=True)
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator("main[data-saved]")).to_have_count(1)  # the scoreboard of the answer, in place
         expect(page.get_by_text("Hand saved.")).to_be_visible()
         expect(page.locator("a[data-kept]")).to_have_count(1)  # hand 2's form, kept
         page.goto(game_url + "/hands/new")
@@ -190,7 +190,7 @@ def test_the_app_over_https_is_installable_and_loads_its_hand_form_with_the_serv
         expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
         page.locator('input[name="sides-0-melded_points"]').fill("100")
         page.locator('input[name="sides-1-melded_points"]').fill("70")
-        page.locator('input[name="stock_out"]').check(force=True)
+        page.locator("#out-stock").check(force=True)
         page.get_by_role("button", name="Save hand 2").click()
         expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
         page.goto(game_url)  # a page loaded again with no server: from the service worker's cache

@@ -20,12 +20,13 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     # the two ways a hand ends exclude each other
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
-    stock = page.locator('input[name="stock_out"]')
+    stock = page.locator("#out-stock")
     stock.check(force=True)
-    page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+    page.locator('label[for="out-0"]').click()
+    expect(page.locator("#out-0")).to_be_checked()
     expect(stock).not_to_be_checked()
     stock.check(force=True)
-    expect(page.locator('input[name="sides-0-went_out"][value="no"]')).to_be_checked()
+    expect(page.locator("#out-0")).not_to_be_checked()
 
     context.set_offline(True)
     # a typo is shown beside the field, and nothing is kept on the phone
@@ -42,10 +43,12 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     page.locator('input[name="sides-0-melded_points"]').fill("100")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    kept = page.evaluate("window.canastaQueue.items()[0].body")  # the stock ran out, nobody went out
+    assert kept["stock_out"] is True and [side["went_out"] for side in kept["sides"]] == [None, None]
     page.locator('a[href$="/hands/new"]').first.click()
     page.locator('input[name="sides-0-melded_points"]').fill("50")
     page.locator('input[name="sides-1-melded_points"]').fill("90")
-    page.locator('input[name="stock_out"]').check(force=True)
+    page.locator("#out-stock").check(force=True)
     page.locator('form.hand-form button[type="submit"]').last.click()
     waiting = page.locator("#waiting-hands")
     expect(waiting).to_contain_text("2 hands are waiting to be sent")
@@ -67,16 +70,16 @@ def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(brow
     offline_context.set_offline(True)
     offline.locator('input[name="sides-0-melded_points"]').fill("100")
     offline.locator('input[name="sides-1-melded_points"]').fill("60")
-    offline.locator('input[name="stock_out"]').check(force=True)
+    offline.locator("#out-stock").check(force=True)
     offline.get_by_role("button", name="Save hand 1").click()
     expect(offline.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
     # meanwhile the other phone enters the same hand 1
     other.goto(game_url + "/hands/new")
     other.locator('input[name="sides-0-melded_points"]').fill("100")
     other.locator('input[name="sides-1-melded_points"]').fill("60")
-    other.locator('input[name="stock_out"]').check(force=True)
-    with other.expect_navigation():
-        other.get_by_role("button", name="Save hand 1").click()
+    other.locator("#out-stock").check(force=True)
+    other.get_by_role("button", name="Save hand 1").click()
+    expect(other.locator("main[data-saved]")).to_have_count(1)  # saved: the scoreboard of the answer
     offline_context.set_offline(False)
     waiting = offline.locator("#waiting-hands")
     expect(waiting).to_contain_text("not accepted", timeout=15000)
@@ -94,8 +97,8 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     start_classic(page, live_url)
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
-    page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
-    page.locator('section[data-side="0"]').get_by_role("button", name="Natural canastas plus one").click()
+    page.locator('label[for="out-0"]').click()
+    page.locator('form.hand-form .cell[data-side="0"]').get_by_role("button", name="Natural canastas plus one").click()
     page.locator('input[name="sides-0-melded_points"]').fill("215")
     page.locator('input[name="sides-1-melded_points"]').fill("60")
     page.get_by_role("link", name="Deutsch").click()
@@ -103,11 +106,12 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("215")
     expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("60")
     expect(page.locator('input[name="sides-0-natural_canastas"]')).to_have_value("1")
-    expect(page.locator('input[name="sides-0-went_out"][value="normal"]')).to_be_checked()
+    expect(page.locator("#out-0")).to_be_checked()
+    expect(page.locator("#how-normal")).to_be_checked()
     # §2.5: 100 + 500 + 215 = 815, shown again in the preview
-    expect(page.locator('[data-preview="0"] .score')).to_contain_text("815")
-    with page.expect_navigation():
-        page.locator('form.hand-form button[type="submit"]').last.click()
+    expect(page.locator('[data-score="0"]')).to_contain_text("+815")
+    page.locator('form.hand-form button[type="submit"]').last.click()
+    expect(page.locator("main[data-saved]")).to_have_count(1)
     page.get_by_role("link", name=re.compile("Runde 2")).first.click()
     expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("")  # saved: no draft left
     context.close()
@@ -123,7 +127,7 @@ def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_to
         page.locator('a[href$="/hands/new"]').first.click()
         page.locator('input[name="sides-0-melded_points"]').fill(melded)
         page.locator('input[name="sides-1-melded_points"]').fill("60")
-        page.locator('input[name="stock_out"]').check(force=True)
+        page.locator("#out-stock").check(force=True)
         page.locator('form.hand-form button[type="submit"]').last.click()
         page.wait_for_url(game_url)  # kept on the phone, back on the sheet
         expect(page.locator("#waiting-hands")).to_be_visible()
