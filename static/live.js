@@ -5,16 +5,21 @@
   var root = document.querySelector("[data-live-game]");
   if (!root) return;
   var url = root.dataset.liveUrl;
-  var busy = false;
+  var polling = false;
   // The version this page shows: kept on the page, where the hand form's script puts the version of
   // a scoreboard it shows after a save (so its own save is not taken for another phone's).
   function shown() { return root.dataset.liveVersion; }
   function editing() { return !!root.querySelector("form.hand-form"); }
 
   function refresh() {
+    // the page may move on while this is on its way (this phone's own save shows its scoreboard,
+    // with its confirmation): then this older copy is dropped
+    var before = shown();
+    var savedBefore = root.dataset.saved;
     return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
+        if (shown() !== before || root.dataset.saved !== savedBefore || busy()) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.querySelector("main");
         var main = document.querySelector("main");
@@ -35,9 +40,13 @@
     document.querySelector("main").insertBefore(p, document.querySelector("main").firstChild);
   }
 
+  function busy() {  // a hand being sent from this page: its answer brings the new scoreboard
+    return !!document.querySelector("form.hand-form[aria-busy]");
+  }
+
   function poll() {
-    if (busy || document.hidden) return;
-    busy = true;
+    if (polling || document.hidden || busy()) return;
+    polling = true;
     fetch(url, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
@@ -46,7 +55,7 @@
         return refresh();
       })
       .catch(function () { /* offline: try again at the next tick */ })
-      .then(function () { busy = false; });
+      .then(function () { polling = false; });
   }
 
   setInterval(poll, 1500);

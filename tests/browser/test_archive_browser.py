@@ -31,15 +31,18 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     # §4: Anna out with 2 natural canastas 1000 + 100 + 4 red threes 800 + melded 1100 = 3000, twice → 6000
     for number in (1, 2):
         page.get_by_role("link", name=f"Enter hand {number}").click()
-        page.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+        expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running
+        anna = page.locator('form.hand-form .cell[data-side="0"]')  # Anna's column of the pad
+        page.locator('form.hand-form label[for="out-0"]').click()  # who went out: Anna
         for _ in range(2):
-            page.locator('section[data-side="0"]').get_by_role("button", name="Natural canastas plus one").click()
+            anna.get_by_role("button", name="Natural canastas plus one").click()
         for _ in range(4):
-            page.locator('section[data-side="0"]').get_by_role("button", name="Red threes plus one").click()
+            anna.get_by_role("button", name="Red threes plus one").click()
         page.locator('input[name="sides-0-melded_points"]').fill("1100")
         page.locator('input[name="sides-1-melded_points"]').fill("60")
         page.locator('input[name="sides-1-hand_points"]').fill("10")
         page.get_by_role("button", name=f"Save hand {number}").click()
+        expect(page.locator(f'.flash .saved-line[data-hand="{number}"]')).to_be_visible()
     expect(page.locator(".result.won")).to_contain_text("Anna wins by 5900 points")
     expect(page.locator("svg.chart polyline")).to_have_count(2)
     shot(page, "archive-1-game-with-chart")

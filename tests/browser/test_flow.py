@@ -42,9 +42,20 @@ def opening_minimum(total):
 
 
 def side(page, i):
-    """One side's part of the hand form."""
+    """One side's column of the hand form (its cells on the score pad)."""
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
-    return page.locator(f'section[data-side="{i}"]')
+    return page.locator(f'form.hand-form .cell[data-side="{i}"]')
+
+
+def field(scope, label):
+    """A side's input of a row (its accessible name is the row's label and the side's name)."""
+    return scope.get_by_role("textbox", name=label)
+
+
+def count(page, i, part, card):
+    """A side's count of one kind of card, melded (part="melded") or left in hand (part="hand"):
+    card is jokers, twos_aces, high (K to 8), low (7 to 4) or black_threes."""
+    return page.locator(f'input[name="sides-{i}-{part}_{card}"]')
 
 
 def tap_plus(scope, label, times=1):
@@ -56,24 +67,46 @@ def tap_plus(scope, label, times=1):
         button.dispatch_event("click")
 
 
-def went_out(page, i, choice="Went out"):
-    """Tap one of the "Went out?" segments of a side."""
-    side(page, i).locator("fieldset.went-out").get_by_text(choice, exact=True).tap()
+def went_out(page, i):
+    """Tap the side that went out, in the hand's one "Who went out?" choice (the way: normal)."""
+    page.locator(f'form.hand-form label[for="out-{i}"]').tap()
 
 
-def count_cards(page, i, part):
-    """Switch a side's "Melded cards" (part="melded") or "Cards left in hand" (part="hand") to the count pad."""
-    side(page, i).locator(f"fieldset.{part}").get_by_text("Count cards", exact=True).tap()
+def who_went_out(page):
+    """The values of the "Who went out?" choices that are ticked (one at most: it is one question)."""
+    return [el.get_attribute("value") for el in page.locator('form.hand-form input[name="out"]:checked').all()]
 
 
-def by_points(page, i, part):
-    """Switch a side's melded (part="melded") or in-hand (part="hand") cards back to typed points."""
-    side(page, i).locator(f"fieldset.{part}").get_by_text("Points", exact=True).tap()
+def count_cards(page):
+    """Switch the melded cards and the cards left in hand of every side to the count pad."""
+    page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
+
+
+def by_points(page):
+    """Switch every side's cards back to typed points."""
+    page.locator("form.hand-form .mode-row label", has_text="Points").tap()
+
+
+def preview(page, i):
+    """A side's live preview: "+score → new total"."""
+    return page.locator(f'form.hand-form [data-score="{i}"]')
+
+
+def save(page, number):
+    """Tap "Save hand N": the scoreboard of the answer comes in place, with the hand's line in the flash."""
+    page.get_by_role("button", name=f"Save hand {number}").tap()
+    expect(page.locator(f'.flash .saved-line[data-hand="{number}"]')).to_be_visible()
+
+
+def open_line(page, number):
+    """Tap a hand's line on the sheet: its breakdown and its Edit and Delete buttons open."""
+    page.locator(f"#hand-{number} > summary").tap()
+    expect(page.locator(f"#hand-{number} .breakdown").first).to_be_visible()
 
 
 def totals(page):
     """The big totals on the scoreboard, side by side."""
-    return [int(text) for text in page.locator("p.total").all_inner_texts()]
+    return [int(text.replace("\u2212", "-")) for text in page.locator("p.total").all_inner_texts()]  # a real minus
 
 
 def minimums(page):
@@ -126,13 +159,16 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     expect(page.get_by_text("Next deal:")).to_contain_text("(hand 1)")
 
     # ---- Hand 1 ----------------------------------------------------------------------------
-    # Anna & Cleo went out with 1 natural and 1 mixed canasta, 3 red threes, 380 melded, 0 in hand:
+    # The table counts its cards on the pad this hand (one choice for both sides).
+    # Anna & Cleo went out with 1 natural and 1 mixed canasta, 3 red threes, 0 in hand, melded
+    #   2 jokers 100 + 5 twos/aces 100 + 14 K–8 140 + 8 of 7–4 40 = 380:
     #   100 + 500 + 300 + 300 + 380 − 0 = 1580
-    # Ben & Dan: 1 mixed canasta, 1 red three, melded cards counted on the pad
-    #   (1 joker 50 + 3 twos/aces 60 + 6 K–8 60 + 4 of 7–4 20 = 190), 45 in hand:
+    # Ben & Dan: 1 mixed canasta, 1 red three,
+    #   melded 1 joker 50 + 3 twos/aces 60 + 6 K–8 60 + 4 of 7–4 20 = 190,
+    #   in hand 1 two/ace 20 + 2 K–8 20 + 1 of 7–4 5 = 45:
     #   300 + 100 + 190 − 45 = 545
-    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=380)
-    them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 4 * 5, in_hand=45)
+    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=2 * 50 + 5 * 20 + 14 * 10 + 8 * 5)
+    them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 4 * 5, in_hand=20 + 2 * 10 + 5)
     assert (us_1, them_1) == (1580, 545)
 
     page.get_by_role("link", name="Enter hand 1").tap()
@@ -143,35 +179,37 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     tap_plus(us, "Natural canastas")
     tap_plus(us, "Mixed canastas")
     tap_plus(us, "Red threes", 3)
-    us.get_by_label("Points melded", exact=True).fill("380")
-
     tap_plus(them, "Mixed canastas")
     tap_plus(them, "Red threes")
-    count_cards(page, 1, "melded")
-    pad = them.locator("fieldset.melded")
-    tap_plus(pad, "Jokers (50)")
-    tap_plus(pad, "2s and aces (20)", 3)
-    tap_plus(pad, "K to 8 (10)", 6)
-    tap_plus(pad, "7 to 4 (5)", 4)
-    them.get_by_label("Points in hand", exact=True).fill("45")
+
+    count_cards(page)
+    for card, figure in (("jokers", "2"), ("twos_aces", "5"), ("high", "14"), ("low", "8")):
+        count(page, 0, "melded", card).fill(figure)
+    for card, figure in (("jokers", "1"), ("twos_aces", "3"), ("high", "6"), ("low", "4")):
+        count(page, 1, "melded", card).fill(figure)
+    for card, figure in (("twos_aces", "1"), ("high", "2"), ("low", "1")):
+        count(page, 1, "hand", card).fill(figure)
 
     # What was tapped is what the inputs hold.
-    assert us.get_by_label("Went out", exact=True).is_checked()
-    assert them.get_by_label("No", exact=True).is_checked()
-    assert us.get_by_label("Natural canastas", exact=True).input_value() == "1"
-    assert us.get_by_label("Red threes", exact=True).input_value() == "3"
-    assert pad.get_by_label("K to 8 (10)", exact=True).input_value() == "6"
-    expect(them.locator("fieldset.melded .as-points")).to_be_hidden()
+    assert who_went_out(page) == ["0"]  # Anna & Cleo, and only they
+    expect(page.locator("#how-normal")).to_be_checked()  # the usual way, unless another is tapped
+    assert field(us, "Natural canastas").input_value() == "1"
+    assert field(us, "Red threes").input_value() == "3"
+    assert field(them, "Red threes").input_value() == "1"
+    assert count(page, 1, "melded", "high").input_value() == "6"
+    expect(field(us, "Points melded")).to_be_hidden()
+    expect(field(them, "Points in hand")).to_be_hidden()
 
     # The live preview shows each side's hand score and new total.
-    expect(page.locator('[data-preview="0"] .score')).to_have_text(f"This hand +{us_1} → total {us_1}")
-    expect(page.locator('[data-preview="1"] .score')).to_have_text(f"This hand +{them_1} → total {them_1}")
+    expect(preview(page, 0)).to_have_text(f"+{us_1} → {us_1}")
+    expect(preview(page, 1)).to_have_text(f"+{them_1} → {them_1}")
     screenshot(page, "hand-form-filled")
 
-    page.get_by_role("button", name="Save hand 1").tap()
-    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    save(page, 1)
+    expect(page.locator(".flash")).to_contain_text("Hand saved.")
     assert totals(page) == [1580, 545]
     assert minimums(page) == [opening_minimum(1580), opening_minimum(545)] == [90, 50]
+    open_line(page, 1)
     expect(page.locator("#hand-1 tr.hand-score td.num")).to_have_text(["+1580", "+545"])
 
     # ---- Hand 2 ----------------------------------------------------------------------------
@@ -183,20 +221,20 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
 
     page.get_by_role("link", name="Enter hand 2").tap()
     us, them = side(page, 0), side(page, 1)
-    # Ben & Dan counted their melded cards last hand, so they start on the pad; this time they type points.
-    assert them.locator("fieldset.melded").get_by_label("Count cards", exact=True).is_checked()
-    assert us.locator("fieldset.melded").get_by_label("Points", exact=True).is_checked()
-    by_points(page, 1, "melded")
+    # The table counted its cards last hand, so the form starts on the pad; this time it types points.
+    expect(page.locator("form.hand-form .mode-row").get_by_label("Count cards", exact=True)).to_be_checked()
+    assert who_went_out(page) == []  # asked again each hand
+    by_points(page)
+    expect(page.locator("form.hand-form .mode-row").get_by_label("Points", exact=True)).to_be_checked()
     went_out(page, 1)
     tap_plus(them, "Natural canastas", 3)
-    them.get_by_label("Points melded", exact=True).fill("840")
+    field(them, "Points melded").fill("840")
     tap_plus(us, "Red threes", 2)
-    us.get_by_label("Points melded", exact=True).fill("120")
-    us.get_by_label("Points in hand", exact=True).fill("85")
-    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +235 → total 1815")
-    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +2440 → total 2985")
-    page.get_by_role("button", name="Save hand 2").tap()
-    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    field(us, "Points melded").fill("120")
+    field(us, "Points in hand").fill("85")
+    expect(preview(page, 0)).to_have_text("+235 → 1815")
+    expect(preview(page, 1)).to_have_text("+2440 → 2985")
+    save(page, 2)
     assert totals(page) == [us_1 + us_2, them_1 + them_2] == [1815, 2985]
     assert minimums(page) == [90, 90]
 
@@ -204,28 +242,32 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     # Anna & Cleo had melded 430, not 380 (+50); Ben & Dan had 7 low cards, not 4 (+15):
     #   hand 1 → 1630 and 560; totals → 1630 + 235 = 1865 and 560 + 2440 = 3000,
     #   so Ben & Dan's next opening meld goes up from 90 to 120 (§2.3: 3000 or more).
-    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=430)
+    # (one more joker melded: 3 × 50 + 100 + 140 + 40 = 430)
+    us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=3 * 50 + 5 * 20 + 14 * 10 + 8 * 5)
     them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 7 * 5, in_hand=45)
     assert (us_1, them_1) == (1630, 560)
 
+    open_line(page, 1)
     page.get_by_role("link", name="Edit hand 1").tap()
     expect(page.get_by_role("heading", name="Correct hand 1")).to_be_visible()
     us, them = side(page, 0), side(page, 1)
     # The stored hand comes back as it was entered, count pad included.
-    assert us.get_by_label("Went out", exact=True).is_checked()
-    assert us.get_by_label("Points melded", exact=True).input_value() == "380"
-    assert them.locator("fieldset.melded").get_by_label("Count cards", exact=True).is_checked()
-    pad = them.locator("fieldset.melded")
-    assert pad.get_by_label("7 to 4 (5)", exact=True).input_value() == "4"
-    us.get_by_label("Points melded", exact=True).fill("430")
-    tap_plus(pad, "7 to 4 (5)", 3)
-    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +1630 → total 1630")
-    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +560 → total 560")
+    assert who_went_out(page) == ["0"]
+    expect(page.locator("form.hand-form .mode-row").get_by_label("Count cards", exact=True)).to_be_checked()
+    assert count(page, 0, "melded", "jokers").input_value() == "2"
+    assert count(page, 1, "melded", "low").input_value() == "4"
+    assert count(page, 1, "hand", "high").input_value() == "2"
+    count(page, 0, "melded", "jokers").fill("3")
+    count(page, 1, "melded", "low").fill("7")
+    expect(preview(page, 0)).to_have_text("+1630 → 1630")
+    expect(preview(page, 1)).to_have_text("+560 → 560")
     page.get_by_role("button", name="Save correction").tap()
     expect(page.get_by_text("Hand corrected; every later total follows.")).to_be_visible()
     assert totals(page) == [us_1 + us_2, them_1 + them_2] == [1865, 3000]
     assert minimums(page) == [opening_minimum(1865), opening_minimum(3000)] == [90, 120]
+    open_line(page, 1)
     expect(page.locator("#hand-1 tr.hand-score td.num")).to_have_text(["+1630", "+560"])
+    open_line(page, 2)
     expect(page.locator("#hand-2 tr.running td.num")).to_have_text(["1865", "3000"])
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "scoreboard-two-hands")
@@ -247,13 +289,12 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     tap_plus(them, "Natural canastas", 2)
     tap_plus(them, "Mixed canastas")
     tap_plus(them, "Red threes")
-    them.get_by_label("Points melded", exact=True).fill("700")
+    field(them, "Points melded").fill("700")
     tap_plus(us, "Red threes", 3)
-    us.get_by_label("Points melded", exact=True).fill("150")
-    us.get_by_label("Points in hand", exact=True).fill("60")
-    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +2200 → total 5200")
-    page.get_by_role("button", name="Save hand 3").tap()
-    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    field(us, "Points melded").fill("150")
+    field(us, "Points in hand").fill("60")
+    expect(preview(page, 1)).to_have_text("+2200 → 5200")
+    save(page, 3)
     assert totals(page) == final
     banner = page.get_by_role("status").filter(has_text="win")
     expect(banner).to_have_text(re.compile(rf"^\s*{THEM} win\s+by {margin} points \(2255 : 5200\)\.\s*$"))
@@ -276,47 +317,53 @@ def test_refused_hand_keeps_what_was_typed_and_says_why_by_the_field(phone_page,
     page.get_by_role("link", name="Enter hand 1").tap()
     us, them = side(page, 0), side(page, 1)
 
-    # Only one side can go out: tapping "Went out" for one side puts the other back on "No".
+    # Only one side can go out: "Who went out?" is one question for the hand, so tapping one side
+    # takes the answer away from the other, and no side has a "Went out" choice of its own.
+    expect(page.locator('form.hand-form input[name$="-went_out"]')).to_have_count(0)
     went_out(page, 0)
     went_out(page, 1)
-    assert us.get_by_label("No", exact=True).is_checked()
+    assert who_went_out(page) == ["1"]
     went_out(page, 0)
-    assert them.get_by_label("No", exact=True).is_checked()
+    assert who_went_out(page) == ["0"]
 
     tap_plus(us, "Natural canastas")
-    us.get_by_label("Points melded", exact=True).fill("212")  # not a multiple of 5
-    us.get_by_label("Points in hand", exact=True).fill("15")
-    count_cards(page, 1, "hand")
-    tap_plus(them.locator("fieldset.hand"), "K to 8 (10)", 2)
+    field(us, "Points melded").fill("212")  # not a multiple of 5
+    field(us, "Points in hand").fill("15")
+    field(them, "Points in hand").fill("20")
     page.get_by_role("button", name="Save hand 1").tap()
 
-    # Refused: the summary at the top, and the reason right under the melded-points input.
+    # Refused: the summary at the top, and the reason right under the melded-points row, once.
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
     expect(page.get_by_role("alert").first).to_contain_text("everything you typed is still here")
-    melded = us.get_by_label("Points melded", exact=True)
+    us = side(page, 0)
+    melded = field(us, "Points melded")
     message = page.locator("#sides-0-melded_points-error")
-    expect(message).to_have_text("Points are always a multiple of 5; 212 is not.")
+    expect(message).to_have_text("Eva & Gus: Points are always a multiple of 5; 212 is not.")
     expect(melded).to_have_attribute("aria-invalid", "true")
     expect(melded).to_have_attribute("aria-describedby", "sides-0-melded_points-error")
     field_box, message_box = melded.bounding_box(), message.bounding_box()
     assert 0 <= message_box["y"] - (field_box["y"] + field_box["height"]) < 60, "the message is not under its field"
-    assert page.locator(".error:visible").count() == 1 + page.locator("[data-preview] .error:visible").count()
+    assert page.locator(".error:visible").count() == 1
+    # ... and a link to the field in the list of problems at the Save button
+    expect(page.locator(".problem-list a")).to_have_count(1)
+    expect(page.locator(".problem-list a")).to_have_attribute("data-focus", "sides-0-melded_points")
 
     # Everything typed or tapped is still there.
+    them = side(page, 1)
     assert melded.input_value() == "212"
-    assert us.get_by_label("Points in hand", exact=True).input_value() == "15"
-    assert us.get_by_label("Natural canastas", exact=True).input_value() == "1"
-    assert us.get_by_label("Went out", exact=True).is_checked()
-    assert them.locator("fieldset.hand").get_by_label("Count cards", exact=True).is_checked()
-    assert them.locator("fieldset.hand").get_by_label("K to 8 (10)", exact=True).input_value() == "2"
+    assert field(us, "Points in hand").input_value() == "15"
+    assert field(us, "Natural canastas").input_value() == "1"
+    assert field(them, "Points in hand").input_value() == "20"
+    assert who_went_out(page) == ["0"]
+    expect(page.locator("form.hand-form .mode-row").get_by_label("Points", exact=True)).to_be_checked()
     melded.scroll_into_view_if_needed()
     screenshot(page, "hand-form-error")
 
-    # Corrected, it saves: 100 + 500 + 210 − 15 = 795; the other side −2 × 10 = −20.
+    # Corrected, it saves: 100 + 500 + 210 − 15 = 795; the other side −20 in hand.
     melded.fill("210")
-    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +795 → total 795")
-    page.get_by_role("button", name="Save hand 1").tap()
-    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    expect(preview(page, 0)).to_have_text("+795 → 795")
+    expect(preview(page, 1)).to_have_text("−20 → −20")
+    save(page, 1)
     assert totals(page) == [classic_score(went_out=True, natural=1, melded=210, in_hand=15), classic_score(in_hand=20)]
     assert totals(page) == [795, -20]
     assert minimums(page) == [50, 15]
@@ -333,25 +380,24 @@ def test_no_sideways_scrolling_at_360_px(narrow_page, live_server):
     page.get_by_role("link", name="Enter hand 1").tap()
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
     assert_fits(page, "hand form")
-    for i in (0, 1):
-        count_cards(page, i, "melded")
-        count_cards(page, i, "hand")
-        side(page, i).get_by_text("Penalty points", exact=True).tap()
-    assert_fits(page, "hand form with every count pad and the penalties open")
+    count_cards(page)
+    page.locator("form.hand-form .pad-more > summary").tap()
+    expect(page.locator("form.hand-form .pad-more")).to_have_attribute("open", "")
+    assert_fits(page, "hand form with the count pad and the penalties open")
 
-    us, them = side(page, 0), side(page, 1)
+    us = side(page, 0)
     went_out(page, 0)
+    assert_fits(page, "hand form with who went out and how")
     tap_plus(us, "Natural canastas")
     tap_plus(us, "Red threes", 4)
-    tap_plus(us.locator("fieldset.melded"), "K to 8 (10)", 8)
-    tap_plus(them.locator("fieldset.melded"), "K to 8 (10)", 5)
-    tap_plus(them.locator("fieldset.hand"), "2s and aces (20)", 2)
+    count(page, 0, "melded", "high").fill("8")
+    count(page, 1, "melded", "high").fill("5")
+    count(page, 1, "hand", "twos_aces").fill("2")
     # 100 + 500 + 800 + 80 = 1480; 50 − 40 = 10.
-    expect(page.locator('[data-preview="0"] .score')).to_have_text("This hand +1480 → total 1480")
-    expect(page.locator('[data-preview="1"] .score')).to_have_text("This hand +10 → total 10")
-    assert_fits(page, "hand form with the preview tables")
-    page.get_by_role("button", name="Save hand 1").tap()
-    expect(page.get_by_text("Hand saved.")).to_be_visible()
+    expect(preview(page, 0)).to_have_text("+1480 → 1480")
+    expect(preview(page, 1)).to_have_text("+10 → 10")
+    assert_fits(page, "hand form with the preview")
+    save(page, 1)
     assert totals(page) == [1480, 10]
     assert_fits(page, "scoreboard with a hand and the chart")
 

@@ -15,9 +15,9 @@ _phone = phone_context
 
 
 def _sheet(page):
-    """What a phone shows of the sheet: the totals and every hand's score per side, as numbers."""
+    """What a phone shows of the sheet: the totals and every hand's score per side (its line), as numbers."""
     totals = [t.replace("\u2212", "-") for t in page.locator("p.total").all_inner_texts()]
-    hands = [s.replace("\u2212", "-") for s in page.locator("tr.hand-score td.num").all_inner_texts()]
+    hands = [s.replace("\u2212", "-") for s in page.locator(".hand-line > summary .hs").all_inner_texts()]
     return totals, hands
 
 
@@ -26,7 +26,7 @@ def _enter(page, us_melded, them_melded):
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     page.locator('input[name="sides-0-melded_points"]').fill(str(us_melded))
     page.locator('input[name="sides-1-melded_points"]').fill(str(them_melded))
-    page.locator('input[name="stock_out"]').check(force=True)
+    page.locator('label[for="out-stock"]').click()  # who went out: nobody, the stock ran out
 
 
 def test_four_phones_one_in_german_one_offline_end_with_the_same_sheet(browser, live_url):
@@ -41,8 +41,8 @@ def test_four_phones_one_in_german_one_offline_end_with_the_same_sheet(browser, 
     # hand 1 on the scorer's phone: the other three see it within 2 seconds
     scorer.get_by_role("link", name="Enter hand 1").click()
     _enter(scorer, 150, 70)
-    with scorer.expect_navigation():
-        scorer.get_by_role("button", name="Save hand 1").click()
+    scorer.get_by_role("button", name="Save hand 1").click()
+    expect(scorer.locator('.flash .saved-line[data-hand="1"]')).to_be_visible()  # the scoreboard in place
     saved = time.monotonic()
     for page in (follower, german, offline):
         expect(page.locator("p.total").first).to_have_text("150", timeout=2500)
@@ -66,8 +66,8 @@ def test_four_phones_one_in_german_one_offline_end_with_the_same_sheet(browser, 
     german.locator('a.btn.primary[href$="/hands/new"]').click()
     expect(german.locator("form.hand-form")).to_contain_text("Ausmachen")
     _enter(german, 200, 55)
-    with german.expect_navigation():
-        german.locator('form.hand-form button[type="submit"]').last.click()
+    german.locator('form.hand-form button[type="submit"]').last.click()
+    expect(german.locator('.flash .saved-line[data-hand="3"]')).to_be_visible()  # the scoreboard in place
     saved = time.monotonic()
     for page in (scorer, follower, offline):
         expect(page.locator("p.total").first).to_have_text("440", timeout=2500)

@@ -16,7 +16,7 @@ def _fill(page, us, them):
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running
     page.locator('input[name="sides-0-melded_points"]').fill(str(us))
     page.locator('input[name="sides-1-melded_points"]').fill(str(them))
-    page.locator('input[name="stock_out"]').check(force=True)
+    page.locator('label[for="out-stock"]').click()  # who went out: nobody, the stock ran out
 
 
 def _name(page, game_url, name):
@@ -38,10 +38,11 @@ def test_two_phones_correct_a_hand_and_go_back_to_its_first_version(browser, liv
         anna.goto(game_url)
         anna.get_by_role("link", name="Enter hand 1").click()
         _fill(anna, 100, 80)
-        with anna.expect_navigation():
-            anna.get_by_role("button", name="Save hand 1").click()
-        # ... and corrects it twice: 150, then 200
+        anna.get_by_role("button", name="Save hand 1").click()
+        expect(anna.locator('.flash .saved-line[data-hand="1"]')).to_be_visible()  # the scoreboard in place
+        # ... and corrects it twice: 150, then 200 (the hand's line opens its Edit button)
         for figure in (150, 200):
+            anna.locator("#hand-1 > summary").click()
             anna.get_by_role("link", name="Edit hand 1").click()
             _fill(anna, figure, 80)
             with anna.expect_navigation():
@@ -50,6 +51,7 @@ def test_two_phones_correct_a_hand_and_go_back_to_its_first_version(browser, liv
 
         # Bert sees the sheet say so and opens the hand's history
         bert.goto(game_url)
+        bert.locator("#hand-1 > summary").click()
         bert.get_by_role("link", name="corrected 2×").click()
         versions = bert.locator("li.version")
         expect(versions).to_have_count(3)
@@ -67,6 +69,7 @@ def test_two_phones_correct_a_hand_and_go_back_to_its_first_version(browser, liv
         # the totals follow on both phones, and the log holds three corrections, the last Bert's
         bert.goto(game_url)
         expect(bert.locator("p.total").first).to_have_text("100")
+        bert.locator("#hand-1 > summary").click()
         expect(bert.get_by_role("link", name="corrected 3×")).to_be_visible()
         expect(anna.locator("p.total").first).to_have_text("100", timeout=5000)  # followed live
         bert.goto(game_url + "/changes")

@@ -13,8 +13,8 @@ NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 
 
 def totals(page):
-    """The totals on the scoreboard."""
-    return [int(t) for t in page.locator("p.total").all_inner_texts()]
+    """The totals on the scoreboard (written with a real minus sign)."""
+    return [int(t.replace("\u2212", "-")) for t in page.locator("p.total").all_inner_texts()]
 
 
 def start(page, base, variant, layout_label=None):
@@ -36,13 +36,22 @@ def step(page, side, label, times=1):
     """Tap a stepper's + button."""
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
     for _ in range(times):
-        page.locator(f'section[data-side="{side}"]').get_by_role("button", name=f"{label} plus one").click()
+        page.locator(f'form.hand-form .cell[data-side="{side}"]').get_by_role(
+            "button", name=f"{label} plus one"
+        ).click()
+
+
+def saved(page, number):
+    """The scoreboard of the answer shown in place of the form: at the game's address, the hand's line
+    in the flash."""
+    expect(page.locator(f'.flash .saved-line[data-hand="{number}"]')).to_be_visible()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
 
 
 def melded(page, side, points):
     """Type the melded points of a side."""
     expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running: no tap is lost
-    page.locator(f'section[data-side="{side}"] input[name="sides-{side}-melded_points"]').fill(str(points))
+    page.locator(f'form.hand-form .cell[data-side="{side}"] input[name="sides-{side}-melded_points"]').fill(str(points))
 
 
 @pytest.mark.parametrize("variant", list(variants.RULE_SETS))
@@ -60,11 +69,11 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         step(phone, 0, rules.kind("wild").label, wild)
     min_points = 35 * natural + 140 * wild
     melded(phone, 0, min_points + 100)
-    phone.locator('section[data-side="0"]').get_by_text("Went out", exact=True).click()
+    phone.locator('form.hand-form label[for="out-0"]').click()  # who went out: side 0 (the first way)
     for side in range(1, sides):
         melded(phone, side, 150)
     if rules.lone_player:
-        phone.get_by_text("Anna", exact=True).first.click()
+        phone.locator("fieldset.lone").get_by_text("Anna", exact=True).click()
     expected_0 = (
         100
         + natural * rules.kind("natural").bonus
@@ -73,9 +82,9 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         + 100
     )
     if not rules.lone_player:  # the live preview asks the server's scoring
-        expect(phone.locator('[data-preview="0"] .score')).to_contain_text(f"This hand +{expected_0}")
+        expect(phone.locator('[data-score="0"]')).to_contain_text(f"+{expected_0} →")
     phone.get_by_role("button", name="Save hand 1").click()
-    phone.wait_for_url(re.compile(r"/games/\d+#sheet$"))
+    saved(phone, 1)
     # Modern (§8.5): a side without a canasta counts its melded cards minus
     other = -150 if rules.melded_minus_without_canasta else 150
     if rules.lone_player:
@@ -91,9 +100,9 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         phone.locator(f'input[name="sides-{side}-hand_points"]').fill("50")
     if rules.lone_player:
         phone.get_by_text("Nobody: each scored alone").click()
-    phone.get_by_text("Nobody went out: the stock ran out").click()
+    phone.locator('form.hand-form label[for="out-stock"]').click()  # nobody went out: the stock ran out
     phone.get_by_role("button", name="Save hand 2").click()
-    phone.wait_for_url(re.compile(r"/games/\d+#sheet$"))
+    saved(phone, 2)
     second = -250 if rules.melded_minus_without_canasta else 150
     assert totals(phone) == [t + second for t in first]
     assert phone.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
