@@ -108,13 +108,11 @@ def test_page_renders_exactly_the_tables_fields_with_their_limits(client, rule_i
     once = {f.name for f in fields if f.kind == "choice"} | {f.mode for f in fields if f.mode}
     for side in range(rules.sides):
         assert set(_side_inputs(page, side)) == _inputs(fields) - once
-    assert set(re.findall(r'<input [^>]*name="out" value="([^"]+)"', page)) == {
-        str(i) for i in range(rules.sides)
-    } | {"stock"}
+    assert set(re.findall(r'<input [^>]*name="out" value="([^"]+)"', page)) == {str(i) for i in range(rules.sides)} | {
+        "stock"
+    }
     kinds = [g.key for g in rules.going_out_offered]
-    offered = re.findall(r'<input [^>]*name="how" value="([^"]+)"', page) + re.findall(
-        r'<option value="([^"]+)"', page
-    )
+    offered = re.findall(r'<input [^>]*name="how" value="([^"]+)"', page) + re.findall(r'<option value="([^"]+)"', page)
     assert offered == kinds
     assert set(re.findall(r'<input [^>]*name="mode" value="([^"]+)"', page)) == {"points", "counts"}
     # each stepper goes up to the table's most: counts (canastas, threes, melds, offences) and cards
