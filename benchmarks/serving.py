@@ -160,18 +160,16 @@ QUIET_SIDES = [{"melded_points": 50, "hand_points": 50}, {"melded_points": 60, "
 
 def quiet_hand_form(token: str, key: str) -> bytes:
     """The hand form as a phone posts it, for the quiet hand."""
-    fields = {"csrf_token": token, "client_key": key, "stock_out": "y", "confirm": "y"}
+    # who went out (nobody: the stock ran out) and points or counts are asked once for the hand
+    fields = {"csrf_token": token, "client_key": key, "out": "stock", "how": "normal", "mode": "points", "confirm": "y"}
     for i, side in enumerate(QUIET_SIDES):
         fields.update(
             {
-                f"sides-{i}-went_out": "no",
                 f"sides-{i}-natural_canastas": "0",
                 f"sides-{i}-mixed_canastas": "0",
                 f"sides-{i}-red_threes": "0",
                 f"sides-{i}-penalties": "0",
-                f"sides-{i}-melded_mode": "points",
                 f"sides-{i}-melded_points": str(side["melded_points"]),
-                f"sides-{i}-hand_mode": "points",
                 f"sides-{i}-hand_points": str(side["hand_points"]),
             }
         )

@@ -589,3 +589,66 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     client.post(f"/games/{game_id}/lock", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
     with app.app_context():
         assert not store.get_game(dbmod.get_db(), game_id).reopened
+
+
+def test_undo_is_refused_on_a_finished_game(client):
+    # target 1000: hand 1 is deleted, hand 2 ends the game 1000:50 and the sheet is read-only;
+    # bringing hand 1 back (a second phone's Undo) would change the result: refused, as a deletion is
+    game_id = start_game(client, target=1000)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=50))
+    (first,) = _hand_ids(client, game_id)
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": token})
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    assert totals(client.get(f"/games/{game_id}").text) == [1000, 50]
+    response = client.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": token})
+    assert response.status_code == 302
+    page = client.get(f"/games/{game_id}").text
+    assert "This game is finished and read-only." in page and "Hand restored." not in page
+    assert totals(page) == [1000, 50]
+    changes = [row["action"] for row in client.get(f"/api/games/{game_id}/changes").get_json()]
+    assert changes == ["game created", "hand added", "hand deleted", "hand added"]
+    # reopened for corrections, the hand can be brought back
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
+    response = client.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": token}, follow_redirects=True)
+    assert "Hand restored." in response.text and totals(response.text) == [1100, 100]
+
+
+def test_a_hand_form_of_the_older_page_is_still_read(client):
+    # a phone may hold the previous version of the form (in its cache, offline): each side with its
+    # own "went out" and points-or-counts, and a "stock ran out" tick; it is stored as it meant.
+    # The rules reference, "Scoring a hand": A out 100 + natural canasta 500 + 200 melded = 800;
+    # B counted 6 K–8 melded (60) and holds 10: 50.
+    game_id = start_game(client)
+    data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new")}
+    data.update(
+        {
+            "sides-0-went_out": "normal",
+            "sides-0-natural_canastas": "1",
+            "sides-0-melded_mode": "points",
+            "sides-0-melded_points": "200",
+            "sides-1-went_out": "no",
+            "sides-1-melded_mode": "counts",
+            "sides-1-melded_high": "6",
+            "sides-1-hand_mode": "points",
+            "sides-1-hand_points": "10",
+        }
+    )
+    assert client.post(f"/games/{game_id}/hands/new", data=data).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [800, 50]
+
+
+def test_who_went_out_is_one_answer_for_the_hand(client):
+    # "out" names the side (or the stock), "how" the way: the other sides did not go out
+    game_id = start_game(client)
+    data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "out": "1", "how": "concealed"}
+    data.update({"sides-1-natural_canastas": "1", "sides-1-melded_points": "100", "sides-0-melded_points": "50"})
+    assert client.post(f"/games/{game_id}/hands/new", data=data).status_code == 302
+    # B: concealed 200 + natural 500 + 100 melded = 800; A: 50
+    assert totals(client.get(f"/games/{game_id}").text) == [50, 800]
+    # no answer at all: said once, beside the question, and listed at the Save button
+    data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "sides-0-melded_points": "50"}
+    page = client.post(f"/games/{game_id}/hands/new", data=data)
+    assert page.status_code == 422
+    assert page.text.count("Mark the side that went out, or that the stock ran out.") == 1
+    assert 'id="out-error"' in page.text and 'data-focus="out-0"' in page.text

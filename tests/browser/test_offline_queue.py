@@ -59,6 +59,12 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     expect(page.locator("#waiting-hands")).to_have_count(0, timeout=15000)
     game = page.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
     assert len(game["hands"]) == 2 and game["totals"] == [150, 150]
+    # the scoreboard again at its top, saying so with the last hand sent: no scrolling to find it
+    confirmation = page.locator(".flash", has_text="Hand saved: it was waiting on this phone.")
+    expect(confirmation).to_have_count(1, timeout=15000)
+    expect(confirmation.locator('.saved-line[data-hand="2"]')).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    assert page.locator("p.total").all_inner_texts() == ["150", "150"]
     context.close()
 
 
