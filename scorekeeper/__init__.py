@@ -67,6 +67,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile(os.path.join(app.instance_path, "config.py"), silent=True)
+        # its password is read again when set-password changes it on a running server (access.PasswordFile)
+        app.config.setdefault("CONFIG_FILE", os.path.join(app.instance_path, "config.py"))
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -10,11 +10,16 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import threading
+import time
 
-from waitress import serve
+from waitress import create_server, wasyncore
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
 
 from . import create_app, tls
+from .db import close_for_exit
 from .share import lan_addresses
 
 # waitress warns "Task queue depth is 1" whenever a request waits a moment for a free thread, which
@@ -45,6 +50,47 @@ def _start_https(app, args) -> tuple[object, tls.Ready]:
     server.prepare()  # binds now: a port in use stops the start here, with the error
     threading.Thread(target=server.serve, name="https", daemon=True).start()
     return server, ready
+
+
+DRAIN = 10.0  # seconds the requests in flight get to finish when the server is stopped
+
+
+def _busy(server, socket_map) -> bool:
+    """Whether a request is still being answered: queued, running, or its answer not yet sent."""
+    dispatcher = server.task_dispatcher
+    if dispatcher.queue or dispatcher.active_count > 0:
+        return True
+    return any(
+        isinstance(channel, HTTPChannel) and (channel.requests or channel.total_outbufs_len)
+        for channel in list(socket_map.values())
+    )
+
+
+def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on_stop=None) -> None:
+    """Serve plain HTTP with waitress until ``stopping`` is set (SIGTERM), then stop taking requests,
+    let those in flight finish and their answers go out (at most DRAIN seconds), call ``on_stop``
+    (the HTTPS server stops the same way) and end the server's threads. Ctrl+C ends it as waitress does."""
+    logging.basicConfig()  # as waitress.serve: its start-up line and errors reach the console
+    server = create_server(app, host=host, port=port, threads=threads, ident="scorekeeper")
+    server.print_listen("Serving on http://{}:{}")
+    socket_map = server.map if hasattr(server, "effective_listen") else server._map
+    loop = server.asyncore.loop
+    use_poll = server.adj.asyncore_use_poll
+    try:
+        while not stopping.is_set():
+            loop(timeout=0.2, map=socket_map, use_poll=use_poll, count=1)
+        for listener in [d for d in list(socket_map.values()) if isinstance(d, BaseWSGIServer)]:
+            wasyncore.dispatcher.close(listener)  # no new connections; the trigger stays, for the answers
+        if on_stop is not None:
+            on_stop()
+        deadline = time.monotonic() + DRAIN
+        while _busy(server, socket_map) and time.monotonic() < deadline:
+            loop(timeout=0.05, map=socket_map, use_poll=use_poll, count=1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.task_dispatcher.shutdown()
+        wasyncore.close_all(socket_map)
 
 
 def main() -> None:
@@ -81,11 +127,22 @@ def main() -> None:
         for address in secure or ["localhost"]:
             print(f"    https://{address}:{args.https_port}/", flush=True)
     print(f"On this computer: http://127.0.0.1:{args.port}/   (Ctrl+C stops it)", flush=True)
+    # a service manager stops programs with SIGTERM: the same clean end as Ctrl+C, with the requests
+    # in flight answered, then the database checkpointed and closed (no -wal file left behind)
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.set())
+    stopped = []
+
+    def stop_https() -> None:
+        if https is not None and not stopped:
+            stopped.append(True)
+            https.stop()  # stops taking connections, lets its requests in flight finish
+
     try:
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+        serve(app, host=args.host, port=args.port, threads=args.threads, stopping=stopping, on_stop=stop_https)
     finally:
-        if https is not None:
-            https.stop()
+        stop_https()
+        close_for_exit(app)
 
 
 if __name__ == "__main__":

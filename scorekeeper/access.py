@@ -26,6 +26,7 @@ from pathlib import Path
 import click
 from flask import (
     Blueprint,
+    Config,
     abort,
     current_app,
     jsonify,
@@ -123,7 +124,7 @@ class Sessions:
             stat = os.stat(self.path)
         except OSError:
             return
-        stamp = (stat.st_mtime_ns, stat.st_size)
+        stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)  # the file is replaced whole: a new inode
         if stamp == self.stamp:
             return
         try:
@@ -147,7 +148,7 @@ class Sessions:
         os.replace(temporary, self.path)
         os.chmod(self.path, 0o600)
         stat = os.stat(self.path)
-        self.stamp = (stat.st_mtime_ns, stat.st_size)
+        self.stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
     def current_generation(self) -> int:
         with self.lock:
@@ -174,6 +175,48 @@ class Sessions:
             self._save()
 
 
+PASSWORD_KEYS = ("PASSWORD_HASH", "PASSWORD")
+PASSWORD_FILE = "scorekeeper_password_file"
+
+
+class PasswordFile:
+    """The password as the instance's config file holds it now: ``set-password`` on a running
+    server takes effect at the next request (the old password and every old cookie stop working),
+    without a restart. A stat per request; the file is read again only when it changed (another
+    inode, time or size). A file that cannot be read or run (half edited) or that is gone keeps the
+    password known: the archive is never opened by a broken file."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.stamp: tuple[int, int, int, int] | None = None
+
+    def refresh(self, app) -> None:
+        if self.path is None:
+            return
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return
+        stamp = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        if stamp == self.stamp:
+            return
+        with self.lock:
+            if stamp == self.stamp:
+                return
+            fresh = Config(app.root_path)
+            try:
+                fresh.from_pyfile(self.path)
+            except Exception:  # noqa: BLE001 - a file being edited: keep what is known, read it again next time
+                return
+            for key in PASSWORD_KEYS:
+                if key in fresh:
+                    app.config[key] = fresh[key]
+                else:
+                    app.config.pop(key, None)
+            self.stamp = stamp
+
+
 def _sessions_file(app) -> str | None:
     """``SESSIONS_FILE``, else beside the database (``instance/sessions.json``); None for a database
     in memory."""
@@ -188,6 +231,15 @@ def _sessions_file(app) -> str | None:
 
 def _sessions(app=None) -> Sessions:
     return (app or current_app).extensions[SESSIONS]
+
+
+def current(app) -> tuple[str, int]:
+    """The password and its generation as they are now (read again if ``set-password`` changed
+    them): part of the key of every page kept for a cookie (pagecache.FastPages), so no kept page
+    outlives a new password."""
+    app.extensions[PASSWORD_FILE].refresh(app)
+    secret = app.config.get("PASSWORD_HASH") or app.config.get("PASSWORD") or ""
+    return str(secret), _sessions(app).current_generation()
 
 
 def password_set(app=None) -> bool:
@@ -225,7 +277,9 @@ def _check(password: str) -> bool:
 
 def guard():
     """Before every request: with a password, a locked phone is sent to the password page (pages),
-    or answered 401 (the API and the phone's background requests)."""
+    or answered 401 (the API and the phone's background requests). A new password in the config
+    file is taken up first."""
+    current_app.extensions[PASSWORD_FILE].refresh(current_app)
     if unlocked() or request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
         return None
     if request.blueprint == "api" or request.is_json or request.path.endswith(".json"):
@@ -340,14 +394,19 @@ def set_password_command(password: str) -> None:
     lines = [line for line in lines if not re.match(r"\s*PASSWORD(_HASH)?\s*=", line)]
     if password:
         lines.append(f"PASSWORD_HASH = {generate_password_hash(password)!r}")
-    path.touch(mode=0o600, exist_ok=True)
-    path.chmod(0o600)  # private before the hash is in it
-    path.write_text("\n".join(lines) + ("\n" if lines else ""))
-    _sessions().new_generation()  # every phone unlocked with the old password is locked, even before a restart
+    # written whole and private (mode 600) beside, then put in place at once: a running server
+    # reads it again at its next request (PasswordFile) and never sees a half-written file
+    temporary = path.with_name(f"config.py.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write("\n".join(lines) + ("\n" if lines else ""))
+    os.replace(temporary, path)
+    _sessions().new_generation()  # every phone unlocked with the old password is locked
     click.echo(
-        "Password set; restart the app. Every phone asks for it once."
+        "Password set: it holds at once, also for a running score keeper (no restart needed). "
+        "Every phone asks for it once."
         if password
-        else "Password removed; restart the app."
+        else "Password removed: the running score keeper is open to everyone at once."
     )
 
 
@@ -357,6 +416,7 @@ def init_app(app, scoreboard_page) -> None:
     app.extensions[SCOREBOARD] = scoreboard_page
     app.extensions[THROTTLE] = Throttle()
     app.extensions[SESSIONS] = Sessions(_sessions_file(app), app.permanent_session_lifetime.total_seconds())
+    app.extensions[PASSWORD_FILE] = PasswordFile(app.config.get("CONFIG_FILE"))
     app.before_request(guard)
     app.register_blueprint(bp)
     app.cli.add_command(set_password_command)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import logging
 import os
+import sqlite3
 import threading
 from collections import OrderedDict
 
@@ -16,6 +20,7 @@ from . import backup, store
 from .messages import counted
 
 migrations = Migrations("scorekeeper")
+log = logging.getLogger(__name__)
 
 
 @migrations()
@@ -324,7 +329,9 @@ def generation(db: Database) -> int:
 def open_db(path: str, migrate: bool = True) -> Database:
     """Open the database file (or memory with ":memory:"), tuned for several phones, and migrate it
     (the app migrates once when it starts; its requests then open without looking)."""
-    db = Database(memory=True) if path == ":memory:" else Database(path)
+    # the server's threads each keep their own connections; the thread check is off only so that
+    # the server's end can checkpoint and close them all from the main thread (close_for_exit)
+    db = Database(memory=True) if path == ":memory:" else Database(sqlite3.connect(path, check_same_thread=False))
     # a file this server may not write (read-only files or disk) is opened read-only, and SQLite
     # keeps the connection so: it is not kept (close_db), and the next save after the file is made
     # writable again opens it afresh and is stored, without a restart
@@ -338,6 +345,9 @@ def open_db(path: str, migrate: bool = True) -> Database:
         # FULL: a commit is on the disk before the phone is told "saved", so an acknowledged hand
         # survives a power cut too (NORMAL with WAL survives a killed process, not a power cut)
         db.execute("PRAGMA synchronous = FULL")
+        if not path.startswith("file:"):
+            # the file this connection opened: a change is refused once another is at the path (store.write)
+            db.opened = (path, store.file_identity(path))
     if migrate or path == ":memory:":
         migrations.apply(db)
         store.rebuild_missing_results(db)
@@ -356,6 +366,50 @@ def _kept_connections(app) -> OrderedDict:
     return kept
 
 
+OPENED = "scorekeeper_database_file"
+CONNECTIONS = "scorekeeper_open_connections"
+
+
+def _connections(app) -> set:
+    """Every connection the app's threads keep open: held here until closed, so that none is
+    closed unseen when its thread ends (close_for_exit checkpoints them first)."""
+    return app.extensions.setdefault(CONNECTIONS, set())
+
+
+def _close(app, db: Database) -> None:
+    _connections(app).discard(db)
+    db.close()
+
+
+def _open_for(app, path: str, migrate: bool) -> Database:
+    """A new connection of this app to its database: the file the app opened first, or Unavailable
+    ("replaced") when another file is at the path now or none (deleted: never a new empty archive)."""
+    files = app.extensions.setdefault(OPENED, {})
+    expected = files.get(path)
+    if expected is not None and store.file_identity(path) != expected:
+        raise store.replaced(path, expected, store.file_identity(path))
+    db = open_db(path, migrate=migrate)
+    opened = getattr(db, "opened", None)
+    if opened is not None:
+        if expected is None:
+            files[path] = opened[1]
+        elif opened[1] != expected:
+            db.close()
+            raise store.replaced(path, expected, opened[1])
+        _connections(app).add(db)
+    return db
+
+
+def _still_there(db: Database) -> Database:
+    """A kept connection, reused: its file is still read (it holds what was acknowledged), but a
+    file replaced under it is reported now, and every change refused (store.write)."""
+    try:
+        store.check_same_file(db)
+    except store.Unavailable:
+        pass
+    return db
+
+
 def get_db() -> Database:
     """The request's database connection: the thread's own, opened on first use and kept."""
     if "db" not in g:
@@ -365,8 +419,10 @@ def get_db() -> Database:
         kept = _kept_connections(app)
         db = kept.pop(path, None) if path != ":memory:" and path in migrated else None
         if db is None:
-            db = open_db(path, migrate=path not in migrated)
+            db = _open_for(app, path, migrate=path not in migrated)
             migrated.add(path)
+        else:
+            _still_there(db)
         g.db = db
     return g.db
 
@@ -377,12 +433,12 @@ def peek_generation(app) -> int:
     kept = _kept_connections(app)
     db = kept.get(path)
     if db is None:
-        db = open_db(path, migrate=False)
+        db = _open_for(app, path, migrate=False)
         if db.unwritable:  # not kept (see open_db)
             try:
                 return generation(db)
             finally:
-                db.close()
+                _close(app, db)
         kept[path] = db
     return generation(db)
 
@@ -396,12 +452,38 @@ def close_db(exception: BaseException | None = None) -> None:
     if db.conn.in_transaction:
         db.conn.rollback()
     if path == ":memory:" or getattr(db, "unwritable", False):
-        db.close()
+        _close(current_app, db)
         return
     kept = _kept_connections(current_app)
     kept[path] = db
     while len(kept) > KEPT_PER_THREAD:
-        kept.popitem(last=False)[1].close()
+        _close(current_app, kept.popitem(last=False)[1])
+
+
+def close_for_exit(app) -> None:
+    """At the server's end, once its threads are gone: the write-ahead log is copied into the
+    database and emptied (``wal_checkpoint(TRUNCATE)``) and the last connection closed, which
+    removes the -wal file. Nothing is done to a file that is no longer the one the server opened
+    (the log beside it belongs to the file that was there)."""
+    # the connections the server's threads kept: each is checkpointed first, so that the log of a
+    # file deleted or replaced under the server is emptied into that file, never left beside its successor
+    for db in list(_connections(app)):
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # busy or failing: SQLite replays the log at the next start
+        finally:
+            _close(app, db)
+    gc.collect()
+    path = app.config["DATABASE"]
+    expected = app.extensions.get(OPENED, {}).get(path)
+    if expected is None or store.file_identity(path) != expected:
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=store.WRITE_WAIT)) as connection:
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error as error:  # a read-only or failing disk: SQLite replays the log at the next start
+        log.error("The database could not be checkpointed at the end: %s", error)
 
 
 @click.command("init-db")

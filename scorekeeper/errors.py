@@ -27,6 +27,10 @@ DISK_MESSAGES = {
         "Cannot save: the disk is full. Nothing was saved; what was saved before is safe. "
         "Free some space on the computer running the score keeper, then send it again."
     ),
+    "replaced": N_(
+        "Cannot save: the archive file was deleted or replaced on the computer running the score keeper. "
+        "Nothing was saved. Restart the score keeper there, then send it again."
+    ),
     "io": N_(
         "Cannot save: the disk reports an error. Nothing was saved; what was saved before is safe. "
         "Check the computer running the score keeper, then send it again."

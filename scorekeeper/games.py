@@ -712,10 +712,14 @@ def restore_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int):
-    """Undo a deletion."""
-    if service.restore_hand(get_db(), game_id, hand_id, phone=_phone()).status == service.MISSING:
+    """Undo a deletion (refused on a finished, read-only game: the deleted hand would change its result)."""
+    outcome = service.restore_hand(get_db(), game_id, hand_id, phone=_phone())
+    if outcome.status == service.MISSING:
         abort(404)
-    flash(N_("Hand restored."), saved_category(hand_id))
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    else:
+        flash(N_("Hand restored."), saved_category(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from flask import Response, current_app, request, session
 from flask_wtf.csrf import generate_csrf
 
+from . import access, store
 from . import db as dbmod
 
 MARKER = "csrf-" + secrets.token_hex(12)  # never in a page otherwise
@@ -156,7 +157,10 @@ class FastPages:
         path = self.flask_app.config["DATABASE"]
         if path == ":memory:" or path not in self.flask_app.extensions.get("scorekeeper_migrated", ()):
             return None
-        return dbmod.peek_generation(self.flask_app)
+        try:
+            return dbmod.peek_generation(self.flask_app)
+        except store.Unavailable:
+            return None  # the app answers (a 503 that says why)
 
     def _without_mark(self, start_response):
         """``start_response`` that leaves out the internal X-Page-Cache header (HEAD, other pages)."""
@@ -181,6 +185,7 @@ class FastPages:
             environ.get("HTTP_ACCEPT_ENCODING"),
             environ.get("HTTP_HOST"),
             environ.get("wsgi.url_scheme"),
+            access.current(self.flask_app),  # a new password: no page kept for an old cookie is served
         )
         hit = self.cache.get(key)
         if hit is not None:

@@ -198,11 +198,18 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
 
 
 def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
-    """Undo the deletion of a hand: MISSING or SAVED."""
+    """Undo the deletion of a hand: MISSING, LOCKED (a finished game is read-only, as for a
+    deletion or a correction: bringing a hand back would change its result) or SAVED."""
     if not (store.valid_id(game_id) and store.valid_id(hand_id)):
         return Outcome(MISSING)
     with store.write(db):
-        if store.get_game(db, game_id) is None or not store.restore_hand(db, game_id, hand_id):
+        game = store.get_game(db, game_id)
+        if game is None:
+            return Outcome(MISSING)
+        if _locked(game, _kept(db, game)):
+            deleted = store.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
+            return Outcome(LOCKED if deleted is not None else MISSING)
+        if not store.restore_hand(db, game_id, hand_id):
             return Outcome(MISSING)
         hand = store.get_hand(db, game_id, hand_id)
         store.log_change(db, game_id, hand_id, "hand restored", None, store.entry_of(hand), phone)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -55,6 +57,47 @@ def unavailable(error: BaseException) -> Unavailable | None:
 
 WRITE_WAIT = 2.0  # seconds a change waits for its turn before the phone is told to try again
 
+log = logging.getLogger(__name__)
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` now, or None when there is none."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+_REPORTED: set[tuple] = set()
+
+
+def replaced(path: str, expected: tuple[int, int], found: tuple[int, int] | None) -> Unavailable:
+    """The refusal when the database file at ``path`` is no longer the one opened (deleted, or
+    another file moved over it while the server ran): a change stored now would go to a file that
+    is gone at the next start. Said once on the console."""
+    if (path, expected, found) not in _REPORTED:
+        _REPORTED.add((path, expected, found))
+        what = "deleted" if found is None else "replaced by another file"
+        log.error(
+            "The database %s was %s while the score keeper was running: saves are refused until it is restarted.",
+            path,
+            what,
+        )
+    return Unavailable("replaced", f"{path} is no longer the file that was opened")
+
+
+def check_same_file(db: Database) -> None:
+    """Raise Unavailable("replaced") when the file at the connection's path is no longer the file it
+    opened (``db.opened``: path and identity, set by db.open_db; a stat, so cheap)."""
+    opened = getattr(db, "opened", None)
+    if opened is None:
+        return
+    path, expected = opened
+    found = file_identity(path)
+    if found != expected:
+        raise replaced(path, expected, found)
+
 
 @contextlib.contextmanager
 def write(db: Database) -> Iterator[Database]:
@@ -87,7 +130,9 @@ def write(db: Database) -> Iterator[Database]:
         except sqlite3.OperationalError as error:
             raise (unavailable(error) or error) from error
         try:
+            check_same_file(db)  # the file at the path is still the one this connection writes to
             yield db
+            check_same_file(db)  # and still is now (replaced while this change was decided)
         except BaseException as error:
             _rollback(db)
             trouble = unavailable(error)

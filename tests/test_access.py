@@ -374,10 +374,57 @@ def test_a_new_password_revokes_every_phone_at_once(tmp_path, monkeypatch):
     thief.set_cookie("session", copied)
     assert thief.get("/export.json").status_code == 401
     _unlock(phone, "neu")
-    assert phone.get("/export.json").status_code == 401  # the running app still has the old password
+    assert phone.get("/export.json").status_code == 200  # the running app takes the new password at once
     fresh = restarted.test_client()
     _unlock(fresh, "neu")
     assert fresh.get("/export.json").status_code == 200
+
+
+def test_a_new_password_holds_at_once_on_the_running_server_and_its_page_cache(tmp_path, monkeypatch):
+    """set-password while the server runs (another process): an old cookie gets no page, not even
+    the score sheet kept for it in the page cache, and the old password stops working at once."""
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    (tmp_path / "config.py").write_text(f"EXTRA_HOSTS = []\nPASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    app = create_app(None)
+    phone = app.test_client()
+    _unlock(phone, "alt")
+    game_id = start_game(phone)
+    for _ in range(2):  # the second is served from the page cache (pagecache.FastPages)
+        page = phone.get(f"/games/{game_id}")
+        assert page.status_code == 200 and "Anna" in page.text
+    copied = _cookie(phone)
+    other_process = create_app(None)
+    result = other_process.test_cli_runner().invoke(args=["set-password", "--password", "neu"])
+    assert result.exit_code == 0, result.output
+    assert "no restart" in result.output
+    thief = app.test_client()
+    thief.set_cookie("session", copied)
+    for url in (f"/games/{game_id}", "/history", "/"):
+        answer = thief.get(url)
+        assert answer.status_code == 302 and "/login" in answer.headers["Location"], url
+        assert "Anna" not in answer.text
+    assert phone.get(f"/games/{game_id}").status_code == 302  # the phone itself too
+    guest = app.test_client()
+    assert _unlock(guest, "alt").status_code == 403  # the old password no longer opens anything
+    assert guest.get("/export.json").status_code == 401
+    assert _unlock(guest, "neu").status_code == 302
+    assert guest.get(f"/games/{game_id}").status_code == 200
+    assert (tmp_path / "config.py").read_text().startswith("EXTRA_HOSTS = []\n")  # the rest of the file is kept
+    # the password removed: open to everyone at once
+    assert other_process.test_cli_runner().invoke(args=["set-password", "--password", ""]).exit_code == 0
+    assert app.test_client().get(f"/games/{game_id}").status_code == 200
+
+
+def test_a_config_file_being_edited_never_opens_the_archive(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    config = tmp_path / "config.py"
+    config.write_text(f"PASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    app = create_app(None)
+    assert app.test_client().get("/history").status_code == 302
+    config.write_text("PASSWORD_HASH = 'half")  # an editor saving half a line: not read
+    assert app.test_client().get("/history").status_code == 302
+    config.unlink()  # gone: the password known is kept
+    assert app.test_client().get("/history").status_code == 302
 
 
 def test_only_this_machines_names_are_answered(client):
@@ -431,6 +478,7 @@ def test_the_server_sets_a_private_umask(monkeypatch):
     calls = []
     monkeypatch.setattr(main_module, "serve", lambda *args, **kwargs: calls.append(os.umask(0o022)))
     monkeypatch.setattr(main_module, "create_app", lambda: None)
+    monkeypatch.setattr(main_module, "close_for_exit", lambda app: None)
     monkeypatch.setattr(main_module, "lan_addresses", lambda: ())
     monkeypatch.setattr("sys.argv", ["scorekeeper"])
     before = os.umask(0o022)
@@ -456,6 +504,7 @@ def test_the_console_does_not_report_the_queue_depth_of_ordinary_play(monkeypatc
 
     monkeypatch.setattr(main_module, "serve", serve)
     monkeypatch.setattr(main_module, "create_app", lambda: None)
+    monkeypatch.setattr(main_module, "close_for_exit", lambda app: None)
     monkeypatch.setattr(main_module, "lan_addresses", lambda: ())
     monkeypatch.setattr("sys.argv", ["scorekeeper"])
     monkeypatch.setattr(queue_logger, "level", queue_logger.level)  # restored after the test

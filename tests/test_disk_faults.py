@@ -509,3 +509,53 @@ def test_c_a_full_or_failing_disk_loses_doubles_and_half_writes_no_hand(archive,
             assert db.execute("select * from game_results where game_id = ?", [game]).fetchall() == before
     finally:
         db.close()
+
+
+# --- the database deleted or replaced under the running server ----------------------------------
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_d_a_database_deleted_or_replaced_under_the_server_acknowledges_no_save(archive, servers, how):
+    """``rm`` of the database with its -wal and -shm, or another archive moved over it, while the
+    server runs: every save is answered 503 (the form with what was typed, the queue's JSON so the
+    phone keeps the hand), one line on the console says why, and no save is ever acknowledged into
+    a file that is gone at the next start."""
+    port = serving.free_port()
+    server = start_server(archive, port, threads=1)  # one thread: the form is read on its kept connection
+    servers.append(server)
+    game = archive.games[0]
+    phone = Phone(port, game)
+    phone.open_form()
+    assert phone.save_json(new_key()).status == 201  # stored, in the file that was opened
+
+    if how == "deleted":
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{archive.path}{suffix}").unlink()
+    else:
+        other = archive.top / "other.sqlite"
+        db = dbmod.open_db(str(other))
+        store.create_game(db, "classic", ["A", "B", "C", "D"], 0)
+        db.close()
+        os.replace(other, archive.path)
+
+    keys = [new_key() for _ in range(8)]
+    for i, key in enumerate(keys):
+        if i % 2:
+            assert_disk_answer(phone.save_json(key), "replaced", as_json=True)
+        else:
+            page = phone.save_form(key)
+            assert_disk_answer(page, "replaced", as_json=False)
+            assert 'value="135"' in page.text and 'value="85"' in page.text  # the typed figures come back
+    serving.stop(server)  # SIGTERM
+    log = (archive.top / "server.log").read_text()
+    said = "deleted" if how == "deleted" else "replaced by another file"
+    assert log.count(f"was {said} while the score keeper was running") == 1, log
+
+    # started again on what is at the path now: none of the refused hands is there
+    if how == "replaced":
+        assert archive.query("pragma integrity_check") == [("ok",)]  # the old -wal was not applied to it
+        assert archive.query("select count(*) from games") == [(1,)]
+    port = serving.free_port()
+    servers.append(start_server(archive, port))
+    assert Phone(port, game).request("GET", "/").status == 200  # (a new, empty archive once it was deleted)
+    assert archive.query("select count(*) from hands") == [(0,)]

@@ -2,12 +2,22 @@
 in the middle of an import (benchmarks/fault.py has the full runs and what they check); and proof
 that the run fails when the server refuses the hands instead of storing them."""
 
+import contextlib
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
+
+from benchmarks import serving
+from scorekeeper import db as dbmod
+from scorekeeper import store
+from tests.test_disk_faults import Phone, new_key
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
 
@@ -87,3 +97,47 @@ def test_an_import_killed_midway_leaves_the_archive_untouched_or_whole():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "PASS" in run.stdout and "half 0" in run.stdout
     assert "imports killed with SIGKILL" in run.stdout
+
+
+def test_sigterm_answers_the_request_in_flight_checkpoints_and_exits_0(tmp_path):
+    """A service manager stops the server with SIGTERM: it stops taking connections, answers the
+    save in flight, checkpoints the database and exits 0 with no -wal file left (or an empty one)."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    path = instance / "scorekeeper.sqlite"
+    db = dbmod.open_db(str(path))
+    game = store.create_game(db, "classic", ["N", "E", "S", "W"], 0, target=10**6)
+    db.close()
+    port = serving.free_port()
+    server = serving.start_scorekeeper(instance, port, log=tmp_path / "server.log")
+    try:
+        phone = Phone(port, game)
+        phone.open_form()
+        first = new_key()
+        assert phone.save_json(first).status == 201
+        assert Path(f"{path}-wal").stat().st_size > 0  # the hand is in the log, not yet in the file
+
+        # another program holds the write lock: the next save waits for it (up to 2 s) ...
+        lock = sqlite3.connect(path, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        in_flight, answers = new_key(), []
+        sender = threading.Thread(target=lambda: answers.append(phone.save_json(in_flight)))
+        sender.start()
+        time.sleep(0.5)
+        server.send_signal(signal.SIGTERM)  # ... while the server is told to stop
+        time.sleep(0.5)
+        with pytest.raises(OSError):  # no new connections are taken
+            phone.request("GET", "/")
+        lock.execute("ROLLBACK")
+        lock.close()
+        sender.join(10)
+        assert [answer.status for answer in answers] == [201]  # the save in flight was answered
+        assert server.wait(15) == 0
+    finally:
+        serving.stop(server, signal.SIGKILL)
+    wal = Path(f"{path}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        stored = {key for (key,) in connection.execute("select client_key from hands")}
+        assert stored == {first, in_flight}
+        assert connection.execute("pragma integrity_check").fetchone() == ("ok",)
