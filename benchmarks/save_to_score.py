@@ -6,8 +6,8 @@ slowed 4x (a mid-range phone), against a baseline in the same run.
 
 Two ways of saving the same hand on the production server (waitress, 8 threads), side by side:
 
-- **in place** (the app): the hand form's script sends the hand, follows the redirect in the same
-  request and puts the scoreboard of the answer in place of the form, at its top;
+- **in place** (the app): the hand form's script sends the hand and gets the scoreboard in the
+  answer (no redirect), which it puts in place of the form, at its top;
 - **page load** (the baseline, how a save ended before): the same form sent as an ordinary form
   (the form's script is kept out of the submit); the browser follows the redirect and loads the
   scoreboard page in full.
@@ -133,6 +133,7 @@ def main() -> int:
             )
             base, stop = serve(app)
             try:
+                run(browser, base, True, 1, 3)  # warm-up (the browser's and the server's first runs)
                 for rate in (1, 4):
                     for script, name in ((True, "in place (the app)"), (False, "page load (baseline)")):
                         times, failures = run(browser, base, script, rate, args.hands)

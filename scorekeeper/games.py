@@ -509,7 +509,18 @@ def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
         message = N_("This hand was already saved (sent twice); it is stored once.")
     flash(message, saved_category(hand.id if hand is not None else outcome.id))
     # the top of the scoreboard: the totals, the next hand and this hand's line, with no scrolling
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    scoreboard = url_for("games.scoreboard", game_id=game.id)
+    if request.headers.get(PAD_HEADER) == "1":
+        # the hand form's script: the scoreboard in this answer (one request fewer than the redirect
+        # would take), which it shows in place of the form; the header says it was stored
+        page = scoreboard_page(game.id)
+        page.headers[SAVED_HEADER] = scoreboard
+        return page
+    return redirect(scoreboard)
+
+
+PAD_HEADER = "X-Canasta-Pad"  # sent by the hand form's script with a save
+SAVED_HEADER = "X-Canasta-Saved"  # the answer's: the hand is stored; the scoreboard's address
 
 
 def saved_category(hand_id: int | None) -> str:

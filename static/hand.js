@@ -48,7 +48,8 @@
       if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) {
         return { status: r.status, redirected: true, html: "", url: "" };
       }
-      return r.text().then(function (html) { return { status: r.status, redirected: r.redirected, html: html, url: r.url }; });
+      var saved = r.headers.get("X-Canasta-Saved");  // stored: the scoreboard is this answer
+      return r.text().then(function (html) { return { status: r.status, redirected: r.redirected, html: html, url: saved || r.url, saved: !!saved }; });
     }).then(function (answer) {
       clearTimeout(timer);
       return answer;
@@ -534,9 +535,12 @@
       notice("unreachable", "");
       var body = new URLSearchParams(new FormData(form));
       var follow = !!options.onSaved;  // the scoreboard comes back in the same answer
-      request(action, { method: "POST", body: body, credentials: "same-origin", redirect: follow ? "follow" : "manual" }, SEND_MS)
+      var sending = { method: "POST", body: body, credentials: "same-origin", redirect: follow ? "follow" : "manual" };
+      if (follow) sending.headers = { "X-Canasta-Pad": "1" };
+      request(action, sending, SEND_MS)
         .then(function (answer) {
-          if (follow ? answer.redirected && isGame(answer.url) : answer.redirected) { done(); saved(answer); }
+          var stored = follow ? (answer.saved || answer.redirected) && isGame(answer.url) : answer.redirected;
+          if (stored) { done(); saved(answer); }
           else answered(answer);
         }, unreachable);
     });

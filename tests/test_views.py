@@ -652,3 +652,20 @@ def test_who_went_out_is_one_answer_for_the_hand(client):
     assert page.status_code == 422
     assert page.text.count("Mark the side that went out, or that the stock ran out.") == 1
     assert 'id="out-error"' in page.text and 'data-focus="out-0"' in page.text
+
+
+def test_the_pads_script_gets_the_scoreboard_in_the_answer_to_its_save(client):
+    # one request instead of a redirect and a second one: the stored hand's scoreboard, saying so
+    game_id = start_game(client)
+    data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "out": "stock"}
+    data.update({"sides-0-melded_points": "100", "sides-1-melded_points": "50"})
+    answer = client.post(f"/games/{game_id}/hands/new", data=data, headers={"X-Canasta-Pad": "1"})
+    assert answer.status_code == 200 and answer.headers["X-Canasta-Saved"] == f"/games/{game_id}"
+    assert totals(answer.text) == [100, 50] and "Hand saved." in answer.text
+    assert 'class="saved-line" data-hand="1"' in answer.text
+    # the message was shown there: the next scoreboard does not say it again
+    assert "Hand saved." not in client.get(f"/games/{game_id}").text
+    # a refused hand comes back as the form, as without the header
+    data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "sides-0-melded_points": "12"}
+    answer = client.post(f"/games/{game_id}/hands/new", data=data, headers={"X-Canasta-Pad": "1"})
+    assert answer.status_code == 422 and "X-Canasta-Saved" not in answer.headers
