@@ -120,6 +120,7 @@ def sideways_overflow(page):
 
 
 def assert_fits(page, what):
+    page.wait_for_load_state("load")  # its style sheet applied (a busy machine may show the page before)
     scroll_width, client_width = sideways_overflow(page)
     assert scroll_width <= client_width, f"{what}: scrolls sideways ({scroll_width} > {client_width} px)"
 
