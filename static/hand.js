@@ -134,7 +134,8 @@
     });
     form.addEventListener("input", function (event) {
       var input = event.target;
-      if (!input.dataset || !input.dataset.count || event.inputType === "deleteContentBackward") return;
+      // typed digits only: not a − / + tap (its input event has no inputType), not a deletion
+      if (!input.dataset || !input.dataset.count || event.inputType !== "insertText") return;
       var value = input.value.trim();
       if (!/^[0-9]+$/.test(value)) return;
       var max = toInt(input.dataset.max) || 99;
