@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask, session
 from flask_wtf.csrf import CSRFProtect
 
-from . import access, api, archive, db, errors, games, i18n, pagecache, share, trust
+from . import access, api, archive, db, errors, games, i18n, limits, pagecache, share, trust
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -61,9 +61,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         # The cookie is sent again only when it changes: a repeat page view stays cacheable (pagecache).
         SESSION_REFRESH_EACH_REQUEST=False,
-        MAX_CONTENT_LENGTH=8
-        * 1024
-        * 1024,  # far above any form; the archive import alone takes more (archive.IMPORT_MAX_BYTES)
+        # Bodies (limits.py): any request at most 1 MB (the archive import alone takes more, from a
+        # phone that may write: archive.IMPORT_MAX_BYTES); a form's text at most 256 KB, urlencoded
+        # or multipart, in at most 1000 fields. The servers are given the largest (limits.largest_body).
+        MAX_CONTENT_LENGTH=limits.BODY_MAX_BYTES,
+        MAX_FORM_MEMORY_SIZE=limits.FORM_MAX_BYTES,
+        MAX_FORM_PARTS=limits.FORM_MAX_FIELDS,
     )
     if test_config is None:
         app.config.from_pyfile(os.path.join(app.instance_path, "config.py"), silent=True)
@@ -78,11 +81,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     # foreign name pointed at this machine (DNS rebinding) reaches the archive; others get 400
     if app.config.get("TRUSTED_HOSTS") is None:
         app.config["TRUSTED_HOSTS"] = share.own_names(app.config.get("EXTRA_HOSTS", ()))
-    app.request_class = share.Request
+    app.request_class = limits.Request
 
+    # before anything reads a body (the CSRF check reads the form): a body over the limit (413), a
+    # locked phone (access.guard), a change without the session's form token; in this order
+    app.before_request(limits.refuse_large_body)
+    access.init_app(app, games.scoreboard_page)
+    app.before_request(limits.refuse_without_csrf_session)
     csrf.init_app(app)
 
-    access.init_app(app, games.scoreboard_page)
     i18n.init_app(app)
     db.init_app(app)
     app.register_blueprint(games.bp)

@@ -18,7 +18,7 @@ from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 
-from . import create_app, tls
+from . import create_app, limits, tls
 from .db import close_for_exit
 from .share import lan_addresses
 
@@ -71,7 +71,10 @@ def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on
     let those in flight finish and their answers go out (at most DRAIN seconds), call ``on_stop``
     (the HTTPS server stops the same way) and end the server's threads. Ctrl+C ends it as waitress does."""
     logging.basicConfig()  # as waitress.serve: its start-up line and errors reach the console
-    server = create_server(app, host=host, port=port, threads=threads, ident="scorekeeper")
+    # waitress refuses a body larger than the app takes, from its Content-Length, before reading it
+    server = create_server(
+        app, host=host, port=port, threads=threads, ident="scorekeeper", **limits.waitress_options(app)
+    )
     server.print_listen("Serving on http://{}:{}")
     socket_map = server.map if hasattr(server, "effective_listen") else server._map
     loop = server.asyncore.loop

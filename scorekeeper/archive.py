@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import date
 
 import click
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import format_number, gettext, ngettext
 
 from . import (
     access,
@@ -17,6 +18,7 @@ from . import (
     clock,
     forms,
     i18n,
+    names,
     pagecache,
     queries,
     rating_store,
@@ -90,13 +92,30 @@ def _evening_names(form) -> list[str]:
     return [known[i] for i in (form.known.data or []) if i in known] + form.new_names()
 
 
+def _no_look_alikes(form) -> bool:
+    """The new players typed ask "Did you mean Anna?" when one looks like a player kept (or like
+    another one typed)."""
+    known = store.all_player_names(get_db())
+    ok = forms.look_alikes(form, [(form.new_players, n) for n in form.new_names()], known)
+    typed = form.new_names()
+    for i, name in enumerate(typed):
+        if names.look_alike(name, typed[:i]) is not None or any(
+            names.skeleton(name) == names.skeleton(t) and name != t for t in typed[:i]
+        ):
+            form.new_players.errors = list(form.new_players.errors) + [
+                gettext("Two players have this name; add an initial.")
+            ]
+            return False
+    return ok
+
+
 @bp.route("/evenings/new", methods=["GET", "POST"])
 def new_evening():
     """Start an evening: the date (today), the place, the players present."""
     form = forms.EveningForm()
     if request.method == "GET":
         form.date.data = clock.today()
-    if form.validate_on_submit():
+    if form.validate_on_submit() and _no_look_alikes(form):
         evening_id = store.create_evening(
             get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
@@ -112,7 +131,7 @@ def edit_evening(evening_id: int):
     if request.method == "GET":
         form.date.data, form.place.data, form.note.data = evening.date, evening.place, evening.note
         form.known.data = [p.id for p in evening.players]
-    if form.validate_on_submit():
+    if form.validate_on_submit() and _no_look_alikes(form):
         store.update_evening(
             get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
@@ -240,7 +259,8 @@ def rename_player(pid: int):
     if store.get_player(get_db(), pid) is None:
         abort(404)
     form = forms.PlayerNameForm()
-    if form.validate_on_submit():
+    others = [p for p in store.all_player_names(get_db()) if p != store.get_player(get_db(), pid).name]
+    if form.validate_on_submit() and forms.look_alikes(form, [(form.name, names.normal(form.name.data))], others):
         try:
             store.rename_player(get_db(), pid, form.name.data)
         except ValueError as error:
@@ -424,8 +444,30 @@ def export_json():
 
 
 # An export of years of club evenings runs to tens of megabytes: the import alone takes a body
-# this large (every other request keeps the app's MAX_CONTENT_LENGTH).
-IMPORT_MAX_BYTES = 256 * 1024 * 1024
+# this large (every other request keeps the app's MAX_CONTENT_LENGTH; the servers are given this
+# figure, limits.largest_body). Parsed JSON takes far more memory than its text: an export about 3x,
+# a file of `[],` over 20x. So the file's items are counted first (its `[`, `{`, `,` and `:`, one C
+# pass each) and at most IMPORT_MAX_ITEMS are parsed, one import at a time: the costliest file let
+# in keeps the server under 300 MB (tests/test_body_limits.py measures it). An export holds about
+# 54 items (645 bytes) per hand: 1.8 million is some 33 000 hands; a larger archive is restored on the
+# computer with `flask --app scorekeeper restore FILE`, which has no such limit.
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+IMPORT_MAX_ITEMS = 1_800_000
+_importing = threading.Lock()
+
+
+class _TooLarge(Exception):
+    """The export has more items than an import through the browser takes."""
+
+
+def _read_export(file) -> object:
+    """The export file's JSON, read once into memory, its items counted before it is parsed."""
+    raw = file.read(IMPORT_MAX_BYTES + 1)
+    if len(raw) > IMPORT_MAX_BYTES or sum(raw.count(mark) for mark in (b"[", b"{", b",", b":")) > IMPORT_MAX_ITEMS:
+        raise _TooLarge
+    text = raw.decode("utf-8-sig")
+    del raw  # the text alone is kept while the JSON is parsed
+    return json.loads(text)
 
 
 @bp.url_value_preprocessor
@@ -445,12 +487,25 @@ def import_json():
         flash(gettext("Choose an export file first."))
         return _export_page(form, 400)
     try:
-        data = json.loads(form.file.data.read().decode("utf-8-sig"))
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, a number of 5000 digits, nested absurdly deep
-        flash(gettext("That file is not a JSON export."))
-        return _export_page(form, 422)
-    try:
-        counts = backup.restore(get_db(), data)
+        with _importing:  # one import in memory at a time (others wait their turn)
+            try:
+                data = _read_export(form.file.data)
+            except _TooLarge:
+                flash(
+                    gettext(
+                        "This file is too large to import here (at most %(megabytes)d MB and %(items)s items). "
+                        "Restore it on the computer running the score keeper: "
+                        "flask --app scorekeeper restore FILE",
+                        megabytes=IMPORT_MAX_BYTES // (1024 * 1024),
+                        items=format_number(IMPORT_MAX_ITEMS),
+                    )
+                )
+                return _export_page(form, 413)
+            except (ValueError, RecursionError):  # not UTF-8, not JSON, a number of 5000 digits, nested absurdly deep
+                flash(gettext("That file is not a JSON export."))
+                return _export_page(form, 422)
+            counts = backup.restore(get_db(), data)
+            del data
     except backup.ImportError_ as error:
         flash(gettext(error.text, **error.values))
     else:

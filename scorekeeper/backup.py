@@ -489,7 +489,7 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
                 )  # fmt: skip
             counts = {"games": len(data["games"]), "hands": sum(len(g["hands"]) for g in data["games"])}
             store.log_change(db, None, None, "archive imported", None, counts, None)
-    except ImportError_:
+    except (ImportError_, store.Unavailable):  # a busy or full disk is not the file's fault: the caller says so
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise _damaged(error) from None
@@ -508,14 +508,25 @@ def restore(db: Database, data: Any, replace: bool = False, progress=None) -> di
 # A spreadsheet reads a cell starting with one of these as a formula (=HYPERLINK(...), +cmd|...,
 # @SUM(...)), or after a tab or carriage return it may: such a text cell (a player named so, or a
 # side or rule set named after one) gets a leading apostrophe, so it is shown as the text it is.
+# A spreadsheet set up for ";" (German and Italian Excel) splits the file at every ";", so each
+# ";"-separated part of a cell is treated the same way (a name "x;=1+1" becomes "x;'=1+1").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
 
+def _part(text: str) -> str:
+    """One ";"-separated part of a text cell, with an apostrophe ahead of a formula (also one behind
+    a quote or spaces, which a spreadsheet may drop)."""
+    start = text.lstrip(' "')
+    if start.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(start.strip('"')):
+        return "'" + text
+    return text
+
+
 def _cell(value: Any) -> Any:
-    """A CSV cell safe to open in a spreadsheet: numbers (a score of -150) stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
+    """A CSV cell safe to open in a spreadsheet, split at "," or at ";": numbers (a score of -150) stay numbers."""
+    if isinstance(value, str):
+        return ";".join(_part(part) for part in value.split(";"))
     return value
 
 

@@ -532,6 +532,11 @@ def restore_command(path: str, replace: bool) -> None:
             counts = backup.restore(get_db(), data, replace=replace, progress=lambda done, total: bar.update(1))
     except backup.ImportError_ as error:
         raise click.ClickException(f"{error} The archive was left unchanged.") from None
+    except store.Unavailable as trouble:  # the disk, not the file: busy (try again) or full
+        raise click.ClickException(
+            f"The database could not take the import ({trouble}): nothing was imported, the archive was left "
+            "unchanged. Try again when it is free or the disk has room."
+        ) from None
     click.echo(
         f"Restored {counted(counts['games'], 'game', 'games')} with {counted(counts['hands'], 'hand', 'hands')}, "
         f"{counted(counts['evenings'], 'evening', 'evenings')}, {counted(counts['players'], 'player', 'players')}."

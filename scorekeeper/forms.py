@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -26,7 +27,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from . import entry, i18n, scoring
+from . import entry, i18n, names, scoring
 from .checks import Problem
 from .variants import N_, RuleSet, Setting
 
@@ -48,6 +49,32 @@ def no_control_characters(form, field) -> None:
     """Text as people type it: no NUL or other control character (tabs and line breaks pass)."""
     if field.data and re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", field.data):
         raise ValidationError(gettext("Remove the control characters."))
+
+
+def readable_name(form, field) -> None:
+    """A name as people read it: no character that is not seen (zero-width, direction marks, BOM,
+    tags, fillers); kept in NFC (an accent typed apart is one letter). What was typed stays on refusal."""
+    if field.data and names.invisible(field.data):
+        raise ValidationError(gettext(names.INVISIBLE))
+    if field.data:
+        field.data = unicodedata.normalize("NFC", field.data)
+
+
+SOMEONE_NEW = N_("Yes, this is someone new: add the player anyway.")
+
+
+def look_alikes(form, typed: list[tuple[Any, str]], known: list[str]) -> bool:
+    """Ask "Did you mean Anna?" beside each field whose new name looks like a known player's without
+    being it (unless the form's "someone new" is ticked); True when nothing needs asking."""
+    ok = True
+    for field, name in typed:
+        like = names.look_alike(name, known)
+        if like is not None:
+            form.someone_new.asked = True
+            if not form.someone_new.data:
+                field.errors = list(field.errors) + [gettext("Did you mean %(name)s?", name=like)]
+                ok = False
+    return ok
 
 
 def _player_id(value: Any) -> int:
@@ -452,10 +479,13 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
             default=rules.layouts[0].key,
         )
         players = SeatList(
-            StringField(validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters]),
+            StringField(
+                validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters, readable_name]
+            ),
             min_entries=MAX_PLAYERS,
             max_entries=MAX_PLAYERS,
         )
+        someone_new = BooleanField(SOMEONE_NEW)
         first_dealer = RadioField(
             N_("First dealer"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
         )
@@ -481,10 +511,10 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
             ok = True
             seen: set[str] = set()
             for field, name in zip(self.players, self.player_names(count)):
-                if name.casefold() in seen:
+                if names.skeleton(name) in seen:  # "Anna" and a look-alike "Аnna" are one name at the table
                     field.errors = list(field.errors) + [gettext("Two players have this name; add an initial.")]
                     ok = False
-                seen.add(name.casefold())
+                seen.add(names.skeleton(name))
             if int(self.first_dealer.data or 0) >= count:
                 self.first_dealer.errors = list(self.first_dealer.errors) + [
                     gettext("Pick one of the players at the table.")
@@ -527,8 +557,10 @@ class EveningForm(FlaskForm):
     )
     known = SelectMultipleField(N_("Players"), coerce=_player_id, validate_choice=False)
     new_players = StringField(
-        N_("New players"), validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters]
+        N_("New players"),
+        validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters, readable_name],
     )
+    someone_new = BooleanField(SOMEONE_NEW)
 
     def validate_date(self, field) -> None:
         """A real date, written as the date picker writes it."""
@@ -540,8 +572,8 @@ class EveningForm(FlaskForm):
 
     def new_names(self) -> list[str]:
         """The new players typed, split at commas or new lines."""
-        names = [" ".join(n.split()) for n in (self.new_players.data or "").replace("\n", ",").split(",")]
-        return [n for n in names if n]
+        typed = [names.normal(n) for n in (self.new_players.data or "").replace("\n", ",").split(",")]
+        return [n for n in typed if n]
 
     def validate_new_players(self, field) -> None:
         """Each new name at most 40 characters."""
@@ -558,8 +590,10 @@ class PlayerNameForm(FlaskForm):
             DataRequired(message=_l("Give a name.")),
             Length(max=40, message=_l("At most 40 characters.")),
             no_control_characters,
+            readable_name,
         ],
     )
+    someone_new = BooleanField(SOMEONE_NEW)
 
 
 class MergeForm(FlaskForm):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import secrets
 import uuid
@@ -31,6 +33,7 @@ from . import (
     errors,
     forms,
     i18n,
+    names,
     pagecache,
     queries,
     rating_store,
@@ -141,7 +144,12 @@ def new_game(variant: str):
         wants_match = complete is not None and bool(complete.data)
         if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
             complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
-        if form.validate_for(layout.players) and not (complete is not None and complete.errors):
+        typed = [(f, n) for f, n in zip(form.players, form.player_names(layout.players)) if (f.data or "").strip()]
+        if (
+            form.validate_for(layout.players)
+            and not (complete is not None and complete.errors)
+            and forms.look_alikes(form, typed, store.all_player_names(get_db()))
+        ):
             outcome = service.create_game(
                 get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
                 layout=layout.key, settings=form.settings(), target=form.target.data,
@@ -461,7 +469,14 @@ def _hand_page(
 def _phone() -> str:
     """This phone's token for the change log: made on its first change and kept in its session."""
     if "phone" not in session:
-        session["phone"] = secrets.token_urlsafe(12)
+        # Made from the session's form token when there is one, so that two requests sent at once by
+        # a new phone (a double tap) name the same phone: its row is then made once, inside the write.
+        seed = session.get("csrf_token")
+        session["phone"] = (
+            hmac.new(current_app.secret_key.encode(), f"phone:{seed}".encode(), hashlib.sha256).hexdigest()[:16]
+            if isinstance(seed, str) and seed
+            else secrets.token_urlsafe(12)
+        )
     return session["phone"]
 
 
@@ -824,10 +839,12 @@ def changes(game_id: int):
 @bp.post("/phone/name")
 def name_phone():
     """This phone names itself once ("Anna's phone"); the change log shows the name."""
-    name = " ".join(request.form.get("name", "").split())[:40]
+    name = names.normal(request.form.get("name", ""))[:40]
     back = safe_path(request.form.get("next"), url_for("games.index"))
     if not name or any(ord(c) < 32 for c in name):
         flash(gettext("Give the phone a name of up to 40 characters."))
+    elif names.invisible(name):
+        flash(gettext(names.INVISIBLE))
     elif store.name_phone(get_db(), _phone(), name):
         flash(gettext("This phone is now called %(name)s.", name=name))
     else:

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import clock, rating_store, sheet, variants
+from . import clock, names, rating_store, sheet, variants
 from .messages import N_, Refused
 from .models import Change, Evening, Game, Hand, Player
 
@@ -676,12 +676,17 @@ def undelete_game(db: Database, game_id: int) -> int | None:
 
 
 def player_id(db: Database, name: str) -> int:
-    """The id of the player with this name (any case), added if new."""
-    name = " ".join(name.split())
+    """The id of the player with this name (any case), added if new; kept in NFC."""
+    name = names.normal(name)
     rows = list(db.query("select id from players where name = ? collate nocase", [name]))
     if rows:
         return rows[0]["id"]
     return db["players"].insert({"name": name, "created_at": _now()}).last_pk
+
+
+def all_player_names(db: Database) -> list[str]:
+    """The name of every player kept (shown or not): a new name is compared with each."""
+    return [r[0] for r in db.execute("select name from players order by id")]
 
 
 def get_player(db: Database, pid: int) -> Player | None:
@@ -724,7 +729,7 @@ def _rewrite_names(db: Database, pid: int) -> None:
 
 def rename_player(db: Database, pid: int, name: str) -> None:
     """Rename a player everywhere; ValueError if another player has that name."""
-    name = " ".join(name.split())
+    name = names.normal(name)
     clash = list(db.query("select id from players where name = ? collate nocase and id != ?", [name, pid]))
     if clash:
         raise Refused(N_("There is already a player called %(name)s; merge the two instead."), name=name)

@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from . import limits
 from .share import own_names
 
 FOLDER = "tls"
@@ -358,8 +359,23 @@ def spki_hash(cert: x509.Certificate) -> str:
     return base64.b64encode(hashlib.sha256(spki).digest()).decode()
 
 
+class _Gateway(wsgi.Gateway_10):
+    """cheroot's WSGI gateway, except that an answer given before the request's body was read (a
+    locked phone, a change without its form token, limits.py) closes the connection instead of
+    reading the rest of the body first, as cheroot would to keep the connection open."""
+
+    def start_response(self, status, headers, exc_info=None):
+        if getattr(self.req.rfile, "remaining", 0) > 0:
+            self.req.close_connection = True
+        return super().start_response(status, headers, exc_info)
+
+
 def https_server(app, host: str, port: int, threads: int, ready: Files):
-    """A cheroot WSGI server for ``app`` on ``host:port`` that speaks TLS with the server certificate."""
+    """A cheroot WSGI server for ``app`` on ``host:port`` that speaks TLS with the server certificate;
+    a body over the app's largest limit is refused from its Content-Length, unread (413), and one
+    the app refuses before reading it is not read either."""
     server = wsgi.Server((host, port), app, numthreads=threads, server_name="scorekeeper")
+    server.max_request_body_size = limits.largest_body(app)
+    server.gateway = _Gateway
     server.ssl_adapter = BuiltinSSLAdapter(str(ready.cert), str(ready.key))
     return server

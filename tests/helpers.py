@@ -6,7 +6,7 @@ import threading
 
 import waitress
 
-from scorekeeper import clock
+from scorekeeper import clock, limits
 from tests.conftest import csrf_token
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]
@@ -180,14 +180,17 @@ def fill_archive(client):
 
 @contextlib.contextmanager
 def served(app, threads=8):
-    """The app on the real production server (waitress, ``threads`` threads) on a free port of
+    """The app on the real production server (waitress, ``threads`` threads, its body limit as
+    ``python -m scorekeeper`` sets it) on a free port of
     127.0.0.1, for tests that need real HTTP and real concurrency; yields the port."""
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, **limits.waitress_options(app))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
         yield server.effective_port
     finally:
+        # the requests in flight end first: a task thread ending later would touch a closed trigger,
+        # or a file descriptor the next test's server has opened under the same number
+        server.task_dispatcher.shutdown()
         server.trigger.pull_trigger(server.close)  # closed by the server's own loop, which then ends
         thread.join(timeout=5)
-        server.task_dispatcher.shutdown()

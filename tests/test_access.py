@@ -534,3 +534,28 @@ def test_no_internal_header_leaves_the_app(client, locked_app):
     for response in answers:
         assert response.status_code == 200
         assert "X-Page-Cache" not in response.headers, response.request.path
+
+
+def test_a_phone_unlocked_over_https_gets_a_secure_cookie_that_plain_http_does_not_take(locked_app):
+    """Over HTTPS the session cookie is Secure (and apart from the plain-HTTP one); its value sent
+    over plain HTTP, under either name, opens nothing there; plain HTTP keeps its own cookie."""
+    phone = locked_app.test_client()
+    token = csrf_token(phone, "https://localhost/login")
+    response = phone.post(
+        "https://localhost/login",
+        data={"csrf_token": token, "password": "rote drei", "next": "/history"},
+        headers={"Referer": "https://localhost/login"},  # as a browser sends it (the CSRF check over HTTPS)
+    )
+    assert response.status_code == 302
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if "session" in c.split("=")[0]]
+    assert cookies and all("; Secure" in c for c in cookies), cookies
+    name, value = cookies[-1].split(";")[0].split("=", 1)
+    assert phone.get("https://localhost/history").status_code == 200
+    for plain_name in (name, "session"):
+        stranger = locked_app.test_client()
+        stranger.set_cookie(plain_name, value, domain="localhost")
+        assert stranger.get("http://localhost/history").status_code == 302  # to the password page
+    plain = locked_app.test_client()  # plain HTTP still works with its own cookie (and its own password entry)
+    assert _unlock(plain, next_url="/history").status_code == 302
+    assert plain.get("http://localhost/history").status_code == 200
+    assert not any("; Secure" in c for c in _unlock(locked_app.test_client()).headers.getlist("Set-Cookie"))

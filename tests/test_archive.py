@@ -3,8 +3,11 @@
 Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
 """
 
+import html
 import re
 from datetime import date, datetime, timezone
+
+import pytest
 
 from scorekeeper import clock
 from tests.conftest import csrf_token
@@ -469,3 +472,44 @@ def test_players_of_a_deleted_game_leave_the_lists_unless_put_on_an_evening(clie
     token = csrf_token(client, "/evenings/new")
     client.post(f"/games/{game}/restore", data={"csrf_token": token})
     assert "Zoe" in _known_players(client) and "Zoe" in client.get(f"/evenings/{evening}").text
+
+
+# --- look-alike names ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "hidden", ["Anna\u200b", "An\u200cna", "An\u200dna", "Anna\u2060", "\ufeffAnna", "\u202eAnna", "Anna\u034f",
+               "Anna\u3164", "Anna\U000e0041"],
+)  # fmt: skip
+def test_a_name_with_invisible_characters_is_refused_and_kept_as_typed(client, hidden):
+    from tests.conftest import csrf_token as token_of
+
+    url = "/games/new/classic"
+    data = {"csrf_token": token_of(client, url), "first_dealer": "0", "players-0": hidden, "players-1": "Ben",
+            "players-2": "Carl", "players-3": "Dora"}  # fmt: skip
+    response = client.post(url, data=data)
+    assert response.status_code == 422 and "invisible characters" in response.text
+    assert html.escape(hidden) in response.text
+
+
+def test_a_look_alike_name_asks_did_you_mean_and_can_be_confirmed(client):
+    from tests.conftest import csrf_token as token_of
+    from tests.helpers import start_game as start
+
+    start(client, names=["Anna", "Ben", "Carl", "Dora"])
+    url = "/games/new/classic"
+    data = {"csrf_token": token_of(client, url), "first_dealer": "0", "players-0": "\u0410nna", "players-1": "Ben",
+            "players-2": "Carl", "players-3": "Dora"}  # fmt: skip
+    asked = client.post(url, data=data)
+    assert asked.status_code == 422 and "Did you mean Anna?" in asked.text and 'name="someone_new"' in asked.text
+    assert client.post(url, data={**data, "someone_new": "y"}).status_code == 302
+    assert "Ann\u0061\u0308" not in str(client.get("/players").text)
+
+
+def test_an_nfd_name_is_kept_nfc_and_is_the_same_player(client):
+    from tests.helpers import start_game as start
+
+    start(client, names=["Ann\u00e4", "Ben", "Carl", "Dora"])
+    start(client, names=["Ann\u0061\u0308", "Ben", "Carl", "Dora"])
+    page = client.get("/players").text
+    assert page.count("Ann\u00e4") == 1 and "\u0308" not in page

@@ -10,6 +10,8 @@ import html
 import io
 import json
 import re
+import sqlite3
+import threading
 
 import pytest
 
@@ -527,3 +529,79 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
         assert [p.name for p in store.list_players(db)] == ["Anna", "Bert"]
         assert store.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
         assert store.guests_of(db, 1) == [False, False, True, True]
+
+
+# --- an import that meets a busy or full disk says so, and does not blame the file ---------------------
+
+
+def _import_into_fresh(tmp_path, export):
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    client = fresh.test_client()
+    token = csrf_token(client, "/export")
+    response = client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(json.dumps(export).encode()), "a.json")},
+        content_type="multipart/form-data",
+    )
+    return client, response
+
+
+def test_an_import_on_a_full_disk_answers_503_disk_full(client, runner, tmp_path, monkeypatch):
+    _fill(client)
+    good = _backup(runner, tmp_path / "good.json")
+
+    def full(db, game_id):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "refresh_results", full)
+    fresh, response = _import_into_fresh(tmp_path, good)
+    assert response.status_code == 503 and response.headers["Retry-After"]
+    assert "disk is full" in response.text and "does not fit together" not in response.text
+    assert _archive(fresh) == EMPTY
+
+
+def test_an_import_while_another_is_writing_answers_503_busy(client, runner, tmp_path, monkeypatch):
+    _fill(client)
+    good = _backup(runner, tmp_path / "good.json")
+    monkeypatch.setattr(store, "WRITE_WAIT", 0.1)
+    taken, done = threading.Event(), threading.Event()
+
+    def hold():  # another import (another thread of the server) holds the write turn
+        with store._WRITERS:
+            taken.set()
+            done.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    taken.wait(5)
+    try:
+        fresh, response = _import_into_fresh(tmp_path, good)
+    finally:
+        done.set()
+        holder.join()
+    assert response.status_code == 503 and "wait a moment and send it again" in response.text
+    assert "does not fit together" not in response.text
+    assert _archive(fresh) == EMPTY
+
+
+# --- CSV opened in a spreadsheet that splits at ";" (German and Italian Excel) -----------------------------
+
+
+SEMICOLON_EVIL = ["x;=1+1", 'y;"=2+2"', "z;@cmd", "w;-Carl"]
+
+
+def _unsafe_split_at_semicolons(text):
+    """Cells a spreadsheet splitting each line at ";" (quotes as CSV reads them) would read as a formula."""
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    return _unsafe(rows) + _unsafe([[cell.lstrip(' "') for cell in row] for row in rows])
+
+
+def test_game_and_evening_csv_neutralise_formulas_behind_a_semicolon(client):
+    evening_id = new_evening(client, SEMICOLON_EVIL, when="2026-11-01")
+    game_id, _ = game_in_evening(client, evening_id, names=SEMICOLON_EVIL)
+    post_hand(client, game_id, *_win(loser_hand=250))
+    for url in (f"/games/{game_id}.csv", f"/evenings/{evening_id}.csv"):
+        text = client.get(url).text
+        assert "=1+1" in text and _unsafe_split_at_semicolons(text) == [], url
+        assert _unsafe(_rows(text)) == []
+        assert any(cell.startswith("x;'=1+1") for row in _rows(text) for cell in row)  # the name still reads

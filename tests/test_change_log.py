@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 
+from scorekeeper import create_app, service, store
 from scorekeeper import db as dbmod
-from scorekeeper import service, store
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import post_hand, served, side_fields, start_game
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def _hand(client, game_id, melded):
@@ -151,3 +160,42 @@ def test_the_phone_name_example_uses_the_same_word_as_the_list(client):
     listed = re.search(r"· (Handy \d+)\s*</li>", page)
     assert listed, page
     assert "„Handy 3“" in page and "phone 3" not in page
+
+
+def test_a_new_phone_naming_itself_twice_at_once_makes_one_row_and_one_answer(tmp_path):
+    """A double tap on "Name this phone" from a phone that has changed nothing yet: both requests
+    reach the real server at once with the same cookie; one phone row, one "now called"."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "phones.sqlite")})
+    serializer = app.session_interface.get_signing_serializer(app)
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        answers = []
+        for attempt in range(4):  # each round a new phone
+            with urllib.request.urlopen(base + "/evenings/new", timeout=30) as response:
+                cookie = response.headers["Set-Cookie"].split(";")[0]
+                token = re.search(r'name="csrf_token"[^>]*value="([^"]*)"', response.read().decode()).group(1)
+            barrier = threading.Barrier(2)
+            flashed = [None, None]
+
+            def send(i, name):
+                data = urllib.parse.urlencode({"csrf_token": token, "name": name, "next": "/"}).encode()
+                request = urllib.request.Request(base + "/phone/name", data=data, headers={"Cookie": cookie})
+                opener = urllib.request.build_opener(_NoRedirect)
+                barrier.wait()
+                try:
+                    opener.open(request, timeout=30)
+                except urllib.error.HTTPError as error:  # the 302, not followed
+                    value = error.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
+                    flashed[i] = [text for _, text in serializer.loads(value).get("_flashes", [])]
+
+            threads = [threading.Thread(target=send, args=(i, f"Phone {attempt}{i}")) for i in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            answers.append(flashed)
+    rows = sqlite3.connect(tmp_path / "phones.sqlite").execute("select name from phones").fetchall()
+    assert len(rows) == 4 and all(name for (name,) in rows)
+    for flashed in answers:
+        said = sorted(" ".join(f) for f in flashed)
+        assert said[0] == "This phone already has a name." and said[1].startswith("This phone is now called"), said

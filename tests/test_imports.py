@@ -8,7 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 # Pure: rule tables, scoring, checks, the sheet, statistics, charts and what they share.
-CORE = {"variants", "messages", "models", "entry", "scoring", "checks", "sheet", "stats", "charts", "clock"}
+CORE = {"variants", "messages", "models", "entry", "scoring", "checks", "sheet", "stats", "charts", "clock", "names"}
 OUTSIDE_THE_CORE = (
     "flask",
     "flask_wtf",
