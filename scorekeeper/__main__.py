@@ -26,6 +26,29 @@ from .share import lan_addresses
 # happens in ordinary play (several phones polling); the console keeps the start-up lines and errors.
 QUIET_LOGGERS = ("waitress.queue",)
 
+# Slow or silent connections (docs/performance.md): waitress reads every socket in its one event loop
+# and gives a request to a thread only once it has all arrived, so a connection that sends nothing or
+# drips its headers costs a slot, not a thread. Its default of 100 slots let 100 such sockets shut every
+# phone out; poll() instead of select() works past file descriptor 1024; a connection that sends
+# nothing for channel_timeout seconds is closed (looked for every cleanup_interval seconds).
+CONNECTIONS = {"connection_limit": 1000, "asyncore_use_poll": True, "channel_timeout": 30, "cleanup_interval": 5}
+OPEN_FILES = 4096  # the soft limit on open files is raised to this (when allowed): a socket each
+
+
+def _raise_open_files() -> None:
+    """Let the process hold a socket for every connection both servers take (often 1024 by default)."""
+    try:
+        import resource  # Unix only: not on Windows
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (OSError, ValueError):
+            pass
+
 
 def _start_https(app, args) -> tuple[object, tls.Ready]:
     """Make (once) the authority and a server certificate for this machine's names and addresses,
@@ -73,7 +96,13 @@ def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on
     logging.basicConfig()  # as waitress.serve: its start-up line and errors reach the console
     # waitress refuses a body larger than the app takes, from its Content-Length, before reading it
     server = create_server(
-        app, host=host, port=port, threads=threads, ident="scorekeeper", **limits.waitress_options(app)
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="scorekeeper",
+        **CONNECTIONS,
+        **limits.waitress_options(app),
     )
     server.print_listen("Serving on http://{}:{}")
     socket_map = server.map if hasattr(server, "effective_listen") else server._map
@@ -114,6 +143,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.ERROR)
+    _raise_open_files()
     os.umask(0o077)  # whatever the app writes to instance/ (database, backups, config, keys) is private
     app = create_app()
     https, ready = _start_https(app, args) if args.https else (None, None)

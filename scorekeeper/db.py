@@ -370,15 +370,26 @@ OPENED = "scorekeeper_database_file"
 CONNECTIONS = "scorekeeper_open_connections"
 
 
-def _connections(app) -> set:
-    """Every connection the app's threads keep open: held here until closed, so that none is
-    closed unseen when its thread ends (close_for_exit checkpoints them first)."""
-    return app.extensions.setdefault(CONNECTIONS, set())
+def _connections(app) -> dict:
+    """Every connection the app's threads keep open, with the thread that keeps it: held here so
+    that the server's end checkpoints them (close_for_exit). One whose thread has ended is closed
+    when the next connection opens, so a server that starts a thread per request (Flask's own, the
+    tests') holds no more connections than it has threads alive, not one per request."""
+    return app.extensions.setdefault(CONNECTIONS, {})
 
 
 def _close(app, db: Database) -> None:
-    _connections(app).discard(db)
+    _connections(app).pop(db, None)
     db.close()
+
+
+def _hold(app, db: Database) -> None:
+    """Hold this thread's new connection; close those of threads that have ended."""
+    held = _connections(app)
+    for other, thread in list(held.items()):
+        if not thread.is_alive():
+            _close(app, other)
+    held[db] = threading.current_thread()
 
 
 def _open_for(app, path: str, migrate: bool) -> Database:
@@ -396,7 +407,7 @@ def _open_for(app, path: str, migrate: bool) -> Database:
         elif opened[1] != expected:
             db.close()
             raise store.replaced(path, expected, opened[1])
-        _connections(app).add(db)
+        _hold(app, db)
     return db
 
 

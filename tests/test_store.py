@@ -159,3 +159,21 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
         t.join()
     assert sorted(outcomes) == ["overtaken at 1", "stored"]
     assert len(store.hands(db, game_id)) == 1
+
+
+def test_a_server_with_a_thread_per_request_keeps_no_connection_of_an_ended_thread(app):
+    # Flask's own server (and the browser tests') starts a thread per request: each opens its own
+    # connection; once its thread has ended it is closed when the next one opens, so the process
+    # never runs out of file descriptors (SQLite holds the file and its -wal open per connection)
+    client = app.test_client()
+
+    def request():
+        assert client.get("/").status_code == 200
+
+    for _ in range(30):
+        thread = threading.Thread(target=request)
+        thread.start()
+        thread.join()
+    held = app.extensions[dbmod.CONNECTIONS]
+    assert 1 <= len(held) <= 2, len(held)
+    assert all(db.conn is not None for db in held)
