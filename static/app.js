@@ -85,7 +85,7 @@
   // take a fresh token from the game's hand form and send it again at the next try.
   function renew(item) {
     var formUrl = item.url.replace(/hands\.json$/, "hands/new");
-    return fetch(formUrl, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+    return fetch(formUrl, { credentials: "same-origin", cache: "no-store", headers: BACKGROUND }).then(function (r) {
       return r.ok ? r.text() : "";
     }).then(function (page) {
       var match = /name="csrf_token"[^>]*\svalue="([^"]+)"/.exec(page);
@@ -99,7 +99,12 @@
     });
   }
 
+  // a page fetched to be kept, not shown now: the server leaves its messages for the page shown next
+  var BACKGROUND = { "X-Canasta-Background": "1" };
   var flushing = false;
+  var reloading = false;
+  // live.js asks before it refreshes the page: not while hands are being sent or the page reloads
+  window.canastaSending = function () { return flushing || reloading; };
   function flush() {
     var queue = load();
     if (flushing || !queue.length) return Promise.resolve();
@@ -147,6 +152,8 @@
       show();
       if (sent && document.querySelector("[data-live-game]") && !document.querySelector("form.hand-form")) {
         // the scoreboard again, at its top: the totals and the sent hand's line, with no scrolling
+        // (live.js waits meanwhile: its own fetch of the page would take the confirmation)
+        reloading = true;
         if ("scrollRestoration" in history) history.scrollRestoration = "manual";
         location.reload();
       }
@@ -157,7 +164,7 @@
   // each live update, so the cached form is the one for the next hand).
   function warm() {
     var enter = document.querySelector('a[href$="/hands/new"]');
-    if (enter && navigator.onLine) fetch(enter.href, { credentials: "same-origin" }).catch(function () {});
+    if (enter && navigator.onLine) fetch(enter.href, { credentials: "same-origin", headers: BACKGROUND }).catch(function () {});
   }
   window.canastaWarm = warm;
   warm();
@@ -166,7 +173,7 @@
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       if (!navigator.onLine) return;
-      fetch(location.href, { credentials: "same-origin" }).catch(function () {});
+      fetch(location.href, { credentials: "same-origin", headers: BACKGROUND }).catch(function () {});
       warm();
     });
   }

@@ -12,6 +12,8 @@
   "use strict";
   var main = document.querySelector("main");
   if (!main) return;
+  // a page fetched to be kept, not shown now: the server leaves its messages for the page shown next
+  var BACKGROUND = { "X-Canasta-Background": "1" };
   var SEND_MS = 10000;  // a save with no answer by then is kept on the phone (its key makes a resend safe)
   var FETCH_MS = 10000;
 
@@ -639,7 +641,7 @@
     if (!link) { kept = null; return Promise.resolve(false); }
     if (fetching) return fetching;
     var url = link.getAttribute("href");
-    fetching = request(url, { credentials: "same-origin", cache: "no-store" }, FETCH_MS).then(function (answer) {
+    fetching = request(url, { credentials: "same-origin", cache: "no-store", headers: BACKGROUND }, FETCH_MS).then(function (answer) {
       fetching = null;
       if (answer.status !== 200 || answer.redirected) return false;
       var page = parse(answer.html);
@@ -659,7 +661,7 @@
   // The scoreboard, kept by a page that opened as the form (shown when the network is gone), and
   // brought up to date after another phone's change on such a page.
   function fetchScore() {
-    return request(gameUrl, { credentials: "same-origin", cache: "no-store" }, FETCH_MS).then(function (answer) {
+    return request(gameUrl, { credentials: "same-origin", cache: "no-store", headers: BACKGROUND }, FETCH_MS).then(function (answer) {
       if (answer.status !== 200 || answer.redirected) return;
       var page = parse(answer.html);
       if (!page.main || !page.main.querySelector(".totals")) return;

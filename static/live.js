@@ -40,8 +40,8 @@
     document.querySelector("main").insertBefore(p, document.querySelector("main").firstChild);
   }
 
-  function busy() {  // a hand being sent from this page: its answer brings the new scoreboard
-    return !!document.querySelector("form.hand-form[aria-busy]");
+  function busy() {  // a hand being sent from this page, or the phone's queue: their answers bring the new scoreboard
+    return !!document.querySelector("form.hand-form[aria-busy]") || !!(window.canastaSending && window.canastaSending());
   }
 
   function poll() {

@@ -669,3 +669,14 @@ def test_the_pads_script_gets_the_scoreboard_in_the_answer_to_its_save(client):
     data = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "sides-0-melded_points": "12"}
     answer = client.post(f"/games/{game_id}/hands/new", data=data, headers={"X-Canasta-Pad": "1"})
     assert answer.status_code == 422 and "X-Canasta-Saved" not in answer.headers
+
+
+def test_a_page_fetched_in_the_background_leaves_the_message_for_the_page_shown(client):
+    # the phone keeps the next hand's form (and the scoreboard, for offline) by fetching them in
+    # the background; such a fetch must not take the "Hand saved." that the scoreboard shows next
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=50))
+    kept = client.get(f"/games/{game_id}/hands/new", headers={"X-Canasta-Background": "1"})
+    assert kept.status_code == 200 and "Hand saved." not in kept.text
+    shown = client.get(f"/games/{game_id}")
+    assert "Hand saved." in shown.text and 'class="saved-line" data-hand="1"' in shown.text
