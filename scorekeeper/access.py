@@ -145,6 +145,16 @@ class Throttle:
             self.everyone.clear()
 
 
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    """A file's identity and version (device, inode, time, size): another stamp means another file
+    or another content (a file replaced whole gets a new inode); None when it cannot be read."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
 class Sessions:
     """Revoked phone sessions and the password's generation, kept in a JSON file (mode 600) and
     read again when another process (``set-password``) changed it; in memory only without a file."""
@@ -154,17 +164,13 @@ class Sessions:
         self.lock = threading.Lock()
         self.generation = 0
         self.revoked: dict[str, float] = {}
-        self.stamp: tuple[int, int] | None = None
+        self.stamp: tuple[int, int, int, int] | None = None
 
     def _refresh(self) -> None:
         if self.path is None:
             return
-        try:
-            stat = os.stat(self.path)
-        except OSError:
-            return
-        stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)  # the file is replaced whole: a new inode
-        if stamp == self.stamp:
+        stamp = _stamp(self.path)
+        if stamp is None or stamp == self.stamp:
             return
         try:
             data = json.loads(Path(self.path).read_text())
@@ -186,8 +192,7 @@ class Sessions:
             json.dump({"generation": self.generation, "revoked": self.revoked}, out)
         os.replace(temporary, self.path)
         os.chmod(self.path, 0o600)
-        stat = os.stat(self.path)
-        self.stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        self.stamp = _stamp(self.path)
 
     def current_generation(self) -> int:
         with self.lock:
@@ -233,12 +238,8 @@ class PasswordFile:
     def refresh(self, app) -> None:
         if self.path is None:
             return
-        try:
-            stat = os.stat(self.path)
-        except OSError:
-            return
-        stamp = (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        if stamp == self.stamp:
+        stamp = _stamp(self.path)
+        if stamp is None or stamp == self.stamp:
             return
         with self.lock:
             if stamp == self.stamp:
