@@ -88,6 +88,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.before_request(limits.refuse_large_body)
     access.init_app(app, games.scoreboard_page)
     app.before_request(limits.refuse_without_csrf_session)
+    # the same three, asked by the plain-HTTP server from the head, before it receives a body (headfirst.py)
+    app.extensions[limits.HEAD_CHECKS] = (limits.refuse_large_body, access.guard, limits.refuse_without_csrf_session)
     csrf.init_app(app)
 
     i18n.init_app(app)

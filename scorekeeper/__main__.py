@@ -18,7 +18,7 @@ from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 
-from . import create_app, limits, tls
+from . import create_app, headfirst, limits, tls
 from .db import close_for_exit
 from .share import lan_addresses
 
@@ -104,6 +104,7 @@ def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on
         **CONNECTIONS,
         **limits.waitress_options(app),
     )
+    headfirst.use_on(server, app)  # a request the app refuses from its head is answered before its body is read
     server.print_listen("Serving on http://{}:{}")
     socket_map = server.map if hasattr(server, "effective_listen") else server._map
     loop = server.asyncore.loop

@@ -65,11 +65,29 @@ def waitress_options(app) -> dict:
 
 
 def refuse_large_body():
-    """Before anything reads the body: a Content-Length above this route's limit is answered 413 at
-    once (Werkzeug would only refuse it when the form is first read)."""
+    """Before anything reads the body: a Content-Length above this route's limit, or a urlencoded
+    form's above the form limit, is answered 413 at once (Werkzeug would only refuse it when the
+    form is first read, and waitress would have received the body by then)."""
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
         abort(413)
+    form_limit = request.max_form_memory_size  # a urlencoded form is text as a whole (FormParser)
+    if (
+        request.mimetype == "application/x-www-form-urlencoded"
+        and form_limit is not None
+        and request.content_length is not None
+        and request.content_length > form_limit
+    ):
+        abort(413)
+
+
+HEAD_CHECKS = "canasta.head_checks"
+
+
+def head_checks(app) -> tuple:
+    """The app's checks that answer from a request's head alone, in the order they run (the
+    plain-HTTP server asks them before it receives a body: headfirst.py)."""
+    return app.extensions.get(HEAD_CHECKS, ())
 
 
 def refuse_without_csrf_session():

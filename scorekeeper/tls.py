@@ -517,12 +517,14 @@ class _Connection(server.HTTPConnection):
 
 
 def https_server(app, host: str, port: int, threads: int, ready: Files):
-    """A cheroot WSGI server for ``app`` on ``host:port`` that speaks TLS with the server certificate;
-    a body over the app's largest limit is refused from its Content-Length, unread (413), and one
-    the app refuses before reading it is not read either. A slow or silent connection holds no
-    thread (``_Connection``)."""
+    """A cheroot WSGI server for ``app`` on ``host:port`` that speaks TLS with the server certificate.
+    cheroot calls the app before it reads a body, so the app's own checks refuse from the head (a
+    body over the route's limit from its Content-Length: 413 with the app's page; a locked phone; a
+    change without the form token) and the body is never read; a chunked body is cut off by the
+    app's limit as it is read. cheroot's own limit is therefore left off (it answered over-limit
+    bodies in English plain text). A slow or silent connection holds no thread (``_Connection``)."""
     server = wsgi.Server((host, port), app, numthreads=threads, server_name="scorekeeper", timeout=int(IDLE_SECONDS))
-    server.max_request_body_size = limits.largest_body(app)
+    server.max_request_body_size = 0  # the app's limits, from the head (above)
     server.gateway = _Gateway
     server.ConnectionClass = _Connection
     server.ssl_adapter = _SSLAdapter(str(ready.cert), str(ready.key))

@@ -236,10 +236,24 @@
     // at the Save button, which jumps to the field. The same sentence for several fields stands
     // beside the first; the others are only marked.
     var shownProblems = "";
+    var touched = null;  // the field or button last used: it stays where the thumb left it
+    form.addEventListener("pointerdown", function (event) { touched = event.target; });
+    form.addEventListener("focusin", function (event) { touched = event.target; });
+    function steady(change) {
+      var anchor = touched && touched.isConnected && form.contains(touched) ? touched : null;
+      var before = anchor ? anchor.getBoundingClientRect().top : 0;
+      change();
+      if (!anchor) return;
+      var moved = anchor.getBoundingClientRect().top - before;
+      if (moved) window.scrollBy(0, moved);  // a line shown or gone above it: the page scrolls, the field stays
+    }
     function showProblems(errors, warnings) {
       var key = JSON.stringify([errors, warnings]);
       if (key === shownProblems) return;  // nothing moves under the thumb
       shownProblems = key;
+      steady(function () { placeProblems(errors, warnings); });
+    }
+    function placeProblems(errors, warnings) {
       clearProblems();
       var list = form.querySelector(".problem-list");
       var said = {};
@@ -337,6 +351,7 @@
       tries = typeof tries === "number" ? tries : 0;
       if (!form.isConnected) return;  // a form the page has let go of
       var mine = ++asked;
+      form.dataset.previewing = "1";  // until the answer is shown (the browser tests look before they tap, as a person does)
       var sides = [];
       for (var i = 0; i < totals.length; i++) sides.push(sideEntry(i));
       fetch(form.dataset.previewUrl, {
@@ -351,11 +366,13 @@
         if (!r.ok && r.status !== 422) throw new Error("preview " + r.status);
         return r.json();
       }).then(function (data) {
-        if (mine === asked) render(data);
+        if (mine === asked) { render(data); delete form.dataset.previewing; }
       }).catch(function () {
         // offline: the form still saves
         if (mine === asked && tries < 3) {
           setTimeout(function () { if (mine === asked) preview(tries + 1); }, 700 * (tries + 1));
+        } else if (mine === asked) {
+          delete form.dataset.previewing;
         }
       });
     }
@@ -552,6 +569,7 @@
       edited = true;
       moreSums();
       clearTimeout(timer);
+      form.dataset.previewing = "1";
       timer = setTimeout(preview, 250);
       saveDraft();
     });
@@ -559,6 +577,7 @@
       edited = true;
       moreSums();
       clearTimeout(timer);
+      form.dataset.previewing = "1";
       timer = setTimeout(preview, 50);
       saveDraft();
     });

@@ -6,7 +6,7 @@ import threading
 
 import waitress
 
-from scorekeeper import clock, limits
+from scorekeeper import clock, headfirst, limits
 from tests.conftest import csrf_token
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]
@@ -184,6 +184,7 @@ def served(app, threads=8):
     ``python -m scorekeeper`` sets it) on a free port of
     127.0.0.1, for tests that need real HTTP and real concurrency; yields the port."""
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, **limits.waitress_options(app))
+    headfirst.use_on(server, app)  # as python -m scorekeeper: refusals from the head, before the body
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

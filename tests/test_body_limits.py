@@ -1,8 +1,9 @@
 """Large bodies before any check (issue 17): against the real servers, with real HTTP.
 
 - a form is limited in bytes and in fields, urlencoded as well as multipart: 413 with a page;
-- a request that may not write (a locked phone, a change without the session's form token) is
-  refused before its body is read: the HTTPS server (cheroot) answers without the body being sent;
+- a request that may not write (a locked phone, a change without the session's form token, a body
+  over the route's limit) is refused before its body is read: both servers answer, in the app's own
+  words, without the body being sent;
 - both servers refuse a body over the app's largest limit from its Content-Length, unread;
 - the largest import the limit lets in keeps the production server under 300 MB (slow).
 """
@@ -59,14 +60,20 @@ def _post(port, path, body, cookie=None, content_type="application/x-www-form-ur
 
 
 def _headers_only(
-    sock: socket.socket, path: str, length: int, host: str, cookie: str | None = None
+    sock: socket.socket,
+    path: str,
+    length: int,
+    host: str,
+    cookie: str | None = None,
+    got: list | None = None,
+    content_type: str = "application/x-www-form-urlencoded",
 ) -> tuple[int, float]:
     """Send a POST's headers announcing ``length`` bytes and none of the body; the status of the
     answer and the seconds it took (a server that waits for the body never answers: timeout)."""
     lines = [
         f"POST {path} HTTP/1.1",
         f"Host: {host}",
-        "Content-Type: application/x-www-form-urlencoded",
+        f"Content-Type: {content_type}",
         f"Content-Length: {length}",
     ]
     if cookie:
@@ -78,6 +85,8 @@ def _headers_only(
         first = sock.recv(4096)
     except (TimeoutError, socket.timeout):
         return 0, time.monotonic() - started  # no answer while the body was still owed
+    if got is not None:
+        got.append(first)
     return int(first.split(b" ", 2)[1]), time.monotonic() - started
 
 
@@ -152,39 +161,121 @@ def _https_cookie(port, folder, path="/login"):
         return answer.headers["Set-Cookie"].split(";", 1)[0]
 
 
-def test_a_locked_phone_is_refused_before_its_body_is_read(tmp_path, https):
-    start, connect, folder = https
-    port = start(_app(tmp_path, PASSWORD="pik dame"))
-    cookie = _https_cookie(port, folder)  # a session with a form token, but not unlocked
-    with connect(port) as sock:
-        status, seconds = _headers_only(sock, "/evenings/new", 500_000, f"localhost:{port}", cookie)
+@pytest.fixture(params=["http", "https"])
+def server(request, https):
+    """Each production server in turn: start(app) -> (port, connect(), host:port, cookie(path))."""
+    start_https, connect_https, folder = https
+
+    def start(app):
+        if request.param == "https":
+            port = start_https(app)
+            return (
+                port,
+                lambda: connect_https(port),
+                f"localhost:{port}",
+                lambda path="/login": _https_cookie(port, folder, path),
+            )
+        served_app = served(app)
+        port = served_app.__enter__()
+        request.addfinalizer(lambda: served_app.__exit__(None, None, None))
+        return (
+            port,
+            lambda: socket.create_connection(("127.0.0.1", port), timeout=10),
+            f"127.0.0.1:{port}",
+            lambda path="/login": _http_cookie(port, path),
+        )
+
+    return start
+
+
+def _http_cookie(port, path="/login"):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+        return answer.headers["Set-Cookie"].split(";", 1)[0]
+
+
+def _answer(sock, chunks: list | None = None) -> bytes:
+    """The whole answer to a request sent without its body (the server closes after it), with the
+    ``chunks`` already received."""
+    sock.settimeout(ANSWER_WITHIN)
+    chunks = list(chunks or [])
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except (TimeoutError, socket.timeout):
+        pass
+    return b"".join(chunks)
+
+
+def test_a_locked_phone_is_refused_before_its_body_is_read(tmp_path, server):
+    port, connect, host, cookie_for = server(_app(tmp_path, PASSWORD="pik dame"))
+    cookie = cookie_for()  # a session with a form token, but not unlocked
+    with connect() as sock:
+        first = []
+        status, seconds = _headers_only(sock, "/evenings/new", limits.FORM_MAX_BYTES, host, cookie, first)
+        answer = _answer(sock, first)
     assert status == 401 and seconds < ANSWER_WITHIN, (status, seconds)
+    assert b"Enter the password first" in answer  # the app's own page, not the server's
+    with connect() as sock:  # the import (32 MB allowed) too: nothing goes to a temporary file
+        status, seconds = _headers_only(sock, "/import", archive.IMPORT_MAX_BYTES - 1, host, cookie)
+    assert status in (401, 413) and seconds < ANSWER_WITHIN, (status, seconds)  # a locked phone's limit is 1 MB
 
 
-def test_a_change_without_the_form_cookie_is_refused_before_its_body_is_read(tmp_path, https):
-    start, connect, _ = https
-    port = start(_app(tmp_path))
-    with connect(port) as sock:
-        status, seconds = _headers_only(sock, "/evenings/new", 500_000, f"localhost:{port}")
+def test_a_change_without_the_form_cookie_is_refused_before_its_body_is_read(tmp_path, server):
+    port, connect, host, _ = server(_app(tmp_path))
+    with connect() as sock:
+        status, seconds = _headers_only(sock, "/evenings/new", limits.FORM_MAX_BYTES, host)
     assert status == 400 and seconds < ANSWER_WITHIN, (status, seconds)
 
 
-def test_both_servers_refuse_a_body_over_the_apps_largest_unread(tmp_path, https):
+def test_a_body_over_the_routes_limit_is_refused_unread_with_the_apps_page(tmp_path, server):
+    port, connect, host, cookie_for = server(_app(tmp_path))
+    cookie = cookie_for("/evenings/new")  # a phone that may write
+    with connect() as sock:  # 2 MB to a form that takes 1 MB
+        first = []
+        status, seconds = _headers_only(sock, "/evenings/new", 2 * limits.BODY_MAX_BYTES, host, cookie, first)
+        answer = _answer(sock, first)
+    assert status == 413 and seconds < ANSWER_WITHIN, (status, seconds)
+    assert b"<html" in answer.lower() and b"Too large" in answer
+
+
+def test_the_rest_of_a_refused_body_is_never_taken_for_a_request(tmp_path):
+    """The dropped body may hold what looks like a request: it is not answered (no smuggling)."""
+    app = _app(tmp_path)
+    hidden = b"GET /games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with served(app) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        head = (
+            f"POST /evenings/new HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(hidden)}\r\n\r\n"
+        ).encode()
+        sock.sendall(head + hidden)
+        answer = _answer(sock)
+    assert answer.count(b"HTTP/1.1 ") == 1 and answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b"Connection: close" in answer
+
+
+def test_both_servers_refuse_a_body_over_the_apps_largest_unread(tmp_path, server):
     app = _app(tmp_path)
     assert limits.largest_body(app) == archive.IMPORT_MAX_BYTES
-    too_large = archive.IMPORT_MAX_BYTES + 1
-    start, connect, _ = https
-    port = start(app)
-    with connect(port) as sock:
-        status, seconds = _headers_only(sock, "/import", too_large, f"localhost:{port}")
-    assert status == 413 and seconds < ANSWER_WITHIN, ("https", status, seconds)
-    with served(app) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        status, seconds = _headers_only(sock, "/import", too_large, f"127.0.0.1:{port}")
-    assert status == 413 and seconds < ANSWER_WITHIN, ("http", status, seconds)
-    # exactly the largest is still read (and then refused by the app for want of a form token)
-    with served(app) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        status, _ = _headers_only(sock, "/import", archive.IMPORT_MAX_BYTES, f"127.0.0.1:{port}")
-    assert status == 0  # waitress waits for the body: within its limit
+    port, connect, host, cookie_for = server(app)
+    with connect() as sock:
+        first = []
+        status, seconds = _headers_only(sock, "/import", archive.IMPORT_MAX_BYTES + 1, host, got=first)
+        answer = _answer(sock, first)
+    assert status == 413 and seconds < ANSWER_WITHIN, (status, seconds)
+    assert b"Too large" in answer  # the app's page (in the phone's language), not the server's text
+    # exactly the largest, from a phone that may write, is read: the server waits for the body
+    cookie = cookie_for("/evenings/new")
+    with connect() as sock:
+        first = []
+        status, _ = _headers_only(
+            sock, "/import", archive.IMPORT_MAX_BYTES, host, cookie, first, "multipart/form-data; boundary=b"
+        )
+    assert status == 0, first
+    # a urlencoded form over its own limit (256 KB) is refused from the head too
+    with connect() as sock:
+        status, seconds = _headers_only(sock, "/evenings/new", limits.FORM_MAX_BYTES + 1, host, cookie)
+    assert status == 413 and seconds < ANSWER_WITHIN, (status, seconds)
 
 
 # --- the largest import, on the production server -----------------------------------------------

@@ -101,3 +101,36 @@ def keep_for_offline(page, game_url):
         page.wait_for_timeout(100)
     page.goto(game_url)
     page.wait_for_timeout(300)
+
+
+class Thumb:
+    """Taps and digits, counted as a person makes them (a tap into a field is a tap).
+
+    A person looks before tapping: a tap waits until the hand form shows the answer to what was
+    entered last. Digits arrive as a phone's keyboard sends them, as text put in by the input method
+    (not as key presses, which headless Chromium sometimes drops right after a touch)."""
+
+    def __init__(self, page):
+        self.page, self.taps, self.digits = page, 0, 0
+
+    def settled(self):
+        from playwright.sync_api import expect
+
+        if self.page.locator("form.hand-form").count():
+            expect(self.page.locator("form.hand-form[data-ready]:not([data-previewing])")).to_have_count(1)
+
+    def tap(self, locator):
+        self.settled()
+        locator.tap()
+        self.taps += 1
+
+    def digit(self, text):
+        """Typed where the focus is (the count fields move it on by themselves)."""
+        for character in text:
+            self.page.keyboard.insert_text(character)
+        self.digits += len(text)
+
+    def type(self, locator, text):
+        """A tap into the field, then its digits."""
+        self.tap(locator)
+        self.digit(text)

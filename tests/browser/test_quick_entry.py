@@ -5,25 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live import browser, live_url, phone  # noqa: F401  (fixtures)
+from tests.browser.live import Thumb, browser, live_url, phone  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
-
-
-class Thumb:
-    """Taps and keystrokes, counted as a person makes them."""
-
-    def __init__(self, page):
-        self.page, self.taps, self.keys = page, 0, 0
-
-    def tap(self, locator):
-        locator.tap()  # the phone context has a touch screen
-        self.taps += 1
-
-    def type(self, locator, text):
-        self.tap(locator)
-        locator.press_sequentially(text)
-        self.keys += len(text)
 
 
 def start(page, base, variant):
@@ -59,7 +43,7 @@ def test_classic_hand_in_9_taps_and_8_keystrokes(phone, live_url):
     # §2.5: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105
     expect(phone.locator("p.total").first).to_have_text("1380")
     assert phone.locator("p.total").all_inner_texts() == ["1380", "105"]
-    assert (t.taps, t.keys) == (9, 8)
+    assert (t.taps, t.digits) == (9, 8)
 
 
 def test_modern_hand_in_12_taps_and_8_keystrokes(phone, live_url):
@@ -81,4 +65,4 @@ def test_modern_hand_in_12_taps_and_8_keystrokes(phone, live_url):
     # one canasta: threes not scored; 300 + 260 − 45 = 515
     expect(phone.locator("p.total").first).to_have_text("1680")
     assert phone.locator("p.total").all_inner_texts() == ["1680", "515"]
-    assert (t.taps, t.keys) == (12, 8)
+    assert (t.taps, t.digits) == (12, 8)

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import variants
 from tests.browser.conftest import PHONE, SCREENSHOTS
+from tests.browser.live import Thumb
 from tests.browser.test_phone_widths import MEASURE
 
 pytestmark = pytest.mark.browser
@@ -205,21 +206,6 @@ def test_after_a_save_the_score_is_in_view(chromium, live_server):
     assert _in_view(page, page.locator('.flash .saved-line[data-hand="8"]'))
     assert _in_view(page, page.get_by_role("link", name="Enter hand 9"))
     context.close()
-
-
-class Thumb:
-    """Taps and digits, counted as a person makes them (a tap into a field is a tap)."""
-
-    def __init__(self, page):
-        self.page, self.taps, self.digits = page, 0, 0
-
-    def tap(self, locator):
-        locator.tap()
-        self.taps += 1
-
-    def digit(self, text):  # typed where the focus is (the count fields move it on by themselves)
-        self.page.keyboard.type(text)
-        self.digits += len(text)
 
 
 def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_server):
