@@ -57,8 +57,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
-from scorekeeper import backup, checks, store, variants  # noqa: E402
-from scorekeeper import db as dbmod  # noqa: E402
+from scorekeeper.core import checks, variants  # noqa: E402
+from scorekeeper.storage import backup, store  # noqa: E402
+from scorekeeper.storage import db as dbmod  # noqa: E402
 
 ACKED, RETRY, REFUSED = "acknowledged", "retry", "refused"
 RETRY_PAUSE = 0.05  # seconds before a queued hand goes again (the phone waits Retry-After: 5 s)

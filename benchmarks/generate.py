@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import checks, scoring, store, variants  # noqa: E402
-from scorekeeper import db as dbmod
+from scorekeeper.core import checks, scoring, variants
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 
 RULES = variants.configure(variants.get("classic"))
 

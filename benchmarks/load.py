@@ -51,8 +51,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
-from scorekeeper import db as dbmod  # noqa: E402
-from scorekeeper import store  # noqa: E402
+from scorekeeper.storage import db as dbmod  # noqa: E402
+from scorekeeper.storage import store  # noqa: E402
 
 LEVELS = (1, 10, 50)
 GAMES_PER_CLIENT = 4  # hands posted in a run spread over these, so no game grows without end

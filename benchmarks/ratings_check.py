@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import club_archive  # noqa: E402
-from scorekeeper import db as dbmod  # noqa: E402
-from scorekeeper import rating_store, store  # noqa: E402
+from scorekeeper.storage import db as dbmod  # noqa: E402
+from scorekeeper.storage import rating_store, store  # noqa: E402
 
 
 def main() -> int:

@@ -4,7 +4,7 @@ through the production server's form.
     .venv/bin/python benchmarks/sync_cost.py                  # 2000 commits and 2000 saves a setting
     .venv/bin/python benchmarks/sync_cost.py --saves 500
 
-The app opens every connection with FULL (scorekeeper/db.py): a commit is on the disk before the
+The app opens every connection with FULL (scorekeeper/storage/db.py): a commit is on the disk before the
 phone is told "saved". For NORMAL the same server is started through a wrapper that sets
 ``synchronous = NORMAL`` on each connection ``open_db`` returns. The settings are measured in
 turns (FULL, NORMAL, FULL, NORMAL), each on a fresh instance, in the same folder and disk:
@@ -29,14 +29,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import serving  # noqa: E402
-from scorekeeper import db as dbmod  # noqa: E402
-from scorekeeper import store  # noqa: E402
+from scorekeeper.storage import db as dbmod  # noqa: E402
+from scorekeeper.storage import store  # noqa: E402
 
 # the production server, each connection switched to NORMAL after open_db has set FULL
 NORMAL_SERVER = """
 import sys
-from scorekeeper import db
-from scorekeeper.__main__ import main
+from scorekeeper import db  # noqa: E402
+from scorekeeper.__main__ import main  # noqa: E402
 
 opened = db.open_db
 

@@ -18,9 +18,12 @@ from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 
-from . import create_app, headfirst, limits, tls
-from .db import close_for_exit
-from .share import lan_addresses
+from scorekeeper import create_app
+from scorekeeper.network import tls
+from scorekeeper.network.addresses import lan_addresses
+from scorekeeper.server import headfirst
+from scorekeeper.storage.db import close_for_exit
+from scorekeeper.web import limits
 
 # waitress warns "Task queue depth is 1" whenever a request waits a moment for a free thread, which
 # happens in ordinary play (several phones polling); the console keeps the start-up lines and errors.

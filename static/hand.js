@@ -73,7 +73,7 @@
   // options.reopened: a refused queued hand this form was opened for (kept across a refusal).
   function initForm(form, options) {
     options = options || {};
-    // One side's fields, from the side-entry table (scorekeeper/entry.py) the page puts in data-fields:
+    // One side's fields, from the side-entry table (scorekeeper/core/entry.py) the page puts in data-fields:
     // each with its name in the API's entry, its kind, and for a figure that can be given in points or
     // in card counts, the form's choice between them (mode) and the card inputs.
     var FIELDS = JSON.parse(form.dataset.fields || "[]");

@@ -8,7 +8,7 @@ import jinja2
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.db import open_db
+from scorekeeper.storage.db import open_db
 
 
 class _SharedBytecode(jinja2.BytecodeCache):

@@ -6,7 +6,9 @@ import threading
 
 import waitress
 
-from scorekeeper import clock, headfirst, limits
+from scorekeeper.core import clock
+from scorekeeper.server import headfirst
+from scorekeeper.web import limits
 from tests.conftest import csrf_token
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]

@@ -10,8 +10,10 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import access, create_app, share
-from scorekeeper.redirects import safe_path
+from scorekeeper import create_app
+from scorekeeper.network import addresses
+from scorekeeper.web import access
+from scorekeeper.web.redirects import safe_path
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
 
@@ -436,7 +438,7 @@ def test_only_this_machines_names_are_answered(client):
     hostname = socket.gethostname().lower()
     for host in ("localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", hostname, "192.168.1.20:8000"):
         assert client.get("/", headers={"Host": host}).status_code == 200, host
-    for address in share.lan_addresses():
+    for address in addresses.lan_addresses():
         assert client.get("/", headers={"Host": f"{address}:8000"}).status_code == 200, address
 
 

@@ -9,7 +9,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from scorekeeper import clock
+from scorekeeper.core import clock
 from tests.conftest import csrf_token
 from tests.helpers import (
     NAMES4,
@@ -282,7 +282,7 @@ def test_unknown_archive_pages_are_404(client):
 
 
 def test_kept_totals_match_the_results_after_every_kind_of_write(app, client):
-    from scorekeeper import db as dbmod
+    from scorekeeper.storage import db as dbmod
 
     fill_archive(client)
     game_id = start_game(client, names=["Ana", "Bert", "Carl", "Dora"])
@@ -418,7 +418,7 @@ def _known_players(client):
 def test_a_game_started_after_midnight_is_dated_the_day_it_was_played(client, monkeypatch):
     import time
 
-    from scorekeeper import store
+    from scorekeeper.storage import store
 
     monkeypatch.setenv("TZ", "Europe/Vienna")  # an hour ahead of UTC in November: 00:40 is 23:40 UTC
     time.tzset()

@@ -15,8 +15,10 @@ import threading
 
 import pytest
 
-from scorekeeper import archive, backup, create_app, store
-from scorekeeper.db import get_db
+from scorekeeper import create_app
+from scorekeeper.storage import backup, store
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import archive
 from tests.conftest import csrf_token
 from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand, side_fields, start_game
 

@@ -25,7 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import archive, create_app, limits, tls
+from scorekeeper import create_app
+from scorekeeper.network import tls
+from scorekeeper.web import archive, limits
 from tests.helpers import served
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,10 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app, service, store
-from scorekeeper import db as dbmod
+from scorekeeper import create_app
+from scorekeeper.services import games as service
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, served, side_fields, start_game
 

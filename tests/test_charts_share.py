@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import charts, share
+from scorekeeper.core import charts
+from scorekeeper.network import addresses
 from tests.helpers import post_hand, side_fields, start_game
 
 CSS = (Path(__file__).resolve().parent.parent / "static" / "style.css").read_text()
@@ -176,54 +177,54 @@ def machine(monkeypatch):
     def getaddrinfo(*args, **kwargs):
         raise OSError("no name service")
 
-    monkeypatch.setattr(share.subprocess, "run", run)
-    monkeypatch.setattr(share.shutil, "which", lambda name: f"/usr/sbin/{name}")
-    monkeypatch.setattr(share.socket, "getaddrinfo", getaddrinfo)
-    monkeypatch.setattr(share, "_clock", lambda: state["now"], raising=False)
-    monkeypatch.setattr(share, "_cached", None, raising=False)
-    if hasattr(share.lan_addresses, "cache_clear"):
-        share.lan_addresses.cache_clear()
+    monkeypatch.setattr(addresses.subprocess, "run", run)
+    monkeypatch.setattr(addresses.shutil, "which", lambda name: f"/usr/sbin/{name}")
+    monkeypatch.setattr(addresses.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(addresses, "_clock", lambda: state["now"], raising=False)
+    monkeypatch.setattr(addresses, "_cached", None, raising=False)
+    if hasattr(addresses.lan_addresses, "cache_clear"):
+        addresses.lan_addresses.cache_clear()
     yield state
-    if hasattr(share.lan_addresses, "cache_clear"):
-        share.lan_addresses.cache_clear()
+    if hasattr(addresses.lan_addresses, "cache_clear"):
+        addresses.lan_addresses.cache_clear()
 
 
 def test_the_home_network_address_is_preferred(machine):
-    addresses = share.lan_addresses()
-    assert addresses[0] == "192.168.178.23"
-    assert addresses.index("10.0.0.20") < addresses.index("10.8.0.6")  # a VPN tunnel after the network
-    assert set(addresses[-2:]) == {"172.17.0.1", "172.18.0.1"}  # docker's bridges last
-    assert "127.0.0.1" not in addresses
-    assert share.reachable_url("http://127.0.0.1:8000/games/3") == "http://192.168.178.23:8000/games/3"
+    found = addresses.lan_addresses()
+    assert found[0] == "192.168.178.23"
+    assert found.index("10.0.0.20") < found.index("10.8.0.6")  # a VPN tunnel after the network
+    assert set(found[-2:]) == {"172.17.0.1", "172.18.0.1"}  # docker's bridges last
+    assert "127.0.0.1" not in found
+    assert addresses.reachable_url("http://127.0.0.1:8000/games/3") == "http://192.168.178.23:8000/games/3"
 
 
 def test_private_ranges_in_order():
-    ranked = sorted(["172.20.5.9", "10.1.2.3", "192.168.1.7", "8.8.4.4"], key=lambda a: share._rank(a, "eth0"))
+    ranked = sorted(["172.20.5.9", "10.1.2.3", "192.168.1.7", "8.8.4.4"], key=lambda a: addresses._rank(a, "eth0"))
     assert ranked == ["192.168.1.7", "10.1.2.3", "172.20.5.9", "8.8.4.4"]
 
 
 def test_a_new_address_from_the_router_is_picked_up(machine):
-    assert share.lan_addresses()[0] == "192.168.178.23"
+    assert addresses.lan_addresses()[0] == "192.168.178.23"
     machine["output"] = IP_OUTPUT.format(home="192.168.178.57")  # DHCP gave the laptop a new address
     machine["now"] += 30
-    assert share.lan_addresses()[0] == "192.168.178.23"  # kept for a while: not a lookup per page
+    assert addresses.lan_addresses()[0] == "192.168.178.23"  # kept for a while: not a lookup per page
     assert machine["runs"] == 1
     machine["now"] += 31
-    assert share.lan_addresses()[0] == "192.168.178.57"
-    assert share.reachable_url("http://localhost:8000/games/3") == "http://192.168.178.57:8000/games/3"
+    assert addresses.lan_addresses()[0] == "192.168.178.57"
+    assert addresses.reachable_url("http://localhost:8000/games/3") == "http://192.168.178.57:8000/games/3"
 
 
 def test_without_a_network_the_request_host_stays(machine, monkeypatch):
     def broken(command, **kwargs):
         raise OSError("no ip command")
 
-    monkeypatch.setattr(share.subprocess, "run", broken)
-    assert share.lan_addresses() == ()
-    assert share.reachable_url("http://127.0.0.1:8000/games/3") == "http://127.0.0.1:8000/games/3"
+    monkeypatch.setattr(addresses.subprocess, "run", broken)
+    assert addresses.lan_addresses() == ()
+    assert addresses.reachable_url("http://127.0.0.1:8000/games/3") == "http://127.0.0.1:8000/games/3"
 
 
 def test_long_names_in_the_legend_do_not_run_into_each_other():
-    from scorekeeper import charts
+    from scorekeeper.core import charts
 
     short = charts.line_chart([("Anna & Carl", [100, 200]), ("Bert & Dora", [50, 80])])
     assert 'x="' + str(8 + 360 // 2 + 24) + '"' in short  # two short names side by side
@@ -247,19 +248,22 @@ def test_an_untrusted_host_never_makes_the_share_link():
     trusted = ["localhost", "canasta.fritz.box"]
     home = ("192.168.178.23",)
     assert (
-        share.reachable_url("http://evil.example:8000/games/3", home, trusted) == "http://192.168.178.23:8000/games/3"
+        addresses.reachable_url("http://evil.example:8000/games/3", home, trusted)
+        == "http://192.168.178.23:8000/games/3"
     )
-    assert share.reachable_url("http://evil.example/view/x", (), trusted) == "http://localhost/view/x"
-    assert share.reachable_url("http://canasta.fritz.box:8000/games/3", home, trusted) == (
+    assert addresses.reachable_url("http://evil.example/view/x", (), trusted) == "http://localhost/view/x"
+    assert addresses.reachable_url("http://canasta.fritz.box:8000/games/3", home, trusted) == (
         "http://canasta.fritz.box:8000/games/3"
     )
-    assert share.reachable_url("http://localhost:8000/games/3", home, trusted) == "http://192.168.178.23:8000/games/3"
+    assert (
+        addresses.reachable_url("http://localhost:8000/games/3", home, trusted) == "http://192.168.178.23:8000/games/3"
+    )
 
 
 def test_the_trusted_hosts_are_this_machines(machine):
-    names = share.own_names(["Karten.Example.org"])
+    names = addresses.own_names(["Karten.Example.org"])
     assert {"localhost", "127.0.0.1", "::1", "192.168.178.23", "10.0.0.20", "karten.example.org"} <= set(names)
-    assert share.socket.gethostname().lower() in names
+    assert addresses.socket.gethostname().lower() in names
     assert not any("evil" in name for name in names)
 
 
@@ -270,7 +274,7 @@ def test_the_scoreboard_of_an_untrusted_host_is_never_rendered(client):
     page = client.get(f"/games/{game_id}", headers={"Host": "localhost:8000"}).text
     assert "evil.example" not in page
     shown = re.search(r'class="share-url" href="(https?://[^/"]+)/', page).group(1)
-    assert shown.split("//")[1].split(":")[0] in (*share.lan_addresses(), "localhost", "127.0.0.1")
+    assert shown.split("//")[1].split(":")[0] in (*addresses.lan_addresses(), "localhost", "127.0.0.1")
 
 
 # --- issue 16, item 8: the target's label is never covered by a line or the last point ----------------

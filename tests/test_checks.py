@@ -1,4 +1,4 @@
-"""Tests of scorekeeper.checks.read_hand: reading an API-shaped hand entry and refusing miscounts.
+"""Tests of scorekeeper.core.checks.read_hand: reading an API-shaped hand entry and refusing miscounts.
 
 Classic 4 players (§2) and 2 players (§4). Sections (§) refer to shared/rules/scoring-spec.md.
 Each case names the (side, field) of every Problem it expects, and words its message must carry.
@@ -6,8 +6,8 @@ Each case names the (side, field) of every Problem it expects, and words its mes
 
 import pytest
 
-from scorekeeper import checks, scoring, variants
-from scorekeeper.scoring import SideHand
+from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core.scoring import SideHand
 
 CLASSIC = variants.configure(variants.get("classic"))
 TWO = variants.configure(variants.get("classic-2p"))
@@ -521,7 +521,7 @@ THREE = variants.configure(variants.get("classic-3p"))
 
 def _offered(rules):
     """The ways of going out the hand form offers for this rule set and seating."""
-    from scorekeeper import forms
+    from scorekeeper.web import forms
 
     return [choice.value for choice in forms.side_form_class(rules).went_out.kwargs["choices"]]
 

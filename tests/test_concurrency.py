@@ -14,8 +14,9 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app, store
-from scorekeeper import db as dbmod
+from scorekeeper import create_app
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 from tests.helpers import served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI

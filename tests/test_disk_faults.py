@@ -30,8 +30,9 @@ from urllib.parse import urlencode
 import pytest
 
 from benchmarks import serving
-from scorekeeper import db as dbmod
-from scorekeeper import errors, store
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
+from scorekeeper.web import errors
 
 pytestmark = pytest.mark.slow  # fault tests: left out of the quick loop, run by CI (scripts/test.sh)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import checks, variants
+from scorekeeper.core import checks, variants
 
 API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 EXAMPLES = API[API.index("## Examples, one per rule set") :]

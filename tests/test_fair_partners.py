@@ -11,7 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import create_app, ratings
+from scorekeeper import create_app
+from scorekeeper.core import ratings
 from tests.conftest import csrf_token
 from tests.helpers import game_in_evening, new_evening, post_hand, start_game, win_hand
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks import serving
-from scorekeeper import db as dbmod
-from scorekeeper import store
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 from tests.test_disk_faults import Phone, new_key
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"

@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from scorekeeper import checks, create_app, variants
-from scorekeeper.variants import CARD_GROUP_KEYS
+from scorekeeper import create_app
+from scorekeeper.core import checks, variants
+from scorekeeper.core.variants import CARD_GROUP_KEYS
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game
 
@@ -1072,8 +1073,8 @@ def _import(client, payload: bytes):
 
 
 def _wipe(app):
-    from scorekeeper import backup
-    from scorekeeper import db as dbmod
+    from scorekeeper.storage import backup
+    from scorekeeper.storage import db as dbmod
 
     backup.wipe(dbmod.open_db(app.config["DATABASE"]))
 

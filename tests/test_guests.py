@@ -7,8 +7,8 @@ import json
 
 from sqlite_utils import Database
 
-from scorekeeper import db as dbmod
-from scorekeeper import queries, store
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import queries, store
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields
 

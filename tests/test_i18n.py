@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from scorekeeper import i18n
+from scorekeeper.web import i18n
 from tests.helpers import post_hand, side_fields, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ def template_ids(tmp_path_factory):
 
 @pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != "en"])
 def test_every_message_is_translated(template_ids, language):
-    path = ROOT / "scorekeeper" / "translations" / language / "LC_MESSAGES" / "messages.po"
+    path = ROOT / "scorekeeper" / "web" / "translations" / language / "LC_MESSAGES" / "messages.po"
     with path.open("rb") as src:
         catalog = read_po(src)
     missing = []

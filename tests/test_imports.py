@@ -1,5 +1,9 @@
-"""The package's imports point inward: no cycles, the core knows neither Flask nor the database,
-and no import hides inside a function without a comment saying why."""
+"""The package's layers are its folders, and the imports between them point inward.
+
+``core`` (the rules: pure) ← ``storage`` (the archive) ← ``services`` (every change) ← ``web``
+(pages, forms, API) ← ``server`` (what ``python -m scorekeeper`` runs). ``network`` (this
+machine's names, addresses and certificates) stands beside them: web and server use it, it uses
+none of them. No cycles; no import hides inside a function without a comment saying why."""
 
 from __future__ import annotations
 
@@ -7,8 +11,17 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-# Pure: rule tables, scoring, checks, the sheet, statistics, charts and what they share.
-CORE = {"variants", "messages", "models", "entry", "scoring", "checks", "sheet", "stats", "charts", "clock", "names"}
+LAYERS = ("core", "storage", "services", "network", "web", "server")
+# what each layer may import from the package (besides itself)
+MAY_IMPORT = {
+    "core": set(),
+    "storage": {"core"},
+    "services": {"core", "storage"},
+    "network": set(),
+    "web": {"core", "storage", "services", "network"},
+    "server": {"core", "storage", "services", "network", "web"},
+    "": {"core", "storage", "services", "network", "web", "server"},  # __main__, the package itself
+}
 OUTSIDE_THE_CORE = (
     "flask",
     "flask_wtf",
@@ -18,48 +31,69 @@ OUTSIDE_THE_CORE = (
     "wtforms",
     "sqlite_utils",
     "sqlite3",
+    "waitress",
+    "cheroot",
 )
 
 
 def _modules() -> dict[str, ast.Module]:
-    return {path.stem: ast.parse(path.read_text(), str(path)) for path in PACKAGE.glob("*.py")}
+    """Every module by its dotted name under the package: "core.variants", "__main__"."""
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = ast.parse(path.read_text(), str(path))
+    return found
 
 
-def _imports(tree: ast.Module, modules: set[str]) -> tuple[set[str], set[str]]:
+def _layer(name: str) -> str:
+    return name.split(".")[0] if "." in name else ""
+
+
+def _imports(name: str, tree: ast.Module, modules: set[str]) -> tuple[set[str], set[str]]:
     """(modules of this package, outside packages) a module imports anywhere in it."""
     inner, outer = set(), set()
+
+    def ours(dotted: str, names: list[str]) -> None:
+        for candidate in [f"{dotted}.{n}" if dotted else n for n in names]:
+            if candidate in modules:
+                inner.add(candidate)
+                break
+        else:
+            if dotted in modules:
+                inner.add(dotted)
+
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:  # from . import x / from .x import y
-                if node.module:
-                    inner.add(node.module.split(".")[0])
-                else:
-                    inner.update(alias.name for alias in node.names if alias.name in modules)
+            names = [alias.name for alias in node.names]
+            if node.level:
+                base = name.split(".")[: -node.level] if "." in name else []
+                dotted = ".".join(base + ([node.module] if node.module else []))
+                for n in names:
+                    ours(dotted, [n])
+            elif node.module and node.module.split(".")[0] == "scorekeeper":
+                dotted = ".".join(node.module.split(".")[1:])
+                for n in names:
+                    ours(dotted, [n])
             elif node.module:
-                top = node.module.split(".")[0]
-                if top == "scorekeeper":
-                    parts = node.module.split(".")
-                    if len(parts) > 1:
-                        inner.add(parts[1])
-                    else:
-                        inner.update(alias.name for alias in node.names if alias.name in modules)
-                else:
-                    outer.add(top)
+                outer.add(node.module.split(".")[0])
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
-                if parts[0] == "scorekeeper" and len(parts) > 1:
-                    inner.add(parts[1])
-                elif parts[0] != "scorekeeper":
+                if parts[0] == "scorekeeper":
+                    ours(".".join(parts[1:]), [])
+                else:
                     outer.add(parts[0])
-    inner.discard("__init__")
+    inner.discard("")
+    inner.discard(name)
     return inner, outer
 
 
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
     names = set(modules)
-    return {name: _imports(tree, names)[0] for name, tree in modules.items() if name != "__init__"}
+    return {name: _imports(name, tree, names)[0] for name, tree in modules.items() if name}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -89,6 +123,12 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def test_every_module_is_in_a_layer_folder():
+    stray = [name for name in _modules() if name and _layer(name) not in LAYERS and name not in ("__main__",)]
+    stray = [name for name in stray if name not in LAYERS]
+    assert not stray, f"modules outside the layer folders: {stray}"
+
+
 def test_the_package_has_no_import_cycle():
     assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()))
 
@@ -98,17 +138,49 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_the_core_imports_neither_flask_nor_the_database_nor_anything_above_it():
+def test_imports_point_inward():
+    wrong = []
+    for name, inner in _graph().items():
+        layer = _layer(name) if name not in LAYERS else name
+        allowed = MAY_IMPORT[layer if name != "__main__" else ""] | {layer}
+        wrong += [f"{name} -> {target}" for target in sorted(inner) if _layer(target) not in allowed]
+    assert not wrong, "imports that point outward: " + ", ".join(wrong)
+
+
+def test_the_core_imports_neither_flask_nor_the_database_nor_a_server():
     modules = _modules()
     names = set(modules)
-    for name in CORE & names:
-        inner, outer = _imports(modules[name], names)
+    for name, tree in modules.items():
+        if _layer(name) != "core":
+            continue
+        inner, outer = _imports(name, tree, names)
         assert not outer & set(OUTSIDE_THE_CORE), f"{name} imports {outer & set(OUTSIDE_THE_CORE)}"
-        assert inner <= CORE, f"core module {name} imports {inner - CORE}, which are not core"
+        assert all(_layer(target) == "core" for target in inner), f"core module {name} imports {inner}"
+
+
+def test_every_pure_module_is_in_the_core():
+    """A module that needs neither Flask, nor the database, nor a server, nor a module outside the
+    core is a rule or a figure: it belongs in core/."""
+    modules = _modules()
+    names = set(modules)
+    outside = [n for n in names if n and "." in n and _layer(n) != "core"]
+    pure = []
+    for name in outside:
+        inner, outer = _imports(name, modules[name], names)
+        if not outer & set(OUTSIDE_THE_CORE) and all(_layer(t) == "core" for t in inner) and _layer(name) != "network":
+            pure.append(name)
+    assert not pure, f"pure modules outside core/: {sorted(pure)}"
+
+
+def test_the_import_checker_sees_relative_and_absolute_imports():
+    names = {"core.variants", "web.games", "storage.store"}
+    tree = ast.parse("from ..core import variants\nfrom scorekeeper.storage.store import write\nimport flask")
+    inner, outer = _imports("web.games", tree, names)
+    assert inner == {"core.variants", "storage.store"} and outer == {"flask"}
 
 
 def test_no_import_hides_inside_a_function_without_saying_why():
-    for path in PACKAGE.glob("*.py"):
+    for path in PACKAGE.rglob("*.py"):
         source = path.read_text().splitlines()
         tree = ast.parse("\n".join(source))
         for func in ast.walk(tree):

@@ -2,7 +2,7 @@
 
 import re
 
-from scorekeeper import share
+from scorekeeper.network import addresses
 from tests.helpers import post_hand, side_fields, start_game
 
 
@@ -37,10 +37,10 @@ def test_scoreboard_shows_a_qr_code_for_the_game(client):
 
 
 def test_a_loopback_address_is_replaced_by_the_lan_address():
-    assert share.reachable_url("http://127.0.0.1:8000/games/3", ("192.0.2.7",)) == "http://192.0.2.7:8000/games/3"
-    assert share.reachable_url("http://localhost/games/3", ("192.0.2.7",)) == "http://192.0.2.7/games/3"
-    assert share.reachable_url("http://10.1.1.5:8000/games/3", ("192.0.2.7",)) == "http://10.1.1.5:8000/games/3"
-    assert share.reachable_url("http://127.0.0.1:8000/games/3", ()) == "http://127.0.0.1:8000/games/3"
+    assert addresses.reachable_url("http://127.0.0.1:8000/games/3", ("192.0.2.7",)) == "http://192.0.2.7:8000/games/3"
+    assert addresses.reachable_url("http://localhost/games/3", ("192.0.2.7",)) == "http://192.0.2.7/games/3"
+    assert addresses.reachable_url("http://10.1.1.5:8000/games/3", ("192.0.2.7",)) == "http://10.1.1.5:8000/games/3"
+    assert addresses.reachable_url("http://127.0.0.1:8000/games/3", ()) == "http://127.0.0.1:8000/games/3"
 
 
 def test_installable_app_files(client):

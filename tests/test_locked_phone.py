@@ -13,7 +13,9 @@ import pytest
 from werkzeug.routing import IntegerConverter, PathConverter, UnicodeConverter
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import access, create_app, variants
+from scorekeeper import create_app
+from scorekeeper.core import variants
+from scorekeeper.web import access
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields
 

@@ -6,7 +6,8 @@ import re
 import pytest
 from markupsafe import escape
 
-from scorekeeper import i18n, variants
+from scorekeeper.core import variants
+from scorekeeper.web import i18n
 from tests.conftest import csrf_token
 from tests.helpers import fill_archive, new_evening, post_hand, side_fields, start_game
 

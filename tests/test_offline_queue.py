@@ -6,8 +6,8 @@ import re
 import threading
 import uuid
 
-from scorekeeper import db as dbmod
-from scorekeeper import store
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import create_app, openapi
+from scorekeeper import create_app
+from scorekeeper.web import openapi
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")

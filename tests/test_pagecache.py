@@ -4,7 +4,7 @@ and never a stale figure after a change."""
 import gzip
 import re
 
-from scorekeeper import pagecache
+from scorekeeper.web import pagecache
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
 

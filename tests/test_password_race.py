@@ -13,7 +13,8 @@ from urllib.parse import urlencode
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import access, create_app
+from scorekeeper import create_app
+from scorekeeper.web import access
 from tests.helpers import served
 
 GUESSES = 30

@@ -29,8 +29,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
-from scorekeeper import checks, scoring, variants
-from scorekeeper.variants import CARD_GROUP_KEYS
+from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core.variants import CARD_GROUP_KEYS
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
 

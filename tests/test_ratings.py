@@ -19,8 +19,9 @@ import time
 
 import pytest
 
-from scorekeeper import backup, rating_store, ratings, store
-from scorekeeper import db as dbmod
+from scorekeeper.core import ratings
+from scorekeeper.storage import backup, rating_store, store
+from scorekeeper.storage import db as dbmod
 from tests.conftest import csrf_token
 from tests.helpers import game_in_evening, new_evening, post_hand, side_fields, start_game, win_hand
 

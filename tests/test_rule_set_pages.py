@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorekeeper import variants
+from scorekeeper.core import variants
 from tests.helpers import post_hand, side_fields, start_game, totals
 
 NAMES6 = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]

@@ -21,7 +21,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper import create_app, openapi
+from scorekeeper import create_app
+from scorekeeper.web import openapi
 from tests.helpers import post_hand, side_fields, start_game, win_hand
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,7 @@ is read and scored.
 
 import pytest
 
-from scorekeeper import checks, scoring
+from scorekeeper.core import checks, scoring
 from tests.worked_examples import (
     case,
     empty_sides,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import checks, scoring, variants
-from scorekeeper.scoring import SideHand
+from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core.scoring import SideHand
 from tests.worked_examples import FAMILIES, problems_of, rules_of, score_of
 
 CLASSIC = variants.configure(variants.get("classic"))  # §2, default settings

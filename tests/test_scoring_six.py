@@ -6,7 +6,7 @@ is read and scored.
 
 import pytest
 
-from scorekeeper import scoring
+from scorekeeper.core import scoring
 from tests.worked_examples import (
     CLASSIC_ROWS,
     case,

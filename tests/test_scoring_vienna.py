@@ -6,7 +6,7 @@ is read and scored.
 
 import pytest
 
-from scorekeeper import checks, scoring
+from scorekeeper.core import checks, scoring
 from tests.worked_examples import (
     CLASSIC_ROWS,
     case,

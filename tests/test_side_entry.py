@@ -1,4 +1,4 @@
-"""The side-entry table (scorekeeper/entry.py) is the one definition of a side's hand entry: the form,
+"""The side-entry table (scorekeeper/core/entry.py) is the one definition of a side's hand entry: the form,
 the page, the page's script, the checks and storage all follow it, for every rule set, seating and
 house rule. Sections (§) refer to shared/rules/scoring-spec.md."""
 
@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from scorekeeper import checks, entry, forms, variants
+from scorekeeper.core import checks, entry, variants
+from scorekeeper.web import forms
 from tests.helpers import post_hand, side_fields, start_game
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]

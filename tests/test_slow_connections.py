@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import tls
+from scorekeeper.network import tls
 
 ROOT = Path(__file__).resolve().parent.parent
 SLOW = 100  # connections dripping headers, per port

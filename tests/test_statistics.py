@@ -28,8 +28,9 @@ import re
 
 import pytest
 
-from scorekeeper import clock, queries
-from scorekeeper import db as dbmod
+from scorekeeper.core import clock
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import queries
 from tests.helpers import game_in_evening, new_evening, post_hand, side_fields, win_hand
 
 TODAY = "2025-06-15"

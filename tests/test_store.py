@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from scorekeeper import db as dbmod
-from scorekeeper import store
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import store
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
 
 
 def test_lan_addresses_leave_out_loopback():
-    from scorekeeper.share import lan_addresses
+    from scorekeeper.network.addresses import lan_addresses
 
     addresses = lan_addresses()
     assert all(not a.startswith("127.") and a.count(".") == 3 for a in addresses)

@@ -1,4 +1,4 @@
-"""HTTPS on the home network (scorekeeper/tls.py, the /trust page, ``python -m scorekeeper --https``):
+"""HTTPS on the home network (scorekeeper/network/tls.py, the /trust page, ``python -m scorekeeper --https``):
 the authority is made once with a private key (mode 600) that is never served, the server certificate
 verifies for every name and address it holds and is issued again for a new address (same authority),
 the authority can vouch only for home-network names, and the real servers speak TLS and plain HTTP."""
@@ -25,7 +25,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from scorekeeper import create_app, tls
+from scorekeeper import create_app
+from scorekeeper.network import tls
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["table.lan", "canasta.local", "localhost", "192.168.1.20", "127.0.0.1", "::1"]

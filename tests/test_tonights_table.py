@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from scorekeeper import seating
+from scorekeeper.core import seating
 from tests.conftest import csrf_token
 from tests.helpers import game_in_evening
 

@@ -5,7 +5,8 @@ Expected scores are worked by hand from shared/rules/scoring-spec.md §2.5 (clas
 
 import re
 
-from scorekeeper import store, variants
+from scorekeeper.core import variants
+from scorekeeper.storage import store
 from tests.conftest import csrf_token
 from tests.helpers import NAMES4, minimums, post_hand, side_fields, start_game, totals
 
@@ -557,8 +558,8 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     """§2.6: the game ends with the hand in which a side reaches 5000. A correction that ends it
     earlier leaves the later hand after the end: the sheet says so, the history shows the totals
     of the ending hand, and the sheet cannot be locked until that hand is corrected or deleted."""
-    from scorekeeper import db as dbmod
-    from scorekeeper import queries
+    from scorekeeper.storage import db as dbmod
+    from scorekeeper.storage import queries
 
     game_id = start_game(client, target=1000)
     # hand 1, §2.5: 100 going out + 500 natural + 300 melded = 900 : 80; hand 2: +900 : +80 ends it

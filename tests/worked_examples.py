@@ -11,7 +11,7 @@ If the code disagrees with the spec, a case keeps the spec's value and is marked
 
 import pytest
 
-from scorekeeper import checks, scoring, variants
+from scorekeeper.core import checks, scoring, variants
 
 # the rule sets of each family, by the file that holds their worked examples
 FAMILIES = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import variants
+from scorekeeper.core import variants
 from tests.browser.live import browser, live_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser

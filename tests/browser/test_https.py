@@ -1,6 +1,6 @@
 """HTTPS on the home network, as a phone that has trusted the installation's authority sees it.
 
-The authority and the server certificate are made by ``scorekeeper.tls`` (as ``start.sh --https``
+The authority and the server certificate are made by ``scorekeeper.network.tls`` (as ``start.sh --https``
 does) and the app is served over TLS by the same cheroot server. Chromium trusts the authority the
 way a person's browser does: it is added with ``certutil`` (Debian's libnss3-tools) to the NSS
 database of a test home folder (``$HOME/.pki/nssdb``, where Chromium on Linux reads it), and the
@@ -24,7 +24,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import Error, expect
 
-from scorekeeper import create_app, tls
+from scorekeeper import create_app
+from scorekeeper.network import tls
 from tests.browser.live import ARGS, CHROMIUM, need_chromium, shot, start_classic
 
 pytestmark = pytest.mark.browser

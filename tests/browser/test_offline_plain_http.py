@@ -22,7 +22,8 @@ from cryptography import x509
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app, tls
+from scorekeeper import create_app
+from scorekeeper.network import tls
 from tests.browser.live import ARGS, need_chromium, shot, start_classic
 
 pytestmark = pytest.mark.browser

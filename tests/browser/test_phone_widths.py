@@ -28,7 +28,8 @@ import uuid
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper import clock, create_app, variants
+from scorekeeper import create_app
+from scorekeeper.core import clock, variants
 from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import variants
+from scorekeeper.core import variants
 from tests.browser.live import browser, live_url, phone, shot  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser

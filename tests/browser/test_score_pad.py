@@ -18,7 +18,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import variants
+from scorekeeper.core import variants
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.browser.live import Thumb
 from tests.browser.test_phone_widths import MEASURE

@@ -1,0 +1,368 @@
+"""Pure scoring: hand scores with a breakdown, running totals, opening minimums and the result.
+
+No Flask, no database: functions of (rule set, hand entries). Section numbers (§) in comments
+refer to the team's scoring specification; docs/rules.md explains the rules in our own words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Sequence
+
+from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, RuleSet
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """What one side scored with in one hand, in card points (counts already converted)."""
+
+    melded_points: int = 0
+    hand_points: int = 0
+    natural_canastas: int = 0
+    mixed_canastas: int = 0
+    red_threes: int = 0
+    went_out: str | None = None  # None, or the key of one of the rule set's ways of going out
+    has_melded: bool | None = None  # None: derived from melded points and canastas (§2.5)
+    penalties: int = 0  # points entered by hand
+    other_canastas: Mapping[str, int] = field(default_factory=dict)  # other kinds, by key (§3, §6, §8, §9)
+    black_threes: int = 0  # Modern: black threes melded, scored by the three-table (§8.5)
+    black_threes_in_hand: int = 0  # Canadian: −100 each (§9)
+    exact_cut: bool = False  # Canadian: the cut was exact and this team did not deal (§9)
+    incomplete_melds: Mapping[str, int] = field(default_factory=dict)  # by Deduction key
+    holding: Mapping[str, int] = field(default_factory=dict)  # Modern: players holding 3+ aces / 7s
+    offences: Mapping[str, int] = field(default_factory=dict)  # penalty catalogue, by key
+
+    def canasta_count(self, key: str) -> int:
+        """Completed canastas of one kind."""
+        if key == "natural":
+            return self.natural_canastas
+        if key == "mixed":
+            return self.mixed_canastas
+        return self.other_canastas.get(key, 0)
+
+    @property
+    def canastas(self) -> int:
+        """Completed canastas of any kind."""
+        return self.natural_canastas + self.mixed_canastas + sum(self.other_canastas.values())
+
+    @property
+    def melded(self) -> bool:
+        """Whether the side has at least one meld on the table (red threes are not melds, §2.5)."""
+        if self.has_melded is not None:
+            return self.has_melded
+        return self.melded_points > 0 or self.canastas > 0 or self.black_threes > 0
+
+
+@dataclass(frozen=True)
+class LineItem:
+    """One named line of a hand's breakdown, like a row on a paper score sheet."""
+
+    item: str  # stable key, e.g. "natural_canastas"
+    label: str  # what the sheet shows in English, e.g. "2 natural canastas"
+    points: int
+    name: str = ""  # the thing counted, as a message id to translate, e.g. "Natural canastas"
+    count: int = 0  # how many of it (0: not a count)
+    note: str = ""  # why the sign is what it is, e.g. "nothing melded: minus"
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """A side's score for one hand: the breakdown's points add up to ``score``."""
+
+    breakdown: tuple[LineItem, ...]
+
+    @property
+    def score(self) -> int:
+        """The hand score: the sum of the breakdown."""
+        return sum(line.points for line in self.breakdown)
+
+
+@dataclass(frozen=True)
+class Result:
+    """Where the game stands after a hand (§2.6)."""
+
+    finished: bool
+    winner: int | None = None  # side index
+    margin: int | None = None
+    tie: bool = False  # sides level at the top at or above the target
+    leads: tuple[int, ...] = ()  # the winner's lead over each side (0 for the winner)
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One hand of a game: each side's score, the totals after it and the next opening minimums."""
+
+    scores: tuple[SideScore, ...]
+    totals: tuple[int, ...]
+    opening_minimums: tuple[int, ...]  # for the next hand
+    result: Result
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A whole game replayed from its hands."""
+
+    hands: tuple[HandOutcome, ...]
+    totals: tuple[int, ...]
+    opening_minimums: tuple[int, ...]
+    result: Result
+    ended_after: int | None = None  # index of the hand that ended the game
+    extra_hands: int = field(default=0)  # hands recorded after the game had ended
+
+
+def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
+    """Card points of a count of cards by value group (§1.1): jokers, 2s and aces, K–8, 7–4, black 3s."""
+    return sum(rules.card_values[key] * int(counts.get(key, 0) or 0) for key in CARD_GROUP_KEYS)
+
+
+def _plural(n: int, word: str) -> str:
+    """ "1 natural canasta", "2 natural canastas"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def threes_sign(rules: RuleSet, side: SideHand) -> tuple[int, str]:
+    """+1, 0 or −1 for the side's red (and Modern black) threes, and why, by the rule set's sign rule."""
+    if rules.red_three_sign == "always":  # §9
+        return 1, ""
+    if rules.red_three_sign == "canasta_count":  # §8.5 element 3: 0 canastas −, 1 nothing, 2 or more +
+        if side.canastas >= 2:
+            return 1, ""
+        return (0, N_("one canasta: not scored")) if side.canastas == 1 else (-1, N_("no canasta: minus"))
+    if rules.red_three_sign == "canasta":  # §7, §10.5: plus only with a canasta
+        if side.canastas:
+            return 1, ""
+        if side.melded and rules.red_three_melded_no_canasta == 0:  # §15.2 alternative
+            return 0, N_("no canasta: not scored")
+        return -1, N_("no canasta: minus")
+    return (1, "") if side.melded else (-1, N_("nothing melded: minus"))  # §2.5
+
+
+def _canasta_label(kind_label: str, n: int) -> str:
+    """ "2 natural canastas", "1 natural canasta" from the kind's label "Natural canastas"."""
+    label = kind_label[0].lower() + kind_label[1:]
+    return f"{n} {label}" if n != 1 else f"1 {label.replace('canastas', 'canasta')}"
+
+
+def score_side(rules: RuleSet, side: SideHand) -> SideScore:
+    """One side's hand score with its breakdown, by the rule set's tables.
+
+    Classic (§2.5): going out + canastas + RT(red, hasMelded) + M − H − penalties; the other rule
+    sets change the tables (canasta kinds, ways of going out, red-three sign) and add their items:
+    incomplete melds, Modern's three-table and players holding three aces or 7s (§8.5), Canadian
+    black threes in hand and the exact cut (§9), penalty catalogues (§10.5, §11.5).
+    """
+    kind = rules.going_out_kind(side.went_out) if side.went_out else None
+    if kind is not None and kind.special:  # §8.5 element 6: only the special hand scores
+        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in kind.lines))
+    lines: list[LineItem] = []
+    if kind is not None:
+        lines.extend(LineItem(item, label, points, label) for item, label, points in kind.lines if points)
+    for canasta in rules.canasta_kinds:
+        n = side.canasta_count(canasta.key)
+        if n:
+            lines.append(
+                LineItem(
+                    f"{canasta.key}_canastas", _canasta_label(canasta.label, n), canasta.bonus * n, canasta.label, n
+                )
+            )
+    sign, why = threes_sign(rules, side)
+    if side.red_threes:
+        label = _plural(side.red_threes, "red three") + (f" ({why})" if why else "")
+        lines.append(
+            LineItem(
+                "red_threes",
+                label,
+                rules.red_three_values[side.red_threes] * sign,
+                N_("Red threes"),
+                side.red_threes,
+                why,
+            )
+        )
+    if side.black_threes and rules.black_three_values:
+        label = _plural(side.black_threes, "black three") + (f" ({why})" if why else "")
+        lines.append(
+            LineItem(
+                "black_threes",
+                label,
+                rules.black_three_values[side.black_threes] * sign,
+                N_("Black threes"),
+                side.black_threes,
+                why,
+            )
+        )
+    if side.melded_points:
+        minus = rules.melded_minus_without_canasta and side.canastas == 0  # §8.5 element 4
+        label = "Melded cards (no canasta: minus)" if minus else "Melded cards"
+        lines.append(
+            LineItem(
+                "melded_cards",
+                label,
+                -side.melded_points if minus else side.melded_points,
+                N_("Melded cards"),
+                0,
+                N_("no canasta: minus") if minus else "",
+            )
+        )
+    if side.hand_points:
+        lines.append(LineItem("cards_in_hand", "Cards left in hand", -side.hand_points, N_("Cards left in hand")))
+    if side.black_threes_in_hand and rules.black_three_in_hand:
+        lines.append(
+            LineItem(
+                "black_threes_in_hand",
+                _plural(side.black_threes_in_hand, "black three") + " in hand",
+                -rules.black_three_in_hand * side.black_threes_in_hand,
+                N_("Black threes in hand"),
+                side.black_threes_in_hand,
+            )
+        )
+    if side.exact_cut and rules.exact_cut_bonus:
+        lines.append(LineItem("exact_cut", "Exact cut", rules.exact_cut_bonus, N_("Exact cut")))
+    for group, item in (
+        (rules.incomplete_melds, "incomplete"),
+        (rules.holding_penalties, "holding"),
+        (rules.penalty_catalogue, "offence"),
+    ):
+        counts = {"incomplete": side.incomplete_melds, "holding": side.holding, "offence": side.offences}[item]
+        for deduction in group:
+            n = counts.get(deduction.key, 0)
+            if n:
+                label = deduction.label if n == 1 else f"{deduction.label} × {n}"
+                lines.append(
+                    LineItem(
+                        f"{item}_{deduction.key}", label, -deduction.points * n, deduction.label, n if n > 1 else 0
+                    )
+                )
+    if side.penalties:
+        lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
+    return SideScore(tuple(lines))
+
+
+def pool(sides: Sequence[SideHand]) -> SideHand:
+    """The partnership of a hand in classic 3 players (§5): melds, canastas, going out and cards in
+    hand pooled; red threes and penalties left out, since each partner keeps his own."""
+    other: dict[str, int] = {}
+    for side in sides:
+        for key, n in side.other_canastas.items():
+            other[key] = other.get(key, 0) + n
+    # §5 reading (a): the partnership has melded when either partner has, as entered or derived;
+    # one partner's "nothing melded" must not hide the other's melds
+    return SideHand(
+        melded_points=sum(s.melded_points for s in sides),
+        hand_points=sum(s.hand_points for s in sides),
+        natural_canastas=sum(s.natural_canastas for s in sides),
+        mixed_canastas=sum(s.mixed_canastas for s in sides),
+        went_out=next((s.went_out for s in sides if s.went_out), None),
+        has_melded=any(s.melded for s in sides),
+        penalties=0,  # each partner's own, as his red threes (§15.11: the offender's score)
+        other_canastas=other,
+    )
+
+
+def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = None) -> tuple[SideScore, ...]:
+    """Every side's score for one hand.
+
+    ``lone`` (classic 3 players, §5): the player who played alone this hand; the other two form a
+    partnership whose score for cards and canastas goes to both, each adding his own red threes,
+    with the sign by whether the partnership has melded. None: each scores alone.
+    """
+    if lone is None or len(sides) != 3:
+        return tuple(score_side(rules, side) for side in sides)
+    partners = [i for i in range(len(sides)) if i != lone]
+    pooled = pool([sides[i] for i in partners])
+    shared = score_side(rules, pooled).breakdown
+    # §5 reading (b): the all-four value is one player's; the setting also gives it to partners who
+    # hold the four between them, each counting his own at the all-four rate (800 / 4 = 200 each)
+    partners_red = sum(sides[i].red_threes for i in partners)
+    all_four_shared = rules.lone_all_four == "partnership" and partners_red == len(rules.red_three_values) - 1
+    scores: list[SideScore] = []
+    for i, side in enumerate(sides):
+        if i == lone:
+            scores.append(score_side(rules, side))
+            continue
+        lines = [replace(line, label=f"Partnership: {line.label[0].lower()}{line.label[1:]}") for line in shared]
+        if side.red_threes:
+            # §5 reading (a): the sign by whether the partnership has melded; the setting: the partner's own melds
+            sign, why = threes_sign(rules, side if rules.lone_red_sign == "own" else pooled)
+            value = rules.red_three_values[side.red_threes]
+            if all_four_shared:
+                value = rules.red_three_values[-1] * side.red_threes // partners_red
+            label = _plural(side.red_threes, "own red three") + (f" ({why})" if why else "")
+            lines.append(LineItem("red_threes", label, value * sign, N_("Own red threes"), side.red_threes, why))
+        if side.penalties:  # §15.11: off the offending player's own total, not his partner's
+            lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
+        scores.append(SideScore(tuple(lines)))
+    return tuple(scores)
+
+
+def opening_minimum(rules: RuleSet, total: int) -> int:
+    """The opening-meld minimum for a side whose total at the start of the hand is ``total`` (§2.3)."""
+    return opening_row(rules, total).minimum
+
+
+def opening_row(rules: RuleSet, total: int):
+    """The row of the variant's opening table that a total falls in: the last row starting at or
+    below it (totals are multiples of 5, but any integer gets a row)."""
+    found = rules.opening_minimums[0]
+    for row in rules.opening_minimums:
+        if row.low is None or total >= row.low:
+            found = row
+    return found
+
+
+def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
+    """Whether the game has ended after a hand with these totals, who won and by how much (§2.6).
+
+    The game ends when one or more sides have reached the target; the highest total wins and the
+    margin is its lead over the next side (with three sides, ``leads`` gives the lead over each,
+    §15.5). Sides level at the top: no seed covers it (§13 D19); the default of §15.4 announces the
+    tie and plays another hand, the "draw" setting ends the game drawn.
+    """
+    if not totals or max(totals) < rules.target:
+        return Result(finished=False)
+    top = max(totals)
+    leaders = [i for i, total in enumerate(totals) if total == top]
+    if len(leaders) > 1:
+        return Result(finished=rules.tie_rule == "draw", tie=True)
+    winner = leaders[0]
+    runner_up = max(t for i, t in enumerate(totals) if i != winner)
+    leads = tuple(top - t if i != winner else 0 for i, t in enumerate(totals))
+    return Result(finished=True, winner=winner, margin=top - runner_up, leads=leads)
+
+
+def play(
+    rules: RuleSet,
+    hands: Sequence[Sequence[SideHand]],
+    totals_before: Sequence[int] | None = None,
+    lones: Sequence[int | None] | None = None,
+) -> GameState:
+    """Replay a game hand by hand: scores, running totals, minimums and the result.
+
+    ``lones`` gives each hand's lone player in classic 3 players (§5).
+
+    The game ends after the first hand that decides it; hands recorded after that are kept and
+    counted in the totals shown, and ``extra_hands`` says how many there are, so the sheet can warn.
+    """
+    totals = tuple(totals_before) if totals_before is not None else (0,) * rules.sides
+    outcomes: list[HandOutcome] = []
+    ended_after: int | None = None
+    for index, sides in enumerate(hands):
+        scores = score_hand(rules, sides, lones[index] if lones else None)
+        totals = tuple(t + s.score for t, s in zip(totals, scores))
+        result = game_result(rules, totals)
+        outcomes.append(HandOutcome(scores, totals, tuple(opening_minimum(rules, t) for t in totals), result))
+        if result.finished and ended_after is None:
+            ended_after = index
+    if ended_after is None:
+        final = game_result(rules, totals)
+        extra = 0
+    else:
+        final = outcomes[ended_after].result
+        extra = len(outcomes) - 1 - ended_after
+    return GameState(
+        hands=tuple(outcomes),
+        totals=totals,
+        opening_minimums=tuple(opening_minimum(rules, t) for t in totals),
+        result=final,
+        ended_after=ended_after,
+        extra_hands=extra,
+    )

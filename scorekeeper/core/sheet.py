@@ -1,0 +1,270 @@
+"""The score sheet of a stored game: sides, dealers, per-hand breakdowns, totals and the result.
+
+Pure: takes a stored game and its hands, reads them with ``checks`` and replays them with
+``scoring``. Used by the pages and the JSON API alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core.models import Game, Hand
+
+
+def side_seats(rules: variants.RuleSet) -> list[list[int]]:
+    """Seat indexes of each side, from the layout (partners opposite: seats 0, 2 against 1, 3)."""
+    return [list(seats) for seats in rules.layouts[0].sides]
+
+
+def rules_for(game: Game) -> variants.RuleSet:
+    """The game's rule set with its layout, house-rule settings and target applied."""
+    return variants.configure(variants.get(game.variant), game.settings, game.layout, game.target)
+
+
+def sitting_out(rules: variants.RuleSet, hand_index: int) -> list[int]:
+    """Seats that sit this hand out: in a side larger than the playing size, players take turns (§10.1, §11.1)."""
+    layout = rules.layouts[0]
+    if not layout.playing:
+        return []
+    out = []
+    for seats in layout.sides:
+        resting = len(seats) - layout.playing
+        for k in range(resting):
+            out.append(seats[(hand_index * resting + k) % len(seats)])
+    return sorted(out)
+
+
+@dataclass(frozen=True)
+class SheetHand:
+    """One row of the sheet."""
+
+    number: int
+    hand: Hand
+    dealer: str
+    sitting_out: list[str]
+    outcome: scoring.HandOutcome
+    opening_minimums: tuple[int, ...]  # that applied during this hand
+    after_end: bool  # recorded after the hand that ended the game
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the scoreboard shows."""
+
+    game: Game
+    rules: variants.RuleSet
+    side_names: list[str]
+    rows: list[SheetHand]
+    state: scoring.GameState
+
+    @property
+    def next_dealer(self) -> str:
+        """Who deals the next hand: the deal passes to the left (the next seat)."""
+        return dealer(self.game, len(self.rows), self.rules)
+
+    @property
+    def next_sitting_out(self) -> list[str]:
+        """Who sits out the next hand."""
+        return [self.game.players[seat] for seat in sitting_out(self.rules, len(self.rows))]
+
+    def opening_rows(self) -> list[variants.OpeningRow]:
+        """The opening-table row each side is in now."""
+        return [scoring.opening_row(self.rules, total) for total in self.state.totals]
+
+
+def dealer(game: Game, hand_index: int, rules: variants.RuleSet | None = None) -> str:
+    """The dealer of the hand with this 0-based index: the deal passes to the left, past anyone sitting out."""
+    resting = set(sitting_out(rules, hand_index)) if rules else set()
+    seat = (game.first_dealer + hand_index) % len(game.players)
+    for _ in range(len(game.players)):
+        if seat not in resting:
+            break
+        seat = (seat + 1) % len(game.players)
+    return game.players[seat]
+
+
+def side_names(game: Game, rules: variants.RuleSet) -> list[str]:
+    """Each side's name: the partners' names joined with "&"."""
+    return [" & ".join(game.players[seat] for seat in seats) for seats in side_seats(rules)]
+
+
+def read_stored(rules: variants.RuleSet, hand: Hand) -> list[scoring.SideHand]:
+    """A stored hand's sides as the scoring takes them (stored hands passed the checks when saved)."""
+    return checks.read_hand(rules, hand.sides, lone=hand.lone)[0]
+
+
+def build(game: Game, hands: list[Hand]) -> Sheet:
+    """Replay a stored game into its score sheet."""
+    rules = rules_for(game)
+    entries = [read_stored(rules, hand) for hand in hands]
+    state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
+    rows = []
+    minimums = tuple(scoring.opening_minimum(rules, 0) for _ in range(rules.sides))
+    for index, (hand, outcome) in enumerate(zip(hands, state.hands)):
+        after_end = state.ended_after is not None and index > state.ended_after
+        resting = [game.players[seat] for seat in sitting_out(rules, index)]
+        rows.append(SheetHand(index + 1, hand, dealer(game, index, rules), resting, outcome, minimums, after_end))
+        minimums = outcome.opening_minimums
+    return Sheet(game, rules, side_names(game, rules), rows, state)
+
+
+def canastas_of(hand: Hand, side: int) -> int:
+    """Completed canastas of every kind a side entered for a hand."""
+    entry = hand.sides[side] if side < len(hand.sides) else {}
+    return sum(int(v or 0) for k, v in entry.items() if k.endswith("_canastas") and isinstance(v, int))
+
+
+def result_dict(result: scoring.Result) -> dict[str, Any]:
+    """The result as the JSON API gives it."""
+    return {
+        "finished": result.finished,
+        "winner": result.winner,
+        "margin": result.margin,
+        "tie": result.tie,
+        "leads": list(result.leads) or None,
+    }
+
+
+def breakdown_dicts(score: scoring.SideScore, label=lambda line: line.label) -> list[dict[str, Any]]:
+    """A breakdown as the JSON API gives it (``label`` turns a line into its text, e.g. translated)."""
+    return [{"item": line.item, "label": label(line), "points": line.points} for line in score.breakdown]
+
+
+def match_balance(sheets: list[Sheet]) -> dict[str, int]:
+    """Each player's net balance over the Partien of a complete Game (§10.6, reading): a finished
+    Partie adds its margin to each winner and takes it from each loser."""
+    players = sheets[0].game.players if sheets else []
+    balance = {name: 0 for name in players}
+    for s in sheets:
+        result = s.state.result
+        if not result.finished or result.winner is None:
+            continue
+        for side, seats in enumerate(side_seats(s.rules)):
+            for seat in seats:
+                balance[s.game.players[seat]] += result.margin if side == result.winner else -result.margin
+    return balance
+
+
+def settlement(s: Sheet) -> list[tuple[int, int, int]]:
+    """Who pays whom at the end of a game, as (paying seat, receiving seat, points)."""
+    return settlement_of(s.rules, s.state.result)
+
+
+def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
+    """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
+    rulebooks settle it (§10.6, §11.6): each player of a losing side pays the winners' lead over
+    his side to one player of the winning side (in turn); with players on their own, the winner
+    collects from each. Empty while the game is not won."""
+    if not result.finished or result.winner is None:
+        return []
+    seats = side_seats(rules)
+    winners = seats[result.winner]
+    payments = []
+    for side, losers in enumerate(seats):
+        if side == result.winner or not result.leads[side]:
+            continue
+        for k, seat in enumerate(losers):
+            payments.append((seat, winners[k % len(winners)], result.leads[side]))
+    return payments
+
+
+# ---------------------------------------------------------------------------------------------
+# What the archive keeps of a game, brought up to date hand by hand
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A game's running figures as the archive keeps them: enough to add the next hand and to fill
+    the statistics without replaying a single hand. Each hand's side scores are kept with the hand."""
+
+    hands: int
+    totals: tuple[int, ...]
+    best: tuple[int | None, ...]  # each side's best hand score
+    canastas: tuple[int, ...]  # each side's completed canastas of every kind
+    ended_after: int | None  # index of the hand that ended the game
+    result: scoring.Result
+    end_totals: tuple[int, ...] | None = None  # the totals after the hand that ended the game
+
+    @property
+    def after_end(self) -> int:
+        """Hands recorded after the hand that ended the game."""
+        return 0 if self.ended_after is None else self.hands - 1 - self.ended_after
+
+    @property
+    def final_totals(self) -> tuple[int, ...]:
+        """The totals the result is about: at the end of the game, else now."""
+        return self.end_totals or self.totals
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON the store keeps."""
+        r = self.result
+        return {
+            "hands": self.hands,
+            "totals": list(self.totals),
+            "best": list(self.best),
+            "canastas": list(self.canastas),
+            "ended_after": self.ended_after,
+            "end_totals": None if self.end_totals is None else list(self.end_totals),
+            "result": {
+                "finished": r.finished,
+                "winner": r.winner,
+                "margin": r.margin,
+                "tie": r.tie,
+                "leads": list(r.leads),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Kept:
+        """Back from the store's JSON."""
+        r = data["result"]
+        result = scoring.Result(r["finished"], r["winner"], r["margin"], r["tie"], tuple(r["leads"]))
+        return cls(
+            data["hands"],
+            tuple(data["totals"]),
+            tuple(data["best"]),
+            tuple(data["canastas"]),
+            data["ended_after"],
+            result,
+            None if data.get("end_totals") is None else tuple(data["end_totals"]),
+        )
+
+
+def nothing_kept(rules: variants.RuleSet) -> Kept:
+    """A game without hands."""
+    zeros = (0,) * rules.sides
+    return Kept(0, zeros, (None,) * rules.sides, zeros, None, scoring.game_result(rules, zeros))
+
+
+def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+    """Each side's score of one stored hand."""
+    return tuple(s.score for s in scoring.score_hand(rules, read_stored(rules, hand), hand.lone))
+
+
+def keep_hand(rules: variants.RuleSet, kept: Kept, scores: tuple[int, ...], canastas: tuple[int, ...]) -> Kept:
+    """The kept figures with one more hand at the end: its scores added, the result decided once
+    (a hand recorded after the end counts in the totals, the result stays that of the ending hand)."""
+    totals = tuple(t + s for t, s in zip(kept.totals, scores))
+    best = tuple(s if b is None else max(b, s) for b, s in zip(kept.best, scores))
+    summed = tuple(c + n for c, n in zip(kept.canastas, canastas))
+    ended_after, result, end_totals = kept.ended_after, kept.result, kept.end_totals
+    if ended_after is None:
+        result = scoring.game_result(rules, totals)
+        if result.finished:
+            ended_after, end_totals = kept.hands, totals
+    return Kept(kept.hands + 1, totals, best, summed, ended_after, result, end_totals)
+
+
+def keep_all(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Kept:
+    """The kept figures of a game from each hand's (scores, canastas), in order."""
+    kept = nothing_kept(rules)
+    for scores, canastas in hands:
+        kept = keep_hand(rules, kept, scores, canastas)
+    return kept
+
+
+def hand_canastas(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+    """Each side's completed canastas in one stored hand."""
+    return tuple(canastas_of(hand, side) for side in range(rules.sides))

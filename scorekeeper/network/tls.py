@@ -1,0 +1,530 @@
+"""HTTPS on the home network: this installation's own small certificate authority, a server
+certificate for this machine's names and addresses, and a WSGI server that speaks TLS itself.
+
+A browser gives a service worker (installing the app, loading pages with no connection) only to a
+secure context. A phone opening ``http://192.168.1.20:8000/`` is not one; ``https://`` is, once the
+phone trusts the certificate. ``start.sh --https`` makes, once, an authority for this installation
+(``instance/tls/ca.pem``; its private key ``ca-key.pem`` is written with mode 600 and never leaves
+``instance/``), and issues from it a server certificate for every name and address the phones may
+use. A phone trusts the authority once (the /trust page offers it to download); a new address from
+the router needs only a new server certificate, issued here at the next start, not a new trust.
+
+The authority is limited by name constraints to home-network names (``.local``, ``.lan``, this
+machine's host name, ...) and private, loopback and link-local addresses: should its key ever leak,
+it could not vouch for any site on the internet.
+
+The TLS server is cheroot (CherryPy's pure-Python, thread-pool WSGI server, with TLS from Python's
+own ``ssl`` module); plain HTTP stays on waitress, which does not speak TLS.
+"""
+
+from __future__ import annotations
+
+import _pyio
+import base64
+import datetime
+import hashlib
+import ipaddress
+import os
+import secrets
+import select
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cheroot import makefile, server, wsgi
+from cheroot.ssl.builtin import BuiltinSSLAdapter
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from scorekeeper.network.addresses import own_names
+
+FOLDER = "tls"
+CA_DAYS = 3650  # the phones trust the authority once: ten years
+SERVER_DAYS = 397  # what browsers accept for a server certificate (Apple's and Chrome's limit: 398)
+RENEW_DAYS = 30  # a server certificate with less left is issued again at the next start
+# Names the authority may vouch for, besides this machine's host name and EXTRA_HOSTS at its creation
+# (a name constraint covers the name and every name below it: "local" covers "canasta.local").
+HOME_SUFFIXES = ("localhost", "local", "lan", "home", "home.arpa", "internal", "fritz.box")
+HOME_NETWORKS = (
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "100.64.0.0/10",  # carrier-grade NAT and mesh VPNs
+    "169.254.0.0/16",
+    "127.0.0.0/8",
+    "fc00::/7",
+    "fe80::/10",
+    "::1/128",
+)
+
+
+@dataclass(frozen=True)
+class Files:
+    """Where an installation's certificates and keys live (``instance/tls/``)."""
+
+    folder: Path
+
+    @property
+    def ca_cert(self) -> Path:
+        return self.folder / "ca.pem"
+
+    @property
+    def ca_key(self) -> Path:
+        return self.folder / "ca-key.pem"
+
+    @property
+    def cert(self) -> Path:
+        return self.folder / "server.pem"
+
+    @property
+    def key(self) -> Path:
+        return self.folder / "server-key.pem"
+
+
+def files(instance_path: str | os.PathLike) -> Files:
+    """The TLS files of the installation whose ``instance/`` folder this is."""
+    return Files(Path(instance_path) / FOLDER)
+
+
+def app_files(app) -> Files:
+    """The app's TLS files: ``TLS_FOLDER`` from the config (tests), else ``instance/tls``."""
+    folder = app.config.get("TLS_FOLDER")
+    return Files(Path(folder)) if folder else files(app.instance_path)
+
+
+def _write_private(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Write a file whole (a temporary file renamed over it) that is born with ``mode``."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _split(names) -> tuple[list[str], list[ipaddress.IPv4Address | ipaddress.IPv6Address]]:
+    """Host names (lower case, no brackets or trailing dot) and IP addresses, each once, in order."""
+    dns: list[str] = []
+    ips: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
+    for raw in names:
+        name = str(raw).strip().strip("[]").rstrip(".").lower()
+        if not name:
+            continue
+        try:
+            ip = ipaddress.ip_address(name)
+        except ValueError:
+            if name not in dns and all(part for part in name.split(".")):
+                dns.append(name)
+            continue
+        if ip not in ips:
+            ips.append(ip)
+    return dns, ips
+
+
+def machine_names(extra=()) -> list[str]:
+    """The names and addresses phones may use for this machine: its host name (and ``NAME.local``),
+    ``localhost``, loopback, the LAN addresses found now and ``extra`` (the owner's EXTRA_HOSTS)."""
+    return own_names(extra)  # the same list the app answers to (TRUSTED_HOSTS)
+
+
+def _permitted_dns(extra=()) -> list[str]:
+    hostname = socket.gethostname().lower().rstrip(".")
+    names = [*HOME_SUFFIXES, hostname, *_split(extra)[0]]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def create_authority(folder: Files, extra=()) -> x509.Certificate:
+    """Make the installation's certificate authority: an EC P-256 key (mode 600) and a self-signed
+    certificate limited to home-network names and addresses."""
+    folder.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder.folder, 0o700)
+    key = ec.generate_private_key(ec.SECP256R1())
+    hostname = socket.gethostname() or "this computer"
+    created = _now()
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Canasta score keeper"),
+            x509.NameAttribute(NameOID.COMMON_NAME, f"Canasta score keeper on {hostname} {created:%Y-%m-%d}"[:64]),
+        ]
+    )
+    constraints = x509.NameConstraints(
+        permitted_subtrees=[x509.DNSName(n) for n in _permitted_dns(extra)]
+        + [x509.IPAddress(ipaddress.ip_network(n)) for n in HOME_NETWORKS],
+        excluded_subtrees=None,
+    )
+    public = key.public_key()
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(created - datetime.timedelta(hours=1))
+        .not_valid_after(created + datetime.timedelta(days=CA_DAYS))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(constraints, critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    _write_private(folder.ca_key, key_pem, 0o600)
+    _write_private(folder.ca_cert, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+    # a server certificate of an older authority is no longer of use
+    folder.cert.unlink(missing_ok=True)
+    folder.key.unlink(missing_ok=True)
+    return cert
+
+
+def load_authority(folder: Files) -> x509.Certificate | None:
+    """The installation's authority certificate, or None when there is none (yet)."""
+    try:
+        return x509.load_pem_x509_certificate(folder.ca_cert.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _allowed(name: str, ip, ca: x509.Certificate) -> bool:
+    """Whether the authority's name constraints let it vouch for this name or address."""
+    try:
+        constraints = ca.extensions.get_extension_for_class(x509.NameConstraints).value
+    except x509.ExtensionNotFound:
+        return True
+    permitted = constraints.permitted_subtrees or []
+    if ip is not None:
+        return any(isinstance(p, x509.IPAddress) and ip in p.value for p in permitted)
+    return any(
+        isinstance(p, x509.DNSName) and (name == p.value or name.endswith("." + p.value.lstrip("."))) for p in permitted
+    )
+
+
+def _covers(cert: x509.Certificate, dns: list[str], ips: list) -> bool:
+    try:
+        san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    except x509.ExtensionNotFound:
+        return False
+    return set(dns) <= set(san.get_values_for_type(x509.DNSName)) and set(ips) <= set(
+        san.get_values_for_type(x509.IPAddress)
+    )
+
+
+def _usable(folder: Files, ca: x509.Certificate, dns: list[str], ips: list) -> bool:
+    """Whether the server certificate on disk is this authority's, still valid for a while, and for
+    every name and address asked."""
+    try:
+        cert = x509.load_pem_x509_certificate(folder.cert.read_bytes())
+        serialization.load_pem_private_key(folder.key.read_bytes(), password=None)
+    except (OSError, ValueError):
+        return False
+    if cert.issuer != ca.subject:
+        return False
+    try:
+        cert.verify_directly_issued_by(ca)
+    except (InvalidSignature, ValueError, TypeError):  # another key: an authority made again
+        return False
+    left = cert.not_valid_after_utc - _now()
+    return left > datetime.timedelta(days=RENEW_DAYS) and _covers(cert, dns, ips)
+
+
+def issue_server_certificate(folder: Files, names) -> tuple[list[str], list[str]]:
+    """Issue a server certificate (EC P-256 key, mode 600) for ``names`` from the authority; answers
+    the names and addresses it holds and those the authority may not vouch for (left out)."""
+    ca = load_authority(folder)
+    ca_key = serialization.load_pem_private_key(folder.ca_key.read_bytes(), password=None)
+    dns, ips = _split(names)
+    refused = [n for n in dns if not _allowed(n, None, ca)] + [str(ip) for ip in ips if not _allowed("", ip, ca)]
+    dns = [n for n in dns if n not in refused]
+    ips = [ip for ip in ips if str(ip) not in refused]
+    key = ec.generate_private_key(ec.SECP256R1())
+    created = _now()
+    first = dns[0] if dns else str(ips[0]) if ips else "localhost"
+    public = key.public_key()
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, first[:64])]))
+        .issuer_name(ca.subject)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(created - datetime.timedelta(hours=1))
+        .not_valid_after(created + datetime.timedelta(days=SERVER_DAYS))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName(n) for n in dns] + [x509.IPAddress(ip) for ip in ips]),
+            critical=False,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
+                ca.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
+            ),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    _write_private(folder.key, key_pem, 0o600)
+    _write_private(folder.cert, cert.public_bytes(serialization.Encoding.PEM), 0o644)
+    return dns + [str(ip) for ip in ips], refused
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What ``ensure`` found or made."""
+
+    files: Files
+    created_authority: bool
+    issued: bool
+    names: tuple[str, ...]
+    refused: tuple[str, ...]
+
+
+def ensure(folder: Files, names, extra=()) -> Ready:
+    """The authority (made once) and a server certificate for ``names`` (issued again when a name or
+    address is new, the authority is new, or it runs out within ``RENEW_DAYS``), in ``folder``."""
+    ca = load_authority(folder)
+    created = False
+    if ca is None or not folder.ca_key.exists():
+        ca = create_authority(folder, extra)
+        created = True
+    for path in (folder.ca_key, folder.key):  # private keys: this user only, also after a copy
+        if path.exists() and path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+    dns, ips = _split(names)
+    wanted_dns = [n for n in dns if _allowed(n, None, ca)]
+    wanted_ips = [ip for ip in ips if _allowed("", ip, ca)]
+    refused = tuple(n for n in dns if n not in wanted_dns) + tuple(str(ip) for ip in ips if ip not in wanted_ips)
+    if _usable(folder, ca, wanted_dns, wanted_ips):
+        return Ready(folder, created, False, tuple(wanted_dns) + tuple(str(ip) for ip in wanted_ips), refused)
+    held, refused_now = issue_server_certificate(folder, names)
+    return Ready(folder, created, True, tuple(held), tuple(refused_now))
+
+
+def authority_der(folder: Files) -> bytes | None:
+    """The authority's certificate as the phones download it (DER), or None without one."""
+    ca = load_authority(folder)
+    return ca.public_bytes(serialization.Encoding.DER) if ca is not None else None
+
+
+def fingerprint(cert: x509.Certificate) -> str:
+    """SHA-256 fingerprint as phones show it: AB:CD:..."""
+    return cert.fingerprint(hashes.SHA256()).hex(":").upper()
+
+
+def spki_hash(cert: x509.Certificate) -> str:
+    """Base64 SHA-256 of the certificate's public key (what Chromium's
+    ``--ignore-certificate-errors-spki-list`` takes)."""
+    spki = cert.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(spki).digest()).decode()
+
+
+class _Gateway(wsgi.Gateway_10):
+    """cheroot's WSGI gateway, except that an answer given before the request's body was read (a
+    locked phone, a change without its form token, limits.py) closes the connection instead of
+    reading the rest of the body first, as cheroot would to keep the connection open."""
+
+    def start_response(self, status, headers, exc_info=None):
+        if getattr(self.req.rfile, "remaining", 0) > 0:
+            self.req.close_connection = True
+        return super().start_response(status, headers, exc_info)
+
+
+# Slow or silent connections (docs/performance.md). cheroot accepts a connection in one thread and
+# hands it to a worker (one of ``--threads``) when its socket becomes readable; the worker then reads
+# the request line and headers blocking, and cheroot does the TLS handshake blocking in the accept
+# thread. So one socket that never sends a ClientHello stalled every HTTPS accept for ``timeout``,
+# and a few sockets dripping their headers a byte a second held every worker. Here the accept thread
+# only wraps the socket; the handshake and the request head are read by a worker without blocking,
+# as far as the bytes that have arrived go, and the connection goes back to cheroot's selector to
+# wait for more: a silent or slow connection holds no thread, only its socket.
+HANDSHAKE_SECONDS = 5.0  # a TLS handshake not done this long after its first byte is dropped
+HEAD_SECONDS = 10.0  # a request line and headers not complete this long after their first byte: dropped
+IDLE_SECONDS = 10.0  # cheroot's ``timeout``: a connection silent this long is closed (and a read's limit)
+HEAD_MAX = 64 * 1024  # a longer head goes to cheroot's own parser, which refuses it
+
+
+class _SSLAdapter(BuiltinSSLAdapter):
+    """Python's ``ssl`` as cheroot's builtin adapter, but the accept thread only wraps the socket:
+    the handshake is left to the connection (``_Connection``), in a worker."""
+
+    def wrap(self, sock):
+        return self.context.wrap_socket(sock, do_handshake_on_connect=False, server_side=True), {}
+
+
+class _Raw(_pyio.RawIOBase):
+    """A socket's bytes for the connection's reader: first those already taken off the socket while
+    waiting for a whole request head (``pending``), then the socket's own."""
+
+    def __init__(self, sock) -> None:
+        self.sock = sock
+        self.pending = bytearray()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.pending:
+            count = min(len(buffer), len(self.pending))
+            buffer[:count] = self.pending[:count]
+            del self.pending[:count]
+            return count
+        return self.sock.recv_into(buffer)
+
+
+def _whole_head(data) -> bool:
+    return b"\r\n\r\n" in data or b"\n\n" in data
+
+
+class _Reader(makefile.StreamReader):
+    """cheroot's socket reader over ``_Raw``."""
+
+    def __init__(self, raw: _Raw, bufsize: int) -> None:
+        _pyio.BufferedReader.__init__(self, raw, bufsize)
+        self.bytes_read = 0
+
+    def has_data(self) -> bool:
+        """Whether a request can be read without waiting for the socket (cheroot hands the connection
+        to a worker at once then, instead of waiting for the socket to become readable)."""
+        return super().has_data() or _whole_head(self.raw.pending)
+
+    def unread(self) -> None:
+        """Move what the reader holds back to ``pending``, ahead of the rest."""
+        held = self._read_buf[self._read_pos :]
+        self._read_buf, self._read_pos = b"", 0
+        self.raw.pending[:0] = held
+
+
+WAIT, CLOSE, READY = "wait", "close", "ready"
+
+
+class _Connection(server.HTTPConnection):
+    """cheroot's connection, with the TLS handshake and the wait for a whole request head done in
+    steps, never blocking a worker on a client that is slow or silent."""
+
+    def __init__(self, srv, sock, makefile=makefile.MakeFile) -> None:
+        super().__init__(srv, sock, makefile)
+        self.rfile.close()  # cheroot's reader: replaced (closing it releases its hold on the socket)
+        self.rfile = _Reader(_Raw(sock), self.rbufsize)
+        self.handshaken = not isinstance(sock, ssl.SSLSocket)
+        self.started: float | None = None  # when this handshake or request head began arriving
+
+    def communicate(self):
+        if self.started is None:
+            self.started = time.monotonic()
+        step = READY if self.handshaken else self._handshake()
+        if step == READY:
+            step = self._head()
+        if step == WAIT:
+            return True  # back to cheroot's selector, until more bytes arrive (or IDLE_SECONDS pass)
+        self.started = None
+        if step == CLOSE:
+            return False
+        return super().communicate()
+
+    def _handshake(self) -> str:
+        sock = self.socket
+        deadline = self.started + HANDSHAKE_SECONDS
+        sock.setblocking(False)
+        try:
+            while True:
+                try:
+                    sock.do_handshake()
+                    break
+                except ssl.SSLWantReadError:
+                    return WAIT if time.monotonic() < deadline else CLOSE
+                except ssl.SSLWantWriteError:  # the server's half did not fit the send buffer
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [sock], [], min(left, 1.0))[1]:
+                        return CLOSE
+        except (ssl.SSLError, OSError):  # not TLS, a certificate refused, the peer gone
+            return CLOSE
+        finally:
+            if sock.fileno() != -1:
+                sock.settimeout(self.server.timeout)
+        self.handshaken = True
+        self.ssl_env = self.server.ssl_adapter.get_environ(sock)
+        self.started = time.monotonic()  # the request head's time starts now
+        return READY
+
+    def _head(self) -> str:
+        """Take what has arrived of the request head off the socket, without waiting: READY once it
+        is whole (or the peer has closed, or it is too long: cheroot answers that), WAIT for more."""
+        raw = self.rfile.raw
+        self.rfile.unread()
+        sock = self.socket
+        sock.setblocking(False)
+        try:
+            while not _whole_head(raw.pending) and len(raw.pending) <= HEAD_MAX:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return READY if raw.pending else CLOSE  # the peer closed
+                raw.pending += chunk
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            pass
+        except OSError:
+            return CLOSE
+        finally:
+            if sock.fileno() != -1:
+                sock.settimeout(self.server.timeout)
+        if _whole_head(raw.pending) or len(raw.pending) > HEAD_MAX:
+            return READY
+        return WAIT if time.monotonic() < self.started + HEAD_SECONDS else CLOSE
+
+
+def https_server(app, host: str, port: int, threads: int, ready: Files):
+    """A cheroot WSGI server for ``app`` on ``host:port`` that speaks TLS with the server certificate.
+    cheroot calls the app before it reads a body, so the app's own checks refuse from the head (a
+    body over the route's limit from its Content-Length: 413 with the app's page; a locked phone; a
+    change without the form token) and the body is never read; a chunked body is cut off by the
+    app's limit as it is read. cheroot's own limit is therefore left off (it answered over-limit
+    bodies in English plain text). A slow or silent connection holds no thread (``_Connection``)."""
+    server = wsgi.Server((host, port), app, numthreads=threads, server_name="scorekeeper", timeout=int(IDLE_SECONDS))
+    server.max_request_body_size = 0  # the app's limits, from the head (above)
+    server.gateway = _Gateway
+    server.ConnectionClass = _Connection
+    server.ssl_adapter = _SSLAdapter(str(ready.cert), str(ready.key))
+    return server

@@ -1,0 +1,507 @@
+"""Who may look and who may change: an optional password for the whole archive, and read-only links.
+
+Without a password (the default) everyone on the network may use the app, as at a kitchen table.
+With ``PASSWORD_HASH`` (written by ``flask --app scorekeeper set-password``) or ``PASSWORD`` in
+``instance/config.py``, every page and every change needs the password once per phone (the phone
+is then remembered); a game can still be shown to anyone through its read-only link, which lets
+them follow the score live and change nothing.
+
+An unlocked phone's session carries a random id of its own. "Lock this phone" revokes that id on
+the server, and ``set-password`` starts a new generation, so a copy of an old cookie opens nothing
+afterwards; both are kept in a small file beside the database (mode 600), so a restart keeps them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import os
+import re
+import secrets
+import threading
+import time
+from pathlib import Path
+
+import click
+from flask import (
+    Blueprint,
+    Config,
+    abort,
+    current_app,
+    has_request_context,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.cli import with_appcontext
+from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorekeeper.web import api
+from scorekeeper.web.redirects import safe_path, same_site_path
+
+bp = Blueprint("access", __name__)
+
+# Pages anyone may open even when a password is set: logging in, the app shell, the rule tables,
+# the stateless scoring API and the read-only links. None of them shows anything of the archive
+# (the first step of a new game is not among them: with ``?evening=`` it shows an evening).
+OPEN_ENDPOINTS = {
+    "static",
+    "access.login",
+    "access.view",
+    "access.view_version",
+    "games.service_worker",
+    "games.manifest",
+    "games.offline",
+    "games.prefs",
+    "games.reference",
+    "api.list_variants",
+    "api.score",
+    "api.openapi_document",
+    "trust.page",  # the certificate for HTTPS: public, and fetched before the phone can use HTTPS
+    "trust.certificate",
+}
+FAILURES_ALLOWED = 5  # passwords checked per address ...
+FAILURE_WINDOW = 300  # ... within this many seconds, then a pause
+EVERYONE_ALLOWED = 20  # passwords checked from all addresses together ...
+EVERYONE_WINDOW = 60  # ... within this many seconds: a home table never needs more; the owner waits at most this long
+THROTTLE = "scorekeeper_login_throttle"
+SESSIONS = "scorekeeper_sessions"
+SCOREBOARD = "scorekeeper_scoreboard_page"
+
+
+class Throttle:
+    """At most ``allowed`` passwords checked per address within ``window`` seconds, and at most
+    ``everyone_allowed`` from all addresses together within ``everyone_window`` seconds (guesses
+    spread over many addresses), however many requests arrive at once: a slot is taken (under one
+    lock, in both counts at once) before the password is checked, and given back only when it was
+    the right one."""
+
+    def __init__(
+        self,
+        allowed: int = FAILURES_ALLOWED,
+        window: float = FAILURE_WINDOW,
+        clock=time.monotonic,
+        everyone_allowed: int = EVERYONE_ALLOWED,
+        everyone_window: float = EVERYONE_WINDOW,
+    ) -> None:
+        self.allowed, self.window, self.clock = allowed, window, clock
+        self.everyone_allowed, self.everyone_window = everyone_allowed, everyone_window
+        self.slots: dict[str, list[float]] = {}
+        self.everyone: list[float] = []
+        self.lock = threading.Lock()
+
+    def reserve(self, address: str) -> float | None:
+        """Take a slot for one password check, or None when this address has used them all, or all
+        addresses together have (``everyone_busy`` then says for how long)."""
+        with self.lock:
+            now = self.clock()
+            for other in [a for a, times in self.slots.items() if all(now - t >= self.window for t in times)]:
+                del self.slots[other]  # forget addresses whose guesses are all old
+            self.everyone = [t for t in self.everyone if now - t < self.everyone_window]
+            recent = self.slots.setdefault(address, [])
+            if len(recent) >= self.allowed:
+                return None
+            if len(self.everyone) >= self.everyone_allowed:
+                return None
+            recent.append(now)
+            self.everyone.append(now)
+            return now
+
+    def spent(self, address: str) -> bool:
+        """Whether this address has used all its own slots."""
+        with self.lock:
+            now = self.clock()
+            return sum(1 for t in self.slots.get(address, []) if now - t < self.window) >= self.allowed
+
+    def everyone_busy(self) -> float:
+        """Seconds until all addresses together may have a password checked again (0: now)."""
+        with self.lock:
+            now = self.clock()
+            recent = sorted(t for t in self.everyone if now - t < self.everyone_window)
+            if len(recent) < self.everyone_allowed:
+                return 0.0
+            return max(0.0, recent[len(recent) - self.everyone_allowed] + self.everyone_window - now)
+
+    def release(self, address: str, slot: float) -> None:
+        """The password was right: that check is not held against the address, nor against everyone."""
+        with self.lock:
+            recent = self.slots.get(address, [])
+            if slot in recent:
+                recent.remove(slot)
+            if slot in self.everyone:
+                self.everyone.remove(slot)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.slots.clear()
+            self.everyone.clear()
+
+
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    """A file's identity and version (device, inode, time, size): another stamp means another file
+    or another content (a file replaced whole gets a new inode); None when it cannot be read."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+class Sessions:
+    """Revoked phone sessions and the password's generation, kept in a JSON file (mode 600) and
+    read again when another process (``set-password``) changed it; in memory only without a file."""
+
+    def __init__(self, path: str | None, lifetime: float) -> None:
+        self.path, self.lifetime = path, lifetime
+        self.lock = threading.Lock()
+        self.generation = 0
+        self.revoked: dict[str, float] = {}
+        self.stamp: tuple[int, int, int, int] | None = None
+
+    def _refresh(self) -> None:
+        if self.path is None:
+            return
+        stamp = _stamp(self.path)
+        if stamp is None or stamp == self.stamp:
+            return
+        try:
+            data = json.loads(Path(self.path).read_text())
+            self.generation = int(data.get("generation", 0))
+            self.revoked = {str(k): float(v) for k, v in dict(data.get("revoked", {})).items()}
+        except (OSError, ValueError, TypeError, AttributeError):
+            return  # a damaged file: keep what is known
+        self.stamp = stamp
+
+    def _save(self) -> None:
+        now = time.time()
+        # a cookie older than the session lifetime is refused anyway: no need to remember it
+        self.revoked = {sid: at for sid, at in self.revoked.items() if now - at < self.lifetime + 86400}
+        if self.path is None:
+            return
+        temporary = f"{self.path}.{secrets.token_hex(4)}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump({"generation": self.generation, "revoked": self.revoked}, out)
+        os.replace(temporary, self.path)
+        os.chmod(self.path, 0o600)
+        self.stamp = _stamp(self.path)
+
+    def current_generation(self) -> int:
+        with self.lock:
+            self._refresh()
+            return self.generation
+
+    def is_revoked(self, sid: str) -> bool:
+        with self.lock:
+            self._refresh()
+            return sid in self.revoked
+
+    def revoke(self, sid: str) -> None:
+        with self.lock:
+            self._refresh()
+            self.revoked[sid] = time.time()
+            self._save()
+
+    def new_generation(self) -> None:
+        """Every phone unlocked so far is locked again (a new password)."""
+        with self.lock:
+            self._refresh()
+            self.generation += 1
+            self.revoked.clear()  # all older than the generation now
+            self._save()
+
+
+PASSWORD_KEYS = ("PASSWORD_HASH", "PASSWORD")
+PASSWORD_FILE = "scorekeeper_password_file"
+
+
+class PasswordFile:
+    """The password as the instance's config file holds it now: ``set-password`` on a running
+    server takes effect at the next request (the old password and every old cookie stop working),
+    without a restart. A stat per request; the file is read again only when it changed (another
+    inode, time or size). A file that cannot be read or run (half edited) or that is gone keeps the
+    password known: the archive is never opened by a broken file."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.stamp: tuple[int, int, int, int] | None = None
+
+    def refresh(self, app) -> None:
+        if self.path is None:
+            return
+        stamp = _stamp(self.path)
+        if stamp is None or stamp == self.stamp:
+            return
+        with self.lock:
+            if stamp == self.stamp:
+                return
+            fresh = Config(app.root_path)
+            try:
+                fresh.from_pyfile(self.path)
+            except Exception:  # noqa: BLE001 - a file being edited: keep what is known, read it again next time
+                return
+            for key in PASSWORD_KEYS:
+                if key in fresh:
+                    app.config[key] = fresh[key]
+                else:
+                    app.config.pop(key, None)
+            self.stamp = stamp
+
+
+def _sessions_file(app) -> str | None:
+    """``SESSIONS_FILE``, else beside the database (``instance/sessions.json``); None for a database
+    in memory."""
+    configured = app.config.get("SESSIONS_FILE")
+    if configured:
+        return str(configured)
+    database = str(app.config.get("DATABASE", ""))
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return str(Path(database).with_name("sessions.json"))
+
+
+def _sessions(app=None) -> Sessions:
+    return (app or current_app).extensions[SESSIONS]
+
+
+def current(app) -> tuple[str, int]:
+    """The password and its generation as they are now (read again if ``set-password`` changed
+    them): part of the key of every page kept for a cookie (pagecache.FastPages), so no kept page
+    outlives a new password."""
+    app.extensions[PASSWORD_FILE].refresh(app)
+    secret = app.config.get("PASSWORD_HASH") or app.config.get("PASSWORD") or ""
+    return str(secret), _sessions(app).current_generation()
+
+
+def password_set(app=None) -> bool:
+    """Whether this instance has a password."""
+    config = (app or current_app).config
+    return bool(config.get("PASSWORD_HASH") or config.get("PASSWORD"))
+
+
+def _fingerprint() -> str:
+    """What an unlocked phone's session holds: changes when the password or its generation changes,
+    so a new password locks out every phone that knew the old one."""
+    secret = current_app.config.get("PASSWORD_HASH") or current_app.config.get("PASSWORD") or ""
+    message = f"{_sessions().current_generation()}:{secret}".encode()
+    return hmac.new(current_app.secret_key.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def unlocked() -> bool:
+    """Whether this request may see and change everything."""
+    if not password_set():
+        return True
+    sid = session.get("sid")
+    return (
+        isinstance(sid, str)
+        and hmac.compare_digest(str(session.get("unlocked", "")), _fingerprint())
+        and not _sessions().is_revoked(sid)
+    )
+
+
+def _check(password: str) -> bool:
+    config = current_app.config
+    if config.get("PASSWORD_HASH"):
+        return check_password_hash(config["PASSWORD_HASH"], password)
+    return hmac.compare_digest(password.encode(), str(config.get("PASSWORD", "")).encode())
+
+
+def guard():
+    """Before every request: with a password, a locked phone is sent to the password page (pages),
+    or answered 401 (the API and the phone's background requests). A new password in the config
+    file is taken up first."""
+    current_app.extensions[PASSWORD_FILE].refresh(current_app)
+    if unlocked() or request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
+        return None
+    if request.blueprint == "api" or request.is_json or request.path.endswith(".json"):
+        return jsonify(
+            {
+                "errors": [
+                    {
+                        "side": None,
+                        "field": "password",
+                        "message": gettext(
+                            "This app is protected by a password: open it in the browser and enter the password first."
+                        ),
+                    }
+                ]
+            }
+        ), 401
+    if request.method in ("GET", "HEAD"):
+        return redirect(url_for("access.login", next=safe_path(request.full_path.rstrip("?"))))
+    return render_template(
+        "login.html",
+        next=same_site_path(request.referrer, request.host),
+        error=gettext("Enter the password first; then send it again."),
+    ), 401
+
+
+def _forget_cached_pages() -> None:
+    """Pages kept per cookie (pagecache.FastPages) must not outlive a revoked cookie."""
+    cache = getattr(current_app.wsgi_app, "cache", None)
+    if cache is not None and hasattr(cache, "entries"):
+        with cache.lock:
+            cache.entries.clear()
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """Enter the password once per phone."""
+    target = safe_path(request.values.get("next"), url_for("games.index"))
+    if not password_set() or unlocked():
+        return redirect(target)
+    error = None
+    status = 200
+    if request.method == "POST":
+        address = request.remote_addr or "?"
+        throttle: Throttle = current_app.extensions[THROTTLE]
+        slot = throttle.reserve(address)  # before the check: guesses sent at once count too
+        busy = throttle.everyone_busy() if slot is None and not throttle.spent(address) else 0.0
+        if slot is None and busy > 0:
+            # guesses from many addresses: every locked phone waits a little (at most a minute)
+            error = gettext(
+                "Too many passwords were tried on this app just now, from several phones. "
+                "Wait a minute, then try again."
+            )
+            response = current_app.make_response((render_template("login.html", next=target, error=error), 429))
+            response.headers["Retry-After"] = str(max(1, math.ceil(busy)))
+            return response
+        if slot is None:
+            error, status = gettext("Too many wrong passwords. Wait five minutes, then try again."), 429
+        elif _check(request.form.get("password", "")):
+            throttle.release(address, slot)
+            session.clear()
+            session.permanent = True
+            session["sid"] = secrets.token_urlsafe(18)
+            session["unlocked"] = _fingerprint()
+            return redirect(target)
+        else:
+            error, status = gettext("That is not the password."), 403
+    return render_template("login.html", next=target, error=error), status
+
+
+@bp.post("/logout")
+def logout():
+    """Forget the password on this phone, and on the server: a copy of this cookie opens nothing."""
+    sid = session.pop("sid", None)
+    session.pop("unlocked", None)
+    if isinstance(sid, str):
+        _sessions().revoke(sid)
+        _forget_cached_pages()
+    return redirect(url_for("access.login") if password_set() else url_for("games.index"))
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="read-only game link")
+
+
+def view_token(game_id: int) -> str:
+    """The token of a game's read-only link (it cannot be guessed without the instance's secret)."""
+    return _serializer().dumps(game_id)
+
+
+def _game_of(token: str) -> int:
+    try:
+        game_id = _serializer().loads(token)
+    except BadSignature:
+        abort(404)
+    if not isinstance(game_id, int):
+        abort(404)
+    return game_id
+
+
+@bp.get("/view/<token>")
+def view(token: str):
+    """A game's score sheet, read-only, following the game live (drawn by the page the app gave
+    ``init_app``: the score sheet's module imports this one, not the other way round)."""
+    return current_app.extensions[SCOREBOARD](_game_of(token), readonly=True, token=token)
+
+
+@bp.get("/view/<token>/version")
+def view_version(token: str):
+    """The game's version for a read-only link's live updates."""
+    return api.game_version(_game_of(token))
+
+
+@click.command("set-password")
+@click.option(
+    "--password", prompt=True, hide_input=True, confirmation_prompt=True, help="the new password (asked if not given)"
+)
+@with_appcontext
+def set_password_command(password: str) -> None:
+    """Set (or with an empty password, remove) the password that guards the archive."""
+    path = Path(current_app.instance_path) / "config.py"
+    lines = path.read_text().splitlines() if path.exists() else []
+    lines = [line for line in lines if not re.match(r"\s*PASSWORD(_HASH)?\s*=", line)]
+    if password:
+        lines.append(f"PASSWORD_HASH = {generate_password_hash(password)!r}")
+    # written whole and private (mode 600) beside, then put in place at once: a running server
+    # reads it again at its next request (PasswordFile) and never sees a half-written file
+    temporary = path.with_name(f"config.py.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write("\n".join(lines) + ("\n" if lines else ""))
+    os.replace(temporary, path)
+    _sessions().new_generation()  # every phone unlocked with the old password is locked
+    click.echo(
+        "Password set: it holds at once, also for a running score keeper (no restart needed). "
+        "Every phone asks for it once."
+        if password
+        else "Password removed: the running score keeper is open to everyone at once."
+    )
+
+
+class SchemeSessions(SecureCookieSessionInterface):
+    """One session cookie per scheme. Over HTTPS it is ``__Secure-session``, flagged Secure (the
+    browser never sends it over plain HTTP) and signed apart (its value copied into a plain-HTTP
+    cookie opens nothing); plain HTTP keeps its own ``session`` cookie, so the plain-HTTP address
+    goes on working, offline queue included, and asks for the password once for itself."""
+
+    SECURE_NAME = "__Secure-session"
+
+    @staticmethod
+    def _secure() -> bool:
+        return has_request_context() and request.is_secure
+
+    def get_cookie_name(self, app) -> str:
+        return self.SECURE_NAME if self._secure() else super().get_cookie_name(app)
+
+    def get_cookie_secure(self, app) -> bool:
+        return self._secure() or super().get_cookie_secure(app)
+
+    def get_signing_serializer(self, app):
+        plain = super().get_signing_serializer(app)
+        if plain is None or not self._secure():
+            return plain
+        return URLSafeTimedSerializer(
+            plain.secret_keys,
+            salt="cookie-session-https",
+            serializer=self.serializer,
+            signer_kwargs=plain.signer_kwargs,
+        )
+
+
+def init_app(app, scoreboard_page) -> None:
+    """Register the guard, the pages and the command; the app's own count of guesses and sessions.
+    ``scoreboard_page(game_id, readonly, token)`` draws a read-only link's score sheet."""
+    app.extensions[SCOREBOARD] = scoreboard_page
+    app.session_interface = SchemeSessions()
+    app.extensions[THROTTLE] = Throttle(
+        everyone_allowed=int(app.config.get("LOGIN_GUESSES_EVERYONE", EVERYONE_ALLOWED)),
+        everyone_window=float(app.config.get("LOGIN_GUESSES_EVERYONE_WINDOW", EVERYONE_WINDOW)),
+    )
+    app.extensions[SESSIONS] = Sessions(_sessions_file(app), app.permanent_session_lifetime.total_seconds())
+    app.extensions[PASSWORD_FILE] = PasswordFile(app.config.get("CONFIG_FILE"))
+    app.before_request(guard)
+    app.register_blueprint(bp)
+    app.cli.add_command(set_password_command)
+    app.jinja_env.globals.update(unlocked=unlocked, password_set=password_set, view_token=view_token)

@@ -1,0 +1,24 @@
+"""The one shape of a refusal in JSON: ``{"errors": [{"side", "field", "message"}]}`` with its status.
+
+Used by every JSON endpoint, the phones' queue and the error handlers, so a phone reads one shape
+whatever refused it. Messages are translated here, in the reader's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask import Response, jsonify
+
+from scorekeeper.core.messages import Problem
+from scorekeeper.web import i18n
+
+
+def json_problems(problems: Iterable[Problem], status: int = 422) -> tuple[Response, int]:
+    """The answer listing every problem, each with its side, field and translated message."""
+    return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), status
+
+
+def json_error(field: str, message: str, status: int, side: int | None = None) -> tuple[Response, int]:
+    """The answer for one refusal with an already translated message."""
+    return jsonify({"errors": [{"side": side, "field": field, "message": message}]}), status

@@ -1,0 +1,619 @@
+"""Flask-WTF forms: starting a game and entering a hand, built from the rule set's tables."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+from typing import Any, NamedTuple
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    ValidationError,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.core import entry, names, scoring
+from scorekeeper.core.checks import Problem
+from scorekeeper.core.variants import N_, RuleSet, Setting
+from scorekeeper.web import i18n
+
+MAX_PLAYERS = 6
+ENTRY_MODES = [SelectChoice(entry.POINTS_MODE, N_("Points")), SelectChoice(entry.COUNTS_MODE, N_("Count cards"))]
+
+
+class SeatList(FieldList):
+    """A FieldList of one entry per seat or side, each reading its own posted fields (``sides-1-…`` is
+    always side 2, even when no ``sides-0-…`` field came): WTForms would renumber what it finds, so a
+    missing side would shift the next one's figures onto it, and a name like ``sides-²-x`` or
+    ``sides-999…999-x`` would fail to be read. Other indexes are unknown fields, left out."""
+
+    def _extract_indices(self, prefix, formdata):
+        return range(self.max_entries)
+
+
+def no_control_characters(form, field) -> None:
+    """Text as people type it: no NUL or other control character (tabs and line breaks pass)."""
+    if field.data and re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", field.data):
+        raise ValidationError(gettext("Remove the control characters."))
+
+
+def readable_name(form, field) -> None:
+    """A name as people read it: no character that is not seen (zero-width, direction marks, BOM,
+    tags, fillers); kept in NFC (an accent typed apart is one letter). What was typed stays on refusal."""
+    if field.data and names.invisible(field.data):
+        raise ValidationError(gettext(names.INVISIBLE))
+    if field.data:
+        field.data = unicodedata.normalize("NFC", field.data)
+
+
+SOMEONE_NEW = N_("Yes, this is someone new: add the player anyway.")
+
+
+def look_alikes(form, typed: list[tuple[Any, str]], known: list[str]) -> bool:
+    """Ask "Did you mean Anna?" beside each field whose new name looks like a known player's without
+    being it (unless the form's "someone new" is ticked); True when nothing needs asking."""
+    ok = True
+    for field, name in typed:
+        like = names.look_alike(name, known)
+        if like is not None:
+            form.someone_new.asked = True
+            if not form.someone_new.data:
+                field.errors = list(field.errors) + [gettext("Did you mean %(name)s?", name=like)]
+                ok = False
+    return ok
+
+
+def _player_id(value: Any) -> int:
+    """A ticked player's id; a value that is no id at all ticks nobody (-1)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+class CountField(IntegerField):
+    """A whole number, with the message in the reader's language: the side forms are plain WTForms
+    forms (the hand form carries the CSRF token), which would otherwise say it in English."""
+
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(gettext("Enter a whole number.")) from None
+
+
+def _count_field() -> IntegerField:
+    """A whole-number field that may be left empty (empty means 0)."""
+    return CountField(validators=[Optional()])
+
+
+def side_form_class(rules: RuleSet) -> type[Form]:
+    """One side's figures for a hand of this rule set, one input per field of the side-entry table
+    (``entry.side_fields``); no CSRF of its own: the hand form carries it."""
+
+    class SideForm(Form):
+        pass
+
+    for field in entry.side_fields(rules):
+        if not field.form:
+            continue
+        if field.kind == "choice":
+            choices = [SelectChoice(value, label) for value, label in field.choices]
+            setattr(
+                SideForm,
+                field.name,
+                RadioField(field.label, choices=[SelectChoice("no", N_("No"))] + choices, default="no"),
+            )
+        elif field.kind == "flag":
+            setattr(SideForm, field.name, BooleanField(field.label))
+        elif field.kind == "cards":  # one count per card group, and the choice of points or counts
+            setattr(SideForm, field.mode, RadioField(field.label, choices=ENTRY_MODES, default=entry.POINTS_MODE))
+            for card in field.cards:
+                setattr(SideForm, card.input, _count_field())
+        else:
+            setattr(SideForm, field.name, _count_field())
+    return SideForm
+
+
+def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[FlaskForm]:
+    """A hand of this rule set: one side form per side, how the hand ended, and the confirmation."""
+
+    class HandForm(FlaskForm):
+        sides = SeatList(FormField(side_form_class(rules)), min_entries=rules.sides, max_entries=rules.sides)
+        # How the hand ended, asked once for the hand: which side went out (or nobody: the stock ran
+        # out) and how. A form of an older page sends each side's ``went_out`` and ``stock_out`` instead.
+        out = RadioField(
+            N_("Who went out?"),
+            choices=[SelectChoice(str(i), str(i)) for i in range(rules.sides)]
+            + [SelectChoice(STOCK_OUT, N_("Nobody: the stock ran out"))],
+            validators=[Optional()],
+            validate_choice=False,
+        )
+        how = RadioField(
+            rules.term("went_out", entry.WENT_OUT.label),
+            choices=[SelectChoice(g.key, g.label) for g in rules.going_out_offered],
+            default=rules.going_out_offered[0].key,
+            validators=[Optional()],
+            validate_choice=False,
+        )
+        # Melded cards and cards left in hand as points or as card counts, for every side at once.
+        mode = RadioField(N_("Cards"), choices=ENTRY_MODES, default=entry.POINTS_MODE, validators=[Optional()])
+        stock_out = BooleanField(N_("Nobody went out: the stock ran out"))
+        confirm = BooleanField(N_("The figures are right: save anyway"))
+        client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
+        based_on = HiddenField(validators=[Optional(), Length(max=20)])  # what the phone saw: a stale save is refused
+        side_fields = tuple(f for f in entry.side_fields(rules) if f.form)  # what the page shows of each side
+
+        def lone_player(self) -> int | None:
+            """The chosen lone player (classic 3 players), or None."""
+            value = getattr(self, "lone", None)
+            return None if value is None or value.data in (None, "", "none") else int(value.data)
+
+        def field_group(self, name: str) -> tuple[entry.Field, ...]:
+            """The fields of one group of the side entry, for the page."""
+            return entry.group(self.side_fields, name)
+
+        def side_field(self, name: str) -> entry.Field:
+            """The side-entry field of this name."""
+            return next(f for f in self.side_fields if f.name == name)
+
+        def fields_json(self) -> list[dict[str, Any]]:
+            """The side-entry table as the page's script reads it (``data-fields``)."""
+            return [f.as_json() for f in self.side_fields]
+
+        def ending(self) -> tuple[list[str | None], bool]:
+            """Each side's way of going out (None: it did not) and whether the stock ran out."""
+            return _ending(
+                rules,
+                self.out.data,
+                self.how.data,
+                [seat.form.went_out.data for seat in self.sides],
+                bool(self.stock_out.data),
+            )
+
+        def counts_mode(self, side: int, field: entry.Field) -> bool:
+            """Whether this side's figure of ``field`` was given as card counts."""
+            if self.mode.raw_data:
+                return self.mode.data == entry.COUNTS_MODE
+            return getattr(self.sides[side].form, field.mode).data == entry.COUNTS_MODE
+
+    if rules.lone_player:
+        names = players or [gettext("Player %(number)s", number=i + 1) for i in range(rules.sides)]
+        HandForm.lone = RadioField(
+            N_("Played alone this hand"),
+            choices=[SelectChoice(str(i), name) for i, name in enumerate(names)]
+            + [SelectChoice("none", N_("Nobody: each scored alone"))],
+            validators=[InputRequired(message=_l("Pick who played alone."))],
+        )
+    return HandForm
+
+
+STOCK_OUT = "stock"  # the hand form's answer to "Who went out?" when nobody did
+
+
+def _ending(
+    rules: RuleSet, out: str | None, how: str | None, legacy: list[str | None], legacy_stock: bool
+) -> tuple[list[str | None], bool]:
+    """Each side's ``went_out`` and ``stock_out`` from the hand's one answer (``out``: a side's index
+    or "stock"; ``how``: the way of going out), or from each side's own field of an older page."""
+    if out not in (None, ""):
+        kind = how if how in {g.key for g in rules.going_out_offered} else rules.going_out_offered[0].key
+        return [kind if out == str(i) else None for i in range(rules.sides)], out == STOCK_OUT
+    return [None if value in (None, "", "no") else value for value in legacy], legacy_stock
+
+
+def side_entry(side: Form, rules: RuleSet, counts: Any = None) -> dict[str, Any]:
+    """The raw entry (as stored and as the API takes it) from one side's form; ``counts(field)`` says
+    whether a figure was given as card counts (by default the side form's own choice)."""
+    raw: dict[str, Any] = {}
+    for field in entry.side_fields(rules):
+        if not field.form:
+            continue
+        if field.mode:
+            as_counts = counts(field) if counts else getattr(side, field.mode).data == entry.COUNTS_MODE
+            if as_counts != (field.kind == "cards"):
+                continue  # the figure was given the other way (points or card counts)
+        if field.kind == "cards":
+            raw[field.name] = {card.key: getattr(side, card.input).data or 0 for card in field.cards}
+        elif field.kind == "choice":
+            data = getattr(side, field.name).data
+            raw[field.name] = None if data in (None, "no") else data
+        elif field.kind == "flag":
+            raw[field.name] = bool(getattr(side, field.name).data)
+        else:
+            raw[field.name] = getattr(side, field.name).data or 0
+    return raw
+
+
+def _whole(value: str | None) -> int | None:
+    """A whole number as the form's number fields read it (empty: 0); None if it is not one."""
+    text = (value or "").strip()
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+class QuickHand(NamedTuple):
+    """A posted hand read straight from the form data: the entry, how it ended, the hidden fields."""
+
+    entry: list[dict[str, Any]]
+    stock_out: bool
+    lone: int | None
+    confirmed: bool
+    client_key: str | None
+    based_on: int | None
+
+
+def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
+    """The posted hand read from the raw form data as the hand form would read it, without building
+    the form (most of a save's time); None whenever the form would find anything to say (a figure
+    that is not a whole number, an unknown choice, a missing lone player): then the form is built
+    and shows its messages."""
+    sides = []
+    shared_mode = formdata.get("mode")
+    out = formdata.get("out")
+    if out not in (None, "", STOCK_OUT) and not (out.isdigit() and int(out) < rules.sides):
+        return None
+    for index in range(rules.sides):
+        prefix = f"sides-{index}-"
+        raw: dict[str, Any] = {}
+        for field in entry.side_fields(rules):
+            if not field.form:
+                continue
+            if field.mode:
+                mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
+                if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
+                    return None
+                if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
+                    continue  # the figure was given the other way (points or card counts)
+            if field.kind == "cards":
+                counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
+                if None in counts.values():
+                    return None
+                raw[field.name] = counts
+            elif field.kind == "choice":
+                value = formdata.get(prefix + field.name, "no")
+                if value != "no" and value not in {v for v, _ in field.choices}:
+                    return None
+                raw[field.name] = None if value == "no" else value
+            elif field.kind == "flag":
+                raw[field.name] = formdata.get(prefix + field.name, "") not in ("", "false")
+            else:
+                number = _whole(formdata.get(prefix + field.name))
+                if number is None:
+                    return None
+                raw[field.name] = number
+        sides.append(raw)
+    lone = None
+    if rules.lone_player:
+        value = formdata.get("lone")
+        if value == "none":
+            lone = None
+        elif value is not None and value.isdigit() and int(value) < rules.sides:
+            lone = int(value)
+        else:
+            return None
+    key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
+    if len(key) > 64 or len(based_on) > 20:
+        return None
+    went_out, stock_out = _ending(
+        rules,
+        out,
+        formdata.get("how"),
+        [side.get("went_out") for side in sides],
+        formdata.get("stock_out", "") not in ("", "false"),
+    )
+    for side, kind in zip(sides, went_out):
+        side["went_out"] = kind
+    return QuickHand(
+        sides,
+        stock_out,
+        lone,
+        formdata.get("confirm", "") not in ("", "false"),
+        key or None,
+        int(based_on) if based_on.isdigit() else None,
+    )
+
+
+def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
+    """The raw entry of every side, how the hand ended put in from the hand's one answer."""
+    sides = [
+        side_entry(seat.form, rules, lambda field, i=i: form.counts_mode(i, field)) for i, seat in enumerate(form.sides)
+    ]
+    went_out, _stock_out = form.ending()
+    for side, kind in zip(sides, went_out):
+        side["went_out"] = kind
+    return sides
+
+
+def form_data(
+    sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None, rules: RuleSet | None = None
+) -> dict[str, Any]:
+    """Form data for editing a stored hand: each stored field put back into the form's inputs by its
+    kind (``entry.shape``: a stored entry's fields are the same in every rule set, limits aside).
+
+    The form gives every figure one way, points or card counts: counts when every part with cards
+    was stored as counts, else points (a part stored as counts then shows its points, worked out
+    with the rule set's card values; without ``rules`` each side keeps its own choice)."""
+    parts = [(stored.get(f.name), stored.get(f.pair)) for stored in sides for f in entry.FRAME if f.kind == "cards"]
+    all_counts = any(cards is not None for cards, _ in parts) and not any(
+        cards is None and points for cards, points in parts
+    )
+    data = []
+    for stored in sides:
+        side: dict[str, Any] = {}
+        for name, value in stored.items():
+            field = entry.shape(name)
+            if field.kind == "cards" or field.mode:
+                continue  # below, with its pair
+            side[name] = (value or "no") if field.kind == "choice" else value
+        for field in entry.FRAME:
+            if field.kind == "cards":  # counts if they were stored, else the points
+                cards = stored.get(field.name)
+                if cards is not None and rules is not None and not all_counts:
+                    side[field.mode] = entry.POINTS_MODE
+                    side[field.pair] = scoring.card_points(rules, cards)
+                    continue
+                side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
+                if cards is not None:
+                    for card in field.cards:
+                        side[card.input] = cards.get(card.key, 0)
+                else:
+                    side[field.pair] = stored.get(field.pair, 0)
+            elif field.kind == "choice" and field.name not in stored:
+                side[field.name] = "no"
+        data.append(side)
+    if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
+        stock_out = not any(side.get("went_out") not in (None, "", "no", False) for side in sides)
+    went_out = [i for i, side in enumerate(sides) if side.get("went_out") not in (None, "", "no", False)]
+    out = str(went_out[0]) if went_out else (STOCK_OUT if stock_out else "")
+    result = {
+        "sides": data,
+        "stock_out": bool(stock_out),
+        "lone": "none" if lone is None else str(lone),
+        "out": out,
+        "mode": entry.COUNTS_MODE if all_counts else entry.POINTS_MODE,
+    }
+    if went_out:
+        result["how"] = sides[went_out[0]]["went_out"]
+    return result
+
+
+def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FRAME) -> str:
+    """The side form field a problem of the checks belongs to: a card count's own input; a problem of
+    the counts as a whole beside the choice of points or counts."""
+    for field in fields:
+        if field.kind == "cards":
+            if problem.field == field.name:  # beside the first count of the part
+                return field.cards[0].input if field.cards else field.mode
+            for card in field.cards:
+                if problem.field == f"{field.name}.{card.key}":
+                    return card.input
+    return problem.field
+
+
+def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
+    """Put each problem beside its field; return the ones that belong to no field.
+
+    A problem is said once: the same sentence for several fields (cards beyond the deck, counted
+    in every card field) stands beside the first of them, and the others are only marked
+    (``form.marked``: field id -> the id of the field whose message explains it). How the hand
+    ended is asked once for the hand, so its problems stand beside that question."""
+    fields = getattr(form, "side_fields", entry.FRAME)
+    loose: list[str] = []
+    said: dict[str, str] = {}  # message -> the id of the field it stands beside
+    marked: dict[str, str] = getattr(form, "marked", {})
+    for problem in problems:
+        target = None
+        if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
+            target = form.out
+        elif problem.side is None or problem.side >= len(form.sides):
+            target = getattr(form, problem.field, None) if problem.side is None else None
+        else:
+            name = form_field_name(problem, fields)
+            pair = next((f for f in fields if f.name == name and f.kind == "points" and f.pair), None)
+            if pair is not None and hasattr(form, "counts_mode"):
+                cards = next(f for f in fields if f.name == pair.pair)
+                if form.counts_mode(problem.side, cards) and cards.cards:
+                    name = cards.cards[0].input  # counted on the pad: said where the counts are
+            target = getattr(form.sides[problem.side].form, name, None)
+        message = i18n.problem_message(problem)
+        if target is None:
+            if message not in loose:
+                loose.append(message)
+            continue
+        if message in said and said[message] != target.id:
+            marked.setdefault(target.id, said[message])
+            continue
+        said.setdefault(message, target.id)
+        if message not in target.errors:
+            target.errors = list(target.errors) + [message]
+    form.marked = marked
+    return loose
+
+
+def unshown_errors(form: FlaskForm) -> list[str]:
+    """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
+    the hidden keys): shown at the top instead, so no refusal goes unexplained."""
+    # each side's own choices, sent by an older page only
+    legacy = [f.mode for f in getattr(form, "side_fields", entry.FRAME) if f.kind == "cards"] + ["went_out"]
+    fields = [form.client_key, form.based_on] + [
+        getattr(seat.form, name) for seat in form.sides for name in legacy if hasattr(seat.form, name)
+    ]
+    fields += [getattr(form, name) for name in ("mode", "how", "stock_out") if hasattr(form, name)]
+    return [message for field in fields for message in field.errors]
+
+
+def _setting_value(setting: Setting, raw: str | None) -> Any:
+    """The setting's value for the submitted choice (choices are sent as text)."""
+    for value, _label in setting.choices:
+        if str(value) == raw:
+            return value
+    return setting.default
+
+
+def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
+    """Start a game of this rule set: seating, players, first dealer, house rules and target."""
+
+    class NewGameForm(FlaskForm):
+        layout = RadioField(
+            N_("Players"),
+            choices=[SelectChoice(seating.key, seating.label) for seating in rules.layouts],
+            default=rules.layouts[0].key,
+        )
+        players = SeatList(
+            StringField(
+                validators=[Length(max=40, message=_l("At most 40 characters.")), no_control_characters, readable_name]
+            ),
+            min_entries=MAX_PLAYERS,
+            max_entries=MAX_PLAYERS,
+        )
+        someone_new = BooleanField(SOMEONE_NEW)
+        first_dealer = RadioField(
+            N_("First dealer"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
+        )
+        target = IntegerField(
+            N_("Target score"),
+            validators=[Optional(), NumberRange(min=500, max=100000, message=_l("Between 500 and 100000."))],
+        )
+
+        def player_names(self, count: int) -> list[str]:
+            """The names of the first ``count`` seats, "Player N" where left empty."""
+            # spaces as the archive keeps names (store.player_id): "Anna  B" and "Anna B" are one player
+            return [
+                " ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
+                for i, field in enumerate(self.players[:count])
+            ]
+
+        def settings(self) -> dict[str, Any]:
+            """The chosen house rules."""
+            return {s.key: _setting_value(s, getattr(self, f"setting_{s.key}").data) for s in rules.settings}
+
+        def validate_for(self, count: int) -> bool:
+            """Checks that depend on the seating: distinct names and a dealer who is at the table."""
+            ok = True
+            seen: set[str] = set()
+            for field, name in zip(self.players, self.player_names(count)):
+                if names.skeleton(name) in seen:  # "Anna" and a look-alike "Аnna" are one name at the table
+                    field.errors = list(field.errors) + [gettext("Two players have this name; add an initial.")]
+                    ok = False
+                seen.add(names.skeleton(name))
+            if int(self.first_dealer.data or 0) >= count:
+                self.first_dealer.errors = list(self.first_dealer.errors) + [
+                    gettext("Pick one of the players at the table.")
+                ]
+                ok = False
+            if self.target.data is not None and self.target.data % 5:
+                self.target.errors = list(self.target.errors) + [gettext("Scores are multiples of 5.")]
+                ok = False
+            return ok
+
+    if len(rules.layouts) == 1:  # nothing to choose (the page sends it hidden): always the one layout
+        only = rules.layouts[0].key
+        NewGameForm.layout = HiddenField(default=only, filters=[lambda _value: only])
+    if rules.partie_layouts:
+        NewGameForm.complete_game = BooleanField(
+            N_("A complete Game: three Partien with rotating partnerships (4 players)")
+        )
+    for setting in rules.settings:
+        setattr(
+            NewGameForm,
+            f"setting_{setting.key}",
+            RadioField(
+                setting.label,
+                choices=[SelectChoice(str(value), label) for value, label in setting.choices],
+                default=str(setting.default),
+            ),
+        )
+    return NewGameForm
+
+
+class EveningForm(FlaskForm):
+    """An evening: its date, place, note and the players present."""
+
+    date = StringField(N_("Date"), validators=[InputRequired(message=_l("Give the date."))])
+    place = StringField(
+        N_("Place"), validators=[Length(max=80, message=_l("At most 80 characters.")), no_control_characters]
+    )
+    note = StringField(
+        N_("Note"), validators=[Length(max=300, message=_l("At most 300 characters.")), no_control_characters]
+    )
+    known = SelectMultipleField(N_("Players"), coerce=_player_id, validate_choice=False)
+    new_players = StringField(
+        N_("New players"),
+        validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters, readable_name],
+    )
+    someone_new = BooleanField(SOMEONE_NEW)
+
+    def validate_date(self, field) -> None:
+        """A real date, written as the date picker writes it."""
+        try:
+            day = date.fromisoformat(field.data or "")
+        except ValueError:
+            raise ValidationError(gettext("Give the date as YYYY-MM-DD.")) from None
+        field.data = day.isoformat()  # 20240105 is read too: kept as 2024-01-05, so dates sort and compare
+
+    def new_names(self) -> list[str]:
+        """The new players typed, split at commas or new lines."""
+        typed = [names.normal(n) for n in (self.new_players.data or "").replace("\n", ",").split(",")]
+        return [n for n in typed if n]
+
+    def validate_new_players(self, field) -> None:
+        """Each new name at most 40 characters."""
+        if any(len(n) > 40 for n in self.new_names()):
+            raise ValidationError(gettext("A name has at most 40 characters."))
+
+
+class PlayerNameForm(FlaskForm):
+    """Rename a player."""
+
+    name = StringField(
+        N_("New name"),
+        validators=[
+            DataRequired(message=_l("Give a name.")),
+            Length(max=40, message=_l("At most 40 characters.")),
+            no_control_characters,
+            readable_name,
+        ],
+    )
+    someone_new = BooleanField(SOMEONE_NEW)
+
+
+class MergeForm(FlaskForm):
+    """Merge another player into this one."""
+
+    other = SelectField(N_("Merge this player into the one above"), coerce=_player_id, validate_choice=False)
+    # a merge cannot be undone: it is asked for twice, the person chosen and a tick
+    sure = BooleanField(N_("Yes, they are the same person. Merging cannot be undone."))
+
+    def validate_other(self, field) -> None:
+        if field.data not in {value for value, _label in field.choices}:
+            raise ValidationError(gettext("Choose the player to merge."))
+
+    def validate_sure(self, field) -> None:
+        if not field.data:
+            raise ValidationError(gettext("Tick this to merge: it cannot be undone."))
+
+
+class ImportForm(FlaskForm):
+    """Upload a JSON export."""
+
+    file = FileField(N_("Export file (JSON)"))

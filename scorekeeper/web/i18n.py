@@ -1,0 +1,205 @@
+"""Languages: English, German, Italian and Estonian with Flask-Babel and gettext catalogues.
+
+The language is the one chosen on the page (remembered in a cookie), else the browser's, else
+English. The core (rule tables, scoring, checks) stays free of Flask: its texts are English message
+ids marked with ``N_`` and translated here, at the edge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import request
+from flask_babel import Babel, get_locale, gettext, ngettext
+from markupsafe import Markup, escape
+
+from scorekeeper.core.messages import Msg
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "et": "Eesti"}
+babel = Babel()
+
+
+def select_locale() -> str:
+    """The chosen language, else the browser's best match, else English."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def current_locale() -> str:
+    """The language code of this request."""
+    locale = get_locale()
+    return str(locale.language) if locale else "en"
+
+
+def problem_message(problem: Any) -> str:
+    """A check's message in the request's language, its values filled in (``Msg`` values translated)."""
+
+    if not problem.args:
+        return gettext(problem.text)
+    args = {k: gettext(v) if isinstance(v, Msg) else v for k, v in problem.args.items()}
+    return gettext(problem.text, **args)
+
+
+def line_label(line: Any) -> str:
+    """A breakdown line's label in the request's language (English keeps its own wording)."""
+    if current_locale() == "en":
+        return line.label
+    if not line.name:
+        return gettext(line.label)
+    name = gettext(line.name)
+    label = f"{line.count} × {name}" if line.count else name
+    if line.label.startswith("Partnership: "):
+        label = f"{gettext('Partnership:')} {label}"
+    return f"{label} ({gettext(line.note)})" if line.note else label
+
+
+def row_label(row: Any) -> str:
+    """An opening-minimum row's range in the request's language ("negative", "3000 or more")."""
+    if row.low is None and row.high == -5:
+        return gettext("negative")
+    if row.low is None:
+        return gettext("%(points)s or less", points=row.high)
+    if row.high is None:
+        return gettext("%(points)s or more", points=row.low)
+    return f"{row.low} – {row.high}"
+
+
+def seats_label(seats: Any) -> str:
+    """Seat indexes as people count them: "seats 1 & 3", "seat 2"."""
+    numbers = " & ".join(str(seat + 1) for seat in seats)
+    return (
+        gettext("seats %(numbers)s", numbers=numbers)
+        if len(seats) > 1
+        else gettext("seat %(numbers)s", numbers=numbers)
+    )
+
+
+def result_sentence(sheet: Any) -> Markup:
+    """The sentence announcing a finished game: who won, by how much over each other side, the
+    totals of the hand that ended it ("Anna & Carl win by 420 points (5120 : 4700)."), or a draw.
+    One player per side says "wins", a partnership "win"; names are escaped."""
+    state, result = sheet.state, sheet.state.result
+    totals = " : ".join(str(t) for t in state.hands[state.ended_after].totals)
+    names = [escape(name) for name in sheet.side_names]
+    if result.winner is None:
+        return Markup(gettext("<strong>The game ends drawn</strong> at %(totals)s.", totals=totals))
+    alone = sheet.rules.side_size == 1
+    if len(names) > 2:
+        leads = ", ".join(
+            gettext("%(points)s points over %(name)s", points=lead, name=names[side])
+            for side, lead in enumerate(result.leads)
+            if side != result.winner
+        )
+        text = (
+            gettext(
+                "<strong>%(name)s wins</strong> by %(leads)s (%(totals)s).",
+                name=names[result.winner],
+                leads=leads,
+                totals=totals,
+            )
+            if alone
+            else gettext(
+                "<strong>%(name)s win</strong> by %(leads)s (%(totals)s).",
+                name=names[result.winner],
+                leads=leads,
+                totals=totals,
+            )
+        )
+    elif alone:
+        text = gettext(
+            "<strong>%(name)s wins</strong> by %(points)s points (%(totals)s).",
+            name=names[result.winner],
+            points=result.margin,
+            totals=totals,
+        )
+    else:
+        text = gettext(
+            "<strong>%(name)s win</strong> by %(points)s points (%(totals)s).",
+            name=names[result.winner],
+            points=result.margin,
+            totals=totals,
+        )
+    return Markup(text)
+
+
+def translate(message_id: str) -> str:
+    """A message id in the reader's language, as plain text (the page escapes it)."""
+    return str(gettext(message_id))
+
+
+def phone_label(change: Any) -> str:
+    """Who made a change: the phone's own name, else "phone 3" in the reader's language."""
+    if change.phone_named:
+        return change.phone
+    if change.phone_id:
+        return gettext("phone %(number)s", number=change.phone_id)
+    return gettext("a phone")
+
+
+def signed(points: int, plus: bool = True) -> str:
+    """A score as the sheet and the preview write it: +20, −15 with a real minus sign, 0."""
+    if points < 0:
+        return "\u2212" + str(-points)
+    return f"+{points}" if plus and points > 0 else str(points)
+
+
+def red_three_hint(rules: Any) -> str:
+    """When red threes count plus or minus under these rules, in a sentence for the hand form."""
+    if rules.red_three_sign == "melded":
+        return gettext("A side that has melded nothing counts its red threes as minus points.")
+    if rules.red_three_sign == "canasta":
+        return gettext("Red threes count plus only for a side with a canasta, otherwise minus.")
+    if rules.red_three_sign == "canasta_count":
+        return gettext("Threes: minus with no canasta, nothing with one, plus with two or more.")
+    return gettext("Each red three counts %(points)s.", points=rules.red_three_values[1])
+
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def compile_catalogues(folder: Path = TRANSLATIONS) -> None:
+    """Compile each ``messages.po`` to the ``.mo`` gettext reads, where the .mo is missing or older."""
+
+    for po in folder.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            with po.open("rb") as src:
+                catalog = read_po(src)
+            tmp = mo.with_suffix(".mo.tmp")
+            with tmp.open("wb") as out:
+                write_mo(out, catalog)
+            tmp.replace(mo)
+
+
+def init_app(app) -> None:
+    """Set up Flask-Babel (catalogues compiled on start), the template helpers."""
+    try:
+        compile_catalogues()
+    except OSError:
+        pass  # a read-only install: the .mo files shipped with it are used
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    babel.init_app(app, locale_selector=select_locale)
+
+    @app.context_processor
+    def language_context() -> dict[str, Any]:
+        """The current language and the languages to switch to, on every page."""
+        return {
+            "current_locale": current_locale(),
+            "languages": list(LANGUAGES.items()),
+            "line_label": line_label,
+            "problem_message": problem_message,
+            "row_label": row_label,
+            "result_sentence": result_sentence,
+            "red_three_hint": red_three_hint,
+            "phone_label": phone_label,
+            "translate": translate,
+        }
+
+    app.jinja_env.globals.setdefault("ngettext", ngettext)
+    app.jinja_env.filters["join_seats"] = seats_label
+    app.jinja_env.filters["signed"] = signed

@@ -1,0 +1,106 @@
+"""How much a request may send, and what is refused before its body is read.
+
+- Any request: at most ``BODY_MAX_BYTES`` (``MAX_CONTENT_LENGTH``); the archive import alone takes
+  more (``archive.IMPORT_MAX_BYTES``), and only from a phone that may write.
+- A form (``application/x-www-form-urlencoded`` or ``multipart/form-data``): its text at most
+  ``FORM_MAX_BYTES`` (``MAX_FORM_MEMORY_SIZE``; Werkzeug applies it to multipart text parts only,
+  ``FormParser`` to a urlencoded body as a whole) in at most ``FORM_MAX_FIELDS`` fields
+  (``MAX_FORM_PARTS``; Werkzeug counts multipart parts only, ``FormParser`` counts urlencoded ones).
+- The production servers refuse a larger body themselves, from its Content-Length, before reading
+  it: waitress (plain HTTP) and cheroot (HTTPS) are given the largest body the app takes.
+
+Before any form is read (the CSRF check reads it): a body larger than the limit is answered 413
+from its Content-Length, a locked phone is sent to the password (``access.guard``), and a change
+sent without the form token's cookie half is refused (it could never pass the CSRF check). Under
+cheroot these answers go out without the body being read at all; waitress receives a body (within
+its limit, to a temporary file beyond 512 KB) before it calls the app, which then does not parse it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from flask import abort, current_app, request, session
+from flask_wtf.csrf import CSRFError
+from werkzeug.formparser import FormDataParser
+
+from scorekeeper.network import addresses
+from scorekeeper.web import archive
+
+BODY_MAX_BYTES = 1024 * 1024  # any request but the import: a hand's form or JSON is about 2 KB
+FORM_MAX_BYTES = 256 * 1024  # a form's text: a 6-player hand counted by cards is under 10 KB
+FORM_MAX_FIELDS = 1000  # a form's fields: that hand has about 200
+
+
+class FormParser(FormDataParser):
+    """Werkzeug's form parser, with the byte and field limits applied to urlencoded bodies too (an
+    8 MB body of 4 million fields took seconds and hundreds of megabytes to parse)."""
+
+    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        limit = self.max_form_memory_size
+        if limit is not None and content_length is not None and content_length > limit:
+            abort(413)
+        body = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is not None and len(body) > limit:
+            abort(413)
+        if self.max_form_parts is not None and body.count(b"&") >= self.max_form_parts:
+            abort(413)
+        items = parse_qsl(body.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+        return stream, self.cls(items), self.cls()
+
+
+class Request(addresses.Request):
+    """The app's request: trusted hosts as ``addresses.Request`` has them, forms parsed within the limits."""
+
+    form_data_parser_class = FormParser
+
+
+def largest_body(app) -> int:
+    """The largest body the app takes on any route (the import's): what the servers are told."""
+    return max(int(app.config.get("MAX_CONTENT_LENGTH") or 0), archive.IMPORT_MAX_BYTES)
+
+
+def waitress_options(app) -> dict:
+    """waitress's own body limit, the app's largest (waitress refuses ``>=`` its figure)."""
+    return {"max_request_body_size": largest_body(app) + 1}
+
+
+def refuse_large_body():
+    """Before anything reads the body: a Content-Length above this route's limit, or a urlencoded
+    form's above the form limit, is answered 413 at once (Werkzeug would only refuse it when the
+    form is first read, and waitress would have received the body by then)."""
+    limit = request.max_content_length
+    if limit is not None and request.content_length is not None and request.content_length > limit:
+        abort(413)
+    form_limit = request.max_form_memory_size  # a urlencoded form is text as a whole (FormParser)
+    if (
+        request.mimetype == "application/x-www-form-urlencoded"
+        and form_limit is not None
+        and request.content_length is not None
+        and request.content_length > form_limit
+    ):
+        abort(413)
+
+
+HEAD_CHECKS = "canasta.head_checks"
+
+
+def head_checks(app) -> tuple:
+    """The app's checks that answer from a request's head alone, in the order they run (the
+    plain-HTTP server asks them before it receives a body: headfirst.py)."""
+    return app.extensions.get(HEAD_CHECKS, ())
+
+
+def refuse_without_csrf_session():
+    """Before the CSRF check reads the form: a change whose session holds no form token cannot
+    pass that check, so it is refused as the check would refuse it, without reading the body."""
+    config = current_app.config
+    if not config.get("WTF_CSRF_ENABLED", True) or not config.get("WTF_CSRF_CHECK_DEFAULT", True):
+        return
+    if request.method not in config.get("WTF_CSRF_METHODS", {"POST", "PUT", "PATCH", "DELETE"}):
+        return
+    csrf = current_app.extensions.get("csrf")
+    if csrf is None or not request.endpoint or csrf._is_exempt():
+        return
+    if config.get("WTF_CSRF_FIELD_NAME", "csrf_token") not in session:
+        raise CSRFError("The CSRF session token is missing.")
