@@ -21,7 +21,7 @@ from waitress.server import BaseWSGIServer
 from scorekeeper import create_app
 from scorekeeper.network import tls
 from scorekeeper.network.addresses import lan_addresses
-from scorekeeper.server import headfirst
+from scorekeeper.server import headfirst, https
 from scorekeeper.storage.db import close_for_exit
 from scorekeeper.web import limits
 
@@ -72,7 +72,7 @@ def _start_https(app, args) -> tuple[object, tls.Ready]:
             flush=True,
         )
     app.config["HTTPS_PORT"] = args.https_port
-    server = tls.https_server(app, args.host, args.https_port, args.threads, ready.files)
+    server = https.https_server(app, args.host, args.https_port, args.threads, ready.files)
     server.prepare()  # binds now: a port in use stops the start here, with the error
     threading.Thread(target=server.serve, name="https", daemon=True).start()
     return server, ready

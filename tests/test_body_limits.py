@@ -27,6 +27,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.network import tls
+from scorekeeper.server.https import https_server
 from scorekeeper.web import archive, limits
 from tests.helpers import served
 
@@ -134,7 +135,7 @@ def https(tmp_path):
 
     def start(app):
         port = _port()
-        server = tls.https_server(app, "127.0.0.1", port, 4, folder)
+        server = https_server(app, "127.0.0.1", port, 4, folder)
         server.prepare()
         threading.Thread(target=server.serve, daemon=True).start()
         servers.append(server)

@@ -27,6 +27,7 @@ from cryptography.x509.verification import PolicyBuilder, Store, VerificationErr
 
 from scorekeeper import create_app
 from scorekeeper.network import tls
+from scorekeeper.server import https
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["table.lan", "canasta.local", "localhost", "192.168.1.20", "127.0.0.1", "::1"]
@@ -190,7 +191,7 @@ def test_the_tls_server_speaks_https_with_the_certificate(tmp_path):
     folder = tls.files(tmp_path)
     tls.ensure(folder, NAMES)
     port = _free_port()
-    server = tls.https_server(_app(tmp_path, HTTPS_PORT=port), "127.0.0.1", port, 4, folder)
+    server = https.https_server(_app(tmp_path, HTTPS_PORT=port), "127.0.0.1", port, 4, folder)
     server.prepare()
     threading.Thread(target=server.serve, daemon=True).start()
     try:

@@ -8,7 +8,7 @@ session's form token). When one of them would answer, the request goes to the ap
 app answers exactly as it would have, in its own language: it never reads the body on that path),
 the rest of what the client sends is dropped unread, and the connection closes after the answer.
 
-The HTTPS server (cheroot, tls.py) calls the app before reading the body anyway.
+The HTTPS server (cheroot, server/https.py) calls the app before reading the body anyway.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(archive.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (tls.py)
+    app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
 
     errors.init_app(app)

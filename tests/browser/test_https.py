@@ -26,6 +26,7 @@ from playwright.sync_api import Error, expect
 
 from scorekeeper import create_app
 from scorekeeper.network import tls
+from scorekeeper.server import https
 from tests.browser.live import ARGS, CHROMIUM, need_chromium, shot, start_classic
 
 pytestmark = pytest.mark.browser
@@ -55,7 +56,7 @@ class Site:
         probe.close()
 
     def start(self) -> None:
-        server = tls.https_server(self.app, "127.0.0.1", self.port, 8, self.ready)
+        server = https.https_server(self.app, "127.0.0.1", self.port, 8, self.ready)
         server.prepare()
         threading.Thread(target=server.serve, daemon=True).start()
         self.server = server
