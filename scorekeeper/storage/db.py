@@ -421,6 +421,9 @@ def _still_there(db: Database) -> Database:
     return db
 
 
+_MIGRATING = threading.Lock()
+
+
 def get_db() -> Database:
     """The request's database connection: the thread's own, opened on first use and kept."""
     if "db" not in g:
@@ -429,9 +432,14 @@ def get_db() -> Database:
         migrated = app.extensions.setdefault("scorekeeper_migrated", set())
         kept = _kept_connections(app)
         db = kept.pop(path, None) if path != ":memory:" and path in migrated else None
-        if db is None:
-            db = _open_for(app, path, migrate=path not in migrated)
-            migrated.add(path)
+        if db is None and path in migrated:
+            db = _open_for(app, path, migrate=False)
+        elif db is None:
+            # the first requests after a start come at once (every phone's live follow): one of
+            # them migrates and the others wait for it, never two migrations side by side
+            with _MIGRATING:
+                db = _open_for(app, path, migrate=path not in migrated)
+                migrated.add(path)
         else:
             _still_there(db)
         g.db = db
