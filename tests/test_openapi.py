@@ -415,3 +415,20 @@ def test_the_document_s_examples_are_those_of_the_docs(client):
     assert examples[("post", "/games/{id}/hands.json", None)] == openapi.HAND_EXAMPLE
     answer = client.post("/api/score", json=openapi.SCORE_EXAMPLE).get_json()
     assert answer == examples[("post", "/api/score", "200")]
+
+
+def _field_table(text: str, after: str) -> set[str]:
+    """The fields a table of docs/api.md names: the first table after the line starting ``after``."""
+    start = text.index(after)
+    table = re.search(r"^\| field \| meaning \|\n\|---\|---\|\n((?:\|.*\n)+)", text[start:], re.M)
+    return set(re.findall(r"^\| `([a-z_]+)` \|", table.group(1), re.M))
+
+
+def test_the_docs_tables_name_the_fields_of_the_schemas():
+    """docs/api.md says what each field means, the document what it is: the same fields in both."""
+    schemas = openapi.document()["components"]["schemas"]
+    score = API_MD[API_MD.index("## `POST /api/score`") :]
+    hands = API_MD[API_MD.index("## `POST /games/<id>/hands.json`") :]
+    assert _field_table(score, "Request body") == set(schemas["ScoreRequest"]["properties"])
+    assert _field_table(score, "SIDE:") == set(schemas["Side"]["properties"])
+    assert _field_table(hands, "Request body") == set(schemas["HandRequest"]["properties"])
