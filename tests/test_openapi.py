@@ -1,8 +1,10 @@
-"""The OpenAPI document (``GET /api/openapi.json``) and docs/api.md say the same: the same endpoints,
-each with the same statuses; the document is served without a password and is valid OpenAPI 3.1."""
+"""The OpenAPI document (``GET /api/openapi.json``), generated from the types of ``web/api_models.py``:
+docs/api.md names the same endpoints with the same statuses and its examples are valid against it; the
+app's answers are what it declares; it is served without a password and is valid OpenAPI 3.1."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,7 +12,9 @@ import pytest
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
-from scorekeeper.web import openapi
+from scorekeeper.core import checks, variants
+from scorekeeper.web import api_models, openapi
+from tests.helpers import post_hand, side_fields, start_game
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -171,8 +175,6 @@ def test_the_document_is_valid_openapi_3_1():
 
 def test_the_examples_in_the_document_are_answered_as_it_says(client):
     """The request examples are real: the score example scores 1250 and 315, the hand example is stored."""
-    from tests.helpers import start_game
-
     document = openapi.document()
     score = document["paths"]["/api/score"]["post"]["requestBody"]["content"]["application/json"]["examples"]
     response = client.post("/api/score", json=score["classic"]["value"])
@@ -182,3 +184,251 @@ def test_the_examples_in_the_document_are_answered_as_it_says(client):
     hand = document["paths"]["/games/{id}/hands.json"]["post"]["requestBody"]["content"]["application/json"]
     response = client.post(f"/games/{game_id}/hands.json", json=hand["examples"]["first hand"]["value"])
     assert response.status_code == 201, response.get_json()
+
+
+# ---------------------------------------------------------------------------------------------
+# The document is generated from the types: its paths, statuses and schemas
+
+
+STATUSES = {
+    ("get", "/api/variants"): {"200"},
+    ("post", "/api/score"): {"200", "400", "413", "415", "422"},
+    ("get", "/api/games/{id}"): {"200", "401", "404"},
+    ("get", "/api/games/{id}/changes"): {"200", "401", "404"},
+    ("get", "/api/games/{id}/version"): {"200", "401", "404"},
+    ("post", "/games/{id}/hands.json"): {"200", "201", "400", "401", "404", "409", "413", "422", "503"},
+    ("get", "/api/players"): {"200", "401"},
+    ("get", "/api/teams"): {"200", "401", "422"},
+    ("get", "/api/openapi.json"): {"200"},
+}
+
+
+def test_every_operation_has_its_statuses():
+    paths = openapi.document()["paths"]
+    found = {(method, path): set(op["responses"]) for path, item in paths.items() for method, op in item.items()}
+    assert found == STATUSES
+
+
+def _schema(document: dict, method: str, path: str, status: str | None = None) -> dict:
+    """The schema of an operation's request body (status None) or of one of its answers."""
+    operation = document["paths"][path][method]
+    part = operation["requestBody"] if status is None else operation["responses"][status]
+    return part["content"]["application/json"]["schema"]
+
+
+def _validator(document: dict, schema: dict):
+    """A JSON Schema 2020-12 validator for ``schema``, its references into the document's components."""
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+    return jsonschema_rs.Draft202012Validator({**schema, "components": document["components"]})
+
+
+def _problems(document: dict, schema: dict, instance) -> list[str]:
+    """What ``instance`` breaks of ``schema``."""
+    return [f"{list(e.instance_path)}: {e.message}" for e in _validator(document, schema).iter_errors(instance)]
+
+
+def test_the_schemas_are_read_from_the_rule_tables():
+    schemas = openapi.document()["components"]["schemas"]
+    request = schemas["ScoreRequest"]
+    assert request["required"] == ["variant", "sides"]
+    assert request["properties"]["variant"]["enum"] == list(variants.RULE_SETS)
+    assert request["properties"]["sides"] == {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Side"},
+        "minItems": 2,
+        "maxItems": 3,
+    }
+    fields = set()
+    for rules in variants.RULE_SETS.values():
+        for layout in rules.layouts:
+            for setting in [None, *rules.settings]:
+                for value, _label in setting.choices if setting else [(None, None)]:
+                    chosen = {setting.key: value} if setting else {}
+                    fields |= checks.known_fields(variants.configure(rules, chosen, layout.key))
+    side = schemas["Side"]
+    assert set(side["properties"]) == fields and "required" not in side
+    assert side["properties"]["melded_points"]["anyOf"][0] == {"type": "integer", "minimum": 0, "multipleOf": 5}
+    assert set(schemas["CardCounts"]["properties"]) == set(variants.CARD_GROUP_KEYS)
+    assert schemas["HandRequest"]["required"] == ["client_key", "sides"]
+    assert schemas["Errors"]["properties"]["errors"]["minItems"] == 1
+    assert set(schemas["Error"]["properties"]) == {"side", "field", "message"}
+
+
+def test_every_answer_object_has_exactly_its_keys():
+    """Every object an answer holds says which keys it has, all of them given (Side: those typed)."""
+    schemas = openapi.document()["components"]["schemas"]
+    open_ones = {"ScoreRequest", "HandRequest", "OpenAPIDocument"}  # unknown keys of a request are left alone
+    for name, schema in schemas.items():
+        if name in open_ones:
+            assert schema.get("additionalProperties", True) is True, name
+            continue
+        assert schema["additionalProperties"] is False, name
+        if name not in ("Side", "CardCounts"):
+            assert set(schema["required"]) == set(schema["properties"]), name
+
+
+def test_the_document_declares_the_app_s_answers(client):
+    """A game with a hand, its sheet, log and version, the rule sets, the players, a score and its
+    refusals: each answer is valid against the schema of its status."""
+    document = openapi.document()
+    game_id = start_game(client)
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=300, red=1),
+        side_fields(1, melded_cards={"high": 5}, hand=40),
+    )
+    requests = [
+        ("get", "/api/variants", "/api/variants", None),
+        ("get", "/api/games/{id}", f"/api/games/{game_id}", None),
+        ("get", "/api/games/{id}", "/api/games/42", None),
+        ("get", "/api/games/{id}/changes", f"/api/games/{game_id}/changes", None),
+        ("get", "/api/games/{id}/version", f"/api/games/{game_id}/version", None),
+        ("get", "/api/players", "/api/players", None),
+        ("get", "/api/teams", "/api/teams?players=1,2,3,4", None),
+        ("get", "/api/teams", "/api/teams?players=1,2", None),
+        ("post", "/api/score", "/api/score", openapi.SCORE_EXAMPLE),
+        ("post", "/api/score", "/api/score", {"variant": "classic", "sides": [{"colour": 1}, {}]}),
+        ("post", "/api/score", "/api/score", []),
+        ("get", "/api/openapi.json", "/api/openapi.json", None),
+    ]
+    statuses = set()
+    for method, path, url, body in requests:
+        response = client.post(url, json=body) if method == "post" else client.get(url)
+        status = str(response.status_code)
+        statuses.add(status)
+        assert _problems(document, _schema(document, method, path, status), response.get_json()) == [], url
+    assert statuses == {"200", "400", "404", "422"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"sides": [{}, {}]},
+        {"variant": "bridge", "sides": [{}, {}]},
+        {"variant": "classic", "layout": 4, "sides": [{}, {}]},
+        {"variant": "classic", "settings": [], "sides": [{}, {}]},
+        {"variant": "classic", "settings": {"colour": 1}, "sides": [{}, {}]},
+        {"variant": "classic", "settings": {"tie_rule": [1]}, "sides": [{}, {}]},
+        {"variant": "classic", "target": 1234, "sides": [{}, {}]},
+        {"variant": "classic", "target": True, "sides": [{}, {}]},
+        {"variant": "classic", "target": 100005, "sides": [{}, {}]},
+        {"variant": "classic", "totals_before": [3, 0], "sides": [{}, {}]},
+        {"variant": "classic", "totals_before": None, "sides": [{}, {}]},
+        {"variant": "classic", "totals_before": [10**7 + 5, 0], "sides": [{}, {}]},
+    ],
+)
+def test_what_the_document_forbids_the_type_refuses_and_the_app_too(client, body):
+    """The request type checks at run time what its schema says: a body the schema forbids is refused by
+    the type (``api_models.refusals``) and answered 422."""
+    document = openapi.document()
+    assert _problems(document, _schema(document, "post", "/api/score"), body)
+    assert api_models.refusals(api_models.ScoreRequest, body)
+    assert client.post("/api/score", json=body).status_code == 422
+
+
+def test_the_type_takes_what_the_document_allows():
+    document = openapi.document()
+    bodies = [
+        openapi.SCORE_EXAMPLE,
+        {"variant": "austrian", "layout": "2", "settings": {"hand_canasta_adds": True}, "target": 1500,
+         "totals_before": [0, -10**7], "sides": [{}, {}], "lone": None, "stock_out": None, "note": "left alone"},
+    ]  # fmt: skip
+    for body in bodies:
+        assert _problems(document, _schema(document, "post", "/api/score"), body) == []
+        assert api_models.refusals(api_models.ScoreRequest, body) == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# docs/api.md: its examples are valid against the document
+
+
+ENDPOINT_HEADING = re.compile(r"^## `([A-Z]+) (/[^`]+)`$", re.M)
+
+
+def _doc_sections(text: str):
+    """(method, document path, text) of each endpoint's section of docs/api.md."""
+    for heading in ENDPOINT_HEADING.finditer(text):
+        later = re.search(r"^## ", text[heading.end() :], re.M)
+        end = heading.end() + later.start() if later else len(text)
+        path = re.sub(r"<([^>]*)>", r"{\1}", heading.group(2))
+        yield heading.group(1).lower(), path, text[heading.end() : end]
+
+
+def doc_examples(text: str):
+    """Every example of docs/api.md that is whole JSON: (method, path, status or None for a request,
+    the JSON). A ``$ curl`` block gives the request it sends (``-d '…'``) and the answer under it; a
+    ```` ```json```` block is a request to ``POST /api/score``; an ``{"errors": …}`` block a 422."""
+    for method, path, section in _doc_sections(text):
+        for block in re.findall(r"^```(?:json)?\n(.*?)^```", section, re.M | re.S):
+            if block.startswith("$ curl"):
+                sent = re.search(r"-d '(.*?)'", block, re.S)
+                answer = block[sent.end() :] if sent else block.split("\n", 1)[1]
+                status = "201" if path.endswith("hands.json") else "200"
+                parts = ([(None, sent.group(1))] if sent else []) + [(status, answer)]
+            elif block.lstrip().startswith('{"errors"'):
+                parts = [("422", block)]
+            else:
+                parts = [(None, block)]
+            for status, raw in parts:
+                try:
+                    yield method, path, status, json.loads(raw)
+                except json.JSONDecodeError:
+                    continue  # shortened with "...": not whole JSON
+    for block in re.findall(r"^```json\n(.*?)^```", text[text.index("## Examples, one per rule set") :], re.M | re.S):
+        yield "post", "/api/score", None, json.loads(block)
+
+
+def test_the_examples_in_the_docs_are_valid_against_the_document():
+    document = openapi.document()
+    checked = set()
+    for method, path, status, example in doc_examples(API_MD):
+        schema = _schema(document, method, path, status)
+        assert _problems(document, schema, example) == [], (method, path, status, example)
+        checked.add((method, path, status))
+    assert checked >= {
+        ("post", "/api/score", None),
+        ("post", "/api/score", "200"),
+        ("post", "/api/score", "422"),
+        ("get", "/api/games/{id}/version", "200"),
+        ("post", "/games/{id}/hands.json", None),
+        ("post", "/games/{id}/hands.json", "201"),
+        ("get", "/api/players", "200"),
+    }
+    assert sum(1 for *_, status, _ in doc_examples(API_MD) if status is None) == len(variants.RULE_SETS) + 2
+
+
+def test_the_comparison_finds_an_example_the_document_forbids():
+    document = openapi.document()
+    text = API_MD.replace('"red_threes": 2, "went_out": "concealed"}', '"red_threes": 2, "went_out": "sideways"}', 1)
+    bad = [e for m, p, s, e in doc_examples(text) if _problems(document, _schema(document, m, p, s), e)]
+    assert len(bad) == 1 and bad[0]["sides"][0]["went_out"] == "sideways"
+
+
+def test_the_document_s_examples_are_those_of_the_docs(client):
+    """The request examples of the document are the docs' ``curl`` examples, and the docs show what
+    the app answers to the score example."""
+    examples = {}
+    for method, path, status, example in doc_examples(API_MD):
+        examples.setdefault((method, path, status), example)  # the first: the curl example of the section
+    assert examples[("post", "/api/score", None)] == openapi.SCORE_EXAMPLE
+    assert examples[("post", "/games/{id}/hands.json", None)] == openapi.HAND_EXAMPLE
+    answer = client.post("/api/score", json=openapi.SCORE_EXAMPLE).get_json()
+    assert answer == examples[("post", "/api/score", "200")]
+
+
+def _field_table(text: str, after: str) -> set[str]:
+    """The fields a table of docs/api.md names: the first table after the line starting ``after``."""
+    start = text.index(after)
+    table = re.search(r"^\| field \| meaning \|\n\|---\|---\|\n((?:\|.*\n)+)", text[start:], re.M)
+    return set(re.findall(r"^\| `([a-z_]+)` \|", table.group(1), re.M))
+
+
+def test_the_docs_tables_name_the_fields_of_the_schemas():
+    """docs/api.md says what each field means, the document what it is: the same fields in both."""
+    schemas = openapi.document()["components"]["schemas"]
+    score = API_MD[API_MD.index("## `POST /api/score`") :]
+    hands = API_MD[API_MD.index("## `POST /games/<id>/hands.json`") :]
+    assert _field_table(score, "Request body") == set(schemas["ScoreRequest"]["properties"])
+    assert _field_table(score, "SIDE:") == set(schemas["Side"]["properties"])
+    assert _field_table(hands, "Request body") == set(schemas["HandRequest"]["properties"])

@@ -1,7 +1,7 @@
 """The one shape of a refusal in JSON: ``{"errors": [{"side", "field", "message"}]}`` with its status.
 
 Used by every JSON endpoint, the phones' queue and the error handlers, so a phone reads one shape
-whatever refused it. Messages are translated here, in the reader's language.
+whatever refused it (``api_models.Errors``). Messages are translated here, in the reader's language.
 """
 
 from __future__ import annotations
@@ -12,13 +12,19 @@ from flask import Response, jsonify
 
 from scorekeeper.core.messages import Problem
 from scorekeeper.web import i18n
+from scorekeeper.web.api_models import Error, Errors
+
+
+def error(problem: Problem) -> Error:
+    """One problem with its side, field and translated message."""
+    return Error(side=problem.side, field=problem.field, message=i18n.problem_message(problem))
 
 
 def json_problems(problems: Iterable[Problem], status: int = 422) -> tuple[Response, int]:
     """The answer listing every problem, each with its side, field and translated message."""
-    return jsonify({"errors": [{**p.as_dict(), "message": i18n.problem_message(p)} for p in problems]}), status
+    return jsonify(Errors(errors=[error(p) for p in problems])), status
 
 
 def json_error(field: str, message: str, status: int, side: int | None = None) -> tuple[Response, int]:
     """The answer for one refusal with an already translated message."""
-    return jsonify({"errors": [{"side": side, "field": field, "message": message}]}), status
+    return jsonify(Errors(errors=[Error(side=side, field=field, message=message)])), status

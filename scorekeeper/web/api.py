@@ -1,7 +1,8 @@
 """JSON API: the rule sets, stateless scoring of one hand, and a stored game's sheet.
 
 Nothing here changes stored data, which is why the blueprint is exempt from CSRF; any future
-endpoint that writes must not live here without a token (see docs/api.md).
+endpoint that writes must not live here without a token (see docs/api.md). The requests and
+answers are the types of ``api_models``; ``GET /api/openapi.json`` is generated from them.
 """
 
 from __future__ import annotations
@@ -12,83 +13,82 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from scorekeeper.core import checks, scoring, sheet, variants
-from scorekeeper.core.messages import N_
+from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_store, store
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import answers, i18n, openapi
+from scorekeeper.web import api_models as m
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _deductions(items) -> list[dict[str, Any]]:
-    """Penalty-like table rows as JSON."""
-    return [
-        {"key": d.key, "label": d.label, "points": d.points, "max_count": d.max_count, "spec": d.spec} for d in items
-    ]
+def _deductions(items) -> list[m.Deduction]:
+    """Penalty-like table rows."""
+    return [m.Deduction(key=d.key, label=d.label, points=d.points, max_count=d.max_count, spec=d.spec) for d in items]
 
 
-def _variant_dict(rules: variants.RuleSet) -> dict[str, Any]:
-    """A rule set as the API lists it: every table the scoring uses."""
-    fields = checks.count_fields(rules)
+def _tables(rules: variants.RuleSet) -> dict[str, Any]:
+    """The rule set's tables of seatings, cards, canastas, going out and opening minimums."""
     return {
-        "id": rules.id,
-        "name": rules.name,
-        "spec": rules.spec,
-        "summary": rules.summary,
-        "players": rules.players,
-        "sides": rules.sides,
-        "target": rules.target,
         "layouts": [
-            {
-                "key": lay.key,
-                "label": lay.label,
-                "players": lay.players,
-                "sides": [list(s) for s in lay.sides],
-                "playing": lay.playing or None,
-            }
+            m.Layout(
+                key=lay.key,
+                label=lay.label,
+                players=lay.players,
+                sides=[list(s) for s in lay.sides],
+                playing=lay.playing or None,
+            )
             for lay in rules.layouts
         ],
-        "card_values": dict(rules.card_values),
-        "cards_in_deck": dict(rules.cards_in_deck),
+        "card_values": m.CardValues(rules.card_values),
+        "cards_in_deck": m.CardValues(rules.cards_in_deck),
         "canastas": [
-            {"field": f"{k.key}_canastas", "label": k.label, "bonus": k.bonus, "natural": k.natural, "wild": k.wild}
+            m.Canasta(field=f"{k.key}_canastas", label=k.label, bonus=k.bonus, natural=k.natural, wild=k.wild)
             for k in rules.canasta_kinds
         ],
         "going_out": [
-            {
-                "value": g.key,
-                "label": g.label,
-                "bonus": g.bonus,
-                "special": g.special,
-                "waives_minimum": g.waives_minimum,
-            }
+            m.GoingOut(value=g.key, label=g.label, bonus=g.bonus, special=g.special, waives_minimum=g.waives_minimum)
             for g in rules.going_out
         ],
-        "canastas_to_go_out": rules.canastas_to_go_out,
-        "natural_canastas_to_go_out": rules.natural_canastas_to_go_out,
-        "wild_canastas_to_go_out": rules.wild_canastas_to_go_out,
-        "red_three_values": list(rules.red_three_values),
-        "red_three_sign": rules.red_three_sign,
-        "black_three_values": list(rules.black_three_values) or None,
-        "black_three_in_hand": rules.black_three_in_hand or None,
-        "exact_cut_bonus": rules.exact_cut_bonus or None,
-        "incomplete_melds": _deductions(rules.incomplete_melds),
-        "holding_penalties": _deductions(rules.holding_penalties),
-        "penalty_catalogue": _deductions(rules.penalty_catalogue),
-        "side_fields": sorted(checks.known_fields(rules)),
-        "count_fields": fields,
         "opening_minimums": [
-            {"from": row.low, "to": row.high, "label": row.label, "minimum": row.minimum}
+            m.OpeningMinimum({"from": row.low, "to": row.high, "label": row.label, "minimum": row.minimum})
             for row in rules.opening_minimums
-        ],
-        "settings": [
-            {"key": s.key, "label": s.label, "default": s.default, "choices": [v for v, _ in s.choices], "spec": s.spec}
-            for s in rules.settings
         ],
     }
 
 
-def _errors(problems: list[checks.Problem], status: int = 422):
+def _variant(rules: variants.RuleSet) -> m.Variant:
+    """A rule set as the API lists it: every table the scoring uses."""
+    return m.Variant(
+        id=rules.id,
+        name=rules.name,
+        spec=rules.spec,
+        summary=rules.summary,
+        players=rules.players,
+        sides=rules.sides,
+        target=rules.target,
+        **_tables(rules),
+        canastas_to_go_out=rules.canastas_to_go_out,
+        natural_canastas_to_go_out=rules.natural_canastas_to_go_out,
+        wild_canastas_to_go_out=rules.wild_canastas_to_go_out,
+        red_three_values=list(rules.red_three_values),
+        red_three_sign=rules.red_three_sign,
+        black_three_values=list(rules.black_three_values) or None,
+        black_three_in_hand=rules.black_three_in_hand or None,
+        exact_cut_bonus=rules.exact_cut_bonus or None,
+        incomplete_melds=_deductions(rules.incomplete_melds),
+        holding_penalties=_deductions(rules.holding_penalties),
+        penalty_catalogue=_deductions(rules.penalty_catalogue),
+        side_fields=sorted(checks.known_fields(rules)),
+        count_fields=checks.count_fields(rules),
+        settings=[
+            m.Setting(key=s.key, label=s.label, default=s.default, choices=[v for v, _ in s.choices], spec=s.spec)
+            for s in rules.settings
+        ],
+    )
+
+
+def _errors(problems: list[Problem], status: int = 422):
     """The 422 answer listing every problem."""
     return answers.json_problems(problems, status)
 
@@ -104,80 +104,93 @@ def json_body() -> Any:
 @bp.get("/variants")
 def list_variants():
     """Every rule set with its target and opening-minimum table."""
-    return jsonify({"variants": [_variant_dict(variants.configure(r)) for r in variants.RULE_SETS.values()]})
+    return jsonify(m.Variants(variants=[_variant(variants.configure(r)) for r in variants.RULE_SETS.values()]))
 
 
-def _configure(base: variants.RuleSet, body: dict[str, Any]) -> tuple[variants.RuleSet, list[checks.Problem]]:
-    """The rule set with the request's layout, settings and target, or the problems with them."""
+def _configure(
+    base: variants.RuleSet, body: dict[str, Any], refused: dict[str, Any]
+) -> tuple[variants.RuleSet, list[Problem]]:
+    """The rule set with the request's layout, settings and target, or the problems with them
+    (``refused``: what the request's type refused)."""
     problems = []
+    keys = [lay.key for lay in base.layouts]
     layout = body.get("layout")
-    if layout is not None and (not isinstance(layout, str) or layout not in {lay.key for lay in base.layouts}):
-        keys = ", ".join(lay.key for lay in base.layouts)
+    if "layout" in refused or (layout is not None and layout not in keys):
         problems.append(
-            checks.Problem(
-                None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."), {"rules": base.id, "keys": keys}
+            Problem(
+                None,
+                "layout",
+                N_("Unknown layout; %(rules)s has: %(keys)s."),
+                {"rules": base.id, "keys": ", ".join(keys)},
             )
         )
-        layout = None
-    settings = body.get("settings")
-    if settings is None:
-        settings = {}
-    if not isinstance(settings, dict):
-        problems.append(checks.Problem(None, "settings", N_("settings must be an object.")))
+    settings = body.get("settings") or {}
+    if () in refused.get("settings", ()):
+        problems.append(Problem(None, "settings", N_("settings must be an object.")))
         settings = {}
     known = {s.key: s for s in base.settings}
-    for key, value in settings.items():
+    for key, value in settings.items():  # the keys and values the type refuses are refused here too
         setting = known.get(key)
         if setting is None:
-            problems.append(
-                checks.Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id})
-            )
+            problems.append(Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id}))
         elif value not in [v for v, _ in setting.choices] or type(value) is not type(setting.default):
             choices = ", ".join(json.dumps(v) for v, _ in setting.choices)
-            problems.append(
-                checks.Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices})
-            )
-    target = body.get("target")
-    if target is not None and (
-        isinstance(target, bool) or not isinstance(target, int) or target % 5 or not 0 <= target <= 100000
-    ):
+            problems.append(Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices}))
+    if "target" in refused:
         problems.append(
-            checks.Problem(
-                None, "target", N_("target must be a multiple of 5 up to 100000 (0 or null: the rule set's).")
-            )
+            Problem(None, "target", N_("target must be a multiple of 5 up to 100000 (0 or null: the rule set's)."))
         )
-        target = None
     if problems:
         return base, problems
-    return variants.configure(base, settings, layout, target or None), []
+    return variants.configure(base, settings, layout, body.get("target") or None), []
+
+
+def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideScore:
+    """One side's score, breakdown, total and opening minimum."""
+    return m.SideScore(
+        score=score.score,
+        breakdown=sheet.breakdown_dicts(score, i18n.line_label),
+        total=total,
+        opening_minimum=minimum,
+    )
+
+
+def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any) -> m.ScoreAnswer:
+    """The scored hand: each side's score and new total, the result and the warnings."""
+    scores = scoring.score_hand(rules, sides, lone)
+    new_totals = [t + s.score for t, s in zip(totals, scores)]
+    warnings = checks.plausibility_warnings(
+        rules, sides, [scoring.opening_minimum(rules, t) for t in totals], lone if isinstance(lone, int) else None
+    )
+    return m.ScoreAnswer(
+        variant=rules.id,
+        sides=[_side_score(s, t, scoring.opening_minimum(rules, t)) for s, t in zip(scores, new_totals)],
+        **sheet.result_dict(scoring.game_result(rules, new_totals)),
+        warnings=[answers.error(w) for w in warnings],
+    )
 
 
 @bp.post("/score")
 def score():
-    """Score one hand from the totals before it; nothing is stored."""
+    """Score one hand from the totals before it; nothing is stored. The problems are told a step at a
+    time: the rule set, then its layout, settings and target, then the hand (the later messages need
+    what the earlier steps establish)."""
     if not request.is_json:
-        return _errors([checks.Problem(None, "body", N_("Send JSON with Content-Type: application/json."))], 415)
+        return _errors([Problem(None, "body", N_("Send JSON with Content-Type: application/json."))], 415)
     body = json_body()
     if not isinstance(body, dict):
-        return _errors([checks.Problem(None, "body", N_("The body must be a JSON object."))], 400)
-    problems: list[checks.Problem] = []
-    base = variants.RULE_SETS.get(body.get("variant")) if isinstance(body.get("variant"), str) else None
-    if base is None:
+        return _errors([Problem(None, "body", N_("The body must be a JSON object."))], 400)
+    refused = m.refusals(m.ScoreRequest, body)
+    if "variant" in refused:
         known = ", ".join(variants.RULE_SETS)
-        return _errors(
-            [checks.Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})]
-        )
-    rules, config_problems = _configure(base, body)
-    if config_problems:
-        return _errors(config_problems)
+        return _errors([Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})])
+    rules, problems = _configure(variants.RULE_SETS[body["variant"]], body, refused)
+    if problems:
+        return _errors(problems)
     totals = body.get("totals_before", [0] * rules.sides)
-    if (
-        not isinstance(totals, list)
-        or len(totals) != rules.sides
-        or any(isinstance(t, bool) or not isinstance(t, int) or t % 5 or abs(t) > 10**7 for t in totals)
-    ):
+    if "totals_before" in refused or len(totals) != rules.sides:
         problems.append(
-            checks.Problem(
+            Problem(
                 None,
                 "totals_before",
                 N_("Give %(count)s whole-number totals, each a multiple of 5."),
@@ -188,32 +201,22 @@ def score():
     problems.extend(side_problems)
     if problems:
         return _errors(problems)
-    scores = scoring.score_hand(rules, sides, body.get("lone"))
-    new_totals = [t + s.score for t, s in zip(totals, scores)]
-    result = scoring.game_result(rules, new_totals)
-    return jsonify(
-        {
-            "variant": rules.id,
-            "sides": [
-                {
-                    "score": s.score,
-                    "breakdown": sheet.breakdown_dicts(s, i18n.line_label),
-                    "total": total,
-                    "opening_minimum": scoring.opening_minimum(rules, total),
-                }
-                for s, total in zip(scores, new_totals)
-            ],
-            **sheet.result_dict(result),
-            "warnings": [
-                {**w.as_dict(), "message": i18n.problem_message(w)}
-                for w in checks.plausibility_warnings(
-                    rules,
-                    sides,
-                    [scoring.opening_minimum(rules, t) for t in totals],
-                    body.get("lone") if isinstance(body.get("lone"), int) else None,
-                )
-            ],
-        }
+    return jsonify(_score_answer(rules, sides, totals, body.get("lone")))
+
+
+def _hand(row: sheet.SheetHand) -> m.Hand:
+    """One hand of a game's sheet: the entry as typed and each side's score."""
+    outcome = row.outcome
+    return m.Hand(
+        id=row.hand.id,
+        number=row.number,
+        dealer=row.dealer,
+        sitting_out=row.sitting_out,
+        stock_out=row.hand.stock_out,
+        lone=row.hand.lone,
+        entry=row.hand.sides,
+        sides=[_side_score(*each) for each in zip(outcome.scores, outcome.totals, outcome.opening_minimums)],
+        after_end=row.after_end,
     )
 
 
@@ -224,48 +227,25 @@ def game(game_id: int):
     if found is None:
         abort(404)
     s = sheet.build(found, store.hands(get_db(), game_id))
+    defaults = variants.get(found.variant).settings
     return jsonify(
-        {
-            "id": found.id,
-            "variant": found.variant,
-            "layout": s.rules.layouts[0].key,
-            "settings": {
-                setting.key: found.settings.get(setting.key, setting.default)
-                for setting in variants.get(found.variant).settings
-            },
-            "target": s.rules.target,
-            "players": found.players,
-            "sides": [
-                {"name": name, "players": [found.players[i] for i in seats]}
+        m.Game(
+            id=found.id,
+            variant=found.variant,
+            layout=s.rules.layouts[0].key,
+            settings={setting.key: found.settings.get(setting.key, setting.default) for setting in defaults},
+            target=s.rules.target,
+            players=found.players,
+            sides=[
+                m.GameSide(name=name, players=[found.players[i] for i in seats])
                 for name, seats in zip(s.side_names, sheet.side_seats(s.rules))
             ],
-            "hands": [
-                {
-                    "id": row.hand.id,
-                    "number": row.number,
-                    "dealer": row.dealer,
-                    "sitting_out": row.sitting_out,
-                    "stock_out": row.hand.stock_out,
-                    "lone": row.hand.lone,
-                    "entry": row.hand.sides,
-                    "sides": [
-                        {
-                            "score": sc.score,
-                            "breakdown": sheet.breakdown_dicts(sc, i18n.line_label),
-                            "total": total,
-                            "opening_minimum": m,
-                        }
-                        for sc, total, m in zip(row.outcome.scores, row.outcome.totals, row.outcome.opening_minimums)
-                    ],
-                    "after_end": row.after_end,
-                }
-                for row in s.rows
-            ],
-            "totals": list(s.state.totals),
-            "opening_minimums": list(s.state.opening_minimums),
-            "next_dealer": s.next_dealer,
+            hands=[_hand(row) for row in s.rows],
+            totals=list(s.state.totals),
+            opening_minimums=list(s.state.opening_minimums),
+            next_dealer=s.next_dealer,
             **sheet.result_dict(s.state.result),
-        }
+        )
     )
 
 
@@ -274,13 +254,11 @@ def game_changes(game_id: int):
     """A game's change log, oldest first: when, what, which hand, which phone, the entry before and after."""
     if store.get_game(get_db(), game_id) is None:
         abort(404)
-    return jsonify(
-        [
-            {"at": c.at, "action": c.action, "hand": c.hand_id, "phone": c.phone or None, "before": c.before,
-             "after": c.after}
-            for c in store.changes(get_db(), game_id)
-        ]
-    )  # fmt: skip
+    log: list[m.Change] = [
+        m.Change(at=c.at, action=c.action, hand=c.hand_id, phone=c.phone or None, before=c.before, after=c.after)
+        for c in store.changes(get_db(), game_id)
+    ]
+    return jsonify(log)
 
 
 @bp.get("/games/<int:game_id>/version")
@@ -289,7 +267,7 @@ def game_version(game_id: int):
     version = store.game_version(get_db(), game_id)
     if version is None:
         abort(404)
-    response = jsonify({"version": version})
+    response = jsonify(m.Version(version=version))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -297,7 +275,8 @@ def game_version(game_id: int):
 @bp.get("/players")
 def players():
     """Every player with his rating (docs/ratings.md): null before his first rated game."""
-    return jsonify(rating_store.players(get_db()))
+    rated: list[m.RatedPlayer] = rating_store.players(get_db())
+    return jsonify(rated)
 
 
 def _seats_arg(names: list[str]) -> str | list[str]:
@@ -314,28 +293,28 @@ def teams():
     if chosen is None:
         return _errors(problems)
     return jsonify(
-        {
-            "variant": chosen.rules.id,
-            "layout": chosen.layout.key,
-            "seatings": [
-                {
+        m.Teams(
+            variant=chosen.rules.id,
+            layout=chosen.layout.key,
+            seatings=[
+                m.Seating(
                     **proposal,
-                    "start": url_for(
+                    start=url_for(
                         "games.new_game",
                         variant=chosen.rules.id,
                         layout=chosen.layout.key,
                         seats=_seats_arg([seat["name"] for seat in proposal["seats"]]),
                     ),
-                }
+                )
                 for proposal in rating_store.fair_partners(get_db(), chosen)
             ],
-        }
+        )
     )
 
 
 @bp.get("/openapi.json")
 def openapi_document():
-    """The OpenAPI 3.1 description of the JSON API (the same as docs/api.md)."""
+    """The OpenAPI 3.1 description of the JSON API, generated from the types of ``api_models``."""
     return jsonify(openapi.document())
 
 

@@ -1,104 +1,56 @@
 """The OpenAPI 3.1 description of the JSON API, served at ``GET /api/openapi.json``.
 
-It says the same as docs/api.md (tests/test_openapi.py compares the endpoints and statuses of the
-two) and is what the app answers (tests/test_schemathesis.py sends it generated requests and checks
-every status code and body against it). The rule sets' ids, setting keys, going-out ways and side
-fields are read from the rule tables, so they cannot fall behind; the shapes of the answers are
-written out here.
+Generated: the schemas from the request and answer types of ``api_models`` (pydantic's JSON
+Schema, draft 2020-12 as OpenAPI 3.1 takes it), the paths from the table of operations below:
+for each endpoint its method, path, request type and example, and each status with its meaning
+and answer type. tests/test_openapi.py checks that docs/api.md names the same endpoints and
+statuses and that its examples are valid against this document; tests/test_schemathesis.py sends
+the app requests generated from it and checks every answer against it.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from scorekeeper.core import checks, variants
+from pydantic import TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema
+
 from scorekeeper.storage import rating_store, store
+from scorekeeper.web import api_models as m
 
-_POINT_FIELDS = ("melded_points", "hand_points", "penalties")
-_CARD_FIELDS = ("melded_cards", "hand_cards")
-_FLAG_FIELDS = ("has_melded", "exact_cut")
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+REF = "#/components/schemas/{model}"
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema or null."""
-    return {"oneOf": [schema, {"type": "null"}]}
+@dataclass(frozen=True)
+class Answer:
+    """One status of an operation: what it means and the type of its body (``Errors`` for a refusal)."""
+
+    meaning: str
+    body: Any = m.Errors
+    headers: dict[str, Any] = field(default_factory=dict)
 
 
-def _object(properties: dict[str, Any], required: tuple[str, ...] | None = None, **more: Any) -> dict[str, Any]:
-    """An object with exactly these properties (all required unless ``required`` says which)."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": list(properties if required is None else required),
-        "additionalProperties": False,
-        **more,
-    }
+@dataclass(frozen=True)
+class Operation:
+    """One endpoint: its method and path, what it takes and what it answers."""
 
-
-def _configured_rule_sets() -> list[variants.RuleSet]:
-    """Every rule set in every layout, with every house rule at each of its values (the side fields
-    and ways of going out differ with them)."""
-    out = []
-    for rules in variants.RULE_SETS.values():
-        for layout in rules.layouts:
-            out.append(variants.configure(rules, {}, layout.key))
-            for setting in rules.settings:
-                for value, _label in setting.choices:
-                    out.append(variants.configure(rules, {setting.key: value}, layout.key))
-    return out
-
-
-def _side_schema() -> dict[str, Any]:
-    """SIDE: one side's figures for one hand; every field of any rule set (each rule set refuses
-    the fields it does not have, with a 422)."""
-    configured = _configured_rule_sets()
-    fields = sorted(set().union(*(checks.known_fields(r) for r in configured)))
-    ways = sorted({g.key for r in configured for g in r.going_out})
-    count = {"type": ["integer", "null"], "minimum": 0}
-    points = {"type": ["integer", "null"], "minimum": 0, "multipleOf": 5}
-    cards = {
-        "type": ["object", "null"],
-        "properties": {key: {"type": ["integer", "null"], "minimum": 0} for key in variants.CARD_GROUP_KEYS},
-        "additionalProperties": False,
-    }
-    properties: dict[str, Any] = {}
-    for name in fields:
-        if name == "went_out":
-            properties[name] = {"enum": [*ways, None], "description": "how the side went out; null: it did not"}
-        elif name in _FLAG_FIELDS:
-            properties[name] = {"type": ["boolean", "null"]}
-        elif name in _CARD_FIELDS:
-            properties[name] = {**cards, "description": "card counts by value, instead of the points figure"}
-        elif name in _POINT_FIELDS:
-            properties[name] = {**points}
-        else:
-            properties[name] = {**count}
-    return {
-        "type": "object",
-        "description": "One side's figures for one hand (docs/api.md, SIDE); missing counts and points are 0.",
-        "properties": properties,
-        "additionalProperties": False,
-    }
-
-
-def _errors(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": _ref("Errors")}}}
-
-
-def _json(description: str, schema: dict[str, Any], **more: Any) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}, **more}
+    method: str
+    path: str
+    id: str
+    summary: str
+    answers: dict[int, Answer]
+    request: type | None = None
+    example: tuple[str, dict[str, Any]] | None = None
+    parameters: tuple[dict[str, Any], ...] = ()
 
 
 # The refusals every endpoint can give, by status.
-LOCKED = _errors("A password is set and this phone has not entered it (`field`: `password`).")
-TOO_LARGE = _errors("The body is far larger than any score (`field`: `body`).")
-NOT_FOUND = _errors("No game with this id (`field`: `id` or `game`).")
+LOCKED = Answer("A password is set and this phone has not entered it (`field`: `password`).")
+TOO_LARGE = Answer("The body is far larger than any score (`field`: `body`).")
+NOT_FOUND = Answer("No game with this id (`field`: `id` or `game`).")
 
 GAME_ID = {
     "name": "id",
@@ -108,7 +60,46 @@ GAME_ID = {
     "schema": {"type": "integer", "minimum": 1, "maximum": store.MAX_ID},
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
 }
+CSRF_TOKEN = {
+    "name": "X-CSRFToken",
+    "in": "header",
+    "required": True,
+    "description": "the CSRF token of the game's pages (their forms' `csrf_token`), with the session cookie of "
+    "the same phone",
+    "schema": {"type": "string"},
+}
+TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # rating_store.team_request reads the same
 
+
+def _team_parameters() -> tuple[dict[str, Any], ...]:
+    """``?players=``, ``?variant=`` and ``?layout=`` of ``GET /api/teams``."""
+    return (
+        {
+            "name": "players",
+            "in": "query",
+            "required": True,
+            "description": "4 or 6 different players' ids joined by commas",
+            "schema": {"type": "string", "pattern": TEAM_IDS},
+            "examples": {"four": {"value": "1,2,3,4"}},
+        },
+        {
+            "name": "variant",
+            "in": "query",
+            "required": False,
+            "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
+            "schema": {"enum": [r.id for r in rating_store.partner_rule_sets()]},
+        },
+        {
+            "name": "layout",
+            "in": "query",
+            "required": False,
+            "description": "a layout of the rule set with partnerships for that many (default: its first)",
+            "schema": {"type": "string"},
+        },
+    )
+
+
+# The examples are those of docs/api.md (tests/test_openapi.py checks they are the same).
 SCORE_EXAMPLE = {
     "variant": "classic",
     "totals_before": [4700, 5100],
@@ -132,477 +123,154 @@ HAND_EXAMPLE = {
     ],
 }
 
-
-TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # rating_store.team_request reads the same
-
-
-def _paths() -> dict[str, Any]:
-    return {
-        "/api/variants": {
-            "get": {
-                "operationId": "listVariants",
-                "summary": "Every rule set with all its tables",
-                "responses": {
-                    "200": _json("The rule sets", _object({"variants": {"type": "array", "items": _ref("Variant")}}))
-                },
-            }
-        },
-        "/api/score": {
-            "post": {
-                "operationId": "scoreHand",
-                "summary": "Score one hand from the totals before it; nothing is stored",
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": _ref("ScoreRequest"),
-                            "examples": {"classic": {"value": SCORE_EXAMPLE}},
-                        }
-                    },
-                },
-                "responses": {
-                    "200": _json("Each side's score, breakdown, total and minimum; the result", _ref("ScoreAnswer")),
-                    "400": _errors("The body is not a JSON object (`field`: `body`)."),
-                    "413": TOO_LARGE,
-                    "415": _errors("The body was not sent as `Content-Type: application/json` (`field`: `body`)."),
-                    "422": _errors("Every problem with the request and the hand, each naming its side and field."),
-                },
-            }
-        },
-        "/api/games/{id}": {
-            "get": {
-                "operationId": "getGame",
-                "summary": "A stored game: sides, every hand's entry and breakdown, totals, minimums, result",
-                "parameters": [GAME_ID],
-                "responses": {
-                    "200": _json("The game's sheet", _ref("Game")),
-                    "401": LOCKED,
-                    "404": NOT_FOUND,
-                },
-            }
-        },
-        "/api/games/{id}/changes": {
-            "get": {
-                "operationId": "getGameChanges",
-                "summary": "A game's change log, oldest first: when, what, which hand, which phone, before and after",
-                "parameters": [GAME_ID],
-                "responses": {
-                    "200": _json("The change log", {"type": "array", "items": _ref("Change")}),
-                    "401": LOCKED,
-                    "404": NOT_FOUND,
-                },
-            }
-        },
-        "/api/games/{id}/version": {
-            "get": {
-                "operationId": "getGameVersion",
-                "summary": "The game's version: it rises with every change (the phones following it poll this)",
-                "parameters": [GAME_ID],
-                "responses": {
-                    "200": _json(
-                        "The version, never cached",
-                        _object({"version": {"type": "integer", "minimum": 0}}),
-                        headers={
-                            "Cache-Control": {"schema": {"type": "string", "const": "no-store"}, "required": True}
-                        },
-                    ),
-                    "401": LOCKED,
-                    "404": NOT_FOUND,
-                },
-            }
-        },
-        "/games/{id}/hands.json": {
-            "post": {
-                "operationId": "addHand",
-                "summary": "Store the next hand of a game (a phone's queue sends the hands entered offline)",
-                "parameters": [
-                    GAME_ID,
-                    {
-                        "name": "X-CSRFToken",
-                        "in": "header",
-                        "required": True,
-                        "description": "the CSRF token of the game's pages (their forms' `csrf_token`), with "
-                        "the session cookie of the same phone",
-                        "schema": {"type": "string"},
-                    },
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": _ref("HandRequest"),
-                            "examples": {"first hand": {"value": HAND_EXAMPLE}},
-                        }
-                    },
-                },
-                "responses": {
-                    "201": _json("Stored", _ref("HandStored")),
-                    "200": _json("Stored before with this `client_key`: not stored twice", _ref("HandStored")),
-                    "400": _errors(
-                        "The body is not a JSON object (`field`: `body`), or the CSRF token is missing or stale "
-                        "(`field`: `csrf_token`: take a fresh one from the page)."
-                    ),
-                    "401": LOCKED,
-                    "404": NOT_FOUND,
-                    "409": _errors(
-                        "The game is finished and locked (`field`: `game`), or another phone saved a hand since "
-                        "`based_on` (`field`: `based_on`)."
-                    ),
-                    "413": TOO_LARGE,
-                    "422": _errors("Every problem with the hand, each naming its side and field."),
-                    "503": _errors(
-                        "The disk could not take it (busy, read-only, full or failing; `field`: `database`): "
-                        "nothing was stored, send it again after `Retry-After` seconds."
-                    )
-                    | {"headers": {"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}}},
-                },
-            }
-        },
-        "/api/players": {
-            "get": {
-                "operationId": "listPlayers",
-                "summary": "Every player with his rating (docs/ratings.md)",
-                "responses": {
-                    "200": _json("The players by name", {"type": "array", "items": _ref("RatedPlayer")}),
-                    "401": LOCKED,
-                },
-            }
-        },
-        "/api/teams": {
-            "get": {
-                "operationId": "proposeTeams",
-                "summary": "Fair partners: every seating of 4 or 6 players, the most even predicted chances first",
-                "parameters": [
-                    {
-                        "name": "players",
-                        "in": "query",
-                        "required": True,
-                        "description": "4 or 6 different players' ids joined by commas",
-                        "schema": {"type": "string", "pattern": TEAM_IDS},
-                        "examples": {"four": {"value": "1,2,3,4"}},
-                    },
-                    {
-                        "name": "variant",
-                        "in": "query",
-                        "required": False,
-                        "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
-                        "schema": {"enum": [r.id for r in rating_store.partner_rule_sets()]},
-                    },
-                    {
-                        "name": "layout",
-                        "in": "query",
-                        "required": False,
-                        "description": "a layout of the rule set with partnerships for that many (default: its first)",
-                        "schema": {"type": "string"},
-                    },
-                ],
-                "responses": {
-                    "200": _json("The seatings", _ref("Teams")),
-                    "401": LOCKED,
-                    "422": _errors(
-                        "Not 4 or 6 different players of the archive (`field`: `players`), or rules or a layout "
-                        "without partnerships for that many (`field`: `variant` or `layout`)."
-                    ),
-                },
-            }
-        },
-        "/api/openapi.json": {
-            "get": {
-                "operationId": "getOpenAPI",
-                "summary": "This document",
-                "responses": {
-                    "200": _json(
-                        "The OpenAPI 3.1 description of the JSON API",
-                        {"type": "object", "required": ["openapi", "info", "paths"]},
-                    )
-                },
-            }
-        },
-    }
-
-
-def _schemas() -> dict[str, Any]:
-    integer = {"type": "integer"}
-    text = {"type": "string"}
-    line = _object({"item": text, "label": text, "points": integer})
-    side_score = _object(
+OPERATIONS = (
+    Operation(
+        "get", "/api/variants", "listVariants", "Every rule set with all its tables",
+        {200: Answer("The rule sets", m.Variants)},
+    ),
+    Operation(
+        "post", "/api/score", "scoreHand", "Score one hand from the totals before it; nothing is stored",
         {
-            "score": {**integer, "description": "the hand score"},
-            "breakdown": {"type": "array", "items": line, "description": "named lines that add up to the score"},
-            "total": {**integer, "description": "the side's total after the hand"},
-            "opening_minimum": {**integer, "description": "the side's opening minimum for the next hand"},
+            200: Answer("Each side's score, breakdown, total and minimum; the result", m.ScoreAnswer),
+            400: Answer("The body is not a JSON object (`field`: `body`)."),
+            413: TOO_LARGE,
+            415: Answer("The body was not sent as `Content-Type: application/json` (`field`: `body`)."),
+            422: Answer("Every problem with the request and the hand, each naming its side and field."),
+        },
+        request=m.ScoreRequest,
+        example=("classic", SCORE_EXAMPLE),
+    ),
+    Operation(
+        "get", "/api/games/{id}", "getGame",
+        "A stored game: sides, every hand's entry and breakdown, totals, minimums, result",
+        {200: Answer("The game's sheet", m.Game), 401: LOCKED, 404: NOT_FOUND},
+        parameters=(GAME_ID,),
+    ),
+    Operation(
+        "get", "/api/games/{id}/changes", "getGameChanges",
+        "A game's change log, oldest first: when, what, which hand, which phone, before and after",
+        {200: Answer("The change log", list[m.Change]), 401: LOCKED, 404: NOT_FOUND},
+        parameters=(GAME_ID,),
+    ),
+    Operation(
+        "get", "/api/games/{id}/version", "getGameVersion",
+        "The game's version: it rises with every change (the phones following it poll this)",
+        {
+            200: Answer(
+                "The version, never cached",
+                m.Version,
+                {"Cache-Control": {"schema": {"type": "string", "const": "no-store"}, "required": True}},
+            ),
+            401: LOCKED,
+            404: NOT_FOUND,
+        },
+        parameters=(GAME_ID,),
+    ),
+    Operation(
+        "post", "/games/{id}/hands.json", "addHand",
+        "Store the next hand of a game (a phone's queue sends the hands entered offline)",
+        {
+            201: Answer("Stored", m.HandStored),
+            200: Answer("Stored before with this `client_key`: not stored twice", m.HandStored),
+            400: Answer(
+                "The body is not a JSON object (`field`: `body`), or the CSRF token is missing or stale "
+                "(`field`: `csrf_token`: take a fresh one from the page)."
+            ),
+            401: LOCKED,
+            404: NOT_FOUND,
+            409: Answer(
+                "The game is finished and locked (`field`: `game`), or another phone saved a hand since "
+                "`based_on` (`field`: `based_on`)."
+            ),
+            413: TOO_LARGE,
+            422: Answer("Every problem with the hand, each naming its side and field."),
+            503: Answer(
+                "The disk could not take it (busy, read-only, full or failing; `field`: `database`): nothing "
+                "was stored, send it again after `Retry-After` seconds.",
+                headers={"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+            ),
+        },
+        request=m.HandRequest,
+        example=("first hand", HAND_EXAMPLE),
+        parameters=(GAME_ID, CSRF_TOKEN),
+    ),
+    Operation(
+        "get", "/api/players", "listPlayers", "Every player with his rating (docs/ratings.md)",
+        {200: Answer("The players by name", list[m.RatedPlayer]), 401: LOCKED},
+    ),
+    Operation(
+        "get", "/api/teams", "proposeTeams",
+        "Fair partners: every seating of 4 or 6 players, the most even predicted chances first",
+        {
+            200: Answer("The seatings", m.Teams),
+            401: LOCKED,
+            422: Answer(
+                "Not 4 or 6 different players of the archive (`field`: `players`), or rules or a layout without "
+                "partnerships for that many (`field`: `variant` or `layout`)."
+            ),
+        },
+        parameters=_team_parameters(),
+    ),
+    Operation(
+        "get", "/api/openapi.json", "getOpenAPI", "This document",
+        {200: Answer("The OpenAPI 3.1 description of the JSON API", m.OpenAPIDocument)},
+    ),
+)  # fmt: skip
+
+
+class _Schemas(GenerateJsonSchema):
+    """pydantic's JSON Schema without a title on every property (the names say it)."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        """No titles on properties."""
+        return False
+
+
+def _schemas() -> tuple[dict[tuple[str, str], dict[str, Any]], dict[str, Any]]:
+    """The schema of every request and answer body, by (operation, status), and their components."""
+    inputs = []
+    for op in OPERATIONS:
+        if op.request is not None:
+            inputs.append(((op.id, "request"), "validation", TypeAdapter(op.request)))
+        for status, answer in op.answers.items():
+            inputs.append(((op.id, str(status)), "serialization", TypeAdapter(answer.body)))
+    by_key, definitions = TypeAdapter.json_schemas(inputs, ref_template=REF, schema_generator=_Schemas)
+    return {key: schema for (key, _mode), schema in by_key.items()}, definitions.get("$defs", {})
+
+
+def _json(schema: dict[str, Any], example: tuple[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A JSON body with its schema (and an example)."""
+    body: dict[str, Any] = {"schema": schema}
+    if example is not None:
+        body["examples"] = {example[0]: {"value": example[1]}}
+    return {"application/json": body}
+
+
+def _paths(schemas: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """The paths object: every operation of the table."""
+    paths: dict[str, Any] = {}
+    for op in OPERATIONS:
+        operation: dict[str, Any] = {"operationId": op.id, "summary": op.summary}
+        if op.parameters:
+            operation["parameters"] = list(op.parameters)
+        if op.request is not None:
+            content = _json(schemas[op.id, "request"], op.example)
+            operation["requestBody"] = {"required": True, "content": content}
+        operation["responses"] = {
+            str(status): {
+                "description": answer.meaning,
+                "content": _json(schemas[op.id, str(status)]),
+                **({"headers": answer.headers} if answer.headers else {}),
+            }
+            for status, answer in op.answers.items()
         }
-    )
-    result = {
-        "finished": {"type": "boolean"},
-        "winner": {"type": ["integer", "null"], "minimum": 0, "description": "the winning side, or null"},
-        "margin": {"type": ["integer", "null"], "description": "the winner's lead, or null"},
-        "tie": {"type": "boolean", "description": "sides level at the top at or above the target"},
-        "leads": _nullable({"type": "array", "items": integer}),
-    }
-    deduction = _object(
-        {"key": text, "label": text, "points": integer, "max_count": integer, "spec": text},
-    )
-    cards = _object({key: integer for key in variants.CARD_GROUP_KEYS})
-    choice = {"type": ["string", "integer", "boolean"]}
-    setting_keys = sorted({s.key for r in variants.RULE_SETS.values() for s in r.settings})
-    return {
-        "Error": _object(
-            {
-                "side": {"type": ["integer", "null"], "minimum": 0, "description": "the side's index, or null"},
-                "field": {**text, "description": "the field (`field.key` inside card counts)"},
-                "message": {**text, "minLength": 1, "description": "what is wrong, in the reader's language"},
-            }
-        ),
-        "Errors": _object({"errors": {"type": "array", "items": _ref("Error"), "minItems": 1}}),
-        "Side": _side_schema(),
-        "SideScore": side_score,
-        "ScoreRequest": {
-            "type": "object",
-            "properties": {
-                "variant": {"enum": list(variants.RULE_SETS), "description": "a rule set's id"},
-                "layout": {"type": ["string", "null"], "description": "a layout of the rule set (default: its first)"},
-                "settings": {
-                    "type": ["object", "null"],
-                    "propertyNames": {"enum": setting_keys},
-                    "additionalProperties": choice,
-                    "description": "house rules: setting key → value; left out: the default",
-                },
-                "target": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "maximum": 100000,
-                    "multipleOf": 5,
-                    "description": "a custom target; 0 or null: the rule set's",
-                },
-                "totals_before": {
-                    "type": "array",
-                    "items": {"type": "integer", "multipleOf": 5, "minimum": -(10**7), "maximum": 10**7},
-                    "description": "each side's total before the hand; default all 0",
-                },
-                "sides": {"type": "array", "items": _ref("Side"), "minItems": 2, "maxItems": 3},
-                "lone": {"type": ["integer", "null"], "minimum": 0, "description": "classic-3p: who played alone"},
-                "stock_out": {"type": ["boolean", "null"], "description": "true: nobody went out; null: unchecked"},
-            },
-            "required": ["variant", "sides"],
-        },
-        "ScoreAnswer": _object(
-            {
-                "variant": text,
-                "sides": {"type": "array", "items": _ref("SideScore")},
-                **result,
-                "warnings": {"type": "array", "items": _ref("Error"), "description": "possible but unlikely figures"},
-            }
-        ),
-        "HandRequest": {
-            "type": "object",
-            "properties": {
-                "client_key": {
-                    "type": "string",
-                    "minLength": 8,
-                    "maxLength": 64,
-                    "description": "the phone's key for this hand: sent again, it is stored once",
-                },
-                "based_on": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "description": "the number of hands the phone knew of; another phone's hand since: 409",
-                },
-                "sides": {"type": "array", "items": _ref("Side"), "minItems": 2, "maxItems": 3},
-                "stock_out": {"type": ["boolean", "null"], "description": "true: nobody went out (left out: false)"},
-                "lone": {"type": ["integer", "null"], "minimum": 0, "description": "classic-3p: who played alone"},
-            },
-            "required": ["client_key", "sides"],
-        },
-        "Change": _object(
-            {
-                "at": {**text, "description": "when, ISO 8601 in UTC"},
-                "action": {"enum": sorted(store.ACTIONS)},
-                "hand": {"type": ["integer", "null"], "minimum": 1, "description": "the hand's id, null for the game"},
-                "phone": {"type": ["string", "null"], "description": 'the phone\'s name (or "phone N"), if known'},
-                "before": {"type": ["object", "null"], "description": "what it was (a hand's entry), null if new"},
-                "after": {"type": ["object", "null"], "description": "what it became, null if deleted"},
-            }
-        ),
-        "HandStored": _object(
-            {
-                "id": {"type": "integer", "minimum": 1, "description": "the hand's id"},
-                "duplicate": {"type": "boolean", "description": "true: stored before with this client_key"},
-            }
-        ),
-        "Variant": _object(
-            {
-                "id": {"enum": list(variants.RULE_SETS)},
-                "name": text,
-                "spec": text,
-                "summary": text,
-                "players": integer,
-                "sides": integer,
-                "target": integer,
-                "layouts": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "key": text,
-                            "label": text,
-                            "players": integer,
-                            "sides": {"type": "array", "items": {"type": "array", "items": integer}},
-                            "playing": {"type": ["integer", "null"]},
-                        }
-                    ),
-                },
-                "card_values": cards,
-                "cards_in_deck": cards,
-                "canastas": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "field": text,
-                            "label": text,
-                            "bonus": integer,
-                            "natural": {"type": "boolean"},
-                            "wild": {"type": "boolean"},
-                        }
-                    ),
-                },
-                "going_out": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "value": text,
-                            "label": text,
-                            "bonus": integer,
-                            "special": {"type": "boolean"},
-                            "waives_minimum": {"type": "boolean"},
-                        }
-                    ),
-                },
-                "canastas_to_go_out": integer,
-                "natural_canastas_to_go_out": integer,
-                "wild_canastas_to_go_out": integer,
-                "red_three_values": {"type": "array", "items": integer},
-                "red_three_sign": text,
-                "black_three_values": _nullable({"type": "array", "items": integer}),
-                "black_three_in_hand": {"type": ["integer", "null"]},
-                "exact_cut_bonus": {"type": ["integer", "null"]},
-                "incomplete_melds": {"type": "array", "items": deduction},
-                "holding_penalties": {"type": "array", "items": deduction},
-                "penalty_catalogue": {"type": "array", "items": deduction},
-                "side_fields": {"type": "array", "items": text},
-                "count_fields": {"type": "object", "additionalProperties": integer},
-                "opening_minimums": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "from": {"type": ["integer", "null"]},
-                            "to": {"type": ["integer", "null"]},
-                            "label": text,
-                            "minimum": integer,
-                        }
-                    ),
-                },
-                "settings": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "key": {"enum": setting_keys},
-                            "label": text,
-                            "default": choice,
-                            "choices": {"type": "array", "items": choice},
-                            "spec": text,
-                        }
-                    ),
-                },
-            }
-        ),
-        "RatedPlayer": _object(
-            {
-                "id": {"type": "integer", "minimum": 1},
-                "name": text,
-                "games": {"type": "integer", "minimum": 0, "description": "rated games (finished, with another side)"},
-                "rating": {
-                    "type": ["integer", "null"],
-                    "description": "(mu - 3 sigma) × 100, rounded; null before the first rated game",
-                },
-                "uncertainty": {"type": ["integer", "null"], "minimum": 0, "description": "sigma × 100, rounded"},
-                "provisional": {"type": "boolean", "description": "fewer than 5 rated games"},
-            }
-        ),
-        "Teams": _object(
-            {
-                "variant": {"enum": list(variants.RULE_SETS)},
-                "layout": text,
-                "seatings": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": _object(
-                        {
-                            "sides": {
-                                "type": "array",
-                                "items": _object(
-                                    {
-                                        "players": {"type": "array", "items": _object({"id": integer, "name": text})},
-                                        "chance": {"type": "number", "minimum": 0, "maximum": 1},
-                                    }
-                                ),
-                            },
-                            "seats": {
-                                "type": "array",
-                                "items": _object({"id": integer, "name": text}),
-                                "description": "the players in seat order, as the new-game form takes them",
-                            },
-                            "start": {**text, "description": "the new-game page with these seats filled in"},
-                        }
-                    ),
-                },
-            }
-        ),
-        "Game": _object(
-            {
-                "id": {"type": "integer", "minimum": 1},
-                "variant": {"enum": list(variants.RULE_SETS)},
-                "layout": text,
-                "settings": {"type": "object", "additionalProperties": choice},
-                "target": integer,
-                "players": {"type": "array", "items": text},
-                "sides": {
-                    "type": "array",
-                    "items": _object({"name": text, "players": {"type": "array", "items": text}}),
-                },
-                "hands": {
-                    "type": "array",
-                    "items": _object(
-                        {
-                            "id": {"type": "integer", "minimum": 1},
-                            "number": {"type": "integer", "minimum": 1},
-                            "dealer": text,
-                            "sitting_out": {"type": "array", "items": text},
-                            "stock_out": {"type": ["boolean", "null"]},
-                            "lone": {"type": ["integer", "null"]},
-                            "entry": {
-                                "type": "array",
-                                "items": _ref("Side"),
-                                "description": "the SIDE objects as typed",
-                            },
-                            "sides": {"type": "array", "items": _ref("SideScore")},
-                            "after_end": {
-                                "type": "boolean",
-                                "description": "recorded after the hand that ended the game",
-                            },
-                        }
-                    ),
-                },
-                "totals": {"type": "array", "items": integer},
-                "opening_minimums": {"type": "array", "items": integer},
-                "next_dealer": text,
-                **result,
-            }
-        ),
-    }
+        paths.setdefault(op.path, {})[op.method] = operation
+    return paths
 
 
 @lru_cache(maxsize=1)
 def _document() -> dict[str, Any]:
+    schemas, components = _schemas()
     return {
         "openapi": "3.1.0",
         "info": {
@@ -614,8 +282,8 @@ def _document() -> dict[str, Any]:
                 "document answers 401 until the phone has entered it in the browser (its session cookie)."
             ),
         },
-        "paths": _paths(),
-        "components": {"schemas": _schemas()},
+        "paths": _paths(schemas),
+        "components": {"schemas": components},
     }
 
 
