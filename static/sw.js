@@ -6,10 +6,9 @@ var CACHE = "canasta-v3";
 var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
              // the hand form's modules (static/hand/main.js imports the others)
-             "/static/hand/board.js", "/static/hand/counts.js", "/static/hand/draft.js",
-             "/static/hand/entry.js", "/static/hand/form.js", "/static/hand/kept.js", "/static/hand/main.js",
-             "/static/hand/net.js", "/static/hand/panel.js", "/static/hand/preview.js",
-             "/static/hand/problems.js", "/static/hand/send.js", "/static/hand/text.js"];
+             "/static/hand/checks.js", "/static/hand/entry.js", "/static/hand/form.js",
+             "/static/hand/main.js", "/static/hand/net.js", "/static/hand/panel.js",
+             "/static/hand/send.js", "/static/hand/text.js"];
 // A computer that is switched off or asleep may take a minute to be given up on: a page kept here is
 // shown after this long without an answer (the network's answer still refreshes what is kept).
 var NAVIGATION_MS = 4000;

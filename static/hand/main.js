@@ -7,16 +7,14 @@
 // scoreboard and the next hand's form are both kept in the page (panel.js), so moving between them
 // needs no network either. Without script the form is an ordinary form and the links are ordinary links.
 //
-//   form.js     one hand form: counts.js (steppers, typing), preview.js (the live score),
-//               problems.js (messages beside their fields), draft.js (kept on the phone),
-//               send.js (saving, or keeping it in the queue), entry.js (the hand in the API's shape)
-//   panel.js    the scoreboard and the next hand's form in one page: board.js (its state),
-//               kept.js (the other view, fetched in the background)
-//   net.js      requests that give up, pages parsed;  text.js  numbers, texts, the queue
-import { board, setNext, setUp, watch, PANEL } from "./board.js";
+//   form.js    one hand form: the steppers, counts that move on by themselves, its wiring
+//   entry.js   the hand's values in the API's shape, and kept on the phone as a draft
+//   checks.js  the live preview of the score, and the problems beside their fields
+//   send.js    saving by script, or keeping the hand in the phone's queue
+//   panel.js   the scoreboard and the next hand's form in one page
+//   net.js     requests that give up, pages parsed;  text.js: numbers, texts, the queue
 import { initForm } from "./form.js";
-import { changes, fetchForm, fetchScore } from "./kept.js";
-import { openHand, startForm, wireNavigation } from "./panel.js";
+import { startBoard } from "./panel.js";
 import { sentFromHere } from "./send.js";
 
 function start(main) {
@@ -27,22 +25,8 @@ function start(main) {
   });
   const handForm = main.querySelector("form.hand-form");
   const startedAs = handForm && handForm.dataset.queueUrl ? "hand" : !handForm && main.dataset.liveGame ? "score" : null;
-  if (!startedAs) {  // a correction (or no form): the form alone
-    if (handForm) initForm(handForm);
-    return;
-  }
-  setUp(main, startedAs);
-  wireNavigation();
-  watch(changes);
-  if (startedAs === "hand") {
-    startForm(handForm);
-    fetchScore();
-  } else {
-    setNext(board.gameUrl);
-    fetchForm().then((ok) => {  // the panel's own address, loaded again: open it again
-      if (ok && location.search === PANEL && !board.panel) openHand(false);
-    });
-  }
+  if (startedAs) startBoard(main, startedAs);
+  else if (handForm) initForm(handForm);  // a correction: the form alone
 }
 
 const main = document.querySelector("main");

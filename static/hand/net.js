@@ -1,9 +1,9 @@
 // Talking to the server: a request that gives up after a while, and a page's <main> from its HTML.
 
 // a page fetched to be kept, not shown now: the server leaves its messages for the page shown next
-export const BACKGROUND = { "X-Canasta-Background": "1" };
+const BACKGROUND = { "X-Canasta-Background": "1" };
 export const SEND_MS = 10000;  // a save with no answer by then is kept on the phone (its key makes a resend safe)
-export const FETCH_MS = 10000;
+const FETCH_MS = 10000;
 
 function answerOf(r) {
   if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) {

@@ -2,9 +2,8 @@
 // with the server's messages; no answer (no network, server gone) keeps a new hand in the phone's
 // queue (app.js), shown as waiting and sent when the connection is back, while a correction, which
 // only the server can check against what it holds, stays in the form to be saved again.
-import { allSides, loneChoice, outChoice } from "./entry.js";
-import { removeDraft } from "./draft.js";
-import { notice } from "./problems.js";
+import { notice } from "./checks.js";
+import { allSides, loneChoice, outChoice, removeDraft } from "./entry.js";
 import { parse, request, SEND_MS } from "./net.js";
 import { queue, text, toInt, waitingBefore } from "./text.js";
 
