@@ -52,7 +52,8 @@
       var li = document.createElement("li");
       li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
         (item.error ? text("refused", { error: item.error }) : text("willSend"));
-      if (item.error) {  // refused for good: open it in the form with its figures and why (hand.js), or take it off
+      // refused for good: open it in the form with its figures and why (static/hand/draft.js), or take it off
+      if (item.error) {
         var again = document.createElement("button");
         again.type = "button";
         again.className = "btn small";
@@ -179,7 +180,7 @@
   }
 
   // A double tap on Start game, Start the evening or any other button sends its form once
-  // (the hand form has its own guard, in hand.js).
+  // (the hand form has its own guard, in static/hand/send.js).
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || (form.method || "").toLowerCase() !== "post" || form.classList.contains("hand-form")) return;

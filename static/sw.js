@@ -1,10 +1,14 @@
 // The installable app's service worker (a browser runs it only in a secure context: https:// or
-// localhost; on plain http:// the pages keep the hand form themselves, see hand.js). The shell is
-// cached on install; pages and files are fetched from the network first and kept, so the open game
-// and its hand form load when the computer cannot be reached.
-var CACHE = "canasta-v2";
-var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/hand.js", "/static/live.js",
-             "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"];
+// localhost; on plain http:// the pages keep the hand form themselves, see static/hand/panel.js).
+// The shell is cached on install; pages and files are fetched from the network first and kept, so
+// the open game and its hand form load when the computer cannot be reached.
+var CACHE = "canasta-v3";
+var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
+             "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
+             // the hand form's modules (static/hand/main.js imports the others)
+             "/static/hand/checks.js", "/static/hand/entry.js", "/static/hand/form.js",
+             "/static/hand/main.js", "/static/hand/net.js", "/static/hand/panel.js",
+             "/static/hand/send.js", "/static/hand/text.js"];
 // A computer that is switched off or asleep may take a minute to be given up on: a page kept here is
 // shown after this long without an answer (the network's answer still refreshes what is kept).
 var NAVIGATION_MS = 4000;

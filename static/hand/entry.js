@@ -1,0 +1,166 @@
+// The hand's values in the form: read in the API's shape (POST /api/score, the queue's
+// hands.json) and back, and kept on the phone as a draft until the hand is saved.
+//
+// ``pad`` is one hand form's state (form.js): its <form>, and its side-entry table (fields) from the
+// page's data-fields (scorekeeper/core/entry.py): each field with its name in the API's entry, its
+// kind, and for a figure that can be given in points or in card counts, the form's choice between
+// them (mode) and the card inputs.
+import { figure, toInt } from "./text.js";
+// The hand's one answer to "Who went out?" ("0", "1", …, "stock" or null) and how.
+export function outChoice(form) {
+  const el = form.querySelector('input[name="out"]:checked');
+  return el ? el.value : null;
+}
+
+function howChoice(form) {
+  const el = form.querySelector('input[name="how"]:checked') || form.querySelector('select[name="how"], input[type=hidden][name="how"]');
+  return el ? el.value : null;
+}
+
+export function modeChoice(form) {  // points or card counts, for every side
+  const el = form.querySelector('input[name="mode"]:checked');
+  return el ? el.value : "points";
+}
+
+export function loneChoice(form) {
+  const el = form.querySelector('input[name="lone"]:checked');
+  if (!el) return undefined;
+  return el.value === "none" ? null : toInt(el.value);
+}
+
+function cardCounts(field, input) {
+  const counts = {};
+  Object.keys(field.inputs).forEach((card) => {
+    const el = input(field.inputs[card]);
+    if (el) counts[card] = figure(el.value);
+  });
+  return counts;
+}
+
+// One side's entry in the API's shape, field by field of the table.
+function sideEntry(pad, side) {
+  const form = pad.form;
+  const input = (name) => form.elements.namedItem("sides-" + side + "-" + name);
+  const entry = {};
+  const out = outChoice(form);
+  const mode = modeChoice(form);
+  pad.fields.forEach((f) => {
+    if (f.mode && mode !== f.mode_value) return;  // given the other way
+    if (f.kind === "choice") {  // how the hand ended is asked once for the hand
+      entry[f.name] = out === String(side) ? howChoice(form) : null;
+    } else if (f.kind === "flag") {
+      const box = input(f.name);
+      if (box) entry[f.name] = box.checked;
+    } else if (f.kind === "cards") {
+      entry[f.name] = cardCounts(f, input);
+    } else {
+      const el = input(f.name);
+      if (el) entry[f.name] = figure(el.value);
+    }
+  });
+  return entry;
+}
+
+export function allSides(pad) {
+  const sides = [];
+  for (let i = 0; i < pad.totals.length; i++) sides.push(sideEntry(pad, i));
+  return sides;
+}
+
+function draftField(draft, f, side, value) {
+  const prefix = "sides-" + side + "-";
+  if (f.mode) draft["mode=" + f.mode_value] = true;
+  if (f.kind === "choice") {
+    if (value) { draft["out=" + side] = true; draft["how=" + value] = true; draft["how"] = value; }
+  } else if (f.kind === "flag") {
+    if (value) draft[prefix + f.name + "=y"] = true;
+  } else if (f.kind === "cards") {
+    Object.keys(f.inputs).forEach((card) => {
+      draft[prefix + f.inputs[card]] = value && value[card] ? String(value[card]) : "";
+    });
+  } else {
+    draft[prefix + f.name] = value ? String(value) : "";
+  }
+}
+
+// The other way round: a kept entry (a refused queued hand) as a draft of this form's inputs.
+function draftOf(pad, body) {
+  const draft = {};
+  (body.sides || []).forEach((entry, side) => {
+    pad.fields.forEach((f) => {
+      if (f.name in entry) draftField(draft, f, side, entry[f.name]);
+    });
+  });
+  if (body.stock_out) draft["out=stock"] = true;
+  if (body.lone !== undefined) draft["lone=" + (body.lone === null ? "none" : body.lone)] = true;
+  return draft;
+}
+
+// ---- the draft ----------------------------------------------------------------------------------
+// What is typed is kept on the phone until it is saved: switching the language or the text size,
+// going back to the score, or a slip of the Back button reopens the form with it (sessionStorage:
+// this tab only). A refused queued hand opened here keeps why it was refused with it.
+
+const KEEP = /^(sides-|out$|how$|mode$|lone$|confirm$)/;
+const REOPEN = "canasta-reopen";  // a refused queued hand to open in its form (app.js puts it there)
+
+function draftKey(pad) {  // this form's, as it opened
+  if (!pad.draftKey) {
+    const basedOn = pad.form.elements.based_on;
+    pad.draftKey = "canasta-draft:" + pad.action + ":" + (basedOn ? basedOn.value : "");
+  }
+  return pad.draftKey;
+}
+
+function kept(el) {
+  return el.name && KEEP.test(el.name);
+}
+
+function read(key) {
+  try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; }
+}
+
+export function saveDraft(pad) {
+  const draft = {};
+  Array.prototype.forEach.call(pad.form.elements, (el) => {
+    if (!kept(el)) return;
+    if (el.type === "radio" || el.type === "checkbox") { if (el.checked) draft[el.name + "=" + el.value] = true; }
+    else draft[el.name] = el.value;
+  });
+  if (pad.reopened) draft._reopened = pad.reopened;
+  try { sessionStorage.setItem(draftKey(pad), JSON.stringify(draft)); } catch (e) { /* private mode: nothing kept */ }
+}
+
+function applyDraft(pad, draft) {
+  Array.prototype.forEach.call(pad.form.elements, (el) => {
+    if (!kept(el)) return;
+    if (el.type === "radio" || el.type === "checkbox") el.checked = !!draft[el.name + "=" + el.value];
+    else if (el.name in draft) el.value = draft[el.name];
+  });
+}
+
+function restoreDraft(pad) {
+  const draft = read(draftKey(pad));
+  if (!draft) return;
+  if (!pad.reopened && draft._reopened) pad.reopened = draft._reopened;
+  if (pad.form.querySelector('[aria-invalid="true"], .has-error')) return;  // the server's page holds what was sent
+  applyDraft(pad, draft);
+}
+
+export function removeDraft(pad) {
+  try { sessionStorage.removeItem(draftKey(pad)); } catch (e) { /* nothing kept */ }
+}
+
+// The form as it was left: a refused queued hand to open here (the "Open in the form" button of the
+// waiting list, app.js), or else the draft kept of this form.
+export function restore(pad) {
+  const pending = read(REOPEN);
+  if (pending && pending.form === pad.action && pending.item && pending.item.body && pad.form.dataset.queueUrl) {
+    try { sessionStorage.removeItem(REOPEN); } catch (e) { /* nothing kept */ }
+    pad.reopened = { key: pending.item.body.client_key, error: pending.item.error || "" };
+    applyDraft(pad, draftOf(pad, pending.item.body));
+    saveDraft(pad);
+  } else {
+    restoreDraft(pad);
+  }
+}

@@ -1,0 +1,127 @@
+// One hand form: steppers for small counts, counts that move on by themselves, a live preview of
+// each side's hand score from the server's own scoring, the problems of its checks beside their
+// fields, a draft kept on the phone, and saving by script (send.js).
+import { notice, preview, schedule, showFirstProblem, wireProblems } from "./checks.js";
+import { outChoice, restore, saveDraft } from "./entry.js";
+import { freshKey, wireSending } from "./send.js";
+import { toInt } from "./text.js";
+
+// ---- the counts ---------------------------------------------------------------------------------
+// Entering small numbers on a phone: the − / + steppers, and counting cards by typing, where a count
+// that cannot take another digit moves on to the next count by itself.
+function step(button) {
+  const input = document.getElementById(button.dataset.target);
+  const max = toInt(input.dataset.max) || 99;
+  const next = Math.min(max, Math.max(0, toInt(input.value) + toInt(button.dataset.delta)));
+  input.value = next === 0 ? "" : String(next);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+// The counts in the order they are typed: every side's melded counts, then every side's cards in hand.
+function countOrder(pad) {
+  const all = Array.from(pad.form.querySelectorAll("input[data-count]"));
+  const order = [];
+  ["melded", "hand"].forEach((part) => {
+    for (let i = 0; i < pad.totals.length; i++) {
+      all.forEach((el) => {
+        if (el.dataset.count === part && toInt(el.closest("[data-side]").dataset.side) === i) order.push(el);
+      });
+    }
+  });
+  return order;
+}
+
+// The count after this one, down the side's column, then to the next side. Passed over: the cards
+// left in hand of the side that went out, and melded black threes (melded only when going out, and
+// seldom then: tap to give them).
+function nextCount(pad, input) {
+  const order = countOrder(pad);
+  const out = outChoice(pad.form);
+  for (let k = order.indexOf(input) + 1; k < order.length; k++) {
+    const el = order[k];
+    if (el.dataset.count === "hand" && out === el.closest("[data-side]").dataset.side) continue;
+    if (el.dataset.count === "melded" && el.dataset.card === "black_threes") continue;
+    return el;
+  }
+  return null;
+}
+
+function moveOn(pad, input) {
+  const next = nextCount(pad, input);
+  if (next) { next.focus(); next.select(); }
+}
+
+// A count that cannot take another digit: it would pass what the deck holds, or it is 0.
+function full(input) {
+  const value = input.value.trim();
+  if (!/^[0-9]+$/.test(value)) return false;
+  const max = toInt(input.dataset.max) || 99;
+  return toInt(value) * 10 > max || value === "0";
+}
+
+function wireCounts(pad) {
+  const form = pad.form;
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button.step");
+    if (button) step(button);
+  });
+  form.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (event.key !== "Enter" || !input.dataset || !input.dataset.count) return;
+    event.preventDefault();  // the keypad's Next: the next count, not a save
+    moveOn(pad, input);
+  });
+  form.addEventListener("input", (event) => {
+    const input = event.target;
+    // typed digits only: not a − / + tap (its input event has no inputType), not a deletion
+    if (!input.dataset || !input.dataset.count || event.inputType !== "insertText") return;
+    if (full(input)) moveOn(pad, input);
+  });
+}
+
+// ---- the form ----------------------------------------------------------------------------------
+// One form's state, shared by the functions of these modules.
+function padOf(form, options) {
+  return {
+    form: form,
+    options: options,
+    fields: JSON.parse(form.dataset.fields || "[]"),  // the side-entry table (entry.js)
+    action: form.getAttribute("action") || location.pathname,
+    totals: form.dataset.totals.split(",").map(toInt),
+    sideNames: JSON.parse(form.dataset.sideNames || "[]"),
+    csrf: form.elements.csrf_token ? form.elements.csrf_token.value : "",
+    // The server's messages (a refused save) stay until the player changes something; then the
+    // live checks take over.
+    edited: false,
+    timer: null,  // the preview asked for a moment after typing
+    asked: 0,  // the latest preview asked: only its answer is shown
+    shownProblems: "",
+    touched: null,  // the field or button last used: it stays where the thumb left it
+    reopened: options.reopened || null,  // a refused queued hand this form was opened for: {key, error}
+    sending: false,
+    draftKey: null,
+    again: null
+  };
+}
+
+// options.onQueued: what the page does once a hand is kept on the phone (show the scoreboard);
+// options.onSaved: what it does with the scoreboard a save brings back (show it in place);
+// options.reopened: a refused queued hand this form was opened for (kept across a refusal).
+export function initForm(form, options) {
+  options = options || {};
+  const pad = padOf(form, options);
+  // the form again, as the server sent it back after a refused save
+  pad.again = (next) => initForm(next, { onQueued: options.onQueued, onSaved: options.onSaved, reopened: pad.reopened });
+  wireCounts(pad);
+  wireProblems(pad);
+  if (form.elements.client_key) form.elements.client_key.value = freshKey();
+  restore(pad);
+  if (pad.reopened) notice(form, "reopened", (form.dataset.tReopened || "").replace("{error}", pad.reopened.error));
+  wireSending(pad);
+  form.addEventListener("input", () => { schedule(pad, 250); saveDraft(pad); });
+  form.addEventListener("change", () => { schedule(pad, 50); saveDraft(pad); });
+  showFirstProblem(form);
+  preview(pad);
+  form.dataset.ready = "1";  // every handler is in place (the browser tests wait for this)
+  return form;
+}
