@@ -1,4 +1,4 @@
-"""Write docs/rules.md, the project's own rules reference, from the rule tables in scorekeeper/core/variants.py.
+"""Write docs/rules.md, the project's own rules reference, from the rule tables in scorekeeper/core/rulesets/.
 
 Every number in the document comes from the tables the scoring uses; the prose is kept here. After a
 change to a rule set, a setting or the prose, run
@@ -527,7 +527,7 @@ def render(rule_sets: Mapping[str, variants.RuleSet] | None = None) -> str:
     """The whole document."""
     rule_sets = variants.RULE_SETS if rule_sets is None else rule_sets
     out = [
-        "<!-- Written by scripts/rules_doc.py from scorekeeper/core/variants.py: change the script, then run",
+        "<!-- Written by scripts/rules_doc.py from scorekeeper/core/rulesets/: change the script, then run",
         "     `.venv/bin/python scripts/rules_doc.py`. tests/test_docs.py fails when this file is out of date. -->",
         "",
         "# The rules the score keeper uses",

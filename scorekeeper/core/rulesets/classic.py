@@ -1,0 +1,102 @@
+"""Classic Canasta: four players in two partnerships, and the same rules for two and for three players."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper.core.messages import N_
+from scorekeeper.core.rulesets.model import RuleSet, Setting
+from scorekeeper.core.rulesets.shared import (
+    ALONE_2,
+    ALONE_3,
+    CLASSIC_CANASTAS,
+    CLASSIC_CARD_VALUES,
+    CLASSIC_GOING_OUT,
+    CLASSIC_OPENING,
+    CLASSIC_RED_THREES,
+    DECK_108,
+    PAIRS_4,
+    WILD_MELDS_SETTING,
+    house_rules,
+)
+
+CLASSIC = RuleSet(
+    id="classic",
+    name=N_("Classic Canasta (4 players, 2 partnerships)"),
+    spec="§2",
+    summary=N_("The standard game: two partnerships, 108 cards, one canasta to go out, game to 5000."),
+    layouts=(PAIRS_4,),
+    target=5000,  # §2.6
+    card_values=CLASSIC_CARD_VALUES,
+    cards_in_deck=DECK_108,
+    canasta_kinds=CLASSIC_CANASTAS,
+    going_out=CLASSIC_GOING_OUT,
+    red_three_values=CLASSIC_RED_THREES,
+    red_three_sign="melded",
+    opening_minimums=CLASSIC_OPENING,
+    canastas_to_go_out=1,  # §2.4
+    settings=house_rules(WILD_MELDS_SETTING),
+)
+
+# §4: classic rules for two players; going out needs 2 canastas; everything else as §2.
+CLASSIC_2P = replace(
+    CLASSIC,
+    id="classic-2p",
+    name=N_("Classic Canasta (2 players)"),
+    spec="§4",
+    summary=N_("Classic rules for two: 15 cards each, two canastas to go out, game to 5000."),
+    layouts=(ALONE_2,),
+    canastas_to_go_out=2,  # §4 "Ein Spieler braucht zwei Canastas"
+)
+
+# §5 three players: individual totals, a temporary partnership per hand, target 7500.
+CLASSIC_3P = replace(
+    CLASSIC,
+    id="classic-3p",
+    name=N_("Classic Canasta (3 players)"),
+    spec="§5",
+    summary=N_(
+        "Individual totals; each hand the lone player plays against the other two, who share melds; game to 7500."
+    ),
+    layouts=(ALONE_3,),
+    target=7500,  # §5
+    lone_player=True,
+    settings=house_rules(
+        Setting(
+            "lone_trigger",
+            N_("Who plays alone"),
+            "pile_or_out",
+            (
+                (
+                    "pile_or_out",
+                    N_("the first to take the pile, or who goes out before anyone took it (Italian rules)"),
+                ),
+                ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it (German rules)")),
+            ),
+            "§13 D8, §15.3",
+            lambda rules, value: replace(rules, lone_trigger=value),
+        ),
+        Setting(
+            "lone_red_sign",
+            N_("A partner's red threes count minus"),
+            "partnership",
+            (
+                ("partnership", N_("when the partnership has melded nothing")),
+                ("own", N_("when that partner has melded nothing himself")),
+            ),
+            "§5 (a), §15.3",
+            lambda rules, value: replace(rules, lone_red_sign=value),
+        ),
+        Setting(
+            "lone_all_four",
+            N_("All four red threes (800)"),
+            "individual",
+            (
+                ("individual", N_("only when one player holds all four")),
+                ("partnership", N_("also when the two partners hold them between them")),
+            ),
+            "§5 (b), §15.3",
+            lambda rules, value: replace(rules, lone_all_four=value),
+        ),
+    ),
+)

@@ -1,0 +1,232 @@
+"""The shape of a rule set: the frozen tables every family fills in, and the card groups they count.
+
+Pure data, standard library only. ``scoring.py`` and ``checks.py`` read these tables; the pages, the
+API and docs/rules.md are written from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from scorekeeper.core.messages import N_  # noqa: E402  (re-exported: the rule tables' texts are messages)
+
+# The card-count pad: how people count cards at the table, grouped by value (§1.1).
+CARD_GROUPS: tuple[tuple[str, str], ...] = (
+    ("jokers", N_("Jokers")),
+    ("twos_aces", N_("2s and aces")),
+    ("high", N_("K to 8")),
+    ("low", N_("7 to 4")),
+    ("black_threes", N_("Black 3s")),
+)
+CARD_GROUP_KEYS = tuple(key for key, _ in CARD_GROUPS)
+# Ranks a rule checks cards of one by one (Modern aces and 7s, §8.3, §8.5): the deck holds as many of
+# each rank as it has of any rank (RuleSet.cards_per_rank).
+RANKS: Mapping[str, str] = MappingProxyType({"aces": N_("aces"), "sevens": N_("7s")})
+
+
+@dataclass(frozen=True)
+class OpeningRow:
+    """One row of an opening-meld table: totals from ``low`` to ``high`` (None = open end)."""
+
+    low: int | None
+    high: int | None
+    minimum: int
+
+    def covers(self, total: int) -> bool:
+        """Whether a side with this total at the start of a hand falls in this row."""
+        return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
+
+    @property
+    def label(self) -> str:
+        """The row's range in the words of the rule books ("negative", "0 – 1495", "3000 or more")."""
+        if self.low is None and self.high == -5:
+            return "negative"
+        if self.low is None:
+            return f"{self.high} or less"
+        if self.high is None:
+            return f"{self.low} or more"
+        return f"{self.low} – {self.high}"
+
+
+@dataclass(frozen=True)
+class CanastaKind:
+    """A kind of completed canasta and its bonus."""
+
+    key: str  # the API field is f"{key}_canastas"
+    label: str
+    bonus: int
+    natural: bool = False  # counts as natural ("clean") for a going-out requirement
+    wild: bool = False  # a canasta of wild cards only
+    min_points: int = 35  # the fewest card points a canasta of this kind can hold
+    ranks: tuple[str, ...] = ()  # RANKS keys: seven natural cards of one of these ranks (§8.3: at most 7 a meld)
+
+
+@dataclass(frozen=True)
+class GoingOut:
+    """A way of going out and the breakdown lines it scores."""
+
+    key: str  # the API value of ``went_out``
+    label: str
+    lines: tuple[tuple[str, str, int], ...]  # (item, label, points) added to the hand score
+    special: bool = False  # Modern special hand: the side scores only this (§8.5 element 6)
+    waives_minimum: bool = False  # the opening minimum does not apply (§2.3 exception, §7, §10.5)
+    partner: bool = False  # needs a partner (glatt ausmachen, §10.5): offered only where sides have partners
+
+    @property
+    def bonus(self) -> int:
+        """The points this way of going out adds."""
+        return sum(points for _item, _label, points in self.lines)
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """A fixed penalty: an incomplete meld, a player holding too many of a card, an offence."""
+
+    key: str
+    label: str
+    points: int  # positive; deducted
+    max_count: int = 1  # how many a side can have in one hand
+    spec: str = ""
+    rank: str = ""  # RANKS key: each one means at least ``least`` cards of this rank (card conservation)
+    least: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Who plays: players at the table and how they form the scoring sides."""
+
+    key: str
+    label: str
+    players: int
+    sides: tuple[tuple[int, ...], ...]  # seat indexes of each side
+    sit_out: int = 0  # per hand, this many players of each side larger than the playing size rest
+    playing: int = 0  # players per side who play a hand when some sit out (0: all)
+
+    @property
+    def side_size(self) -> int:
+        """Players per side (the largest side)."""
+        return max(len(seats) for seats in self.sides)
+
+    @property
+    def partners(self) -> bool:
+        """Whether every side has partners: two or more players of it play each hand."""
+        return min(min(len(seats), self.playing or len(seats)) for seats in self.sides) > 1
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A house rule a game can set, with the spec's default (§15)."""
+
+    key: str
+    label: str
+    default: Any
+    choices: tuple[tuple[Any, str], ...]
+    spec: str
+    apply: Callable[["RuleSet", Any], "RuleSet"] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every number a variant's score sheet needs (one frozen table per variant)."""
+
+    id: str
+    name: str
+    spec: str  # the spec sections this table comes from
+    summary: str
+    layouts: tuple[Layout, ...]  # the first is the default
+    target: int  # the game ends at the end of a hand when a side has at least this (§2.6)
+    card_values: Mapping[str, int]  # points per card of each CARD_GROUPS key (§1.1)
+    cards_in_deck: Mapping[str, int]  # how many of each group the deck holds (card conservation)
+    canasta_kinds: tuple[CanastaKind, ...]
+    going_out: tuple[GoingOut, ...]
+    red_three_values: tuple[int, ...]  # value by number of red threes a side has, index 0..all
+    red_three_sign: str  # "melded" (§2.5), "canasta" (§7, §10.5), "always" (§9), "canasta_count" (§8.5)
+    opening_minimums: tuple[OpeningRow, ...]  # by the side's total at the start of a hand (§2.3)
+    canastas_to_go_out: int = 1
+    natural_canastas_to_go_out: int = 0
+    wild_canastas_to_go_out: int = 0
+    red_three_melded_no_canasta: int = -1  # "canasta" sign: a side that melded but has no canasta (§15.2)
+    black_three_values: tuple[int, ...] = ()  # Modern: black threes by the three-table (§8.5 element 3)
+    black_three_in_hand: int = 0  # Canadian: each black three left in hand costs this (§9)
+    exact_cut_bonus: int = 0  # Canadian: the non-dealing team when the cut is exact (§9)
+    incomplete_melds: tuple[Deduction, ...] = ()  # a meld not completed by the end of the hand
+    holding_penalties: tuple[Deduction, ...] = ()  # Modern: per player holding three or more (§8.5)
+    melded_minus_without_canasta: bool = False  # Modern: melded cards count minus with no canasta
+    penalty_catalogue: tuple[Deduction, ...] = ()  # offences with their points ([003], [004])
+    melded_card_groups: tuple[str, ...] = CARD_GROUP_KEYS  # groups that count as melded cards
+    hand_card_groups: tuple[str, ...] = CARD_GROUP_KEYS  # groups counted in hand at card value
+    minimum_on_concealed: bool = False  # [004]: the minimum applies even to a concealed going out
+    no_going_out_with_incomplete: tuple[str, ...] = ()  # Modern option: incomplete melds that forbid going out
+    partie_layouts: tuple[Layout, ...] = ()  # [003] complete Game: partnerships of Partien 2 and 3 (§10.6)
+    lone_player: bool = False  # classic 3 players: a lone player against a partnership, per hand (§5)
+    lone_trigger: str = "pile_or_out"  # §15.3: how the table decides who plays alone (a hint only)
+    splash_opening: bool = False  # §8.2 Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
+    lone_red_sign: str = (
+        "partnership"  # §5 reading (a), §15.3: a partner's red threes by whether the partnership melded; "own"
+    )
+    lone_all_four: str = "individual"  # §5 reading (b), §15.3: the all-four value only for one holder; "partnership"
+    tie_rule: str = "play_on"  # §15.4: sides level at the top play another hand; "draw" ends it
+    settings: tuple[Setting, ...] = ()
+    terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
+
+    @property
+    def players(self) -> int:
+        """Players at the table in the default layout."""
+        return self.layouts[0].players
+
+    @property
+    def sides(self) -> int:
+        """Scoring sides in the default layout."""
+        return len(self.layouts[0].sides)
+
+    @property
+    def side_size(self) -> int:
+        """Players per side in the default layout."""
+        return self.layouts[0].side_size
+
+    @property
+    def red_threes_in_deck(self) -> int:
+        """How many red threes the deck holds (the top of the red-three table)."""
+        return len(self.red_three_values) - 1
+
+    @property
+    def cards_per_rank(self) -> int:
+        """How many cards of one rank the deck holds (8 in 108 cards, 12 in 162): K to 8 are six ranks."""
+        return self.cards_in_deck["high"] // 6
+
+    @property
+    def going_out_offered(self) -> tuple[GoingOut, ...]:
+        """The ways of going out this seating allows: glatt ausmachen only where sides have partners (§10.5)."""
+        return tuple(g for g in self.going_out if not g.partner or self.layouts[0].partners)
+
+    @property
+    def max_card_points(self) -> int:
+        """The card points of the whole deck without red threes: no side can meld or hold more."""
+        return sum(self.card_values[k] * self.cards_in_deck[k] for k in CARD_GROUP_KEYS)
+
+    def kind(self, key: str) -> CanastaKind:
+        """The canasta kind with this key."""
+        return next(k for k in self.canasta_kinds if k.key == key)
+
+    def going_out_kind(self, key: str) -> GoingOut | None:
+        """The way of going out with this key, or None."""
+        return next((g for g in self.going_out if g.key == key), None)
+
+    def layout(self, key: str | None) -> Layout:
+        """The layout with this key (the default for None); KeyError for an unknown one."""
+        if key is None:
+            return self.layouts[0]
+        for layout in self.layouts + self.partie_layouts:
+            if layout.key == key:
+                return layout
+        raise KeyError(key)
+
+    def for_layout(self, layout: Layout) -> "RuleSet":
+        """The same rules for another seating (the layout becomes the default)."""
+        return replace(self, layouts=(layout,) + tuple(other for other in self.layouts if other is not layout))
+
+    def term(self, key: str, default: str) -> str:
+        """The rule book's word for a field, e.g. "Hand-Canasta"."""
+        return self.terms.get(key, default)
