@@ -285,18 +285,23 @@ SOURCE_TAGS = {
 }
 
 RED_THREE_SIGNS = {
-    "melded": "Red threes count plus for a side that has melded something, minus for a side that has melded nothing.",
-    "canasta": "Red threes count plus only for a side that has a canasta; a side without one counts them minus.",
-    "canasta_nothing": (
-        "Red threes count plus only for a side that has a canasta; a side that has melded but has no canasta counts "
-        "them as nothing, a side that has melded nothing counts them minus."
+    variants.RedThreeSign.MELDED: (
+        "Red threes count plus for a side that has melded something, minus for a side that has melded nothing."
     ),
-    "canasta_count": (
+    variants.RedThreeSign.CANASTA: (
+        "Red threes count plus only for a side that has a canasta; a side without one counts them minus."
+    ),
+    variants.RedThreeSign.CANASTA_COUNT: (
         "Red and black threes are each looked up in the table and the two added: a team with no canasta counts them "
         "minus, with one canasta not at all, with two or more plus."
     ),
-    "always": "Red threes always count plus.",
+    variants.RedThreeSign.ALWAYS: "Red threes always count plus.",
 }
+# the "canasta" sign with the house rule that a side that melded but has no canasta counts them as nothing
+CANASTA_OR_NOTHING = (
+    "Red threes count plus only for a side that has a canasta; a side that has melded but has no canasta counts "
+    "them as nothing, a side that has melded nothing counts them minus."
+)
 
 
 def plain(text: str) -> str:
@@ -411,10 +416,10 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         rows.append(row)
     out += table(header, rows, numeric=tuple(range(1, len(header))))
     out.append("")
-    sign = rules.red_three_sign
-    if sign == "canasta" and rules.red_three_melded_no_canasta == 0:
-        sign = "canasta_nothing"
-    out += [RED_THREE_SIGNS[sign], ""]
+    if rules.red_three_sign == variants.RedThreeSign.CANASTA and rules.red_three_melded_no_canasta == 0:
+        out += [CANASTA_OR_NOTHING, ""]
+    else:
+        out += [RED_THREE_SIGNS[rules.red_three_sign], ""]
 
     out += ["### Going out", ""]
     rows = []
@@ -493,7 +498,7 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         )
         + (
             "If the sides are exactly level at the top, another hand is played."
-            if rules.tie_rule == "play_on"
+            if rules.tie_rule == variants.TieRule.PLAY_ON
             else "If the sides are exactly level at the top, the game ends drawn."
         )
         + " A game can also be started with another target.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, RuleSet
+from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, LoneAllFour, LoneRedSign, RedThreeSign, RuleSet, TieRule
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,13 @@ def _plural(n: int, word: str) -> str:
 
 def threes_sign(rules: RuleSet, side: SideHand) -> tuple[int, str]:
     """+1, 0 or −1 for the side's red (and Modern black) threes, and why, by the rule set's sign rule."""
-    if rules.red_three_sign == "always":  # §9
+    if rules.red_three_sign == RedThreeSign.ALWAYS:  # §9
         return 1, ""
-    if rules.red_three_sign == "canasta_count":  # §8.5 element 3: 0 canastas −, 1 nothing, 2 or more +
+    if rules.red_three_sign == RedThreeSign.CANASTA_COUNT:  # §8.5 element 3: 0 canastas −, 1 nothing, 2 or more +
         if side.canastas >= 2:
             return 1, ""
         return (0, N_("one canasta: not scored")) if side.canastas == 1 else (-1, N_("no canasta: minus"))
-    if rules.red_three_sign == "canasta":  # §7, §10.5: plus only with a canasta
+    if rules.red_three_sign == RedThreeSign.CANASTA:  # §7, §10.5: plus only with a canasta
         if side.canastas:
             return 1, ""
         if side.melded and rules.red_three_melded_no_canasta == 0:  # §15.2 alternative
@@ -273,7 +273,7 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
     # §5 reading (b): the all-four value is one player's; the setting also gives it to partners who
     # hold the four between them, each counting his own at the all-four rate (800 / 4 = 200 each)
     partners_red = sum(sides[i].red_threes for i in partners)
-    all_four_shared = rules.lone_all_four == "partnership" and partners_red == len(rules.red_three_values) - 1
+    all_four_shared = rules.lone_all_four == LoneAllFour.PARTNERSHIP and partners_red == len(rules.red_three_values) - 1
     scores: list[SideScore] = []
     for i, side in enumerate(sides):
         if i == lone:
@@ -282,7 +282,7 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
         lines = [replace(line, label=f"Partnership: {line.label[0].lower()}{line.label[1:]}") for line in shared]
         if side.red_threes:
             # §5 reading (a): the sign by whether the partnership has melded; the setting: the partner's own melds
-            sign, why = threes_sign(rules, side if rules.lone_red_sign == "own" else pooled)
+            sign, why = threes_sign(rules, side if rules.lone_red_sign == LoneRedSign.OWN else pooled)
             value = rules.red_three_values[side.red_threes]
             if all_four_shared:
                 value = rules.red_three_values[-1] * side.red_threes // partners_red
@@ -322,7 +322,7 @@ def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
     top = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == top]
     if len(leaders) > 1:
-        return Result(finished=rules.tie_rule == "draw", tie=True)
+        return Result(finished=rules.tie_rule == TieRule.DRAW, tie=True)
     winner = leaders[0]
     runner_up = max(t for i, t in enumerate(totals) if i != winner)
     leads = tuple(top - t if i != winner else 0 for i, t in enumerate(totals))

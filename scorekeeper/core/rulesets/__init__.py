@@ -39,9 +39,14 @@ from scorekeeper.core.rulesets.model import (
     Deduction,
     GoingOut,
     Layout,
+    LoneAllFour,
+    LoneRedSign,
+    LoneTrigger,
     OpeningRow,
+    RedThreeSign,
     RuleSet,
     Setting,
+    TieRule,
 )
 from scorekeeper.core.rulesets.modern import MODERN
 from scorekeeper.core.rulesets.shared import with_target
@@ -58,9 +63,14 @@ __all__ = [
     "Deduction",
     "GoingOut",
     "Layout",
+    "LoneAllFour",
+    "LoneRedSign",
+    "LoneTrigger",
     "OpeningRow",
+    "RedThreeSign",
     "RuleSet",
     "Setting",
+    "TieRule",
     "configure",
     "get",
 ]

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from scorekeeper.core.messages import N_
 from scorekeeper.core.rulesets.classic import CLASSIC
-from scorekeeper.core.rulesets.model import Deduction, GoingOut, Layout, OpeningRow, Setting
+from scorekeeper.core.rulesets.model import Deduction, GoingOut, Layout, OpeningRow, RedThreeSign, Setting
 from scorekeeper.core.rulesets.shared import (
     ALONE_2,
     ALONE_3,
@@ -68,7 +68,7 @@ AUSTRIAN = replace(
             "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
         ),
     ),
-    red_three_sign="canasta",
+    red_three_sign=RedThreeSign.CANASTA,
     opening_minimums=(OpeningRow(None, -5, 50),) + CLASSIC_OPENING[1:],  # §10.3, §13 D1: negative → 50
     penalty_catalogue=AUSTRIAN_PENALTIES,
     partie_layouts=COMPLETE_GAME[1:],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.rulesets.model import CanastaKind, OpeningRow, RuleSet, Setting
+from scorekeeper.core.rulesets.model import CanastaKind, OpeningRow, RedThreeSign, RuleSet, Setting, option_setter
 from scorekeeper.core.rulesets.shared import (
     CLASSIC_CARD_VALUES,
     DECK_162,
@@ -34,7 +34,7 @@ CANADIAN = RuleSet(
     ),
     going_out=(NORMAL,),  # §13 D18: going-out bonus not stated, reading 100; no concealed bonus
     red_three_values=(0, 200, 400, 600, 800, 1000, 1200),  # 200 each, no all-four bonus
-    red_three_sign="always",  # §15.7: no sign rule by default
+    red_three_sign=RedThreeSign.ALWAYS,  # §15.7: no sign rule by default
     opening_minimums=(OpeningRow(None, -5, 50),) + OPENING_150[1:],  # §15.6: negative → 50
     canastas_to_go_out=3,
     natural_canastas_to_go_out=2,
@@ -47,10 +47,10 @@ CANADIAN = RuleSet(
         Setting(
             "red_three_sign",
             N_("Red threes of a team that has not melded"),
-            "always",
-            (("always", N_("+200 always")), ("melded", N_("minus (classic rule)"))),
+            RedThreeSign.ALWAYS,
+            ((RedThreeSign.ALWAYS, N_("+200 always")), (RedThreeSign.MELDED, N_("minus (classic rule)"))),
             "§13 D18, §15.7",
-            lambda r, v: replace(r, red_three_sign=v),
+            option_setter("red_three_sign", RedThreeSign),
         ),
         Setting(
             "going_out_bonus",

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.rulesets.model import RuleSet, Setting
+from scorekeeper.core.rulesets.model import (
+    LoneAllFour,
+    LoneRedSign,
+    LoneTrigger,
+    RedThreeSign,
+    RuleSet,
+    Setting,
+    option_setter,
+)
 from scorekeeper.core.rulesets.shared import (
     ALONE_2,
     ALONE_3,
@@ -32,7 +40,7 @@ CLASSIC = RuleSet(
     canasta_kinds=CLASSIC_CANASTAS,
     going_out=CLASSIC_GOING_OUT,
     red_three_values=CLASSIC_RED_THREES,
-    red_three_sign="melded",
+    red_three_sign=RedThreeSign.MELDED,
     opening_minimums=CLASSIC_OPENING,
     canastas_to_go_out=1,  # §2.4
     settings=house_rules(WILD_MELDS_SETTING),
@@ -65,38 +73,41 @@ CLASSIC_3P = replace(
         Setting(
             "lone_trigger",
             N_("Who plays alone"),
-            "pile_or_out",
+            LoneTrigger.PILE_OR_OUT,
             (
                 (
-                    "pile_or_out",
+                    LoneTrigger.PILE_OR_OUT,
                     N_("the first to take the pile, or who goes out before anyone took it (Italian rules)"),
                 ),
-                ("pile_or_meld", N_("the first to take the pile, or who melds before anyone took it (German rules)")),
+                (
+                    LoneTrigger.PILE_OR_MELD,
+                    N_("the first to take the pile, or who melds before anyone took it (German rules)"),
+                ),
             ),
             "§13 D8, §15.3",
-            lambda rules, value: replace(rules, lone_trigger=value),
+            option_setter("lone_trigger", LoneTrigger),
         ),
         Setting(
             "lone_red_sign",
             N_("A partner's red threes count minus"),
-            "partnership",
+            LoneRedSign.PARTNERSHIP,
             (
-                ("partnership", N_("when the partnership has melded nothing")),
-                ("own", N_("when that partner has melded nothing himself")),
+                (LoneRedSign.PARTNERSHIP, N_("when the partnership has melded nothing")),
+                (LoneRedSign.OWN, N_("when that partner has melded nothing himself")),
             ),
             "§5 (a), §15.3",
-            lambda rules, value: replace(rules, lone_red_sign=value),
+            option_setter("lone_red_sign", LoneRedSign),
         ),
         Setting(
             "lone_all_four",
             N_("All four red threes (800)"),
-            "individual",
+            LoneAllFour.INDIVIDUAL,
             (
-                ("individual", N_("only when one player holds all four")),
-                ("partnership", N_("also when the two partners hold them between them")),
+                (LoneAllFour.INDIVIDUAL, N_("only when one player holds all four")),
+                (LoneAllFour.PARTNERSHIP, N_("also when the two partners hold them between them")),
             ),
             "§5 (b), §15.3",
-            lambda rules, value: replace(rules, lone_all_four=value),
+            option_setter("lone_all_four", LoneAllFour),
         ),
     ),
 )

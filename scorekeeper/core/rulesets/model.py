@@ -7,6 +7,7 @@ API and docs/rules.md are written from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -24,6 +25,62 @@ CARD_GROUP_KEYS = tuple(key for key, _ in CARD_GROUPS)
 # Ranks a rule checks cards of one by one (Modern aces and 7s, §8.3, §8.5): the deck holds as many of
 # each rank as it has of any rank (RuleSet.cards_per_rank).
 RANKS: Mapping[str, str] = MappingProxyType({"aces": N_("aces"), "sevens": N_("7s")})
+
+
+# The options a rule set chooses between, by name. The values are what stored games and the API hold.
+
+
+class RedThreeSign(StrEnum):
+    """When red threes (and Modern black threes) count plus, nothing or minus."""
+
+    MELDED = "melded"  # plus for a side that has melded, minus for one that has not
+    CANASTA = "canasta"  # plus only for a side with a canasta
+    CANASTA_COUNT = "canasta_count"  # minus with no canasta, nothing with one, plus with two or more
+    ALWAYS = "always"  # always plus
+
+
+class LoneTrigger(StrEnum):
+    """Classic 3 players: who plays alone (the table decides; the hand form shows the rule)."""
+
+    PILE_OR_OUT = "pile_or_out"  # the first to take the pile, or who goes out before anyone took it
+    PILE_OR_MELD = "pile_or_meld"  # the first to take the pile, or who melds before anyone took it
+
+
+class LoneRedSign(StrEnum):
+    """Classic 3 players: whose melding decides the sign of a partner's red threes."""
+
+    PARTNERSHIP = "partnership"  # whether the partnership has melded
+    OWN = "own"  # whether that partner has melded himself
+
+
+class LoneAllFour(StrEnum):
+    """Classic 3 players: who earns the value of all four red threes."""
+
+    INDIVIDUAL = "individual"  # only one player holding all four
+    PARTNERSHIP = "partnership"  # also two partners holding the four between them
+
+
+class TieRule(StrEnum):
+    """Sides level at the top at or above the target."""
+
+    PLAY_ON = "play_on"  # play another hand
+    DRAW = "draw"  # the game ends drawn
+
+
+def plain(value: Any) -> Any:
+    """An option as stored games and the API hold it: its text (other values as they are)."""
+    return str(value) if isinstance(value, StrEnum) else value
+
+
+def option_setter(attribute: str, options: type[StrEnum]) -> Callable[["RuleSet", Any], "RuleSet"]:
+    """A house rule's ``apply`` that sets one option of the rule set; a value that is none of the
+    options leaves the rule set's own."""
+
+    def apply(rules: "RuleSet", value: Any) -> "RuleSet":
+        chosen = next((option for option in options if option == value), None)
+        return replace(rules, **{attribute: chosen}) if chosen is not None else rules
+
+    return apply
 
 
 @dataclass(frozen=True)
@@ -126,6 +183,11 @@ class Setting:
     spec: str
     apply: Callable[["RuleSet", Any], "RuleSet"] = field(compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        # options are kept as their text, the values a stored game and the API give
+        object.__setattr__(self, "default", plain(self.default))
+        object.__setattr__(self, "choices", tuple((plain(value), label) for value, label in self.choices))
+
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -142,7 +204,7 @@ class RuleSet:
     canasta_kinds: tuple[CanastaKind, ...]
     going_out: tuple[GoingOut, ...]
     red_three_values: tuple[int, ...]  # value by number of red threes a side has, index 0..all
-    red_three_sign: str  # "melded" (§2.5), "canasta" (§7, §10.5), "always" (§9), "canasta_count" (§8.5)
+    red_three_sign: RedThreeSign
     opening_minimums: tuple[OpeningRow, ...]  # by the side's total at the start of a hand (§2.3)
     canastas_to_go_out: int = 1
     natural_canastas_to_go_out: int = 0
@@ -161,13 +223,11 @@ class RuleSet:
     no_going_out_with_incomplete: tuple[str, ...] = ()  # Modern option: incomplete melds that forbid going out
     partie_layouts: tuple[Layout, ...] = ()  # [003] complete Game: partnerships of Partien 2 and 3 (§10.6)
     lone_player: bool = False  # classic 3 players: a lone player against a partnership, per hand (§5)
-    lone_trigger: str = "pile_or_out"  # §15.3: how the table decides who plays alone (a hint only)
+    lone_trigger: LoneTrigger = LoneTrigger.PILE_OR_OUT  # §15.3: how the table decides who plays alone (a hint only)
     splash_opening: bool = False  # §8.2 Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
-    lone_red_sign: str = (
-        "partnership"  # §5 reading (a), §15.3: a partner's red threes by whether the partnership melded; "own"
-    )
-    lone_all_four: str = "individual"  # §5 reading (b), §15.3: the all-four value only for one holder; "partnership"
-    tie_rule: str = "play_on"  # §15.4: sides level at the top play another hand; "draw" ends it
+    lone_red_sign: LoneRedSign = LoneRedSign.PARTNERSHIP  # §5 reading (a), §15.3
+    lone_all_four: LoneAllFour = LoneAllFour.INDIVIDUAL  # §5 reading (b), §15.3
+    tie_rule: TieRule = TieRule.PLAY_ON  # §15.4
     settings: tuple[Setting, ...] = ()
     terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
 

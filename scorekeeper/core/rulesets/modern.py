@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.rulesets.model import CanastaKind, Deduction, GoingOut, OpeningRow, RuleSet, Setting
+from scorekeeper.core.rulesets.model import CanastaKind, Deduction, GoingOut, OpeningRow, RedThreeSign, RuleSet, Setting
 from scorekeeper.core.rulesets.shared import (
     CLASSIC_CARD_VALUES,
     DECK_108,
@@ -65,7 +65,7 @@ MODERN = RuleSet(
     + tuple(GoingOut(k, label, ((k, label, v),), special=True, waives_minimum=True) for k, label, v in MODERN_SPECIAL),
     red_three_values=(0, 100, 300, 500, 1000),  # §8.5 element 3
     black_three_values=(0, 100, 300, 500, 1000),
-    red_three_sign="canasta_count",
+    red_three_sign=RedThreeSign.CANASTA_COUNT,
     opening_minimums=(OpeningRow(None, 2995, 125), OpeningRow(3000, 4995, 155), OpeningRow(5000, None, 180)),  # §8.2
     canastas_to_go_out=2,  # §8.4
     incomplete_melds=(

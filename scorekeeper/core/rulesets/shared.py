@@ -8,7 +8,17 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.rulesets.model import CanastaKind, Deduction, GoingOut, Layout, OpeningRow, RuleSet, Setting
+from scorekeeper.core.rulesets.model import (
+    CanastaKind,
+    Deduction,
+    GoingOut,
+    Layout,
+    OpeningRow,
+    RuleSet,
+    Setting,
+    TieRule,
+    option_setter,
+)
 
 
 def seats(*sides: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -108,10 +118,10 @@ def with_target(rules: RuleSet, target: Any) -> RuleSet:
 TIE_SETTING = Setting(
     "tie_rule",
     N_("Sides level at the top at or above the target"),
-    "play_on",
-    (("play_on", N_("Tie: play another hand")), ("draw", N_("The game ends drawn"))),
+    TieRule.PLAY_ON,
+    ((TieRule.PLAY_ON, N_("Tie: play another hand")), (TieRule.DRAW, N_("The game ends drawn"))),
     "§2.6, §13 D19, §15.4",
-    lambda rules, value: replace(rules, tie_rule=value),
+    option_setter("tie_rule", TieRule),
 )
 
 

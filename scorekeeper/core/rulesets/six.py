@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from scorekeeper.core.messages import N_
 from scorekeeper.core.rulesets.classic import CLASSIC
-from scorekeeper.core.rulesets.model import Deduction, Setting
+from scorekeeper.core.rulesets.model import Deduction, RedThreeSign, Setting
 from scorekeeper.core.rulesets.shared import (
     CLASSIC_CANASTAS,
     DECK_162,
@@ -25,7 +25,7 @@ SIX_RED_THREE_SIGN_SETTING = Setting(
     True,
     ((True, N_("count minus (classic rule)")), (False, N_("count plus anyway"))),
     "§6, §15.9",
-    lambda rules, value: replace(rules, red_three_sign="melded" if value else "always"),
+    lambda rules, value: replace(rules, red_three_sign=RedThreeSign.MELDED if value else RedThreeSign.ALWAYS),
 )
 
 # §6 the book version for six: 162 cards, red threes 400/1000/1200, two canastas to go out.

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from scorekeeper.core.messages import N_
 from scorekeeper.core.rulesets.classic import CLASSIC
-from scorekeeper.core.rulesets.model import GoingOut
+from scorekeeper.core.rulesets.model import GoingOut, RedThreeSign
 from scorekeeper.core.rulesets.shared import (
     AUSMACHEN,
     HAND_CANASTA_SETTING,
@@ -37,7 +37,7 @@ VIENNA = replace(
             "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
         ),
     ),
-    red_three_sign="canasta",
+    red_three_sign=RedThreeSign.CANASTA,
     settings=house_rules(HAND_CANASTA_SETTING, RED_THREE_NO_CANASTA_SETTING),
     terms=MappingProxyType({"went_out": AUSMACHEN}),
 )
