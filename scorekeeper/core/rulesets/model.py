@@ -39,11 +39,61 @@ class RedThreeSign(StrEnum):
     ALWAYS = "always"  # always plus
 
 
+# How each sign is explained: beside the threes on the hand form, under the threes table of the reference page.
+RED_THREE_HINTS: Mapping[RedThreeSign, str] = MappingProxyType(
+    {
+        RedThreeSign.MELDED: N_("A side that has melded nothing counts its red threes as minus points."),
+        RedThreeSign.CANASTA: N_("Red threes count plus only for a side with a canasta, otherwise minus."),
+        RedThreeSign.CANASTA_COUNT: N_("Threes: minus with no canasta, nothing with one, plus with two or more."),
+        RedThreeSign.ALWAYS: N_("Each red three counts %(points)s."),
+    }
+)
+RED_THREE_RULES: Mapping[RedThreeSign, str] = MappingProxyType(
+    {
+        RedThreeSign.MELDED: N_("Plus when the side has melded, minus when it has not."),
+        RedThreeSign.CANASTA: N_("Plus only when the side has a canasta; otherwise minus."),
+        RedThreeSign.CANASTA_COUNT: N_("Minus with no canasta, nothing with one canasta, plus with two or more."),
+        RedThreeSign.ALWAYS: N_("Always plus."),
+    }
+)
+# the "canasta" sign when a side that melded but has no canasta counts its red threes as nothing
+CANASTA_OR_NOTHING_RULE = N_(
+    "Plus only when the side has a canasta; otherwise minus without a meld, nothing with a meld but no canasta."
+)
+
+
 class LoneTrigger(StrEnum):
     """Classic 3 players: who plays alone (the table decides; the hand form shows the rule)."""
 
     PILE_OR_OUT = "pile_or_out"  # the first to take the pile, or who goes out before anyone took it
     PILE_OR_MELD = "pile_or_meld"  # the first to take the pile, or who melds before anyone took it
+
+
+# The rule the hand form shows above the question who played alone.
+LONE_TRIGGER_HINTS: Mapping[LoneTrigger, str] = MappingProxyType(
+    {
+        LoneTrigger.PILE_OR_OUT: N_(
+            "The first to take the pile plays alone; if a player goes out before anyone took it, that player."
+        ),
+        LoneTrigger.PILE_OR_MELD: N_(
+            "The first to take the pile plays alone; if a player melds before anyone took it, that player."
+        ),
+    }
+)
+LONE_PARTNERS_HINT = N_(
+    "The other two are partners for this hand: enter their melds and canastas under either of them; each keeps "
+    "his own red threes."
+)
+
+# How to count the cards, as the hand form explains it under its fields.
+MELDED_WITH_BLACK_THREES = N_("All cards on the table, canastas included; not red threes.")
+MELDED_WITHOUT_THREES = N_("All cards on the table, canastas included; no threes.")
+HAND_OF_A_SIDE = N_("All the side’s players’ cards, counted against it.")
+HAND_OF_A_PLAYER = N_("Cards still in the player’s hand.")
+THREE_KEPT_FOR_A_STRAIGHT = N_(
+    "A 3 kept in hand for a Straight counts as melded: add it here; any other 3 left in hand costs 5 in the cards "
+    "left in hand."
+)
 
 
 class LoneRedSign(StrEnum):
@@ -265,6 +315,43 @@ class RuleSet:
     def max_card_points(self) -> int:
         """The card points of the whole deck without red threes: no side can meld or hold more."""
         return sum(self.card_values[k] * self.cards_in_deck[k] for k in CARD_GROUP_KEYS)
+
+    @property
+    def red_three_hint(self) -> str:
+        """When red threes count plus or minus, as the hand form says it (a message id; ``points``: one's value)."""
+        return RED_THREE_HINTS[self.red_three_sign]
+
+    @property
+    def red_three_rule(self) -> str:
+        """When red threes count plus or minus, as the reference page says it under the table (a message id)."""
+        if self.red_three_sign == RedThreeSign.CANASTA and self.red_three_melded_no_canasta == 0:
+            return CANASTA_OR_NOTHING_RULE
+        return RED_THREE_RULES[self.red_three_sign]
+
+    @property
+    def lone_hint(self) -> str:
+        """Classic 3 players: who plays alone, as the hand form says it (a message id)."""
+        return LONE_TRIGGER_HINTS[self.lone_trigger]
+
+    @property
+    def lone_partners_hint(self) -> str:
+        """Classic 3 players: how the partners enter their hand (a message id)."""
+        return LONE_PARTNERS_HINT
+
+    @property
+    def melded_hint(self) -> str:
+        """Which cards the melded points count (a message id)."""
+        return MELDED_WITH_BLACK_THREES if "black_threes" in self.melded_card_groups else MELDED_WITHOUT_THREES
+
+    @property
+    def hand_hint(self) -> str:
+        """Whose cards the points in hand count (a message id)."""
+        return HAND_OF_A_SIDE if self.side_size > 1 else HAND_OF_A_PLAYER
+
+    @property
+    def black_three_hint(self) -> str:
+        """Modern: how a three kept in hand is counted ("" where black threes are not melded apart)."""
+        return THREE_KEPT_FOR_A_STRAIGHT if self.black_three_values else ""
 
     def kind(self, key: str) -> CanastaKind:
         """The canasta kind with this key."""
