@@ -143,68 +143,58 @@ def _canasta_label(kind_label: str, n: int) -> str:
     return f"{n} {label}" if n != 1 else f"1 {label.replace('canastas', 'canasta')}"
 
 
-def score_side(rules: RuleSet, side: SideHand) -> SideScore:
-    """One side's hand score with its breakdown, by the rule set's tables.
+def going_out_lines(way) -> list[LineItem]:
+    """The bonus lines of the way the side went out (docs/rules.md, "Going out")."""
+    return [LineItem(item, label, points, label) for item, label, points in way.lines if points]
 
-    Classic (§2.5): going out + canastas + RT(red, hasMelded) + M − H − penalties; the other rule
-    sets change the tables (canasta kinds, ways of going out, red-three sign) and add their items:
-    incomplete melds, Modern's three-table and players holding three aces or 7s (§8.5), Canadian
-    black threes in hand and the exact cut (§9), penalty catalogues (§10.5, §11.5).
-    """
-    kind = rules.going_out_kind(side.went_out) if side.went_out else None
-    if kind is not None and kind.special:  # §8.5 element 6: only the special hand scores
-        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in kind.lines))
-    lines: list[LineItem] = []
-    if kind is not None:
-        lines.extend(LineItem(item, label, points, label) for item, label, points in kind.lines if points)
+
+def canasta_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Each kind of completed canasta times its bonus (docs/rules.md, "Canastas")."""
+    lines = []
     for canasta in rules.canasta_kinds:
         n = side.canasta_count(canasta.key)
         if n:
-            lines.append(
-                LineItem(
-                    f"{canasta.key}_canastas", _canasta_label(canasta.label, n), canasta.bonus * n, canasta.label, n
-                )
-            )
+            label = _canasta_label(canasta.label, n)
+            lines.append(LineItem(f"{canasta.key}_canastas", label, canasta.bonus * n, canasta.label, n))
+    return lines
+
+
+def three_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Red threes (and Modern's melded black threes) from the threes table, with the sign the rule set
+    gives them (docs/rules.md, "Red and black threes")."""
     sign, why = threes_sign(rules, side)
+    note = f" ({why})" if why else ""
+    lines = []
     if side.red_threes:
-        label = _plural(side.red_threes, "red three") + (f" ({why})" if why else "")
-        lines.append(
-            LineItem(
-                "red_threes",
-                label,
-                rules.red_three_values[side.red_threes] * sign,
-                N_("Red threes"),
-                side.red_threes,
-                why,
-            )
-        )
+        points = rules.red_three_values[side.red_threes] * sign
+        label = _plural(side.red_threes, "red three") + note
+        lines.append(LineItem("red_threes", label, points, N_("Red threes"), side.red_threes, why))
     if side.black_threes and rules.black_three_values:
-        label = _plural(side.black_threes, "black three") + (f" ({why})" if why else "")
-        lines.append(
-            LineItem(
-                "black_threes",
-                label,
-                rules.black_three_values[side.black_threes] * sign,
-                N_("Black threes"),
-                side.black_threes,
-                why,
-            )
-        )
+        points = rules.black_three_values[side.black_threes] * sign
+        label = _plural(side.black_threes, "black three") + note
+        lines.append(LineItem("black_threes", label, points, N_("Black threes"), side.black_threes, why))
+    return lines
+
+
+def card_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Melded cards plus (Modern: minus with no canasta), cards left in hand minus (docs/rules.md, "How a
+    hand is scored"; Modern American Canasta, "Penalties")."""
+    lines = []
     if side.melded_points:
-        minus = rules.melded_minus_without_canasta and side.canastas == 0  # §8.5 element 4
+        minus = rules.melded_minus_without_canasta and side.canastas == 0
         label = "Melded cards (no canasta: minus)" if minus else "Melded cards"
-        lines.append(
-            LineItem(
-                "melded_cards",
-                label,
-                -side.melded_points if minus else side.melded_points,
-                N_("Melded cards"),
-                0,
-                N_("no canasta: minus") if minus else "",
-            )
-        )
+        points = -side.melded_points if minus else side.melded_points
+        note = N_("no canasta: minus") if minus else ""
+        lines.append(LineItem("melded_cards", label, points, N_("Melded cards"), 0, note))
     if side.hand_points:
         lines.append(LineItem("cards_in_hand", "Cards left in hand", -side.hand_points, N_("Cards left in hand")))
+    return lines
+
+
+def canadian_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Black threes left in hand and the exact cut (docs/rules.md, Canadian Canasta, "Penalties" and
+    "Going out")."""
+    lines = []
     if side.black_threes_in_hand and rules.black_three_in_hand:
         lines.append(
             LineItem(
@@ -217,23 +207,47 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
         )
     if side.exact_cut and rules.exact_cut_bonus:
         lines.append(LineItem("exact_cut", "Exact cut", rules.exact_cut_bonus, N_("Exact cut")))
-    for group, item in (
-        (rules.incomplete_melds, "incomplete"),
-        (rules.holding_penalties, "holding"),
-        (rules.penalty_catalogue, "offence"),
+    return lines
+
+
+def deduction_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Unfinished melds, players holding three aces or 7s, the rule book's offences, and penalty points
+    entered by hand (docs/rules.md, "Penalties")."""
+    lines = []
+    for table, item, counts in (
+        (rules.incomplete_melds, "incomplete", side.incomplete_melds),
+        (rules.holding_penalties, "holding", side.holding),
+        (rules.penalty_catalogue, "offence", side.offences),
     ):
-        counts = {"incomplete": side.incomplete_melds, "holding": side.holding, "offence": side.offences}[item]
-        for deduction in group:
+        for deduction in table:
             n = counts.get(deduction.key, 0)
             if n:
                 label = deduction.label if n == 1 else f"{deduction.label} × {n}"
-                lines.append(
-                    LineItem(
-                        f"{item}_{deduction.key}", label, -deduction.points * n, deduction.label, n if n > 1 else 0
-                    )
-                )
+                points = -deduction.points * n
+                lines.append(LineItem(f"{item}_{deduction.key}", label, points, deduction.label, n if n > 1 else 0))
     if side.penalties:
         lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
+    return lines
+
+
+def score_side(rules: RuleSet, side: SideHand) -> SideScore:
+    """One side's hand score with its breakdown, by the rule set's tables.
+
+    Classic: going out + canastas + red threes (signed by whether the side melded) + melded cards −
+    cards in hand − penalties; the other rule sets change the tables (canasta kinds, ways of going
+    out, red-three sign) and add their items: unfinished melds, Modern's three-table and players
+    holding three aces or 7s, Canadian black threes in hand and the exact cut, penalty catalogues.
+    A Modern special hand scores only itself (docs/rules.md, Modern American Canasta, "Going out").
+    """
+    way = rules.going_out_kind(side.went_out) if side.went_out else None
+    if way is not None and way.special:
+        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in way.lines))
+    lines = going_out_lines(way) if way is not None else []
+    lines += canasta_lines(rules, side)
+    lines += three_lines(rules, side)
+    lines += card_lines(rules, side)
+    lines += canadian_lines(rules, side)
+    lines += deduction_lines(rules, side)
     return SideScore(tuple(lines))
 
 
