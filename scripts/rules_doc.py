@@ -379,6 +379,21 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         ]
     out.append("")
 
+    out += section_card_values(base, rules)
+    out += section_canastas(base, rules)
+    out += section_threes(base, rules)
+    out += section_going_out(base, rules)
+    out += section_penalties(base, rules)
+    out += section_opening(base, rules)
+    out += section_end_of_game(base, rules)
+    out += section_unclear(base, rules)
+    out += section_house_rules(base, rules)
+    return out
+
+
+def section_card_values(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The card values and the deck."""
+    out: list[str] = []
     out += ["### Card values", ""]
     rows = [
         (label, points(rules.card_values[key]), points(rules.cards_in_deck[key])) for key, label in variants.CARD_GROUPS
@@ -396,7 +411,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
     elif "black_threes" in rules.hand_card_groups:
         extras.append("A three left in a hand counts against the side at its card value, like any other card.")
     out += ["", " ".join(extras), ""]
+    return out
 
+
+def section_canastas(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The canasta bonuses."""
+    out: list[str] = []
     out += [
         "### Canastas",
         "",
@@ -405,7 +425,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
     ]
     out += table(("Canasta", "Bonus each"), [(kind.label, points(kind.bonus)) for kind in rules.canasta_kinds], (1,))
     out.append("")
+    return out
 
+
+def section_threes(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The threes table and when threes count plus or minus."""
+    out: list[str] = []
     out += ["### Red and black threes", ""]
     header = ("Threes", "Red threes") + (("Black threes",) if rules.black_three_values else ())
     rows = []
@@ -420,7 +445,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         out += [CANASTA_OR_NOTHING, ""]
     else:
         out += [RED_THREE_SIGNS[rules.red_three_sign], ""]
+    return out
 
+
+def section_going_out(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The ways of going out and what going out needs."""
+    out: list[str] = []
     out += ["### Going out", ""]
     rows = []
     for g in rules.going_out:
@@ -443,7 +473,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         "When the stock runs out and nobody has gone out, the hand ends and nobody scores a bonus for going out.",
     ]
     out.append("")
+    return out
 
+
+def section_penalties(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The penalties."""
+    out: list[str] = []
     out += ["### Penalties", ""]
     rows = [(d.label, minus(d.points)) for d in rules.incomplete_melds]
     rows += [(f"{d.label}, each player (at most {d.max_count})", minus(d.points)) for d in rules.holding_penalties]
@@ -462,7 +497,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         'can be entered with any hand ("Other penalty points").',
         "",
     ]
+    return out
 
+
+def section_opening(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The opening table."""
+    out: list[str] = []
     out += ["### Opening minimum", ""]
     out += [
         "The first meld a side makes in a hand must be worth at least this many card points, by the side's total "
@@ -487,7 +527,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         out += ["No minimum applies to a splash (a natural or wild canasta laid entirely from the hand).", ""]
     if rules.lone_player:
         out += ["Each player's own total decides his minimum.", ""]
+    return out
 
+
+def section_end_of_game(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The target and who wins."""
+    out: list[str] = []
     out += ["### End of the game", ""]
     out += [
         f"The target is **{rules.target}**. The game ends at the end of a hand in which a side reaches it; "
@@ -504,12 +549,23 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         + " A game can also be started with another target.",
         "",
     ]
+    return out
+
+
+def section_unclear(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """Where the sources are silent or unclear."""
+    out: list[str] = []
     notes = NOTES[base.id](rules)
     if notes:
         out += ["### Where the sources are silent or unclear", ""]
         out += [f"- {note}" for note in notes]
         out.append("")
+    return out
 
+
+def section_house_rules(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The house rules of the rule set."""
+    out: list[str] = []
     out += ["### House rules", ""]
     out += table(
         ("House rule", "Choices", "Default"),
