@@ -1,7 +1,7 @@
 """One definition of a side's hand entry: every field, its kind, its limits, its label and its group.
 
 A side entry is what one side scored with in one hand, in the shape the JSON API takes and the
-database stores (see ``docs/api.md`` and the spec's §1.3). This table is the only place that says
+database stores (see ``docs/api.md``; docs/rules.md, "How a hand is scored"). This table is the only place that says
 which fields a rule set's entry has. The hand form (``forms.side_form_class``), the reading and
 checking (``checks.read_side``, ``count_fields``, ``known_fields``), storage (``checks.stored_entry``),
 a stored hand's form data (``forms.form_data``), the page (``hand.html``) and its script (``hand.js``,
@@ -20,22 +20,29 @@ from scorekeeper.core.variants import CARD_GROUP_KEYS, CARD_GROUPS, Deduction, R
 
 # What a field holds:
 #   count   a whole number of things: canastas, threes, unfinished melds, players holding, offences
-#   points  card or penalty points, a multiple of ``step`` (§0: every value is a multiple of 5)
-#   cards   card counts by value group (§1.1), the other way of giving a ``points`` figure (its ``pair``)
+#   points  card or penalty points, a multiple of ``step`` (docs/rules.md, "How a hand is scored": every value is a
+# multiple of 5)
+#   cards   card counts by value group (docs/rules.md, "Card values"), the other way of giving a ``points`` figure (its
+# ``pair``)
 #   choice  one of ``choices``, or None
 #   flag    true or false (None too where ``default`` is None: left out)
 KINDS = ("count", "points", "cards", "choice", "flag")
 # The parts of a side entry, in the order the hand form shows them.
 GROUPS = (
-    "going_out",  # how the side went out (§2.4)
-    "canastas",  # completed canastas by kind (§1.2)
-    "threes",  # red threes; Modern black threes melded, Canadian black threes in hand (§8.5, §9)
-    "melded",  # melded cards M: points or counts (§1.3); whether the side has melded (§2.5)
+    "going_out",  # how the side went out (docs/rules.md, "Going out")
+    "canastas",  # completed canastas by kind (docs/rules.md, "Canastas")
+    # red threes; Modern black threes melded, Canadian black threes in hand (docs/rules.md, "Penalties", "Canadian
+    # Canasta (3 decks)")
+    "threes",
+    # melded cards M: points or counts (docs/rules.md, "How a hand is scored"); whether the side has melded
+    # (docs/rules.md, "How a hand is scored")
+    "melded",
     "hand",  # cards left in hand H: points or counts
-    "incomplete",  # unfinished melds (§3, §6, §8.5)
-    "holding",  # players holding 3 or more aces / 7s (§8.5)
-    "bonus",  # the exact cut (§9)
-    "offences",  # the rule book's penalty catalogue (§10.5, §11.5)
+    # unfinished melds (docs/rules.md, "House rules", "Classic Canasta, 6 players in three teams of 2", "Penalties")
+    "incomplete",
+    "holding",  # players holding 3 or more aces / 7s (docs/rules.md, "Penalties")
+    "bonus",  # the exact cut (docs/rules.md, "Canadian Canasta (3 decks)")
+    "offences",  # the rule book's penalty catalogue (docs/rules.md, "Going out", "Penalties")
     "penalties",  # other penalty points, entered by hand
 )
 # No real penalty comes near this; it stops a slip of the thumb from wrecking a total.

@@ -17,11 +17,11 @@ from scorekeeper.core.rulesets.shared import (
     with_going_out_lines,
 )
 
-# §9 Canadian, 3 decks.
+# docs/rules.md, "Canadian Canasta (3 decks)" Canadian, 3 decks.
 CANADIAN = RuleSet(
     id="canadian",
     name=N_("Canadian Canasta (3 decks)"),
-    spec="§9",
+    spec="docs/rules.md#canadian",
     summary=N_("162 cards, 15 each; two natural and one wild canasta to go out; red threes 200; game to 10000."),
     layouts=(PAIRS_4,),
     target=10000,
@@ -32,14 +32,21 @@ CANADIAN = RuleSet(
         CanastaKind("mixed", N_("Mixed canastas"), 200, min_points=50),
         CanastaKind("wild", N_("Wild-card canastas"), 300, wild=True, min_points=140),
     ),
-    going_out=(NORMAL,),  # §13 D18: going-out bonus not stated, reading 100; no concealed bonus
+    going_out=(
+        NORMAL,
+        # docs/rules.md, "Where the sources are silent or unclear": going-out bonus not stated, reading
+        # 100; no concealed
+        # bonus
+    ),
     red_three_values=(0, 200, 400, 600, 800, 1000, 1200),  # 200 each, no all-four bonus
-    red_three_sign=RedThreeSign.ALWAYS,  # §15.7: no sign rule by default
-    opening_minimums=(OpeningRow(None, -5, 50),) + OPENING_150[1:],  # §15.6: negative → 50
+    red_three_sign=RedThreeSign.ALWAYS,  # docs/rules.md, "House rules": no sign rule by default
+    opening_minimums=(OpeningRow(None, -5, 50),) + OPENING_150[1:],  # docs/rules.md, "House rules": negative → 50
     canastas_to_go_out=3,
     natural_canastas_to_go_out=2,
     wild_canastas_to_go_out=1,
-    black_three_in_hand=100,  # §9: −100 each, instead of its 5 (§13 D18)
+    # docs/rules.md, "Canadian Canasta (3 decks)": −100 each, instead of its 5 (docs/rules.md, "Where the sources are
+    # silent or unclear")
+    black_three_in_hand=100,
     exact_cut_bonus=100,
     hand_card_groups=("jokers", "twos_aces", "high", "low"),  # black threes in hand are counted apart
     settings=house_rules(
@@ -49,7 +56,7 @@ CANADIAN = RuleSet(
             N_("Red threes of a team that has not melded"),
             RedThreeSign.ALWAYS,
             ((RedThreeSign.ALWAYS, N_("+200 always")), (RedThreeSign.MELDED, N_("minus (classic rule)"))),
-            "§13 D18, §15.7",
+            'docs/rules.md, "House rules"',
             option_setter("red_three_sign", RedThreeSign),
         ),
         Setting(
@@ -57,7 +64,7 @@ CANADIAN = RuleSet(
             N_("Going-out bonus"),
             100,
             ((100, N_("100")), (0, N_("none"))),
-            "§13 D18, §15.7",
+            'docs/rules.md, "House rules"',
             lambda r, v: with_going_out_lines(r, "normal", (("going_out", "Going out", int(v)),)),
         ),
         Setting(
@@ -65,7 +72,7 @@ CANADIAN = RuleSet(
             N_("A black three left in hand"),
             100,
             ((100, N_("−100 instead of its 5")), (105, N_("−100 and its 5"))),
-            "§13 D18, §15.7",
+            'docs/rules.md, "House rules"',
             lambda r, v: replace(r, black_three_in_hand=int(v)),
         ),
     ),

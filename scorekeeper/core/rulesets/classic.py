@@ -31,10 +31,10 @@ from scorekeeper.core.rulesets.shared import (
 CLASSIC = RuleSet(
     id="classic",
     name=N_("Classic Canasta (4 players, 2 partnerships)"),
-    spec="§2",
+    spec="docs/rules.md#classic",
     summary=N_("The standard game: two partnerships, 108 cards, one canasta to go out, game to 5000."),
     layouts=(PAIRS_4,),
-    target=5000,  # §2.6
+    target=5000,  # docs/rules.md, "End of the game"
     card_values=CLASSIC_CARD_VALUES,
     cards_in_deck=DECK_108,
     canasta_kinds=CLASSIC_CANASTAS,
@@ -42,32 +42,34 @@ CLASSIC = RuleSet(
     red_three_values=CLASSIC_RED_THREES,
     red_three_sign=RedThreeSign.MELDED,
     opening_minimums=CLASSIC_OPENING,
-    canastas_to_go_out=1,  # §2.4
+    canastas_to_go_out=1,  # docs/rules.md, "Going out"
     settings=house_rules(WILD_MELDS_SETTING),
 )
 
-# §4: classic rules for two players; going out needs 2 canastas; everything else as §2.
+# docs/rules.md, "Classic Canasta (2 players)": classic rules for two players; going out needs 2 canastas; everything
+# else as docs/rules.md, "Classic Canasta (4 players, 2 partnerships)".
 CLASSIC_2P = replace(
     CLASSIC,
     id="classic-2p",
     name=N_("Classic Canasta (2 players)"),
-    spec="§4",
+    spec="docs/rules.md#classic-2p",
     summary=N_("Classic rules for two: 15 cards each, two canastas to go out, game to 5000."),
     layouts=(ALONE_2,),
-    canastas_to_go_out=2,  # §4 "Ein Spieler braucht zwei Canastas"
+    canastas_to_go_out=2,  # docs/rules.md, "Classic Canasta (2 players)" "Ein Spieler braucht zwei Canastas"
 )
 
-# §5 three players: individual totals, a temporary partnership per hand, target 7500.
+# docs/rules.md, "Classic Canasta (3 players)" three players: individual totals, a temporary partnership per hand,
+# target 7500.
 CLASSIC_3P = replace(
     CLASSIC,
     id="classic-3p",
     name=N_("Classic Canasta (3 players)"),
-    spec="§5",
+    spec="docs/rules.md#classic-3p",
     summary=N_(
         "Individual totals; each hand the lone player plays against the other two, who share melds; game to 7500."
     ),
     layouts=(ALONE_3,),
-    target=7500,  # §5
+    target=7500,  # docs/rules.md, "Classic Canasta (3 players)"
     lone_player=True,
     settings=house_rules(
         Setting(
@@ -84,7 +86,7 @@ CLASSIC_3P = replace(
                     N_("the first to take the pile, or who melds before anyone took it (German rules)"),
                 ),
             ),
-            "§13 D8, §15.3",
+            'docs/rules.md, "House rules"',
             option_setter("lone_trigger", LoneTrigger),
         ),
         Setting(
@@ -95,7 +97,7 @@ CLASSIC_3P = replace(
                 (LoneRedSign.PARTNERSHIP, N_("when the partnership has melded nothing")),
                 (LoneRedSign.OWN, N_("when that partner has melded nothing himself")),
             ),
-            "§5 (a), §15.3",
+            'docs/rules.md, "House rules"',
             option_setter("lone_red_sign", LoneRedSign),
         ),
         Setting(
@@ -106,7 +108,7 @@ CLASSIC_3P = replace(
                 (LoneAllFour.INDIVIDUAL, N_("only when one player holds all four")),
                 (LoneAllFour.PARTNERSHIP, N_("also when the two partners hold them between them")),
             ),
-            "§5 (b), §15.3",
+            'docs/rules.md, "House rules"',
             option_setter("lone_all_four", LoneAllFour),
         ),
     ),

@@ -20,12 +20,12 @@ from scorekeeper.core.rulesets.shared import (
     house_rules,
 )
 
-# §11 the encyclopedia [004].
+# docs/rules.md, "Encyclopedia rules (2–6 players)" the encyclopedia [004].
 ENCYCLOPEDIA = replace(
     CLASSIC,
     id="encyclopedia",
     name=N_("Encyclopedia rules (2–6 players)"),
-    spec="§11",
+    spec="docs/rules.md#encyclopedia",
     summary=N_(
         "Classic scoring for 2 to 6 players with 108 cards; the minimum applies to a concealed going out too; "
         "penalties."
@@ -34,10 +34,10 @@ ENCYCLOPEDIA = replace(
     going_out=(NORMAL, replace(CONCEALED, waives_minimum=False)),
     minimum_on_concealed=True,
     penalty_catalogue=(
-        Deduction("red_three_not_laid", N_("Failed to lay out a red three"), 500, 4, "§11.5"),
-        Deduction("drawing_error", N_("Drawing error"), 50, 9, "§11.5"),
-        Deduction("drew_out_of_turn", N_("Drew out of turn"), 100, 9, "§11.5"),
-        Deduction("melded_out_of_turn", N_("Melded out of turn"), 100, 9, "§11.5"),
+        Deduction("red_three_not_laid", N_("Failed to lay out a red three"), 500, 4, 'docs/rules.md, "Penalties"'),
+        Deduction("drawing_error", N_("Drawing error"), 50, 9, 'docs/rules.md, "Penalties"'),
+        Deduction("drew_out_of_turn", N_("Drew out of turn"), 100, 9, 'docs/rules.md, "Penalties"'),
+        Deduction("melded_out_of_turn", N_("Melded out of turn"), 100, 9, 'docs/rules.md, "Penalties"'),
     ),
     settings=house_rules(
         Setting(
@@ -45,7 +45,7 @@ ENCYCLOPEDIA = replace(
             N_("Opening minimum on a concealed going out"),
             True,
             ((True, N_("applies")), (False, N_("waived (classic)"))),
-            "§13 D10, §15.8",
+            'docs/rules.md, "House rules"',
             lambda r, v: replace(
                 r, minimum_on_concealed=bool(v), going_out=(NORMAL, replace(CONCEALED, waives_minimum=not v))
             ),

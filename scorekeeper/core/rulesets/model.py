@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from scorekeeper.core.messages import N_  # noqa: E402  (re-exported: the rule tables' texts are messages)
 
-# The card-count pad: how people count cards at the table, grouped by value (§1.1).
+# The card-count pad: how people count cards at the table, grouped by value (docs/rules.md, "Card values").
 CARD_GROUPS: tuple[tuple[str, str], ...] = (
     ("jokers", N_("Jokers")),
     ("twos_aces", N_("2s and aces")),
@@ -22,7 +22,8 @@ CARD_GROUPS: tuple[tuple[str, str], ...] = (
     ("black_threes", N_("Black 3s")),
 )
 CARD_GROUP_KEYS = tuple(key for key, _ in CARD_GROUPS)
-# Ranks a rule checks cards of one by one (Modern aces and 7s, §8.3, §8.5): the deck holds as many of
+# Ranks a rule checks cards of one by one (Modern aces and 7s, docs/rules.md, "Canastas", "Penalties"): the deck holds
+# as many of
 # each rank as it has of any rank (RuleSet.cards_per_rank).
 RANKS: Mapping[str, str] = MappingProxyType({"aces": N_("aces"), "sevens": N_("7s")})
 
@@ -167,7 +168,9 @@ class CanastaKind:
     natural: bool = False  # counts as natural ("clean") for a going-out requirement
     wild: bool = False  # a canasta of wild cards only
     min_points: int = 35  # the fewest card points a canasta of this kind can hold
-    ranks: tuple[str, ...] = ()  # RANKS keys: seven natural cards of one of these ranks (§8.3: at most 7 a meld)
+    ranks: tuple[
+        str, ...
+    ] = ()  # RANKS keys: seven natural cards of one of these ranks (docs/rules.md, "Canastas": at most 7 a meld)
 
 
 @dataclass(frozen=True)
@@ -177,9 +180,13 @@ class GoingOut:
     key: str  # the API value of ``went_out``
     label: str
     lines: tuple[tuple[str, str, int], ...]  # (item, label, points) added to the hand score
-    special: bool = False  # Modern special hand: the side scores only this (§8.5 element 6)
-    waives_minimum: bool = False  # the opening minimum does not apply (§2.3 exception, §7, §10.5)
-    partner: bool = False  # needs a partner (glatt ausmachen, §10.5): offered only where sides have partners
+    special: bool = False  # Modern special hand: the side scores only this (docs/rules.md, "Going out")
+    # the opening minimum does not apply (docs/rules.md, "Opening minimum" exception, docs/rules.md, "Vienna Canasta
+    # (Wiener Canasta)", "Going out")
+    waives_minimum: bool = False
+    partner: bool = (
+        False  # needs a partner (glatt ausmachen, docs/rules.md, "Going out"): offered only where sides have partners
+    )
 
     @property
     def bonus(self) -> int:
@@ -224,7 +231,7 @@ class Layout:
 
 @dataclass(frozen=True)
 class Setting:
-    """A house rule a game can set, with the spec's default (§15)."""
+    """A house rule a game can set, with the spec's default (docs/rules.md, "House rules")."""
 
     key: str
     label: str
@@ -248,36 +255,56 @@ class RuleSet:
     spec: str  # the spec sections this table comes from
     summary: str
     layouts: tuple[Layout, ...]  # the first is the default
-    target: int  # the game ends at the end of a hand when a side has at least this (§2.6)
-    card_values: Mapping[str, int]  # points per card of each CARD_GROUPS key (§1.1)
+    target: int  # the game ends at the end of a hand when a side has at least this (docs/rules.md, "End of the game")
+    card_values: Mapping[str, int]  # points per card of each CARD_GROUPS key (docs/rules.md, "Card values")
     cards_in_deck: Mapping[str, int]  # how many of each group the deck holds (card conservation)
     canasta_kinds: tuple[CanastaKind, ...]
     going_out: tuple[GoingOut, ...]
     red_three_values: tuple[int, ...]  # value by number of red threes a side has, index 0..all
     red_three_sign: RedThreeSign
-    opening_minimums: tuple[OpeningRow, ...]  # by the side's total at the start of a hand (§2.3)
+    opening_minimums: tuple[
+        OpeningRow, ...
+    ]  # by the side's total at the start of a hand (docs/rules.md, "Opening minimum")
     canastas_to_go_out: int = 1
     natural_canastas_to_go_out: int = 0
     wild_canastas_to_go_out: int = 0
-    red_three_melded_no_canasta: int = -1  # "canasta" sign: a side that melded but has no canasta (§15.2)
-    black_three_values: tuple[int, ...] = ()  # Modern: black threes by the three-table (§8.5 element 3)
-    black_three_in_hand: int = 0  # Canadian: each black three left in hand costs this (§9)
-    exact_cut_bonus: int = 0  # Canadian: the non-dealing team when the cut is exact (§9)
+    red_three_melded_no_canasta: int = (
+        -1
+    )  # "canasta" sign: a side that melded but has no canasta (docs/rules.md, "House rules")
+    black_three_values: tuple[
+        int, ...
+    ] = ()  # Modern: black threes by the three-table (docs/rules.md, "Red and black threes")
+    black_three_in_hand: int = (
+        0  # Canadian: each black three left in hand costs this (docs/rules.md, "Canadian Canasta (3 decks)")
+    )
+    exact_cut_bonus: int = (
+        0  # Canadian: the non-dealing team when the cut is exact (docs/rules.md, "Canadian Canasta (3 decks)")
+    )
     incomplete_melds: tuple[Deduction, ...] = ()  # a meld not completed by the end of the hand
-    holding_penalties: tuple[Deduction, ...] = ()  # Modern: per player holding three or more (§8.5)
+    holding_penalties: tuple[
+        Deduction, ...
+    ] = ()  # Modern: per player holding three or more (docs/rules.md, "Penalties")
     melded_minus_without_canasta: bool = False  # Modern: melded cards count minus with no canasta
     penalty_catalogue: tuple[Deduction, ...] = ()  # offences with their points ([003], [004])
     melded_card_groups: tuple[str, ...] = CARD_GROUP_KEYS  # groups that count as melded cards
     hand_card_groups: tuple[str, ...] = CARD_GROUP_KEYS  # groups counted in hand at card value
     minimum_on_concealed: bool = False  # [004]: the minimum applies even to a concealed going out
     no_going_out_with_incomplete: tuple[str, ...] = ()  # Modern option: incomplete melds that forbid going out
-    partie_layouts: tuple[Layout, ...] = ()  # [003] complete Game: partnerships of Partien 2 and 3 (§10.6)
-    lone_player: bool = False  # classic 3 players: a lone player against a partnership, per hand (§5)
-    lone_trigger: LoneTrigger = LoneTrigger.PILE_OR_OUT  # §15.3: how the table decides who plays alone (a hint only)
-    splash_opening: bool = False  # §8.2 Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
-    lone_red_sign: LoneRedSign = LoneRedSign.PARTNERSHIP  # §5 reading (a), §15.3
-    lone_all_four: LoneAllFour = LoneAllFour.INDIVIDUAL  # §5 reading (b), §15.3
-    tie_rule: TieRule = TieRule.PLAY_ON  # §15.4
+    partie_layouts: tuple[
+        Layout, ...
+        # [003] complete Game: partnerships of Partien 2 and 3 (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6
+        # players)")
+    ] = ()
+    # classic 3 players: a lone player against a partnership, per hand (docs/rules.md, "Classic Canasta (3 players)")
+    lone_player: bool = False
+    lone_trigger: LoneTrigger = (
+        LoneTrigger.PILE_OR_OUT
+    )  # docs/rules.md, "House rules": how the table decides who plays alone (a hint only)
+    # docs/rules.md, "Opening minimum" Modern: a "splash" (a natural or wild canasta from hand) needs no minimum
+    splash_opening: bool = False
+    lone_red_sign: LoneRedSign = LoneRedSign.PARTNERSHIP  # docs/rules.md, "Classic Canasta (3 players)", "House rules"
+    lone_all_four: LoneAllFour = LoneAllFour.INDIVIDUAL  # docs/rules.md, "Classic Canasta (3 players)", "House rules"
+    tie_rule: TieRule = TieRule.PLAY_ON  # docs/rules.md, "House rules"
     settings: tuple[Setting, ...] = ()
     terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
 
@@ -308,7 +335,8 @@ class RuleSet:
 
     @property
     def going_out_offered(self) -> tuple[GoingOut, ...]:
-        """The ways of going out this seating allows: glatt ausmachen only where sides have partners (§10.5)."""
+        """The ways of going out this seating allows: glatt ausmachen only where sides have partners
+        (docs/rules.md, Austrian rulebook, "Going out")."""
         return tuple(g for g in self.going_out if not g.partner or self.layouts[0].partners)
 
     @property

@@ -60,22 +60,25 @@ def frozen_table(mapping: dict[str, int]) -> Mapping[str, int]:
 # ---------------------------------------------------------------------------------------------
 # Shared tables
 
-# §1.1: Joker 50; ace and 2: 20; K to 8: 10; 7 to 4: 5; black 3: 5. Red threes are bonus only.
+# docs/rules.md, "Card values": Joker 50; ace and 2: 20; K to 8: 10; 7 to 4: 5; black 3: 5. Red threes are bonus only.
 CLASSIC_CARD_VALUES = frozen_table({"jokers": 50, "twos_aces": 20, "high": 10, "low": 5, "black_threes": 5})
 
-# §2.1: 2 × 52 + 4 jokers = 108: 4 jokers; 8 twos + 8 aces; K–8 6 ranks × 8 = 48; 7–4 4 × 8 = 32; 4 black 3s.
+# docs/rules.md, "Card values": 2 × 52 + 4 jokers = 108: 4 jokers; 8 twos + 8 aces; K–8 6 ranks × 8 = 48; 7–4 4 × 8 =
+# 32; 4 black 3s.
 DECK_108 = frozen_table({"jokers": 4, "twos_aces": 16, "high": 48, "low": 32, "black_threes": 4})
-# §6, §9, §10.1: 3 × 52 + 6 jokers = 162.
+# docs/rules.md, "Classic Canasta, 6 players in three teams of 2", "Canadian Canasta (3 decks)", "Austrian rulebook
+# (Spielregeln, 2–6 players)": 3 × 52 + 6 jokers = 162.
 DECK_162 = frozen_table({"jokers": 6, "twos_aces": 24, "high": 72, "low": 48, "black_threes": 6})
 
-# §2.3 / §12: negative → 15 (no minimum), 0–1495 → 50, 1500–2995 → 90, 3000 or more → 120.
+# docs/rules.md, "Opening minimum": negative → 15 (no minimum), 0–1495 → 50, 1500–2995 → 90, 3000 or more → 120.
 CLASSIC_OPENING = (
     OpeningRow(None, -5, 15),
     OpeningRow(0, 1495, 50),
     OpeningRow(1500, 2995, 90),
     OpeningRow(3000, None, 120),
 )
-# §6 two teams of 3 and §9 Canadian: a fifth row, 7000 or more → 150.
+# docs/rules.md, "Classic Canasta, 6 players in three teams of 2" two teams of 3 and docs/rules.md, "Canadian Canasta (3
+# decks)" Canadian: a fifth row, 7000 or more → 150.
 OPENING_150 = (
     OpeningRow(None, -5, 15),
     OpeningRow(0, 1495, 50),
@@ -84,26 +87,33 @@ OPENING_150 = (
     OpeningRow(7000, None, 150),
 )
 
-# §2.5: each red three 100, all four 800.
+# docs/rules.md, "How a hand is scored": each red three 100, all four 800.
 CLASSIC_RED_THREES = (0, 100, 200, 300, 800)
-# §6: 1–3 → 100 each, 4 → 400 (no 800 bonus), 5 → 1000, 6 → 1200.
+# docs/rules.md, "Classic Canasta, 6 players in three teams of 2": 1–3 → 100 each, 4 → 400 (no 800 bonus), 5 → 1000, 6 →
+# 1200.
 SIX_RED_THREES = (0, 100, 200, 300, 400, 1000, 1200)
 
-NATURAL = CanastaKind("natural", N_("Natural canastas"), 500, natural=True, min_points=35)  # §2.5; 7 × 5
-MIXED = CanastaKind("mixed", N_("Mixed canastas"), 300, min_points=50)  # §2.5; six 4s–7s and one 2
+NATURAL = CanastaKind(
+    "natural", N_("Natural canastas"), 500, natural=True, min_points=35
+)  # docs/rules.md, "How a hand is scored"; 7 × 5
+MIXED = CanastaKind(
+    "mixed", N_("Mixed canastas"), 300, min_points=50
+)  # docs/rules.md, "How a hand is scored"; six 4s–7s and one 2
 CLASSIC_CANASTAS = (NATURAL, MIXED)
-WILD_2000 = CanastaKind("wild", N_("Wild-card canastas"), 2000, wild=True, min_points=140)  # §3; seven 2s
+WILD_2000 = CanastaKind(
+    "wild", N_("Wild-card canastas"), 2000, wild=True, min_points=140
+)  # docs/rules.md, "House rules"; seven 2s
 
-GOING_OUT = ("going_out", N_("Going out"), 100)  # §2.5
+GOING_OUT = ("going_out", N_("Going out"), 100)  # docs/rules.md, "How a hand is scored"
 NORMAL = GoingOut("normal", N_("Went out"), (GOING_OUT,))
 CONCEALED = GoingOut(
     "concealed", N_("Concealed"), (GOING_OUT, ("concealed", N_("Concealed going out"), 100)), waives_minimum=True
-)  # §2.5: 100 more, 200 in all; §2.3: no minimum
+)  # docs/rules.md, "How a hand is scored": 100 more, 200 in all; docs/rules.md, "Opening minimum": no minimum
 CLASSIC_GOING_OUT = (NORMAL, CONCEALED)
 
 
 def with_negative_minimum(rules: RuleSet, minimum: int) -> RuleSet:
-    """The negative-total row set to ``minimum`` (§15.6)."""
+    """The negative-total row set to ``minimum`` (docs/rules.md, "House rules")."""
     rows = tuple(replace(row, minimum=minimum) if row.low is None else row for row in rules.opening_minimums)
     if rows[0].low is not None:  # a table that starts at 0: add the negative row
         rows = (OpeningRow(None, -5, minimum),) + rows
@@ -120,7 +130,7 @@ TIE_SETTING = Setting(
     N_("Sides level at the top at or above the target"),
     TieRule.PLAY_ON,
     ((TieRule.PLAY_ON, N_("Tie: play another hand")), (TieRule.DRAW, N_("The game ends drawn"))),
-    "§2.6, §13 D19, §15.4",
+    'docs/rules.md, "House rules"',
     option_setter("tie_rule", TieRule),
 )
 
@@ -131,7 +141,7 @@ def with_going_out_lines(rules: RuleSet, key: str, lines: tuple[tuple[str, str, 
 
 
 def _hand_canasta_adds(rules: RuleSet, adds: Any) -> RuleSet:
-    """§15.1: Hand-Canasta 1000 replaces the going-out bonus (default) or adds the 100 to it."""
+    """docs/rules.md, "House rules": Hand-Canasta 1000 replaces the going-out bonus (default) or adds the 100 to it."""
     kind = rules.going_out_kind("hand_canasta")
     base = tuple(line for line in kind.lines if line[0] != "going_out")
     return with_going_out_lines(rules, "hand_canasta", ((GOING_OUT,) + base) if adds else base)
@@ -142,7 +152,7 @@ HAND_CANASTA_SETTING = Setting(
     N_("Hand-Canasta 1000"),
     False,
     ((False, N_("replaces the 100 for going out")), (True, N_("plus the 100 for going out"))),
-    "§13 D3, §15.1",
+    'docs/rules.md, "House rules"',
     _hand_canasta_adds,
 )
 RED_THREE_NO_CANASTA_SETTING = Setting(
@@ -150,20 +160,20 @@ RED_THREE_NO_CANASTA_SETTING = Setting(
     N_("Red threes of a side that melded but has no canasta"),
     -1,
     ((-1, N_("count minus (as the Austrian rulebook)")), (0, N_("count nothing"))),
-    "§13 D2, §15.2",
+    'docs/rules.md, "House rules"',
     lambda rules, value: replace(rules, red_three_melded_no_canasta=int(value)),
 )
 
 
 def _wild_melds(rules: RuleSet, allowed: Any) -> RuleSet:
-    """§3: wild-card melds allowed: a wild canasta 2000, an incomplete wild meld −1000."""
+    """docs/rules.md, "House rules": wild-card melds allowed: a wild canasta 2000, an incomplete wild meld −1000."""
     if not allowed:
         return rules
     return replace(
         rules,
         canasta_kinds=rules.canasta_kinds + (WILD_2000,),
         incomplete_melds=rules.incomplete_melds
-        + (Deduction("wild", N_("Incomplete wild-card meld"), 1000, spec="§3"),),
+        + (Deduction("wild", N_("Incomplete wild-card meld"), 1000, spec='docs/rules.md, "Penalties"'),),
     )
 
 
@@ -172,7 +182,7 @@ NEGATIVE_MINIMUM_SETTING = Setting(
     N_("Opening minimum with a negative total"),
     50,
     ((50, N_("50")), (15, N_("15 (classic)"))),
-    "§13 D1, §15.6",
+    'docs/rules.md, "House rules"',
     with_negative_minimum,
 )
 
@@ -181,7 +191,7 @@ WILD_MELDS_SETTING = Setting(
     N_("Wild-card melds (2s and jokers)"),
     False,
     ((False, N_("not allowed")), (True, N_("allowed: canasta +2000, incomplete −1000"))),
-    "§3",
+    'docs/rules.md, "House rules"',
     _wild_melds,
 )
 

@@ -20,12 +20,13 @@ from scorekeeper.core.rulesets.shared import (
 # "Vienna Canasta (Wiener Canasta)": going out concealed without a canasta of one's own
 VERDECKT = N_("Concealed, on the partner's canasta (Verdeckt Ausmachen)")
 
-# §7 Vienna: red threes count plus only with a canasta; Hand-Canasta 1000; Verdeckt Ausmachen 200.
+# docs/rules.md, "Vienna Canasta (Wiener Canasta)" Vienna: red threes count plus only with a canasta; Hand-Canasta 1000;
+# Verdeckt Ausmachen 200.
 VIENNA = replace(
     CLASSIC,
     id="vienna",
     name=N_("Vienna Canasta (Wiener Canasta)"),
-    spec="§7",
+    spec="docs/rules.md#vienna",
     summary=N_(
         "Classic with red threes counting only with a canasta, Hand-Canasta 1000 and concealed going out on the "
         "partner's canasta (Verdeckt Ausmachen) 200."
