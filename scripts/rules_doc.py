@@ -1,4 +1,4 @@
-"""Write docs/rules.md, the project's own rules reference, from the rule tables in scorekeeper/core/variants.py.
+"""Write docs/rules.md, the project's own rules reference, from the rule tables in scorekeeper/core/rulesets/.
 
 Every number in the document comes from the tables the scoring uses; the prose is kept here. After a
 change to a rule set, a setting or the prose, run
@@ -285,18 +285,23 @@ SOURCE_TAGS = {
 }
 
 RED_THREE_SIGNS = {
-    "melded": "Red threes count plus for a side that has melded something, minus for a side that has melded nothing.",
-    "canasta": "Red threes count plus only for a side that has a canasta; a side without one counts them minus.",
-    "canasta_nothing": (
-        "Red threes count plus only for a side that has a canasta; a side that has melded but has no canasta counts "
-        "them as nothing, a side that has melded nothing counts them minus."
+    variants.RedThreeSign.MELDED: (
+        "Red threes count plus for a side that has melded something, minus for a side that has melded nothing."
     ),
-    "canasta_count": (
+    variants.RedThreeSign.CANASTA: (
+        "Red threes count plus only for a side that has a canasta; a side without one counts them minus."
+    ),
+    variants.RedThreeSign.CANASTA_COUNT: (
         "Red and black threes are each looked up in the table and the two added: a team with no canasta counts them "
         "minus, with one canasta not at all, with two or more plus."
     ),
-    "always": "Red threes always count plus.",
+    variants.RedThreeSign.ALWAYS: "Red threes always count plus.",
 }
+# the "canasta" sign with the house rule that a side that melded but has no canasta counts them as nothing
+CANASTA_OR_NOTHING = (
+    "Red threes count plus only for a side that has a canasta; a side that has melded but has no canasta counts "
+    "them as nothing, a side that has melded nothing counts them minus."
+)
 
 
 def plain(text: str) -> str:
@@ -374,6 +379,21 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         ]
     out.append("")
 
+    out += section_card_values(base, rules)
+    out += section_canastas(base, rules)
+    out += section_threes(base, rules)
+    out += section_going_out(base, rules)
+    out += section_penalties(base, rules)
+    out += section_opening(base, rules)
+    out += section_end_of_game(base, rules)
+    out += section_unclear(base, rules)
+    out += section_house_rules(base, rules)
+    return out
+
+
+def section_card_values(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The card values and the deck."""
+    out: list[str] = []
     out += ["### Card values", ""]
     rows = [
         (label, points(rules.card_values[key]), points(rules.cards_in_deck[key])) for key, label in variants.CARD_GROUPS
@@ -391,7 +411,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
     elif "black_threes" in rules.hand_card_groups:
         extras.append("A three left in a hand counts against the side at its card value, like any other card.")
     out += ["", " ".join(extras), ""]
+    return out
 
+
+def section_canastas(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The canasta bonuses."""
+    out: list[str] = []
     out += [
         "### Canastas",
         "",
@@ -400,7 +425,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
     ]
     out += table(("Canasta", "Bonus each"), [(kind.label, points(kind.bonus)) for kind in rules.canasta_kinds], (1,))
     out.append("")
+    return out
 
+
+def section_threes(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The threes table and when threes count plus or minus."""
+    out: list[str] = []
     out += ["### Red and black threes", ""]
     header = ("Threes", "Red threes") + (("Black threes",) if rules.black_three_values else ())
     rows = []
@@ -411,11 +441,16 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         rows.append(row)
     out += table(header, rows, numeric=tuple(range(1, len(header))))
     out.append("")
-    sign = rules.red_three_sign
-    if sign == "canasta" and rules.red_three_melded_no_canasta == 0:
-        sign = "canasta_nothing"
-    out += [RED_THREE_SIGNS[sign], ""]
+    if rules.red_three_sign == variants.RedThreeSign.CANASTA and rules.red_three_melded_no_canasta == 0:
+        out += [CANASTA_OR_NOTHING, ""]
+    else:
+        out += [RED_THREE_SIGNS[rules.red_three_sign], ""]
+    return out
 
+
+def section_going_out(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The ways of going out and what going out needs."""
+    out: list[str] = []
     out += ["### Going out", ""]
     rows = []
     for g in rules.going_out:
@@ -438,7 +473,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         "When the stock runs out and nobody has gone out, the hand ends and nobody scores a bonus for going out.",
     ]
     out.append("")
+    return out
 
+
+def section_penalties(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The penalties."""
+    out: list[str] = []
     out += ["### Penalties", ""]
     rows = [(d.label, minus(d.points)) for d in rules.incomplete_melds]
     rows += [(f"{d.label}, each player (at most {d.max_count})", minus(d.points)) for d in rules.holding_penalties]
@@ -457,7 +497,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         'can be entered with any hand ("Other penalty points").',
         "",
     ]
+    return out
 
+
+def section_opening(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The opening table."""
+    out: list[str] = []
     out += ["### Opening minimum", ""]
     out += [
         "The first meld a side makes in a hand must be worth at least this many card points, by the side's total "
@@ -482,7 +527,12 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         out += ["No minimum applies to a splash (a natural or wild canasta laid entirely from the hand).", ""]
     if rules.lone_player:
         out += ["Each player's own total decides his minimum.", ""]
+    return out
 
+
+def section_end_of_game(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The target and who wins."""
+    out: list[str] = []
     out += ["### End of the game", ""]
     out += [
         f"The target is **{rules.target}**. The game ends at the end of a hand in which a side reaches it; "
@@ -493,18 +543,29 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
         )
         + (
             "If the sides are exactly level at the top, another hand is played."
-            if rules.tie_rule == "play_on"
+            if rules.tie_rule == variants.TieRule.PLAY_ON
             else "If the sides are exactly level at the top, the game ends drawn."
         )
         + " A game can also be started with another target.",
         "",
     ]
+    return out
+
+
+def section_unclear(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """Where the sources are silent or unclear."""
+    out: list[str] = []
     notes = NOTES[base.id](rules)
     if notes:
         out += ["### Where the sources are silent or unclear", ""]
         out += [f"- {note}" for note in notes]
         out.append("")
+    return out
 
+
+def section_house_rules(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+    """The house rules of the rule set."""
+    out: list[str] = []
     out += ["### House rules", ""]
     out += table(
         ("House rule", "Choices", "Default"),
@@ -527,7 +588,7 @@ def render(rule_sets: Mapping[str, variants.RuleSet] | None = None) -> str:
     """The whole document."""
     rule_sets = variants.RULE_SETS if rule_sets is None else rule_sets
     out = [
-        "<!-- Written by scripts/rules_doc.py from scorekeeper/core/variants.py: change the script, then run",
+        "<!-- Written by scripts/rules_doc.py from scorekeeper/core/rulesets/: change the script, then run",
         "     `.venv/bin/python scripts/rules_doc.py`. tests/test_docs.py fails when this file is out of date. -->",
         "",
         "# The rules the score keeper uses",

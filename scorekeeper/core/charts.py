@@ -11,7 +11,7 @@ still hold the light colours, so the SVG reads well on its own too.
 from __future__ import annotations
 
 from html import escape
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 COLOURS = ("#0b6e4f", "#b3261e", "#1f5fbf", "#8a5a00", "#6b3fa0", "#00707a")
 INK = "currentColor"  # the page's text colour, dark on a light page and light on a dark one
@@ -103,6 +103,94 @@ def _target_label_place(
     return places[scores.index(min(scores))]
 
 
+class _Plot(NamedTuple):
+    """Where a line chart's plot stands and how values map onto it."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    lo: float
+    span: float
+    count: int
+
+    def x(self, i: int) -> float:
+        return self.left + self.width * (i / max(self.count, 1))
+
+    def y(self, v: float) -> float:
+        return self.top + self.height * (1 - (v - self.lo) / self.span)
+
+
+def _grid(plot: _Plot, hi: float) -> list[str]:
+    """The horizontal grid lines with their values, and the zero line when values go below it."""
+    parts = []
+    step = _nice_step(plot.span)
+    tick = (plot.lo // step) * step
+    right = plot.left + plot.width
+    while tick <= hi:
+        if tick >= plot.lo:
+            parts.append(
+                f'<line class="chart-grid" x1="{plot.left}" x2="{right}" '
+                f'y1="{plot.y(tick):.1f}" y2="{plot.y(tick):.1f}" stroke="#ece9df"/>'
+            )
+            parts.append(
+                f'<text class="chart-tick" x="{plot.left - 4}" y="{plot.y(tick) + 4:.1f}" '
+                f'font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
+            )
+        tick += step
+    if plot.lo < 0:
+        parts.append(
+            f'<line class="chart-zero" x1="{plot.left}" x2="{right}" '
+            f'y1="{plot.y(0):.1f}" y2="{plot.y(0):.1f}" stroke="#767369"/>'
+        )
+    return parts
+
+
+def _target_line(plot: _Plot, series: Sequence[tuple[str, Sequence[int]]], target: int, label: str) -> str:
+    """The target as a dashed line, its label where the lines leave room."""
+    lines = [[(plot.x(i), plot.y(v)) for i, v in enumerate([0, *values])] for _name, values in series]
+    box = (plot.left, plot.top, plot.width, plot.height)
+    lx, ly, anchor = _target_label_place(label, plot.y(target), lines, box)
+    return (
+        f'<line class="chart-target" x1="{plot.left}" x2="{plot.left + plot.width}" '
+        f'y1="{plot.y(target):.1f}" y2="{plot.y(target):.1f}" stroke="{INK}" '
+        'stroke-dasharray="5 4"/><text class="chart-label" '
+        f'x="{lx:.1f}" y="{ly:.1f}" font-size="10" '
+        f'text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
+    )
+
+
+def _series_line(plot: _Plot, index: int, values: Sequence[int]) -> list[str]:
+    """One series' line from 0, with a dot on its last value."""
+    colour, cls = COLOURS[index % len(COLOURS)], _series(index)
+    coords = " ".join(f"{plot.x(i):.1f},{plot.y(v):.1f}" for i, v in enumerate([0, *values]))
+    dash = ' stroke-dasharray="8 3"' if index % 2 else ""
+    parts = [f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>']
+    if values:
+        parts.append(
+            f'<circle class="f{cls}" cx="{plot.x(len(values)):.1f}" cy="{plot.y(values[-1]):.1f}" r="3.5" '
+            f'fill="{colour}"/>'
+        )
+    return parts
+
+
+def _legend_entry(index: int, name: str, columns: int, rows: int, width: int, height: int) -> list[str]:
+    """One series' name in the legend: two a row when they fit beside each other, else one a row, cut
+    short if still too long (about 6.8 px a character at 12 px)."""
+    colour, cls = COLOURS[index % len(COLOURS)], _series(index)
+    dash = ' stroke-dasharray="8 3"' if index % 2 else ""
+    room = int((width // columns - 32) / 6.8)
+    lx = 8 + (index % columns) * (width // 2)
+    ly = height - 16 * rows + 16 * (index // columns) - 2
+    shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
+    return [
+        f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" '
+        f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>',
+        f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" '
+        f'fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>',
+    ]
+
+
 def line_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     target: int | None = None,
@@ -118,81 +206,25 @@ def line_chart(
         points.append(target)
     lo, hi = min(points), max(points)
     hi += (hi - lo) * 0.08  # room above the highest point and the target's label
-    # the legend: two names a row when they fit beside each other, else one a row, cut short if
-    # still too long (about 6.8 px a character at 12 px)
     columns = 2 if all(len(name) <= (width // 2 - 32) / 6.8 for name, _v in series) else 1
-    room = int((width // columns - 32) / 6.8)
     rows = (len(series) + columns - 1) // columns
     left, right, top, bottom = 44, 10, 12, 40 + 16 * rows
-    plot_w, plot_h = width - left - right, height - top - bottom
     count = max((len(values) for _n, values in series), default=0)
-    span = (hi - lo) or 1
-
-    def x(i: int) -> float:
-        return left + plot_w * (i / max(count, 1))
-
-    def y(v: float) -> float:
-        return top + plot_h * (1 - (v - lo) / span)
-
+    plot = _Plot(left, top, width - left - right, height - top - bottom, lo, (hi - lo) or 1, count)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
-        f'<rect class="chart-plot" x="{left}" y="{top}" width="{plot_w}" '
-        f'height="{plot_h}" fill="#fff" stroke="#d6d3c8"/>',
+        f'<rect class="chart-plot" x="{left}" y="{top}" width="{plot.width}" '
+        f'height="{plot.height}" fill="#fff" stroke="#d6d3c8"/>',
     ]
-    step = _nice_step(span)
-    tick = (lo // step) * step
-    while tick <= hi:
-        if tick >= lo:
-            parts.append(
-                f'<line class="chart-grid" x1="{left}" x2="{left + plot_w}" '
-                f'y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ece9df"/>'
-            )
-            parts.append(
-                f'<text class="chart-tick" x="{left - 4}" y="{y(tick) + 4:.1f}" '
-                f'font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
-            )
-        tick += step
-    if lo < 0:
-        parts.append(
-            f'<line class="chart-zero" x1="{left}" x2="{left + plot_w}" '
-            f'y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#767369"/>'
-        )
+    parts += _grid(plot, hi)
     if target is not None:
-        label = target_label.format(target=target)
-        lines = [[(x(i), y(v)) for i, v in enumerate([0, *values])] for _name, values in series]
-        lx, ly, anchor = _target_label_place(label, y(target), lines, (left, top, plot_w, plot_h))
-        parts.append(
-            f'<line class="chart-target" x1="{left}" x2="{left + plot_w}" '
-            f'y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="{INK}" '
-            'stroke-dasharray="5 4"/><text class="chart-label" '
-            f'x="{lx:.1f}" y="{ly:.1f}" font-size="10" '
-            f'text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
-        )
+        parts.append(_target_line(plot, series, target, target_label.format(target=target)))
     for index, (name, values) in enumerate(series):
-        colour, cls = COLOURS[index % len(COLOURS)], _series(index)
-        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *values]))
-        dash = ' stroke-dasharray="8 3"' if index % 2 else ""
-        parts.append(
-            f'<polyline points="{coords}" class="{cls}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>'
-        )
-        if values:
-            parts.append(
-                f'<circle class="f{cls}" cx="{x(len(values)):.1f}" cy="{y(values[-1]):.1f}" r="3.5" fill="{colour}"/>'
-            )
-        lx = 8 + (index % columns) * (width // 2)
-        ly = height - 16 * rows + 16 * (index // columns) - 2
-        shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
-        parts.append(
-            f'<line class="{cls}" x1="{lx}" x2="{lx + 18}" y1="{ly - 4}" '
-            f'y2="{ly - 4}" stroke="{colour}" stroke-width="3"{dash}/>'
-        )
-        parts.append(
-            f'<text class="chart-label" x="{lx + 24}" y="{ly}" font-size="12" '
-            f'fill="{INK}"><title>{escape(name)}</title>{escape(shown)}</text>'
-        )
+        parts += _series_line(plot, index, values)
+        parts += _legend_entry(index, name, columns, rows, width, height)
     parts.append(
-        f'<text class="chart-tick" x="{left + plot_w / 2:.1f}" y="{top + plot_h + 16}" '
+        f'<text class="chart-tick" x="{left + plot.width / 2:.1f}" y="{top + plot.height + 16}" '
         f'font-size="10" text-anchor="middle" fill="{INK}">{escape(x_label)} 0–{count}</text>'
     )
     parts.append("</svg>")

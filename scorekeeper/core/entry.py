@@ -1,7 +1,7 @@
 """One definition of a side's hand entry: every field, its kind, its limits, its label and its group.
 
 A side entry is what one side scored with in one hand, in the shape the JSON API takes and the
-database stores (see ``docs/api.md`` and the spec's §1.3). This table is the only place that says
+database stores (see ``docs/api.md``; docs/rules.md, "How a hand is scored"). This table is the only place that says
 which fields a rule set's entry has. The hand form (``forms.side_form_class``), the reading and
 checking (``checks.read_side``, ``count_fields``, ``known_fields``), storage (``checks.stored_entry``),
 a stored hand's form data (``forms.form_data``), the page (``hand.html``) and its script (``hand.js``,
@@ -16,26 +16,33 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.variants import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
+from scorekeeper.core.variants import CARD_GROUP_KEYS, CARD_GROUPS, Deduction, RuleSet
 
 # What a field holds:
 #   count   a whole number of things: canastas, threes, unfinished melds, players holding, offences
-#   points  card or penalty points, a multiple of ``step`` (§0: every value is a multiple of 5)
-#   cards   card counts by value group (§1.1), the other way of giving a ``points`` figure (its ``pair``)
+#   points  card or penalty points, a multiple of ``step`` (docs/rules.md, "How a hand is scored": every value is a
+# multiple of 5)
+#   cards   card counts by value group (docs/rules.md, "Card values"), the other way of giving a ``points`` figure (its
+# ``pair``)
 #   choice  one of ``choices``, or None
 #   flag    true or false (None too where ``default`` is None: left out)
 KINDS = ("count", "points", "cards", "choice", "flag")
 # The parts of a side entry, in the order the hand form shows them.
 GROUPS = (
-    "going_out",  # how the side went out (§2.4)
-    "canastas",  # completed canastas by kind (§1.2)
-    "threes",  # red threes; Modern black threes melded, Canadian black threes in hand (§8.5, §9)
-    "melded",  # melded cards M: points or counts (§1.3); whether the side has melded (§2.5)
+    "going_out",  # how the side went out (docs/rules.md, "Going out")
+    "canastas",  # completed canastas by kind (docs/rules.md, "Canastas")
+    # red threes; Modern black threes melded, Canadian black threes in hand (docs/rules.md, "Penalties", "Canadian
+    # Canasta (3 decks)")
+    "threes",
+    # melded cards M: points or counts (docs/rules.md, "How a hand is scored"); whether the side has melded
+    # (docs/rules.md, "How a hand is scored")
+    "melded",
     "hand",  # cards left in hand H: points or counts
-    "incomplete",  # unfinished melds (§3, §6, §8.5)
-    "holding",  # players holding 3 or more aces / 7s (§8.5)
-    "bonus",  # the exact cut (§9)
-    "offences",  # the rule book's penalty catalogue (§10.5, §11.5)
+    # unfinished melds (docs/rules.md, "House rules", "Classic Canasta, 6 players in three teams of 2", "Penalties")
+    "incomplete",
+    "holding",  # players holding 3 or more aces / 7s (docs/rules.md, "Penalties")
+    "bonus",  # the exact cut (docs/rules.md, "Canadian Canasta (3 decks)")
+    "offences",  # the rule book's penalty catalogue (docs/rules.md, "Going out", "Penalties")
     "penalties",  # other penalty points, entered by hand
 )
 # No real penalty comes near this; it stops a slip of the thumb from wrecking a total.
@@ -74,7 +81,7 @@ class Field:
     pair: str = ""  # points and cards: the field that gives the same figure the other way
     default: Any = 0  # the value when left out or empty
     form: bool = True  # the hand form has it (``has_melded`` is the API's only)
-    spec: str = ""
+    spec: str = ""  # where docs/rules.md explains it
 
     @property
     def mode(self) -> str:
@@ -107,22 +114,35 @@ def _cards(name: str, group: str, label: str, pair: str) -> Field:
     return Field(name, "cards", group, label, cards=cards, pair=pair, default=None)
 
 
+# The headings of docs/rules.md that explain the fields (each rule set's section has them).
+SCORED = 'docs/rules.md, "How a hand is scored"'
+CANASTAS = 'docs/rules.md, "Canastas"'
+THREES = 'docs/rules.md, "Red and black threes"'
+GOING_OUT = 'docs/rules.md, "Going out"'
+PENALTIES_HEADING = 'docs/rules.md, "Penalties"'
+
 # The fields every rule set's entry is built on, whatever its tables (``exact_cut`` only where the
 # rule set has the bonus). Every other field is a count: their kind and shape never depend on the rules,
 # so an entry can be stored or put back into the form without them (``shape``).
-WENT_OUT = Field("went_out", "choice", "going_out", N_("Went out"), default=None, spec="§1.3")
-HAS_MELDED = Field("has_melded", "flag", "melded", N_("Has melded"), default=None, form=False, spec="§2.5")
+WENT_OUT = Field("went_out", "choice", "going_out", N_("Went out"), default=None, spec=GOING_OUT)
+HAS_MELDED = Field("has_melded", "flag", "melded", N_("Has melded"), default=None, form=False, spec=THREES)
 MELDED_POINTS = Field(
-    "melded_points", "points", "melded", N_("Points melded"), step=5, pair="melded_cards", spec="§1.3"
+    "melded_points", "points", "melded", N_("Points melded"), step=5, pair="melded_cards", spec=SCORED
 )
 MELDED_CARDS = _cards("melded_cards", "melded", N_("Melded cards"), "melded_points")
-HAND_POINTS = Field("hand_points", "points", "hand", N_("Points in hand"), step=5, pair="hand_cards", spec="§1.3")
+HAND_POINTS = Field("hand_points", "points", "hand", N_("Points in hand"), step=5, pair="hand_cards", spec=SCORED)
 HAND_CARDS = _cards("hand_cards", "hand", N_("Cards left in hand"), "hand_points")
 EXACT_CUT = Field(
-    "exact_cut", "flag", "bonus", N_("Exact cut, this team did not deal (+%(points)s)"), default=False, spec="§9"
+    "exact_cut", "flag", "bonus", N_("Exact cut, this team did not deal (+%(points)s)"), default=False, spec=GOING_OUT
 )
 PENALTIES = Field(
-    "penalties", "points", "penalties", N_("Other penalty points (deducted)"), max=MAX_PENALTY, step=5, spec="§1.3"
+    "penalties",
+    "points",
+    "penalties",
+    N_("Other penalty points (deducted)"),
+    max=MAX_PENALTY,
+    step=5,
+    spec=PENALTIES_HEADING,
 )
 FRAME = (WENT_OUT, HAS_MELDED, MELDED_POINTS, MELDED_CARDS, HAND_POINTS, HAND_CARDS, EXACT_CUT, PENALTIES)
 _FRAME = {f.name: f for f in FRAME}
@@ -157,29 +177,33 @@ _derived: dict[int, tuple[RuleSet, tuple[Field, ...]]] = {}
 
 
 def _side_fields(rules: RuleSet) -> tuple[Field, ...]:
-    """``side_fields``, derived."""
-    fields = [
-        replace(
-            WENT_OUT,
-            label=rules.term("went_out", WENT_OUT.label),
-            choices=tuple((g.key, g.label) for g in rules.going_out_offered),
-        )
-    ]
-    fields += [
-        Field(f"{k.key}_canastas", "count", "canastas", k.label, max=30, key=k.key, spec="§1.2")
+    """``side_fields``, derived: how the side went out, its canastas, threes, cards, deductions."""
+    went_out = replace(
+        WENT_OUT,
+        label=rules.term("went_out", WENT_OUT.label),
+        choices=tuple((g.key, g.label) for g in rules.going_out_offered),
+    )
+    fields = [went_out, *canasta_fields(rules), *three_fields(rules), *card_fields(rules)]
+    fields += deduction_fields(rules)
+    return tuple(fields)
+
+
+def canasta_fields(rules: RuleSet) -> list[Field]:
+    """A count of each kind of completed canasta (docs/rules.md, "Canastas")."""
+    return [
+        Field(f"{k.key}_canastas", "count", "canastas", k.label, max=30, key=k.key, spec=CANASTAS)
         for k in rules.canasta_kinds
     ]
-    fields.append(Field("red_threes", "count", "threes", N_("Red threes"), max=rules.red_threes_in_deck, spec="§2.5"))
+
+
+def three_fields(rules: RuleSet) -> list[Field]:
+    """Red threes; Modern's melded black threes; Canadian black threes left in hand (docs/rules.md,
+    "Red and black threes")."""
+    fields = [Field("red_threes", "count", "threes", N_("Red threes"), max=rules.red_threes_in_deck, spec=THREES)]
     if rules.black_three_values:
+        label = rules.term("black_threes", N_("Black threes"))
         fields.append(
-            Field(
-                "black_threes",
-                "count",
-                "threes",
-                rules.term("black_threes", N_("Black threes")),
-                max=len(rules.black_three_values) - 1,
-                spec="§8.5",
-            )
+            Field("black_threes", "count", "threes", label, max=len(rules.black_three_values) - 1, spec=THREES)
         )
     if rules.black_three_in_hand:
         fields.append(
@@ -190,52 +214,40 @@ def _side_fields(rules: RuleSet) -> tuple[Field, ...]:
                 N_("Black threes in hand (−%(points)s)"),
                 max=rules.cards_in_deck["black_threes"],
                 points=rules.black_three_in_hand,
-                spec="§9",
+                spec=PENALTIES_HEADING,
             )
         )
-    fields += [
+    return fields
+
+
+def card_fields(rules: RuleSet) -> list[Field]:
+    """Whether the side melded, its melded cards and the cards left in hand, as points or counts."""
+    return [
         HAS_MELDED,
         replace(MELDED_POINTS, max=rules.max_card_points),
         _narrowed(MELDED_CARDS, rules, rules.melded_card_groups),
         replace(HAND_POINTS, max=rules.max_card_points),
         _narrowed(HAND_CARDS, rules, rules.hand_card_groups),
     ]
+
+
+def _deduction_field(prefix: str, group_name: str, d: Deduction, most: int) -> Field:
+    """A count of one of the rule set's deductions."""
+    return Field(f"{prefix}_{d.key}", "count", group_name, d.label, max=most, key=d.key, points=d.points, spec=d.spec)
+
+
+def deduction_fields(rules: RuleSet) -> list[Field]:
+    """Unfinished melds, players holding (at most one per player of the side), the exact cut, the
+    offences of the rule book and penalty points entered by hand (docs/rules.md, "Penalties")."""
+    fields = [_deduction_field("incomplete", "incomplete", d, d.max_count) for d in rules.incomplete_melds]
     fields += [
-        Field(
-            f"incomplete_{d.key}",
-            "count",
-            "incomplete",
-            d.label,
-            max=d.max_count,
-            key=d.key,
-            points=d.points,
-            spec=d.spec,
-        )
-        for d in rules.incomplete_melds
-    ]
-    fields += [
-        Field(
-            f"holding_{d.key}",
-            "count",
-            "holding",
-            d.label,
-            max=min(d.max_count, rules.side_size),  # per player of the side (§8.5, §13 D4)
-            key=d.key,
-            points=d.points,
-            spec=d.spec,
-        )
-        for d in rules.holding_penalties
+        _deduction_field("holding", "holding", d, min(d.max_count, rules.side_size)) for d in rules.holding_penalties
     ]
     if rules.exact_cut_bonus:
         fields.append(replace(EXACT_CUT, points=rules.exact_cut_bonus))
-    fields += [
-        Field(
-            f"offence_{d.key}", "count", "offences", d.label, max=d.max_count, key=d.key, points=d.points, spec=d.spec
-        )
-        for d in rules.penalty_catalogue
-    ]
+    fields += [_deduction_field("offence", "offences", d, d.max_count) for d in rules.penalty_catalogue]
     fields.append(PENALTIES)
-    return tuple(fields)
+    return fields
 
 
 def group(fields: tuple[Field, ...], name: str) -> tuple[Field, ...]:

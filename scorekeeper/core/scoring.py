@@ -1,7 +1,7 @@
 """Pure scoring: hand scores with a breakdown, running totals, opening minimums and the result.
 
-No Flask, no database: functions of (rule set, hand entries). Section numbers (§) in comments
-refer to the team's scoring specification; docs/rules.md explains the rules in our own words.
+No Flask, no database: functions of (rule set, hand entries). Each rule cites the heading of
+docs/rules.md that explains it in the project's own words.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, RuleSet
+from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, LoneAllFour, LoneRedSign, RedThreeSign, RuleSet, TieRule
 
 
 @dataclass(frozen=True)
@@ -22,12 +22,20 @@ class SideHand:
     mixed_canastas: int = 0
     red_threes: int = 0
     went_out: str | None = None  # None, or the key of one of the rule set's ways of going out
-    has_melded: bool | None = None  # None: derived from melded points and canastas (§2.5)
+    has_melded: bool | None = (
+        None  # None: derived from melded points and canastas (docs/rules.md, "How a hand is scored")
+    )
     penalties: int = 0  # points entered by hand
-    other_canastas: Mapping[str, int] = field(default_factory=dict)  # other kinds, by key (§3, §6, §8, §9)
-    black_threes: int = 0  # Modern: black threes melded, scored by the three-table (§8.5)
-    black_threes_in_hand: int = 0  # Canadian: −100 each (§9)
-    exact_cut: bool = False  # Canadian: the cut was exact and this team did not deal (§9)
+    other_canastas: Mapping[str, int] = field(
+        default_factory=dict
+        # other kinds, by key (docs/rules.md, "House rules", "Classic Canasta, 6 players in three teams of 2", "Modern
+        # American Canasta", "Canadian Canasta (3 decks)")
+    )
+    black_threes: int = 0  # Modern: black threes melded, scored by the three-table (docs/rules.md, "Penalties")
+    black_threes_in_hand: int = 0  # Canadian: −100 each (docs/rules.md, "Canadian Canasta (3 decks)")
+    exact_cut: bool = (
+        False  # Canadian: the cut was exact and this team did not deal (docs/rules.md, "Canadian Canasta (3 decks)")
+    )
     incomplete_melds: Mapping[str, int] = field(default_factory=dict)  # by Deduction key
     holding: Mapping[str, int] = field(default_factory=dict)  # Modern: players holding 3+ aces / 7s
     offences: Mapping[str, int] = field(default_factory=dict)  # penalty catalogue, by key
@@ -47,7 +55,8 @@ class SideHand:
 
     @property
     def melded(self) -> bool:
-        """Whether the side has at least one meld on the table (red threes are not melds, §2.5)."""
+        """Whether the side has at least one meld on the table (red threes are not melds: docs/rules.md,
+        "How a hand is scored")."""
         if self.has_melded is not None:
             return self.has_melded
         return self.melded_points > 0 or self.canastas > 0 or self.black_threes > 0
@@ -79,7 +88,7 @@ class SideScore:
 
 @dataclass(frozen=True)
 class Result:
-    """Where the game stands after a hand (§2.6)."""
+    """Where the game stands after a hand (docs/rules.md, "End of the game")."""
 
     finished: bool
     winner: int | None = None  # side index
@@ -111,7 +120,8 @@ class GameState:
 
 
 def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
-    """Card points of a count of cards by value group (§1.1): jokers, 2s and aces, K–8, 7–4, black 3s."""
+    """Card points of a count of cards by value group: jokers, 2s and aces, K–8, 7–4, black 3s
+    (docs/rules.md, "Card values")."""
     return sum(rules.card_values[key] * int(counts.get(key, 0) or 0) for key in CARD_GROUP_KEYS)
 
 
@@ -122,19 +132,23 @@ def _plural(n: int, word: str) -> str:
 
 def threes_sign(rules: RuleSet, side: SideHand) -> tuple[int, str]:
     """+1, 0 or −1 for the side's red (and Modern black) threes, and why, by the rule set's sign rule."""
-    if rules.red_three_sign == "always":  # §9
+    if rules.red_three_sign == RedThreeSign.ALWAYS:  # docs/rules.md, "Canadian Canasta (3 decks)"
         return 1, ""
-    if rules.red_three_sign == "canasta_count":  # §8.5 element 3: 0 canastas −, 1 nothing, 2 or more +
+    if (
+        rules.red_three_sign == RedThreeSign.CANASTA_COUNT
+    ):  # docs/rules.md, "Red and black threes": 0 canastas −, 1 nothing, 2 or more +
         if side.canastas >= 2:
             return 1, ""
         return (0, N_("one canasta: not scored")) if side.canastas == 1 else (-1, N_("no canasta: minus"))
-    if rules.red_three_sign == "canasta":  # §7, §10.5: plus only with a canasta
+    if (
+        rules.red_three_sign == RedThreeSign.CANASTA
+    ):  # docs/rules.md, "Vienna Canasta (Wiener Canasta)", "Going out": plus only with a canasta
         if side.canastas:
             return 1, ""
-        if side.melded and rules.red_three_melded_no_canasta == 0:  # §15.2 alternative
+        if side.melded and rules.red_three_melded_no_canasta == 0:  # docs/rules.md, "House rules" alternative
             return 0, N_("no canasta: not scored")
         return -1, N_("no canasta: minus")
-    return (1, "") if side.melded else (-1, N_("nothing melded: minus"))  # §2.5
+    return (1, "") if side.melded else (-1, N_("nothing melded: minus"))  # docs/rules.md, "How a hand is scored"
 
 
 def _canasta_label(kind_label: str, n: int) -> str:
@@ -143,68 +157,58 @@ def _canasta_label(kind_label: str, n: int) -> str:
     return f"{n} {label}" if n != 1 else f"1 {label.replace('canastas', 'canasta')}"
 
 
-def score_side(rules: RuleSet, side: SideHand) -> SideScore:
-    """One side's hand score with its breakdown, by the rule set's tables.
+def going_out_lines(way) -> list[LineItem]:
+    """The bonus lines of the way the side went out (docs/rules.md, "Going out")."""
+    return [LineItem(item, label, points, label) for item, label, points in way.lines if points]
 
-    Classic (§2.5): going out + canastas + RT(red, hasMelded) + M − H − penalties; the other rule
-    sets change the tables (canasta kinds, ways of going out, red-three sign) and add their items:
-    incomplete melds, Modern's three-table and players holding three aces or 7s (§8.5), Canadian
-    black threes in hand and the exact cut (§9), penalty catalogues (§10.5, §11.5).
-    """
-    kind = rules.going_out_kind(side.went_out) if side.went_out else None
-    if kind is not None and kind.special:  # §8.5 element 6: only the special hand scores
-        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in kind.lines))
-    lines: list[LineItem] = []
-    if kind is not None:
-        lines.extend(LineItem(item, label, points, label) for item, label, points in kind.lines if points)
+
+def canasta_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Each kind of completed canasta times its bonus (docs/rules.md, "Canastas")."""
+    lines = []
     for canasta in rules.canasta_kinds:
         n = side.canasta_count(canasta.key)
         if n:
-            lines.append(
-                LineItem(
-                    f"{canasta.key}_canastas", _canasta_label(canasta.label, n), canasta.bonus * n, canasta.label, n
-                )
-            )
+            label = _canasta_label(canasta.label, n)
+            lines.append(LineItem(f"{canasta.key}_canastas", label, canasta.bonus * n, canasta.label, n))
+    return lines
+
+
+def three_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Red threes (and Modern's melded black threes) from the threes table, with the sign the rule set
+    gives them (docs/rules.md, "Red and black threes")."""
     sign, why = threes_sign(rules, side)
+    note = f" ({why})" if why else ""
+    lines = []
     if side.red_threes:
-        label = _plural(side.red_threes, "red three") + (f" ({why})" if why else "")
-        lines.append(
-            LineItem(
-                "red_threes",
-                label,
-                rules.red_three_values[side.red_threes] * sign,
-                N_("Red threes"),
-                side.red_threes,
-                why,
-            )
-        )
+        points = rules.red_three_values[side.red_threes] * sign
+        label = _plural(side.red_threes, "red three") + note
+        lines.append(LineItem("red_threes", label, points, N_("Red threes"), side.red_threes, why))
     if side.black_threes and rules.black_three_values:
-        label = _plural(side.black_threes, "black three") + (f" ({why})" if why else "")
-        lines.append(
-            LineItem(
-                "black_threes",
-                label,
-                rules.black_three_values[side.black_threes] * sign,
-                N_("Black threes"),
-                side.black_threes,
-                why,
-            )
-        )
+        points = rules.black_three_values[side.black_threes] * sign
+        label = _plural(side.black_threes, "black three") + note
+        lines.append(LineItem("black_threes", label, points, N_("Black threes"), side.black_threes, why))
+    return lines
+
+
+def card_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Melded cards plus (Modern: minus with no canasta), cards left in hand minus (docs/rules.md, "How a
+    hand is scored"; Modern American Canasta, "Penalties")."""
+    lines = []
     if side.melded_points:
-        minus = rules.melded_minus_without_canasta and side.canastas == 0  # §8.5 element 4
+        minus = rules.melded_minus_without_canasta and side.canastas == 0
         label = "Melded cards (no canasta: minus)" if minus else "Melded cards"
-        lines.append(
-            LineItem(
-                "melded_cards",
-                label,
-                -side.melded_points if minus else side.melded_points,
-                N_("Melded cards"),
-                0,
-                N_("no canasta: minus") if minus else "",
-            )
-        )
+        points = -side.melded_points if minus else side.melded_points
+        note = N_("no canasta: minus") if minus else ""
+        lines.append(LineItem("melded_cards", label, points, N_("Melded cards"), 0, note))
     if side.hand_points:
         lines.append(LineItem("cards_in_hand", "Cards left in hand", -side.hand_points, N_("Cards left in hand")))
+    return lines
+
+
+def canadian_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Black threes left in hand and the exact cut (docs/rules.md, Canadian Canasta, "Penalties" and
+    "Going out")."""
+    lines = []
     if side.black_threes_in_hand and rules.black_three_in_hand:
         lines.append(
             LineItem(
@@ -217,34 +221,60 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
         )
     if side.exact_cut and rules.exact_cut_bonus:
         lines.append(LineItem("exact_cut", "Exact cut", rules.exact_cut_bonus, N_("Exact cut")))
-    for group, item in (
-        (rules.incomplete_melds, "incomplete"),
-        (rules.holding_penalties, "holding"),
-        (rules.penalty_catalogue, "offence"),
+    return lines
+
+
+def deduction_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
+    """Unfinished melds, players holding three aces or 7s, the rule book's offences, and penalty points
+    entered by hand (docs/rules.md, "Penalties")."""
+    lines = []
+    for table, item, counts in (
+        (rules.incomplete_melds, "incomplete", side.incomplete_melds),
+        (rules.holding_penalties, "holding", side.holding),
+        (rules.penalty_catalogue, "offence", side.offences),
     ):
-        counts = {"incomplete": side.incomplete_melds, "holding": side.holding, "offence": side.offences}[item]
-        for deduction in group:
+        for deduction in table:
             n = counts.get(deduction.key, 0)
             if n:
                 label = deduction.label if n == 1 else f"{deduction.label} × {n}"
-                lines.append(
-                    LineItem(
-                        f"{item}_{deduction.key}", label, -deduction.points * n, deduction.label, n if n > 1 else 0
-                    )
-                )
+                points = -deduction.points * n
+                lines.append(LineItem(f"{item}_{deduction.key}", label, points, deduction.label, n if n > 1 else 0))
     if side.penalties:
         lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
+    return lines
+
+
+def score_side(rules: RuleSet, side: SideHand) -> SideScore:
+    """One side's hand score with its breakdown, by the rule set's tables.
+
+    Classic: going out + canastas + red threes (signed by whether the side melded) + melded cards −
+    cards in hand − penalties; the other rule sets change the tables (canasta kinds, ways of going
+    out, red-three sign) and add their items: unfinished melds, Modern's three-table and players
+    holding three aces or 7s, Canadian black threes in hand and the exact cut, penalty catalogues.
+    A Modern special hand scores only itself (docs/rules.md, Modern American Canasta, "Going out").
+    """
+    way = rules.going_out_kind(side.went_out) if side.went_out else None
+    if way is not None and way.special:
+        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in way.lines))
+    lines = going_out_lines(way) if way is not None else []
+    lines += canasta_lines(rules, side)
+    lines += three_lines(rules, side)
+    lines += card_lines(rules, side)
+    lines += canadian_lines(rules, side)
+    lines += deduction_lines(rules, side)
     return SideScore(tuple(lines))
 
 
 def pool(sides: Sequence[SideHand]) -> SideHand:
-    """The partnership of a hand in classic 3 players (§5): melds, canastas, going out and cards in
+    """The partnership of a hand in classic 3 players (docs/rules.md, "Classic Canasta (3 players)"):
+    melds, canastas, going out and cards in
     hand pooled; red threes and penalties left out, since each partner keeps his own."""
     other: dict[str, int] = {}
     for side in sides:
         for key, n in side.other_canastas.items():
             other[key] = other.get(key, 0) + n
-    # §5 reading (a): the partnership has melded when either partner has, as entered or derived;
+    # docs/rules.md, "Classic Canasta (3 players)": the partnership has melded when either partner has, as entered or
+    # derived;
     # one partner's "nothing melded" must not hide the other's melds
     return SideHand(
         melded_points=sum(s.melded_points for s in sides),
@@ -253,7 +283,7 @@ def pool(sides: Sequence[SideHand]) -> SideHand:
         mixed_canastas=sum(s.mixed_canastas for s in sides),
         went_out=next((s.went_out for s in sides if s.went_out), None),
         has_melded=any(s.melded for s in sides),
-        penalties=0,  # each partner's own, as his red threes (§15.11: the offender's score)
+        penalties=0,  # each partner's own, as his red threes (docs/rules.md, "House rules": the offender's score)
         other_canastas=other,
     )
 
@@ -261,7 +291,8 @@ def pool(sides: Sequence[SideHand]) -> SideHand:
 def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = None) -> tuple[SideScore, ...]:
     """Every side's score for one hand.
 
-    ``lone`` (classic 3 players, §5): the player who played alone this hand; the other two form a
+    ``lone`` (classic 3 players, docs/rules.md, "Classic Canasta (3 players)"): the player who played
+    alone this hand; the other two form a
     partnership whose score for cards and canastas goes to both, each adding his own red threes,
     with the sign by whether the partnership has melded. None: each scores alone.
     """
@@ -270,10 +301,11 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
     partners = [i for i in range(len(sides)) if i != lone]
     pooled = pool([sides[i] for i in partners])
     shared = score_side(rules, pooled).breakdown
-    # §5 reading (b): the all-four value is one player's; the setting also gives it to partners who
+    # docs/rules.md, "Classic Canasta (3 players)": the all-four value is one player's; the setting also gives it to
+    # partners who
     # hold the four between them, each counting his own at the all-four rate (800 / 4 = 200 each)
     partners_red = sum(sides[i].red_threes for i in partners)
-    all_four_shared = rules.lone_all_four == "partnership" and partners_red == len(rules.red_three_values) - 1
+    all_four_shared = rules.lone_all_four == LoneAllFour.PARTNERSHIP and partners_red == len(rules.red_three_values) - 1
     scores: list[SideScore] = []
     for i, side in enumerate(sides):
         if i == lone:
@@ -281,21 +313,23 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
             continue
         lines = [replace(line, label=f"Partnership: {line.label[0].lower()}{line.label[1:]}") for line in shared]
         if side.red_threes:
-            # §5 reading (a): the sign by whether the partnership has melded; the setting: the partner's own melds
-            sign, why = threes_sign(rules, side if rules.lone_red_sign == "own" else pooled)
+            # docs/rules.md, "Classic Canasta (3 players)": the sign by whether the partnership has melded; the setting:
+            # the partner's own melds
+            sign, why = threes_sign(rules, side if rules.lone_red_sign == LoneRedSign.OWN else pooled)
             value = rules.red_three_values[side.red_threes]
             if all_four_shared:
                 value = rules.red_three_values[-1] * side.red_threes // partners_red
             label = _plural(side.red_threes, "own red three") + (f" ({why})" if why else "")
             lines.append(LineItem("red_threes", label, value * sign, N_("Own red threes"), side.red_threes, why))
-        if side.penalties:  # §15.11: off the offending player's own total, not his partner's
+        if side.penalties:  # docs/rules.md, "House rules": off the offending player's own total, not his partner's
             lines.append(LineItem("penalties", "Penalties", -side.penalties, N_("Penalties")))
         scores.append(SideScore(tuple(lines)))
     return tuple(scores)
 
 
 def opening_minimum(rules: RuleSet, total: int) -> int:
-    """The opening-meld minimum for a side whose total at the start of the hand is ``total`` (§2.3)."""
+    """The opening-meld minimum for a side whose total at the start of the hand is ``total``
+    (docs/rules.md, "Opening minimum")."""
     return opening_row(rules, total).minimum
 
 
@@ -310,11 +344,13 @@ def opening_row(rules: RuleSet, total: int):
 
 
 def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
-    """Whether the game has ended after a hand with these totals, who won and by how much (§2.6).
+    """Whether the game has ended after a hand with these totals, who won and by how much
+    (docs/rules.md, "End of the game").
 
     The game ends when one or more sides have reached the target; the highest total wins and the
     margin is its lead over the next side (with three sides, ``leads`` gives the lead over each,
-    §15.5). Sides level at the top: no seed covers it (§13 D19); the default of §15.4 announces the
+    docs/rules.md, "House rules"). Sides level at the top: no source covers it; by default (docs/rules.md,
+    "House rules") the app announces the
     tie and plays another hand, the "draw" setting ends the game drawn.
     """
     if not totals or max(totals) < rules.target:
@@ -322,7 +358,7 @@ def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
     top = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == top]
     if len(leaders) > 1:
-        return Result(finished=rules.tie_rule == "draw", tie=True)
+        return Result(finished=rules.tie_rule == TieRule.DRAW, tie=True)
     winner = leaders[0]
     runner_up = max(t for i, t in enumerate(totals) if i != winner)
     leads = tuple(top - t if i != winner else 0 for i, t in enumerate(totals))
@@ -337,7 +373,7 @@ def play(
 ) -> GameState:
     """Replay a game hand by hand: scores, running totals, minimums and the result.
 
-    ``lones`` gives each hand's lone player in classic 3 players (§5).
+    ``lones`` gives each hand's lone player in classic 3 players (docs/rules.md, "Classic Canasta (3 players)").
 
     The game ends after the first hand that decides it; hands recorded after that are kept and
     counted in the totals shown, and ``extra_hands`` says how many there are, so the sheet can warn.

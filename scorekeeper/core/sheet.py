@@ -24,7 +24,8 @@ def rules_for(game: Game) -> variants.RuleSet:
 
 
 def sitting_out(rules: variants.RuleSet, hand_index: int) -> list[int]:
-    """Seats that sit this hand out: in a side larger than the playing size, players take turns (§10.1, §11.1)."""
+    """Seats that sit this hand out: in a side larger than the playing size, players take turns
+    (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia rules (2–6 players)")."""
     layout = rules.layouts[0]
     if not layout.playing:
         return []
@@ -133,7 +134,8 @@ def breakdown_dicts(score: scoring.SideScore, label=lambda line: line.label) -> 
 
 
 def match_balance(sheets: list[Sheet]) -> dict[str, int]:
-    """Each player's net balance over the Partien of a complete Game (§10.6, reading): a finished
+    """Each player's net balance over the Partien of a complete Game (docs/rules.md, "Austrian rulebook
+    (Spielregeln, 2–6 players)", the app's reading): a finished
     Partie adds its margin to each winner and takes it from each loser."""
     players = sheets[0].game.players if sheets else []
     balance = {name: 0 for name in players}
@@ -154,7 +156,8 @@ def settlement(s: Sheet) -> list[tuple[int, int, int]]:
 
 def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
     """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
-    rulebooks settle it (§10.6, §11.6): each player of a losing side pays the winners' lead over
+    rulebooks settle it (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia
+    rules (2–6 players)"): each player of a losing side pays the winners' lead over
     his side to one player of the winning side (in turn); with players on their own, the winner
     collects from each. Empty while the game is not won."""
     if not result.finished or result.winner is None:

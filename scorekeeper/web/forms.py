@@ -130,10 +130,51 @@ def side_form_class(rules: RuleSet) -> type[Form]:
     return SideForm
 
 
+class HandFormBase(FlaskForm):
+    """What every hand form can say about itself; ``hand_form_class`` adds the fields of a rule set."""
+
+    game_rules: RuleSet
+    side_fields: tuple[entry.Field, ...] = ()  # what the page shows of each side
+
+    def lone_player(self) -> int | None:
+        """The chosen lone player (classic 3 players), or None."""
+        value = getattr(self, "lone", None)
+        return None if value is None or value.data in (None, "", "none") else int(value.data)
+
+    def field_group(self, name: str) -> tuple[entry.Field, ...]:
+        """The fields of one group of the side entry, for the page."""
+        return entry.group(self.side_fields, name)
+
+    def side_field(self, name: str) -> entry.Field:
+        """The side-entry field of this name."""
+        return next(f for f in self.side_fields if f.name == name)
+
+    def fields_json(self) -> list[dict[str, Any]]:
+        """The side-entry table as the page's script reads it (``data-fields``)."""
+        return [f.as_json() for f in self.side_fields]
+
+    def ending(self) -> tuple[list[str | None], bool]:
+        """Each side's way of going out (None: it did not) and whether the stock ran out."""
+        return _ending(
+            self.game_rules,
+            self.out.data,
+            self.how.data,
+            [seat.form.went_out.data for seat in self.sides],
+            bool(self.stock_out.data),
+        )
+
+    def counts_mode(self, side: int, field: entry.Field) -> bool:
+        """Whether this side's figure of ``field`` was given as card counts."""
+        if self.mode.raw_data:
+            return self.mode.data == entry.COUNTS_MODE
+        return getattr(self.sides[side].form, field.mode).data == entry.COUNTS_MODE
+
+
 def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[FlaskForm]:
     """A hand of this rule set: one side form per side, how the hand ended, and the confirmation."""
 
-    class HandForm(FlaskForm):
+    class HandForm(HandFormBase):
+        game_rules = rules
         sides = SeatList(FormField(side_form_class(rules)), min_entries=rules.sides, max_entries=rules.sides)
         # How the hand ended, asked once for the hand: which side went out (or nobody: the stock ran
         # out) and how. A form of an older page sends each side's ``went_out`` and ``stock_out`` instead.
@@ -157,42 +198,9 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
         confirm = BooleanField(N_("The figures are right: save anyway"))
         client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
         based_on = HiddenField(validators=[Optional(), Length(max=20)])  # what the phone saw: a stale save is refused
-        side_fields = tuple(f for f in entry.side_fields(rules) if f.form)  # what the page shows of each side
+        side_fields = tuple(f for f in entry.side_fields(rules) if f.form)
 
-        def lone_player(self) -> int | None:
-            """The chosen lone player (classic 3 players), or None."""
-            value = getattr(self, "lone", None)
-            return None if value is None or value.data in (None, "", "none") else int(value.data)
-
-        def field_group(self, name: str) -> tuple[entry.Field, ...]:
-            """The fields of one group of the side entry, for the page."""
-            return entry.group(self.side_fields, name)
-
-        def side_field(self, name: str) -> entry.Field:
-            """The side-entry field of this name."""
-            return next(f for f in self.side_fields if f.name == name)
-
-        def fields_json(self) -> list[dict[str, Any]]:
-            """The side-entry table as the page's script reads it (``data-fields``)."""
-            return [f.as_json() for f in self.side_fields]
-
-        def ending(self) -> tuple[list[str | None], bool]:
-            """Each side's way of going out (None: it did not) and whether the stock ran out."""
-            return _ending(
-                rules,
-                self.out.data,
-                self.how.data,
-                [seat.form.went_out.data for seat in self.sides],
-                bool(self.stock_out.data),
-            )
-
-        def counts_mode(self, side: int, field: entry.Field) -> bool:
-            """Whether this side's figure of ``field`` was given as card counts."""
-            if self.mode.raw_data:
-                return self.mode.data == entry.COUNTS_MODE
-            return getattr(self.sides[side].form, field.mode).data == entry.COUNTS_MODE
-
-    if rules.lone_player:
+    if rules.lone_player:  # docs/rules.md, "Classic Canasta (3 players)"
         names = players or [gettext("Player %(number)s", number=i + 1) for i in range(rules.sides)]
         HandForm.lone = RadioField(
             N_("Played alone this hand"),
@@ -262,55 +270,72 @@ class QuickHand(NamedTuple):
     based_on: int | None
 
 
+class _Unreadable(Exception):
+    """A posted value the hand form would have something to say about."""
+
+
+def _quick_field(field: entry.Field, formdata, prefix: str, shared_mode: str | None) -> tuple[bool, Any]:
+    """One field of one side as the hand form would read it: (whether it was given this way, its value)."""
+    if field.mode:
+        mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
+        if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
+            raise _Unreadable
+        if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
+            return False, None  # the figure was given the other way (points or card counts)
+    if field.kind == "cards":
+        counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
+        if None in counts.values():
+            raise _Unreadable
+        return True, counts
+    if field.kind == "choice":
+        value = formdata.get(prefix + field.name, "no")
+        if value != "no" and value not in {v for v, _ in field.choices}:
+            raise _Unreadable
+        return True, None if value == "no" else value
+    if field.kind == "flag":
+        return True, formdata.get(prefix + field.name, "") not in ("", "false")
+    number = _whole(formdata.get(prefix + field.name))
+    if number is None:
+        raise _Unreadable
+    return True, number
+
+
+def _quick_side(rules: RuleSet, formdata, index: int) -> dict[str, Any]:
+    """One side's raw entry from the posted form data."""
+    raw: dict[str, Any] = {}
+    for field in entry.side_fields(rules):
+        if field.form:
+            given, value = _quick_field(field, formdata, f"sides-{index}-", formdata.get("mode"))
+            if given:
+                raw[field.name] = value
+    return raw
+
+
+def _quick_lone(rules: RuleSet, formdata) -> int | None:
+    """The lone player of a classic 3-player hand from the posted form data."""
+    if not rules.lone_player:
+        return None
+    value = formdata.get("lone")
+    if value == "none":
+        return None
+    if value is not None and value.isdigit() and int(value) < rules.sides:
+        return int(value)
+    raise _Unreadable
+
+
 def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
     """The posted hand read from the raw form data as the hand form would read it, without building
     the form (most of a save's time); None whenever the form would find anything to say (a figure
     that is not a whole number, an unknown choice, a missing lone player): then the form is built
     and shows its messages."""
-    sides = []
-    shared_mode = formdata.get("mode")
     out = formdata.get("out")
     if out not in (None, "", STOCK_OUT) and not (out.isdigit() and int(out) < rules.sides):
         return None
-    for index in range(rules.sides):
-        prefix = f"sides-{index}-"
-        raw: dict[str, Any] = {}
-        for field in entry.side_fields(rules):
-            if not field.form:
-                continue
-            if field.mode:
-                mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
-                if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
-                    return None
-                if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
-                    continue  # the figure was given the other way (points or card counts)
-            if field.kind == "cards":
-                counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
-                if None in counts.values():
-                    return None
-                raw[field.name] = counts
-            elif field.kind == "choice":
-                value = formdata.get(prefix + field.name, "no")
-                if value != "no" and value not in {v for v, _ in field.choices}:
-                    return None
-                raw[field.name] = None if value == "no" else value
-            elif field.kind == "flag":
-                raw[field.name] = formdata.get(prefix + field.name, "") not in ("", "false")
-            else:
-                number = _whole(formdata.get(prefix + field.name))
-                if number is None:
-                    return None
-                raw[field.name] = number
-        sides.append(raw)
-    lone = None
-    if rules.lone_player:
-        value = formdata.get("lone")
-        if value == "none":
-            lone = None
-        elif value is not None and value.isdigit() and int(value) < rules.sides:
-            lone = int(value)
-        else:
-            return None
+    try:
+        sides = [_quick_side(rules, formdata, index) for index in range(rules.sides)]
+        lone = _quick_lone(rules, formdata)
+    except _Unreadable:
+        return None
     key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
     if len(key) > 64 or len(based_on) > 20:
         return None
@@ -470,10 +495,48 @@ def _setting_value(setting: Setting, raw: str | None) -> Any:
     return setting.default
 
 
+class NewGameFormBase(FlaskForm):
+    """What every new-game form can say; ``new_game_form_class`` adds the fields of a rule set."""
+
+    game_rules: RuleSet
+
+    def player_names(self, count: int) -> list[str]:
+        """The names of the first ``count`` seats, "Player N" where left empty."""
+        # spaces as the archive keeps names (store.player_id): "Anna  B" and "Anna B" are one player
+        return [
+            " ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
+            for i, field in enumerate(self.players[:count])
+        ]
+
+    def settings(self) -> dict[str, Any]:
+        """The chosen house rules."""
+        return {s.key: _setting_value(s, getattr(self, f"setting_{s.key}").data) for s in self.game_rules.settings}
+
+    def validate_for(self, count: int) -> bool:
+        """Checks that depend on the seating: distinct names and a dealer who is at the table."""
+        ok = True
+        seen: set[str] = set()
+        for field, name in zip(self.players, self.player_names(count)):
+            if names.skeleton(name) in seen:  # "Anna" and a look-alike "Аnna" are one name at the table
+                field.errors = list(field.errors) + [gettext("Two players have this name; add an initial.")]
+                ok = False
+            seen.add(names.skeleton(name))
+        if int(self.first_dealer.data or 0) >= count:
+            self.first_dealer.errors = list(self.first_dealer.errors) + [
+                gettext("Pick one of the players at the table.")
+            ]
+            ok = False
+        if self.target.data is not None and self.target.data % 5:
+            self.target.errors = list(self.target.errors) + [gettext("Scores are multiples of 5.")]
+            ok = False
+        return ok
+
+
 def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
     """Start a game of this rule set: seating, players, first dealer, house rules and target."""
 
-    class NewGameForm(FlaskForm):
+    class NewGameForm(NewGameFormBase):
+        game_rules = rules
         layout = RadioField(
             N_("Players"),
             choices=[SelectChoice(seating.key, seating.label) for seating in rules.layouts],
@@ -495,37 +558,6 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
             validators=[Optional(), NumberRange(min=500, max=100000, message=_l("Between 500 and 100000."))],
         )
 
-        def player_names(self, count: int) -> list[str]:
-            """The names of the first ``count`` seats, "Player N" where left empty."""
-            # spaces as the archive keeps names (store.player_id): "Anna  B" and "Anna B" are one player
-            return [
-                " ".join((field.data or "").split()) or gettext("Player %(number)s", number=i + 1)
-                for i, field in enumerate(self.players[:count])
-            ]
-
-        def settings(self) -> dict[str, Any]:
-            """The chosen house rules."""
-            return {s.key: _setting_value(s, getattr(self, f"setting_{s.key}").data) for s in rules.settings}
-
-        def validate_for(self, count: int) -> bool:
-            """Checks that depend on the seating: distinct names and a dealer who is at the table."""
-            ok = True
-            seen: set[str] = set()
-            for field, name in zip(self.players, self.player_names(count)):
-                if names.skeleton(name) in seen:  # "Anna" and a look-alike "Аnna" are one name at the table
-                    field.errors = list(field.errors) + [gettext("Two players have this name; add an initial.")]
-                    ok = False
-                seen.add(names.skeleton(name))
-            if int(self.first_dealer.data or 0) >= count:
-                self.first_dealer.errors = list(self.first_dealer.errors) + [
-                    gettext("Pick one of the players at the table.")
-                ]
-                ok = False
-            if self.target.data is not None and self.target.data % 5:
-                self.target.errors = list(self.target.errors) + [gettext("Scores are multiples of 5.")]
-                ok = False
-            return ok
-
     if len(rules.layouts) == 1:  # nothing to choose (the page sends it hidden): always the one layout
         only = rules.layouts[0].key
         NewGameForm.layout = HiddenField(default=only, filters=[lambda _value: only])
@@ -533,7 +565,7 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         NewGameForm.complete_game = BooleanField(
             N_("A complete Game: three Partien with rotating partnerships (4 players)")
         )
-    for setting in rules.settings:
+    for setting in rules.settings:  # docs/rules.md, "House rules"
         setattr(
             NewGameForm,
             f"setting_{setting.key}",

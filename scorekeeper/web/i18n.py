@@ -150,13 +150,7 @@ def signed(points: int, plus: bool = True) -> str:
 
 def red_three_hint(rules: Any) -> str:
     """When red threes count plus or minus under these rules, in a sentence for the hand form."""
-    if rules.red_three_sign == "melded":
-        return gettext("A side that has melded nothing counts its red threes as minus points.")
-    if rules.red_three_sign == "canasta":
-        return gettext("Red threes count plus only for a side with a canasta, otherwise minus.")
-    if rules.red_three_sign == "canasta_count":
-        return gettext("Threes: minus with no canasta, nothing with one, plus with two or more.")
-    return gettext("Each red three counts %(points)s.", points=rules.red_three_values[1])
+    return gettext(rules.red_three_hint, points=rules.red_three_values[1])
 
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
