@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv with the app (and, with "test", the test tools and Debian's Chromium). Idempotent.
+# Create .venv with the app (and, with "test", the test tools, Debian's Chromium, WebKit and Firefox). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -36,6 +36,15 @@ if [ "${1:-}" = "test" ] && [ ! -x /usr/bin/chromium ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
     echo "Chromium is not installed: the browser tests will be skipped (sudo apt-get install chromium)." >&2
+  fi
+fi
+if [ "${1:-}" = "test" ] && { [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x /usr/bin/firefox-esr ] || ! command -v Xvfb >/dev/null; }; then
+  # The flows in every engine (tests/engines): Chromium's, WebKit's and Firefox's WebDriver, and a
+  # virtual display for WebKitGTK, which has no headless mode.
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-driver webkit2gtk-driver xvfb firefox-esr >/dev/null
+  else
+    echo "WebKit or Firefox is not installed: their tests will be skipped, and fail in CI (sudo apt-get install chromium-driver webkit2gtk-driver xvfb firefox-esr)." >&2
   fi
 fi
 if [ "${1:-}" = "test" ] && ! command -v fiu-run >/dev/null; then
