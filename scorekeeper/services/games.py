@@ -1,7 +1,7 @@
 """Every change to a game, one function each: the pages and the JSON API call these and render
 the plain result they return.
 
-Each function is one ``BEGIN IMMEDIATE`` transaction (``store.write``) that loads what it needs
+Each function is one ``BEGIN IMMEDIATE`` transaction (``transaction.write``) that loads what it needs
 once and decides every conflict inside it: a hand's version is a condition of its update, the
 number of hands is read inside the write, a Partie's number is unique in its complete Game. So
 two phones saving at the same instant can never both be told "saved" for one hand.
@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
-from scorekeeper.storage import store
+from scorekeeper.storage import changes, games, reads, results, transaction
 
 SAVED = "saved"  # stored (``new``: a new row)
 UNCHANGED = "unchanged"  # nothing to do: sent twice, or the same figures again
@@ -53,10 +53,10 @@ def _locked(game: Game, kept: sheet.Kept | None) -> bool:
 
 def _kept(db: Database, game: Game) -> sheet.Kept:
     """The game's kept figures (kept now if an older archive had none)."""
-    kept = store.kept_of(db, game.id)
+    kept = reads.kept_of(db, game.id)
     if kept is None:
-        store.refresh_results(db, game.id)
-        kept = store.kept_of(db, game.id)
+        results.refresh_results(db, game.id)
+        kept = reads.kept_of(db, game.id)
     return kept
 
 
@@ -109,12 +109,12 @@ def add_hand(
     key stored before answers UNCHANGED with that hand's id; a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
     the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
             return Outcome(MISSING)
         if client_key:
-            existing = store.hand_by_key(db, game_id, client_key)
+            existing = reads.hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return Outcome(UNCHANGED, id=existing)
         kept = _kept(db, game)
@@ -127,11 +127,11 @@ def add_hand(
         if based_on is not None and based_on != kept.hands:
             return Outcome(OVERTAKEN, now=kept.hands)
         stored = checks.stored_entry(entry)
-        hand_id = store.insert_hand(
+        hand_id = games.insert_hand(
             db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, kept=kept
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        store.log_change(db, game_id, hand_id, "hand added", None, after, phone)
+        changes.log_change(db, game_id, hand_id, "hand added", None, after, phone)
         return Outcome(SAVED, id=hand_id)
 
 
@@ -159,16 +159,16 @@ def correct_hand(
     """Replace a hand's figures (logged with the entry before and after). The same figures again
     answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS or WARNINGS; a hand changed since
     version ``based_on`` OVERTAKEN (with its version now). The version is also a condition of the update itself."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
-        hand = store.get_hand(db, game_id, hand_id) if game else None
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
+        hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Outcome(MISSING)
         kept = _kept(db, game)
         if _locked(game, kept):
             return Outcome(LOCKED)
         rules = sheet.rules_for(game)
-        before = store.totals_before(db, game, rules, hand_id)
+        before = results.totals_before(db, game, rules, hand_id)
         refused, _scores = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
         if refused is not None:
             return refused
@@ -177,43 +177,43 @@ def correct_hand(
             return Outcome(UNCHANGED, id=hand_id)  # the same correction sent again (a double tap)
         if based_on is not None and based_on != hand.version:
             return Outcome(OVERTAKEN, id=hand_id, now=hand.version)
-        if not store.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
-            return Outcome(OVERTAKEN, id=hand_id, now=store.get_hand(db, game_id, hand_id).version)
+        if not games.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
+            return Outcome(OVERTAKEN, id=hand_id, now=reads.get_hand(db, game_id, hand_id).version)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        store.log_change(db, game_id, hand_id, "hand corrected", store.entry_of(hand), after, phone)
+        changes.log_change(db, game_id, hand_id, "hand corrected", changes.entry_of(hand), after, phone)
         return Outcome(SAVED, id=hand_id)
 
 
 def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
     """Delete a hand (Undo brings it back): MISSING, LOCKED or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
-        hand = store.get_hand(db, game_id, hand_id) if game else None
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
+        hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Outcome(MISSING)
         if _locked(game, _kept(db, game)):
             return Outcome(LOCKED)
-        store.delete_hand(db, game_id, hand_id)
-        store.log_change(db, game_id, hand_id, "hand deleted", store.entry_of(hand), None, phone)
+        games.delete_hand(db, game_id, hand_id)
+        changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
         return Outcome(SAVED, id=hand_id)
 
 
 def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
     """Undo the deletion of a hand: MISSING, LOCKED (a finished game is read-only, as for a
     deletion or a correction: bringing a hand back would change its result) or SAVED."""
-    if not (store.valid_id(game_id) and store.valid_id(hand_id)):
+    if not (reads.valid_id(game_id) and reads.valid_id(hand_id)):
         return Outcome(MISSING)
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
             return Outcome(MISSING)
         if _locked(game, _kept(db, game)):
-            deleted = store.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
+            deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
             return Outcome(LOCKED if deleted is not None else MISSING)
-        if not store.restore_hand(db, game_id, hand_id):
+        if not games.restore_hand(db, game_id, hand_id):
             return Outcome(MISSING)
-        hand = store.get_hand(db, game_id, hand_id)
-        store.log_change(db, game_id, hand_id, "hand restored", None, store.entry_of(hand), phone)
+        hand = reads.get_hand(db, game_id, hand_id)
+        changes.log_change(db, game_id, hand_id, "hand restored", None, changes.entry_of(hand), phone)
         return Outcome(SAVED, id=hand_id)
 
 
@@ -233,10 +233,10 @@ def create_game(
 ) -> Outcome:
     """Start a game (with ``complete_game``, as Partie 1 of a complete Game): SAVED with its id,
     MISSING if its evening is gone."""
-    with store.write(db):
-        if evening_id is not None and store.get_evening(db, evening_id) is None:
+    with transaction.write(db):
+        if evening_id is not None and reads.get_evening(db, evening_id) is None:
             return Outcome(MISSING)
-        game_id = store.create_game(
+        game_id = games.create_game(
             db,
             variant,
             players,
@@ -248,8 +248,8 @@ def create_game(
             guests=guests,
         )
         if complete_game:
-            store.set_match(db, game_id, game_id, 1)
-        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
+            games.set_match(db, game_id, game_id, 1)
+        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
         return Outcome(SAVED, id=game_id)
 
 
@@ -265,32 +265,32 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Outcom
     """Start the next Partie of a complete Game with the next partnerships (§10.6): SAVED with its
     id; REFUSED when all are played or the last one is still being played (``extra["game"]``: the
     Partie to show); MISSING. Decided inside the write, and the Partie's number is unique."""
-    if not store.valid_id(match_id):
+    if not reads.valid_id(match_id):
         return Outcome(MISSING)
-    with store.write(db):
-        games = store.match_games(db, match_id)
-        if not games:
+    with transaction.write(db):
+        parties = reads.match_games(db, match_id)
+        if not parties:
             return Outcome(MISSING)
-        last = games[-1]
+        last = parties[-1]
         rules = variants.get(last.variant)
-        if len(games) >= 1 + len(rules.partie_layouts):
+        if len(parties) >= 1 + len(rules.partie_layouts):
             return Outcome(REFUSED, problems=(Problem(None, "partie", N_("All three Partien have been played.")),))
         if not _kept(db, last).result.finished:
             problem = Problem(None, "partie", N_("Partie %(number)s is still being played."), {"number": last.partie})
             return Outcome(REFUSED, problems=(problem,), extra={"game": last.id})
-        layout = rules.partie_layouts[len(games) - 1]
-        game_id = store.create_game(
+        layout = rules.partie_layouts[len(parties) - 1]
+        game_id = games.create_game(
             db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
-            match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id, guests=store.guests_of(db, last.id),
+            match_id=match_id, partie=len(parties) + 1, evening_id=last.evening_id, guests=reads.guests_of(db, last.id),
         )  # fmt: skip
-        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
+        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
         return Outcome(SAVED, id=game_id)
 
 
 def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | None = None) -> Outcome:
     """Open a finished game for corrections (``reopened=False``: lock it again): MISSING or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
             return Outcome(MISSING)
         kept = _kept(db, game)
@@ -310,32 +310,32 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
             )
             problem = Problem(None, "hands", text, {"hand": kept.ended_after + 1, "count": kept.after_end})
             return Outcome(REFUSED, problems=(problem,))
-        store.reopen_game(db, game_id, reopened)
+        games.reopen_game(db, game_id, reopened)
         action = "game reopened" if reopened else "game locked"
-        store.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)
+        changes.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)
         return Outcome(SAVED, id=game_id)
 
 
 def delete_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
     """Delete a game started by mistake (Undo brings it back): MISSING, REFUSED (a Partie) or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
             return Outcome(MISSING)
-        if not store.delete_game(db, game_id):
+        if not games.delete_game(db, game_id):
             problem = Problem(None, "game", N_("A Partie of a complete Game cannot be deleted on its own."))
             return Outcome(REFUSED, problems=(problem,))
-        store.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
+        changes.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
         return Outcome(SAVED, id=game_id, extra={"evening": game.evening_id})
 
 
 def restore_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
     """Undo the deletion of a game: SAVED with its id (a new one if its number was taken), or MISSING."""
-    if not store.valid_id(game_id):
+    if not reads.valid_id(game_id):
         return Outcome(MISSING)
-    with store.write(db):
-        restored = store.undelete_game(db, game_id)
+    with transaction.write(db):
+        restored = games.undelete_game(db, game_id)
         if restored is None:
             return Outcome(MISSING)
-        store.log_change(db, restored, None, "game restored", None, _game_record(store.get_game(db, restored)), phone)
+        changes.log_change(db, restored, None, "game restored", None, _game_record(reads.get_game(db, restored)), phone)
         return Outcome(SAVED, id=restored)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import logging
 import os
 import sqlite3
@@ -16,8 +15,7 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database, Migrations
 
-from scorekeeper.core.messages import counted
-from scorekeeper.storage import backup, store
+from scorekeeper.storage import disk, results
 
 migrations = Migrations("scorekeeper")
 log = logging.getLogger(__name__)
@@ -79,6 +77,13 @@ def m004_complete_game(db: Database) -> None:
 def m005_archive(db: Database) -> None:
     """Players kept across evenings, evenings of games, seats by player, and per-game results kept
     up to date on every write so statistics read aggregates instead of replaying every hand."""
+    _m005_people(db)
+    _m005_results(db)
+    _m005_backfill(db)
+
+
+def _m005_people(db: Database) -> None:
+    """m005: players (one per name, any case), evenings and who came, each game's seats by player."""
     db["players"].create({"id": int, "name": str, "created_at": str}, pk="id")
     db.execute("CREATE UNIQUE INDEX players_name ON players(name COLLATE NOCASE)")
     db["evenings"].create({"id": int, "date": str, "place": str, "note": str, "created_at": str}, pk="id")
@@ -97,6 +102,10 @@ def m005_archive(db: Database) -> None:
     db["games"].add_column("evening_id", int)
     db["games"].add_column("reopened", int)
     db["games"].create_index(["evening_id"])
+
+
+def _m005_results(db: Database) -> None:
+    """m005: each game's result and each player's result in it, kept on every write."""
     db["game_results"].create(
         {
             "game_id": int,
@@ -133,8 +142,12 @@ def m005_archive(db: Database) -> None:
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
     db["player_results"].create_index(["player_id", "day"])
+
+
+def _m005_backfill(db: Database) -> None:
+    """m005: the games already stored get their players and seats."""
     # backfill in SQL, frozen here: each seat's player, found or added by name (any case); the
-    # results are kept by the app after the migrations (store.rebuild_missing_results)
+    # results are kept by the app after the migrations (results.rebuild_missing_results)
     db.execute(
         "insert or ignore into players (name, created_at) "
         "select trim(j.value), g.created_at from games g, json_each(g.players) j order by g.id, j.key"
@@ -308,9 +321,9 @@ def m014_ratings(db: Database) -> None:
         "create trigger players_delete_ratings after delete on players begin "
         "delete from ratings where player_id = old.id; delete from rating_changes where player_id = old.id; end"
     )
-    from scorekeeper.storage import rating_store  # today's code: a later change of the model is a migration of its own
+    from scorekeeper.storage import ratings  # today's code: a later change of the model is a migration of its own
 
-    rating_store.rebuild(db)
+    ratings.rebuild(db)
 
 
 @migrations()
@@ -339,18 +352,18 @@ def open_db(path: str, migrate: bool = True) -> Database:
     db.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:":
         # first: even switching to WAL may wait for a writer; a change waits at most this long for
-        # another program's lock, then the phone is told to try again (store.write)
-        db.execute(f"PRAGMA busy_timeout = {int(store.WRITE_WAIT * 1000)}")
+        # another program's lock, then the phone is told to try again (transaction.write)
+        db.execute(f"PRAGMA busy_timeout = {int(disk.WRITE_WAIT * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         # FULL: a commit is on the disk before the phone is told "saved", so an acknowledged hand
         # survives a power cut too (NORMAL with WAL survives a killed process, not a power cut)
         db.execute("PRAGMA synchronous = FULL")
         if not path.startswith("file:"):
-            # the file this connection opened: a change is refused once another is at the path (store.write)
-            db.opened = (path, store.file_identity(path))
+            # the file this connection opened: a change is refused once another is at the path (transaction.write)
+            db.opened = (path, disk.file_identity(path))
     if migrate or path == ":memory:":
         migrations.apply(db)
-        store.rebuild_missing_results(db)
+        results.rebuild_missing_results(db)
     return db
 
 
@@ -397,8 +410,8 @@ def _open_for(app, path: str, migrate: bool) -> Database:
     ("replaced") when another file is at the path now or none (deleted: never a new empty archive)."""
     files = app.extensions.setdefault(OPENED, {})
     expected = files.get(path)
-    if expected is not None and store.file_identity(path) != expected:
-        raise store.replaced(path, expected, store.file_identity(path))
+    if expected is not None and disk.file_identity(path) != expected:
+        raise disk.replaced(path, expected, disk.file_identity(path))
     db = open_db(path, migrate=migrate)
     opened = getattr(db, "opened", None)
     if opened is not None:
@@ -406,17 +419,17 @@ def _open_for(app, path: str, migrate: bool) -> Database:
             files[path] = opened[1]
         elif opened[1] != expected:
             db.close()
-            raise store.replaced(path, expected, opened[1])
+            raise disk.replaced(path, expected, opened[1])
         _hold(app, db)
     return db
 
 
 def _still_there(db: Database) -> Database:
     """A kept connection, reused: its file is still read (it holds what was acknowledged), but a
-    file replaced under it is reported now, and every change refused (store.write)."""
+    file replaced under it is reported now, and every change refused (transaction.write)."""
     try:
-        store.check_same_file(db)
-    except store.Unavailable:
+        disk.check_same_file(db)
+    except disk.Unavailable:
         pass
     return db
 
@@ -488,10 +501,10 @@ def close_for_exit(app) -> None:
     gc.collect()
     path = app.config["DATABASE"]
     expected = app.extensions.get(OPENED, {}).get(path)
-    if expected is None or store.file_identity(path) != expected:
+    if expected is None or disk.file_identity(path) != expected:
         return
     try:
-        with contextlib.closing(sqlite3.connect(path, timeout=store.WRITE_WAIT)) as connection:
+        with contextlib.closing(sqlite3.connect(path, timeout=disk.WRITE_WAIT)) as connection:
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error as error:  # a read-only or failing disk: SQLite replays the log at the next start
         log.error("The database could not be checkpointed at the end: %s", error)
@@ -505,58 +518,7 @@ def init_db_command() -> None:
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 
-@click.command("backup")
-@click.argument("path", type=click.Path(dir_okay=False, writable=True))
-@with_appcontext
-def backup_command(path: str) -> None:
-    """Write the whole archive to PATH as JSON."""
-
-    data = backup.export(get_db())
-    with open(path, "w", encoding="utf-8") as out:
-        json.dump(data, out, ensure_ascii=False, indent=1)
-    click.echo(
-        f"Wrote {counted(len(data['games']), 'game', 'games')}, "
-        f"{counted(len(data['evenings']), 'evening', 'evenings')}, "
-        f"{counted(len(data['players']), 'player', 'players')} to {path}"
-    )
-
-
-@click.command("restore")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--replace", is_flag=True, help="Erase the archive first (it must otherwise be empty).")
-@with_appcontext
-def restore_command(path: str, replace: bool) -> None:
-    """Restore a JSON export from PATH into an empty archive.
-
-    The whole file is checked before anything is erased, and with --replace the erasing and the
-    restoring are one transaction: a refused or failing file leaves the archive as it was."""
-
-    with open(path, "rb") as src:
-        try:
-            data = json.loads(src.read().decode("utf-8-sig"))
-        except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested absurdly deep
-            raise click.ClickException(f"{path} is not JSON: {error}") from None
-    games = len(data.get("games") or []) if isinstance(data, dict) and isinstance(data.get("games"), list) else 0
-    try:
-        # the file is checked first; then a bar shows the games going in (tens of seconds for years of them)
-        with click.progressbar(length=games, label="Restoring games", show_pos=True) as bar:
-            counts = backup.restore(get_db(), data, replace=replace, progress=lambda done, total: bar.update(1))
-    except backup.ImportError_ as error:
-        raise click.ClickException(f"{error} The archive was left unchanged.") from None
-    except store.Unavailable as trouble:  # the disk, not the file: busy (try again) or full
-        raise click.ClickException(
-            f"The database could not take the import ({trouble}): nothing was imported, the archive was left "
-            "unchanged. Try again when it is free or the disk has room."
-        ) from None
-    click.echo(
-        f"Restored {counted(counts['games'], 'game', 'games')} with {counted(counts['hands'], 'hand', 'hands')}, "
-        f"{counted(counts['evenings'], 'evening', 'evenings')}, {counted(counts['players'], 'player', 'players')}."
-    )
-
-
 def init_app(app) -> None:
     """Register the teardown and the commands with the app."""
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)

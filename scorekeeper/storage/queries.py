@@ -12,7 +12,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core import ratings
 from scorekeeper.core.stats import HistoryRow, Partnership, PlayerStats, _history_row, _player
-from scorekeeper.storage import store
+from scorekeeper.storage.reads import SHOWN_PLAYER
 
 PAGE_SIZE = 20
 
@@ -143,7 +143,7 @@ def player_table(
         sql = (
             f"select * from (select p.id, p.name, {PLAYER_COLUMNS}, {RATING_COLUMNS} from players p "
             "left join player_totals t on t.player_id = p.id left join ratings k on k.player_id = p.id "
-            f"where {store.SHOWN_PLAYER.format(p='p')}) order by {order}"
+            f"where {SHOWN_PLAYER.format(p='p')}) order by {order}"
         )
         return [_rated(r) for r in db.query(sql)]
     where, params = _filters(since, until, variant)

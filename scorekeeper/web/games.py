@@ -28,10 +28,11 @@ from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
-from scorekeeper.storage import queries, rating_store, store
+from scorekeeper.storage import changes as change_log
+from scorekeeper.storage import disk, queries, rating_reads, reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, answers, api, errors, forms, i18n, pagecache
+from scorekeeper.web import access, answers, api, errors, forms, i18n, pagecache, teams
 from scorekeeper.web.redirects import safe_path
 
 bp = Blueprint("games", __name__)
@@ -39,7 +40,7 @@ bp = Blueprint("games", __name__)
 
 def _load(game_id: int) -> Game:
     """The game or a 404 page."""
-    game = store.get_game(get_db(), game_id)
+    game = reads.get_game(get_db(), game_id)
     if game is None:
         abort(404)
     return game
@@ -51,7 +52,7 @@ def index():
     db = get_db()
     return render_template(
         "games/index.html",
-        tonight=store.evening_on(db, clock.today()),
+        tonight=reads.evening_on(db, clock.today()),
         recent=queries.recent_games(db),
         rule_sets=variants.RULE_SETS,
     )
@@ -62,7 +63,7 @@ def _evening_arg():
     evening_id = request.values.get("evening", type=int)
     if evening_id is None:
         return None
-    evening = store.get_evening(get_db(), evening_id)
+    evening = reads.get_evening(get_db(), evening_id)
     if evening is None:
         abort(404)
     return evening
@@ -132,7 +133,7 @@ def new_game(variant: str):
         if (
             form.validate_for(layout.players)
             and not (complete is not None and complete.errors)
-            and forms.look_alikes(form, typed, store.all_player_names(get_db()))
+            and forms.look_alikes(form, typed, reads.all_player_names(get_db()))
         ):
             outcome = service.create_game(
                 get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
@@ -143,7 +144,7 @@ def new_game(variant: str):
             if outcome.status == service.MISSING:
                 abort(404)  # the evening was deleted meanwhile
             return redirect(url_for("games.scoreboard", game_id=outcome.id))
-    known = [p.name for p in store.list_players(get_db())]
+    known = [p.name for p in reads.list_players(get_db())]
     return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known, table=table), (
         422 if form.is_submitted() else 200
     )
@@ -160,7 +161,7 @@ def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
     if asked:
         chosen = [pid for pid in ids if pid in asked]
     else:
-        played, last = store.evening_seats(get_db(), evening.id)
+        played, last = reads.evening_seats(get_db(), evening.id)
         chosen = seating.who_plays(ids, played, last, seats)[0]
     fitting = next((layout for layout in rules.layouts if layout.players == len(chosen)), None)
     seated = [names[pid] for pid in chosen]
@@ -182,10 +183,10 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
     """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
     game of the same rules, the deal passing on to whoever would have dealt its next hand."""
     game_id = request.args.get("again", type=int)
-    game = store.get_game(get_db(), game_id) if game_id is not None and store.valid_id(game_id) else None
+    game = reads.get_game(get_db(), game_id) if game_id is not None and reads.valid_id(game_id) else None
     if game is None or game.variant != rules.id:
         return
-    guests = store.guests_of(get_db(), game.id)
+    guests = reads.guests_of(get_db(), game.id)
     for seat, (field, name) in enumerate(zip(form.players, game.players)):
         field.data = "" if seat < len(guests) and guests[seat] else name  # a guest's seat stays a guest
     if game.layout and any(layout.key == game.layout for layout in rules.layouts):
@@ -194,7 +195,7 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
         if setting.key in game.settings:
             getattr(form, f"setting_{setting.key}").data = str(game.settings[setting.key])
     form.target.data = game.target
-    played = len(store.hands(get_db(), game.id))
+    played = len(reads.hands(get_db(), game.id))
     form.first_dealer.data = str((game.first_dealer + played) % len(game.players))
 
 
@@ -212,7 +213,7 @@ def _prefill_seats(form, rules: variants.RuleSet) -> None:
         field.data = " ".join(name.split())
 
 
-def _start_link(chosen: rating_store.TeamRequest, proposal: dict, evening_id: int) -> str:
+def _start_link(chosen: teams.TeamRequest, proposal: dict, evening_id: int) -> str:
     """The new game of the evening with this seating filled in (its players ticked as tonight's table)."""
     names = [seat["name"] for seat in proposal["seats"]]
     return url_for(
@@ -234,13 +235,13 @@ def fair_partners(evening_id: int):
     is how many came), seated so that the sides' predicted chances are as even as can be; each
     proposal starts its game with one tap. The same as JSON: ``GET /api/teams``."""
     db = get_db()
-    evening = store.get_evening(db, evening_id)
+    evening = reads.get_evening(db, evening_id)
     if evening is None:
         abort(404)
     args = request.args
     asked = "player" in args or "variant" in args
     if asked:
-        picked = [pid for pid in args.getlist("player", type=int) if store.valid_id(pid)]
+        picked = [pid for pid in args.getlist("player", type=int) if reads.valid_id(pid)]
     else:
         picked = [p.id for p in evening.players] if len(evening.players) in (4, 6) else []
     variant = args.get("variant") or None
@@ -248,12 +249,12 @@ def fair_partners(evening_id: int):
     if not picked and asked:
         problems = [gettext("Tick 4 or 6 players.")]
     elif picked:
-        chosen, found = rating_store.team_request(db, ",".join(str(pid) for pid in picked), variant)
+        chosen, found = teams.team_request(db, ",".join(str(pid) for pid in picked), variant)
         problems = [i18n.problem_message(p) for p in found]
     if chosen is not None:
         proposals = [
             {**proposal, "start": _start_link(chosen, proposal, evening.id)}
-            for proposal in rating_store.fair_partners(db, chosen)[:FAIR_SHOWN]
+            for proposal in rating_reads.fair_partners(db, chosen)[:FAIR_SHOWN]
         ]
     return render_template(
         "games/partners.html",
@@ -261,8 +262,8 @@ def fair_partners(evening_id: int):
         players=evening.players,
         picked=picked,
         variant=variant,
-        ratings=rating_store.current(db),
-        rule_sets=rating_store.partner_rule_sets(),
+        ratings=rating_reads.current(db),
+        rule_sets=teams.partner_rule_sets(),
         chosen=chosen,
         problems=problems,
         proposals=proposals,
@@ -287,10 +288,10 @@ def next_partie(match_id: int):
 def match(match_id: int):
     """A complete Game: its Partien and each player's net balance (§10.6)."""
     db = get_db()
-    games = store.match_games(db, match_id)
+    games = reads.match_games(db, match_id)
     if not games:
         abort(404)
-    sheets = [sheet.build(game, store.hands(db, game.id)) for game in games]
+    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
     return render_template("games/match.html", sheets=sheets, balance=sheet.match_balance(sheets), match_id=match_id)
 
 
@@ -334,7 +335,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
     for setting in base.settings:
         value = game.settings.get(setting.key, setting.default)
         house_rules.append((setting.label, dict(setting.choices).get(value, str(value))))
-    the_sheet = sheet.build(game, store.hands(get_db(), game_id))
+    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
     chart = ""
     if the_sheet.rows:
         series = [
@@ -347,7 +348,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
             x_label=gettext("hand"),
             target_label=gettext("target %(target)s", target="{target}"),
         )
-    evening = None if readonly or not game.evening_id else store.get_evening(get_db(), game.evening_id)
+    evening = None if readonly or not game.evening_id else reads.get_evening(get_db(), game.evening_id)
     view_url = url_for("access.view", token=token or access.view_token(game_id), _external=True)
     share_url = (
         view_url if readonly else addresses.reachable_url(url_for("games.scoreboard", game_id=game_id, _external=True))
@@ -367,7 +368,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         share_qr=addresses.qr_svg(share_url),
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
-        corrections={} if readonly else store.corrections(get_db(), game_id),
+        corrections={} if readonly else reads.corrections(get_db(), game_id),
     )
 
 
@@ -403,13 +404,13 @@ def minimums(game_id: int):
     """The variant's opening-meld table with each side's current row highlighted."""
     game = _load(game_id)
     return render_template(
-        "games/minimums.html", sheet=sheet.build(game, store.hands(get_db(), game_id)), live_game=game
+        "games/minimums.html", sheet=sheet.build(game, reads.hands(get_db(), game_id)), live_game=game
     )
 
 
 def _position(game: Game, hand: Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
     """The sheet, and the hand's number, the totals before it and the opening minimums during it."""
-    hands = store.hands(get_db(), game.id)
+    hands = reads.hands(get_db(), game.id)
     the_sheet = sheet.build(game, hands)
     if hand is None:
         return the_sheet, len(hands) + 1, the_sheet.state.totals, the_sheet.state.opening_minimums
@@ -466,7 +467,7 @@ def _phone() -> str:
 
 def _based_on(game: Game, hand: Hand | None) -> str:
     """What a phone's form is based on: the number of hands for a new hand, the hand's version for a correction."""
-    return str(hand.version) if hand else str(store.hand_count(get_db(), game.id))
+    return str(hand.version) if hand else str(reads.hand_count(get_db(), game.id))
 
 
 def _overtaken_message(count: int) -> str:
@@ -556,7 +557,7 @@ def _save(game: Game, hand: Hand | None):
             return _hand_page(game, form, hand, [], 422)
         if outcome is None:  # the quick reading found something the form did not: store what the form reads
             outcome = _store_hand(game, hand, _posted(form, rules))
-    except store.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+    except disk.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
         if form is None:
             form = forms.hand_form_class(rules, game.players)()
             form.validate_on_submit()
@@ -592,7 +593,7 @@ def _save(game: Game, hand: Hand | None):
 
 def _finished(game: Game) -> bool:
     """Whether the game has been decided (from its kept figures)."""
-    kept = store.kept_of(get_db(), game.id)
+    kept = reads.kept_of(get_db(), game.id)
     return kept is not None and kept.result.finished
 
 
@@ -608,7 +609,7 @@ def new_hand(game_id: int):
         return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
-    previous = store.last_hand(get_db(), game_id)
+    previous = reads.last_hand(get_db(), game_id)
     if previous and any(f"{part}_cards" in last for last in previous.sides for part in ("melded", "hand")):
         form.mode.data = "counts"  # a table that counted its cards last hand starts on the count pad again
     return _hand_page(game, form, None, [])
@@ -668,7 +669,7 @@ def add_hand_json(game_id: int):
 def edit_hand(game_id: int, hand_id: int):
     """Correct an earlier hand; every later total, minimum and the result follow."""
     game = _load(game_id)
-    hand = store.get_hand(get_db(), game_id, hand_id)
+    hand = reads.get_hand(get_db(), game_id, hand_id)
     if hand is None:
         abort(404)
     form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
@@ -741,7 +742,7 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
     side's score against the version before, who made it and when (from the change log)."""
     rules = sheet.rules_for(game)
     versions: list[dict] = []
-    for change in store.changes(get_db(), game.id, hand_id):
+    for change in reads.changes(get_db(), game.id, hand_id):
         if change.action not in ("hand added", "hand corrected") or change.after is None:
             continue
         after = change.after
@@ -762,10 +763,10 @@ def hand_history(game_id: int, hand_id: int):
     """A hand's versions, as a crossed-out figure on a paper pad stays readable: each version's
     figures, what it changed in each side's score, who and when; any earlier one can be restored."""
     game = _load(game_id)
-    hand = store.get_hand(get_db(), game_id, hand_id)
+    hand = reads.get_hand(get_db(), game_id, hand_id)
     if hand is None:
         abort(404)
-    the_sheet = sheet.build(game, store.hands(get_db(), game_id))
+    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
     number = next((row.number for row in the_sheet.rows if row.hand.id == hand_id), None)
     current = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
     return render_template(
@@ -804,18 +805,33 @@ def restore_version(game_id: int, hand_id: int, change_id: int):
 
 def _hand_number(game: Game, hand_id: int) -> int:
     """A hand's number in its game (deleted hands left out)."""
-    ids = [h.id for h in store.hands(get_db(), game.id)]
+    ids = [h.id for h in reads.hands(get_db(), game.id)]
     return ids.index(hand_id) + 1 if hand_id in ids else 0
+
+
+# What the change log records (storage.changes.ACTIONS), in the players' words (message ids: the page translates them).
+ACTION_NAMES = {
+    "hand added": N_("hand added"),
+    "hand corrected": N_("hand corrected"),
+    "hand deleted": N_("hand deleted"),
+    "hand restored": N_("hand restored"),
+    "game created": N_("game created"),
+    "game reopened": N_("game reopened"),
+    "game locked": N_("game locked"),
+    "game deleted": N_("game deleted"),
+    "game restored": N_("game restored"),
+    "archive imported": N_("archive imported"),
+}
 
 
 @bp.get("/games/<int:game_id>/changes")
 def changes(game_id: int):
     """A game's whole change log, newest first; nothing here edits or deletes it."""
     game = _load(game_id)
-    numbers = {h.id: i + 1 for i, h in enumerate(store.hands(get_db(), game_id))}
+    numbers = {h.id: i + 1 for i, h in enumerate(reads.hands(get_db(), game_id))}
     return render_template(
-        "games/changes.html", game=game, changes=list(reversed(store.changes(get_db(), game_id))), numbers=numbers,
-        phone_name=store.phone_name(get_db(), session.get("phone")), actions=store.ACTIONS,
+        "games/changes.html", game=game, changes=list(reversed(reads.changes(get_db(), game_id))), numbers=numbers,
+        phone_name=reads.phone_name(get_db(), session.get("phone")), actions=ACTION_NAMES,
         side_names=sheet.side_names(game, sheet.rules_for(game)),
     )  # fmt: skip
 
@@ -829,7 +845,7 @@ def name_phone():
         flash(gettext("Give the phone a name of up to 40 characters."))
     elif names.invisible(name):
         flash(gettext(names.INVISIBLE))
-    elif store.name_phone(get_db(), _phone(), name):
+    elif change_log.name_phone(get_db(), _phone(), name):
         flash(gettext("This phone is now called %(name)s.", name=name))
     else:
         flash(gettext("This phone already has a name."))

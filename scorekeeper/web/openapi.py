@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from scorekeeper.core import checks, variants
-from scorekeeper.storage import rating_store, store
+from scorekeeper.storage import changes, reads
+from scorekeeper.web import teams
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
 _CARD_FIELDS = ("melded_cards", "hand_cards")
@@ -105,7 +106,7 @@ GAME_ID = {
     "in": "path",
     "required": True,
     "description": "a game's id",
-    "schema": {"type": "integer", "minimum": 1, "maximum": store.MAX_ID},
+    "schema": {"type": "integer", "minimum": 1, "maximum": reads.MAX_ID},
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
 }
 
@@ -133,7 +134,7 @@ HAND_EXAMPLE = {
 }
 
 
-TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # rating_store.team_request reads the same
+TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # teams.team_request reads the same
 
 
 def _paths() -> dict[str, Any]:
@@ -286,7 +287,7 @@ def _paths() -> dict[str, Any]:
                         "in": "query",
                         "required": False,
                         "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
-                        "schema": {"enum": [r.id for r in rating_store.partner_rule_sets()]},
+                        "schema": {"enum": [r.id for r in teams.partner_rule_sets()]},
                     },
                     {
                         "name": "layout",
@@ -417,7 +418,7 @@ def _schemas() -> dict[str, Any]:
         "Change": _object(
             {
                 "at": {**text, "description": "when, ISO 8601 in UTC"},
-                "action": {"enum": sorted(store.ACTIONS)},
+                "action": {"enum": sorted(changes.ACTIONS)},
                 "hand": {"type": ["integer", "null"], "minimum": 1, "description": "the hand's id, null for the game"},
                 "phone": {"type": ["string", "null"], "description": 'the phone\'s name (or "phone N"), if known'},
                 "before": {"type": ["object", "null"], "description": "what it was (a hand's entry), null if new"},
