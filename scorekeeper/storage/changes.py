@@ -10,21 +10,8 @@ from sqlite_utils import Database
 
 from scorekeeper.core.models import Hand
 from scorekeeper.storage import transaction
+from scorekeeper.storage.reads import ACTIONS
 from scorekeeper.storage.transaction import write
-
-# What is logged (the pages name each in the players' words: web.games.changelog.ACTION_NAMES).
-ACTIONS = (
-    "hand added",
-    "hand corrected",
-    "hand deleted",
-    "hand restored",
-    "game created",
-    "game reopened",
-    "game locked",
-    "game deleted",
-    "game restored",
-    "archive imported",
-)
 
 
 def phone_id(db: Database, token: str | None) -> int | None:

@@ -14,8 +14,7 @@ from typing import Any
 from scorekeeper.core import checks, sheet, variants
 from scorekeeper.core.messages import N_, Refused
 from scorekeeper.core.models import Hand
-from scorekeeper.storage.changes import ACTIONS
-from scorekeeper.storage.reads import MAX_ID, valid_id
+from scorekeeper.storage.reads import ACTIONS, MAX_ID, valid_id
 
 FORMAT = "canasta-scorekeeper"
 VERSION = 2  # 2: guests' seats (no player), the change log and the phones that made it

@@ -7,7 +7,6 @@ import json
 from sqlite_utils import Database
 
 from scorekeeper.core import names
-from scorekeeper.core.messages import N_, Refused
 from scorekeeper.storage import results, transaction
 from scorekeeper.storage.transaction import write
 
@@ -34,32 +33,18 @@ def _rewrite_names(db: Database, pid: int) -> None:
 
 
 def rename_player(db: Database, pid: int, name: str) -> None:
-    """Rename a player everywhere; ValueError if another player has that name."""
-    name = names.normal(name)
-    clash = list(db.query("select id from players where name = ? collate nocase and id != ?", [name, pid]))
-    if clash:
-        raise Refused(N_("There is already a player called %(name)s; merge the two instead."), name=name)
+    """Rename a player everywhere (his games' names and results follow); the unique index on names
+    refuses a name another player has (the service looks first, inside the same transaction)."""
     with write(db):
-        db["players"].update(pid, {"name": name})
+        db["players"].update(pid, {"name": names.normal(name)})
         _rewrite_names(db, pid)
         for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):
             results.refresh_results(db, row["game_id"])
 
 
 def merge_players(db: Database, keep: int, gone: int) -> None:
-    """Merge player ``gone`` into ``keep``: every seat, evening and result moves; nothing is lost.
-    ValueError if both sat in the same game."""
-    if keep == gone:
-        raise Refused(N_("Pick two different players."))
-    shared = list(
-        db.query(
-            "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
-            "where a.player_id = ? and b.player_id = ?",
-            [keep, gone],
-        )
-    )
-    if shared:
-        raise Refused(N_("Both played in the same game, so they are two people."))
+    """Merge player ``gone`` into ``keep``: every seat, evening and result moves; nothing is lost
+    (the service has made sure they are two players who never sat in the same game)."""
     with write(db):
         games = [r["game_id"] for r in db.query("select distinct game_id from game_seats where player_id = ?", [gone])]
         db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])

@@ -16,6 +16,19 @@ from scorekeeper.storage.reads import SHOWN_PLAYER
 
 PAGE_SIZE = 20
 
+
+def evenings_page(db: Database, page: int) -> tuple[list[dict[str, Any]], bool]:
+    """One page of evenings, newest first, each with its number of games; and whether more follow."""
+    rows = list(
+        db.query(
+            "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
+            "order by e.date desc, e.id desc limit ? offset ?",
+            [PAGE_SIZE + 1, (page - 1) * PAGE_SIZE],
+        )
+    )
+    return rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+
+
 PLAYER_COLUMNS = """
     coalesce(t.games, 0) as games, coalesce(t.finished, 0) as finished, coalesce(t.won, 0) as won,
     coalesce(t.hands, 0) as hands, coalesce(t.points, 0) as points, t.best_hand as best_hand,

@@ -16,6 +16,21 @@ from scorekeeper.core.models import Change, Evening, Game, Hand, Player
 MAX_ID = 2**63 - 1
 
 
+# What the change log records (the pages name each in the players' words: web.games.changelog.ACTION_NAMES).
+ACTIONS = (
+    "hand added",
+    "hand corrected",
+    "hand deleted",
+    "hand restored",
+    "game created",
+    "game reopened",
+    "game locked",
+    "game deleted",
+    "game restored",
+    "archive imported",
+)
+
+
 def valid_id(value: int) -> bool:
     """Whether a number can be a stored id at all."""
     return 0 < value <= MAX_ID
@@ -173,6 +188,26 @@ def evening_games(db: Database, evening_id: int) -> list[Game]:
 def all_player_names(db: Database) -> list[str]:
     """The name of every player kept (shown or not): a new name is compared with each."""
     return [r[0] for r in db.execute("select name from players order by id")]
+
+
+def player_named(db: Database, name: str, other_than: int | None = None) -> Player | None:
+    """The player with this name in any case (``other_than`` left out), or None."""
+    row = db.execute(
+        "select id, name from players where name = ? collate nocase and id != ?", [name, other_than or 0]
+    ).fetchone()
+    return Player(row[0], row[1]) if row else None
+
+
+def shared_games(db: Database, one: int, other: int) -> list[int]:
+    """The games both players sat in."""
+    return [
+        r[0]
+        for r in db.execute(
+            "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
+            "where a.player_id = ? and b.player_id = ?",
+            [one, other],
+        )
+    ]
 
 
 def get_player(db: Database, pid: int) -> Player | None:

@@ -12,9 +12,10 @@ from flask_babel import format_number, gettext, ngettext
 from scorekeeper.core import charts, clock, names, ratings, sheet, stats, variants
 from scorekeeper.core.models import Evening
 from scorekeeper.services import archive as archive_service
-from scorekeeper.storage import backup, queries, rating_reads, reads, results
-from scorekeeper.storage import evenings as evening_store
-from scorekeeper.storage import players as player_store
+from scorekeeper.services import evenings as evening_service
+from scorekeeper.services import players as player_service
+from scorekeeper.services.verdicts import MISSING
+from scorekeeper.storage import backup, queries, rating_reads, reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
@@ -49,15 +50,7 @@ def _evening(evening_id: int) -> Evening:
 def evenings():
     """Every evening, newest first, with its games' count and who came out ahead."""
     page = _page()
-    rows = list(
-        get_db().query(
-            "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
-            "order by e.date desc, e.id desc limit ? offset ?",
-            [queries.PAGE_SIZE + 1, (page - 1) * queries.PAGE_SIZE],
-        )
-    )
-    more = len(rows) > queries.PAGE_SIZE
-    rows = rows[: queries.PAGE_SIZE]
+    rows, more = queries.evenings_page(get_db(), page)
     # each evening's result at a glance: who came out ahead, by how much (the standings' first)
     leaders = {}
     for row in rows:
@@ -107,10 +100,10 @@ def new_evening():
     if request.method == "GET":
         form.date.data = clock.today()
     if form.validate_on_submit() and _no_look_alikes(form):
-        evening_id = evening_store.create_evening(
+        verdict = evening_service.create_evening(
             get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
-        return redirect(url_for("archive.evening", evening_id=evening_id))
+        return redirect(url_for("archive.evening", evening_id=verdict.id))
     return _evening_form_page(form, None, 422 if form.is_submitted() else 200)
 
 
@@ -123,11 +116,11 @@ def edit_evening(evening_id: int):
         form.date.data, form.place.data, form.note.data = evening.date, evening.place, evening.note
         form.known.data = [p.id for p in evening.players]
     if form.validate_on_submit() and _no_look_alikes(form):
-        evening_store.update_evening(
+        verdict = evening_service.update_evening(
             get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
-        for game in reads.evening_games(get_db(), evening_id):
-            results.refresh_results(get_db(), game.id)  # the evening's date is the games' day
+        if verdict.status == MISSING:
+            abort(404)  # deleted meanwhile
         flash(gettext("Evening saved."))
         return redirect(url_for("archive.evening", evening_id=evening_id))
     return _evening_form_page(form, evening, 422 if form.is_submitted() else 200)
@@ -252,13 +245,13 @@ def rename_player(pid: int):
     form = forms.PlayerNameForm()
     others = [p for p in reads.all_player_names(get_db()) if p != reads.get_player(get_db(), pid).name]
     if form.validate_on_submit() and forms.look_alikes(form, [(form.name, names.normal(form.name.data))], others):
-        try:
-            player_store.rename_player(get_db(), pid, form.name.data)
-        except ValueError as error:
-            form.name.errors = [gettext(error.text, **error.values)]
-        else:
+        verdict = player_service.rename_player(get_db(), pid, form.name.data)
+        if verdict.status == MISSING:
+            abort(404)  # merged away meanwhile
+        if verdict.ok:
             flash(gettext("Renamed."))
             return redirect(url_for("archive.player", pid=pid))
+        form.name.errors = [i18n.problem_message(p) for p in verdict.problems]
     return _player_page(pid, rename=form, status=422)
 
 
@@ -271,14 +264,13 @@ def merge_player(pid: int):
     form = forms.MergeForm()
     form.other.choices = [(p.id, p.name) for p in reads.list_players(db) if p.id != pid]
     if form.validate_on_submit():
-        other = reads.get_player(db, form.other.data)
-        try:
-            player_store.merge_players(db, pid, form.other.data)
-        except ValueError as error:
-            form.other.errors = [gettext(error.text, **error.values)]
-        else:
-            flash(gettext("%(name)s merged into this player.", name=other.name))
+        verdict = player_service.merge_players(db, pid, form.other.data)
+        if verdict.status == MISSING:
+            abort(404)  # merged away meanwhile
+        if verdict.ok:
+            flash(gettext("%(name)s merged into this player.", name=verdict.extra["name"]))
             return redirect(url_for("archive.player", pid=pid))
+        form.other.errors = [i18n.problem_message(p) for p in verdict.problems]
     if not form.other.choices:  # the page shows no merge form (no other player): say why at the top
         flash(gettext("Pick two different players."))
     return _player_page(pid, merge=form, status=422)

@@ -28,7 +28,7 @@ from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
-from scorekeeper.storage import changes as change_log
+from scorekeeper.services import phones as phone_service
 from scorekeeper.storage import disk, queries, rating_reads, reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
@@ -196,7 +196,16 @@ def _prefill_again(form, rules: variants.RuleSet) -> None:
             getattr(form, f"setting_{setting.key}").data = str(game.settings[setting.key])
     form.target.data = game.target
     played = len(reads.hands(get_db(), game.id))
-    form.first_dealer.data = str((game.first_dealer + played) % len(game.players))
+    form.first_dealer.data = str(_dealer_seat(game, played))
+
+
+def _dealer_seat(game: Game, index: int) -> int:
+    """The seat of the dealer of the hand with this 0-based index (sheet.dealer: the deal passes to
+    the left, past anyone sitting out): the first seat from the deal's turn with the dealer's name."""
+    name = sheet.dealer(game, index, sheet.rules_for(game))
+    count = len(game.players)
+    start = (game.first_dealer + index) % count
+    return next(seat for seat in ((start + k) % count for k in range(count)) if game.players[seat] == name)
 
 
 def _prefill_seats(form, rules: variants.RuleSet) -> None:
@@ -485,7 +494,7 @@ LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corr
 OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 
 
-def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> service.Outcome:
+def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> service.Verdict:
     """Add or correct the hand through the service, as the phone sent it."""
     if hand is None:
         return service.add_hand(
@@ -498,7 +507,7 @@ def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> servi
     )  # fmt: skip
 
 
-def _saved(game: Game, hand: Hand | None, outcome: service.Outcome):
+def _saved(game: Game, hand: Hand | None, outcome: service.Verdict):
     """The answer to a stored hand: back to the sheet with what happened. The message is kept as
     its message id and translated where it is shown (a save needs no language of its own)."""
     if hand is not None:
@@ -809,7 +818,7 @@ def _hand_number(game: Game, hand_id: int) -> int:
     return ids.index(hand_id) + 1 if hand_id in ids else 0
 
 
-# What the change log records (storage.changes.ACTIONS), in the players' words (message ids: the page translates them).
+# What the change log records (storage.reads.ACTIONS), in the players' words (message ids: the page translates them).
 ACTION_NAMES = {
     "hand added": N_("hand added"),
     "hand corrected": N_("hand corrected"),
@@ -845,8 +854,10 @@ def name_phone():
         flash(gettext("Give the phone a name of up to 40 characters."))
     elif names.invisible(name):
         flash(gettext(names.INVISIBLE))
-    elif change_log.name_phone(get_db(), _phone(), name):
-        flash(gettext("This phone is now called %(name)s.", name=name))
     else:
-        flash(gettext("This phone already has a name."))
+        verdict = phone_service.name_phone(get_db(), _phone(), name)
+        if verdict.ok:
+            flash(gettext("This phone is now called %(name)s.", name=name))
+        else:
+            flash(i18n.problem_message(verdict.problems[0]))
     return redirect(back)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from scorekeeper.core import checks, variants
-from scorekeeper.storage import changes, reads
+from scorekeeper.storage import reads
 from scorekeeper.web import teams
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
@@ -418,7 +418,7 @@ def _schemas() -> dict[str, Any]:
         "Change": _object(
             {
                 "at": {**text, "description": "when, ISO 8601 in UTC"},
-                "action": {"enum": sorted(changes.ACTIONS)},
+                "action": {"enum": sorted(reads.ACTIONS)},
                 "hand": {"type": ["integer", "null"], "minimum": 1, "description": "the hand's id, null for the game"},
                 "phone": {"type": ["string", "null"], "description": 'the phone\'s name (or "phone N"), if known'},
                 "before": {"type": ["object", "null"], "description": "what it was (a hand's entry), null if new"},
