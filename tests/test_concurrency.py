@@ -153,7 +153,7 @@ def _finished_partie(app) -> int:
         game_store.set_match(db, game_id, game_id, 1)
         side = {"melded_points": 5000, "hand_points": 0, "natural_canastas": 1, "went_out": "normal"}
         game_store.add_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
-        assert reads.kept_of(db, game_id).result.finished
+        assert reads.running_of(db, game_id).result.finished
     return game_id
 
 

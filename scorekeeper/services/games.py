@@ -31,22 +31,23 @@ from scorekeeper.services.verdicts import (
 from scorekeeper.storage import changes, games, reads, results, transaction
 
 
-def _locked(game: Game, kept: sheet.Kept | None) -> bool:
+def _locked(game: Game, running: sheet.Kept | None) -> bool:
     """A finished game is read-only until it is deliberately reopened."""
-    return kept is not None and kept.result.finished and not game.reopened
+    return running is not None and running.result.finished and not game.reopened
 
 
-def _kept(db: Database, game: Game) -> sheet.Kept:
-    """The game's kept figures (kept now if an older archive had none)."""
-    kept = reads.kept_of(db, game.id)
-    if kept is None:
+def _running(db: Database, game: Game) -> sheet.Kept:
+    """The game's running figures (worked out now if an older archive had none)."""
+    running = reads.running_of(db, game.id)
+    if running is None:
         results.refresh_results(db, game.id)
-        kept = reads.kept_of(db, game.id)
-    return kept
+        running = reads.running_of(db, game.id)
+    return running
 
 
 def dealer_problems(game: Game, rules: variants.RuleSet, index: int, sides) -> list[Problem]:
-    """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal (§9)."""
+    """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal
+    (docs/rules.md, Canadian Canasta (3 decks), "Going out")."""
     if not rules.exact_cut_bonus or not sides:
         return []
     seat = game.players.index(sheet.dealer(game, index, rules))
@@ -102,18 +103,18 @@ def add_hand(
             existing = reads.hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return Verdict(UNCHANGED, id=existing)
-        kept = _kept(db, game)
-        if kept.result.finished:
+        running = _running(db, game)
+        if running.result.finished:
             return Verdict(LOCKED)
         rules = sheet.rules_for(game)
-        refused, scores = _check(game, rules, entry, stock_out, lone, kept.hands, kept.totals, confirmed)
+        refused, scores = _check(game, rules, entry, stock_out, lone, running.hands, running.totals, confirmed)
         if refused is not None:
             return refused
-        if based_on is not None and based_on != kept.hands:
-            return Verdict(OVERTAKEN, now=kept.hands)
+        if based_on is not None and based_on != running.hands:
+            return Verdict(OVERTAKEN, now=running.hands)
         stored = checks.stored_entry(entry)
         hand_id = games.insert_hand(
-            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, kept=kept
+            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, running=running
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         changes.log_change(db, game_id, hand_id, "hand added", None, after, phone)
@@ -149,8 +150,8 @@ def correct_hand(
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
-        kept = _kept(db, game)
-        if _locked(game, kept):
+        running = _running(db, game)
+        if _locked(game, running):
             return Verdict(LOCKED)
         rules = sheet.rules_for(game)
         before = results.totals_before(db, game, rules, hand_id)
@@ -176,7 +177,7 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
-        if _locked(game, _kept(db, game)):
+        if _locked(game, _running(db, game)):
             return Verdict(LOCKED)
         games.delete_hand(db, game_id, hand_id)
         changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
@@ -192,7 +193,7 @@ def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = N
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        if _locked(game, _kept(db, game)):
+        if _locked(game, _running(db, game)):
             deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
             return Verdict(LOCKED if deleted is not None else MISSING)
         if not games.restore_hand(db, game_id, hand_id):
@@ -247,7 +248,8 @@ def _game_record(game: Game) -> dict[str, Any]:
 
 
 def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdict:
-    """Start the next Partie of a complete Game with the next partnerships (§10.6): SAVED with its
+    """Start the next Partie of a complete Game with the next partnerships (docs/rules.md,
+    "Austrian rulebook (Spielregeln, 2–6 players)"): SAVED with its
     id; REFUSED when all are played or the last one is still being played (``extra["game"]``: the
     Partie to show); MISSING. Decided inside the write, and the Partie's number is unique."""
     if not reads.valid_id(match_id):
@@ -260,7 +262,7 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
         rules = variants.get(last.variant)
         if len(parties) >= 1 + len(rules.partie_layouts):
             return Verdict(REFUSED, problems=(Problem(None, "partie", N_("All three Partien have been played.")),))
-        if not _kept(db, last).result.finished:
+        if not _running(db, last).result.finished:
             problem = Problem(None, "partie", N_("Partie %(number)s is still being played."), {"number": last.partie})
             return Verdict(REFUSED, problems=(problem,), extra={"game": last.id})
         layout = rules.partie_layouts[len(parties) - 1]
@@ -278,8 +280,8 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        kept = _kept(db, game)
-        if not reopened and kept.after_end:
+        running = _running(db, game)
+        if not reopened and running.after_end:
             # the sheet would show a result that the hands after it contradict: they go first
             # one message a number: "1 more hand" and "2 more hands" (each of the four languages has these two forms)
             text = (
@@ -287,13 +289,13 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
                     "The game ended with hand %(hand)s, yet 1 more hand came after it: correct or delete it before "
                     "locking the sheet."
                 )
-                if kept.after_end == 1
+                if running.after_end == 1
                 else N_(
                     "The game ended with hand %(hand)s, yet %(count)s more hands came after it: correct or delete "
                     "them before locking the sheet."
                 )
             )
-            problem = Problem(None, "hands", text, {"hand": kept.ended_after + 1, "count": kept.after_end})
+            problem = Problem(None, "hands", text, {"hand": running.ended_after + 1, "count": running.after_end})
             return Verdict(REFUSED, problems=(problem,))
         games.reopen_game(db, game_id, reopened)
         action = "game reopened" if reopened else "game locked"

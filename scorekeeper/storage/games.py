@@ -135,9 +135,9 @@ def insert_hand(
     lone: int | None,
     client_key: str | None,
     scores: tuple[int, ...] | None = None,
-    kept: sheet.Kept | None = None,
+    running: sheet.Kept | None = None,
 ) -> int:
-    """Append a hand inside the caller's transaction, keep its scores, and bring the game's kept
+    """Append a hand inside the caller's transaction, keep its scores, and bring the game's running
     figures up to date from this hand alone; its id."""
     now = transaction.utc_now()
     hand = Hand(0, game.id, sides, now, now, stock_out, lone)
@@ -149,7 +149,7 @@ def insert_hand(
         [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
     ).lastrowid
     _bump(db, game.id, now)
-    results.results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), kept)
+    results.results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), running)
     return hand_id
 
 
@@ -220,7 +220,7 @@ def delete_game(db: Database, game_id: int) -> bool:
         if game.get("match_id") is not None:
             return False
         seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
-        kept_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
+        stored_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
         old = list(db.query("select * from player_results where game_id = ?", [game_id]))
         ratings.game_dropped(db, game_id)  # the games after it rated again without it
         for table in ("player_results", "game_results", "hands", "game_seats"):
@@ -238,7 +238,7 @@ def delete_game(db: Database, game_id: int) -> bool:
             {
                 "game_id": game_id,
                 "deleted_at": transaction.utc_now(),
-                "data": json.dumps({"game": game, "seats": seats, "hands": kept_hands}),
+                "data": json.dumps({"game": game, "seats": seats, "hands": stored_hands}),
             },
             replace=True,
         )

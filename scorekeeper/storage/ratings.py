@@ -92,7 +92,7 @@ def _rules(variant: str, layout: str | None, settings: str | None, target: int |
 
 def stored_outcomes(db: Database, from_id: int = 0, skip: int | None = None) -> Iterator[tuple[int, Outcome]]:
     """Every rated game from ``from_id`` on, in game order, with its outcome as the stored results say
-    (the kept figures and the players' result rows), ``skip`` left out."""
+    (the running figures and the players' result rows), ``skip`` left out."""
     players: dict[int, list[tuple[int, int]]] = {}
     for game_id, pid, side in db.execute(
         "select game_id, player_id, side from player_results where game_id >= ? and finished = 1", [from_id]
@@ -105,13 +105,13 @@ def stored_outcomes(db: Database, from_id: int = 0, skip: int | None = None) -> 
         "order by g.id",
         [from_id],
     )
-    for game_id, variant, layout, settings, target, kept in rows:
+    for game_id, variant, layout, settings, target, running in rows:
         if game_id == skip:
             continue
         rules = _rules(variant, layout, settings, target, cache)
         if rules is None:
             continue
-        outcome = rating_outcome(rules, sheet.Kept.from_dict(json.loads(kept)), players.get(game_id, []))
+        outcome = rating_outcome(rules, sheet.Kept.from_dict(json.loads(running)), players.get(game_id, []))
         if outcome is not None:
             yield game_id, outcome
 

@@ -121,7 +121,7 @@ def get_hand(db: Database, game_id: int, hand_id: int, deleted: bool = False) ->
 
 
 def hand_count(db: Database, game_id: int) -> int:
-    """How many hands a game has (deleted ones left out), read from the kept figures."""
+    """How many hands a game has (deleted ones left out), read from the running figures."""
     row = db.execute("select hands from game_results where game_id = ?", [game_id]).fetchone()
     if row is not None:
         return row[0]
@@ -280,7 +280,7 @@ def phone_name(db: Database, token: str | None) -> str | None:
     return row[0] if row else None
 
 
-def kept_of(db: Database, game_id: int) -> sheet.Kept | None:
-    """A game's kept running figures (hands, totals, best hands, result), or None if not kept yet."""
+def running_of(db: Database, game_id: int) -> sheet.Kept | None:
+    """A game's running figures (hands, totals, best hands, result), or None if not kept yet."""
     row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()
     return sheet.Kept.from_dict(json.loads(row[0])) if row and row[0] else None

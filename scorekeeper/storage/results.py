@@ -12,7 +12,7 @@ from scorekeeper.core import clock, sheet, variants
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.core.results import player_rows, score_hands
 from scorekeeper.storage import ratings
-from scorekeeper.storage.reads import MAX_ID, get_game, kept_of
+from scorekeeper.storage.reads import MAX_ID, get_game, running_of
 from scorekeeper.storage.transaction import write
 
 TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
@@ -94,11 +94,11 @@ def apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
     _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
 
 
-def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: sheet.Kept) -> None:
-    """Store a game's kept figures, its result row and its players' rows, and move the totals the
+def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: sheet.Kept) -> None:
+    """Store a game's running figures, its result row and its players' rows, and move the totals the
     statistics read by the difference."""
     day = _day(db, game)
-    result = kept.result
+    result = running.result
     db.execute(
         "insert or replace into game_results (game_id, variant, day, hands, finished, winner, margin, totals, sides, "
         "evening_id, kept) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -106,20 +106,20 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
             game.id,
             game.variant,
             day,
-            kept.hands,
+            running.hands,
             int(result.finished),
             result.winner,
             result.margin,
-            json.dumps(list(kept.final_totals)),  # what the result is about: never totals it contradicts
+            json.dumps(list(running.final_totals)),  # what the result is about: never totals it contradicts
             json.dumps(sheet.side_names(game, rules)),
             game.evening_id,
-            json.dumps(kept.as_dict()),
+            json.dumps(running.as_dict()),
         ],
     )
     cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
     names = [c[0] for c in cursor.description]
     old = [dict(zip(names, row)) for row in cursor.fetchall()]
-    new = player_rows(game, rules, kept, _seats(db, game.id), day)
+    new = player_rows(game, rules, running, _seats(db, game.id), day)
     db.conn.execute("delete from player_results where game_id = ?", [game.id])
     if new:
         columns = list(new[0])
@@ -128,7 +128,7 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, kept: shee
             [[row[c] for c in columns] for row in new],
         )
     _apply_change(db, old, new)
-    ratings.results_written(db, game.id, rules, kept, new)  # the ratings in step, same transaction
+    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
 
 
 def _scored_hands(
@@ -152,7 +152,7 @@ def _scored_hands(
 
 
 def refresh_results(db: Database, game_id: int) -> None:
-    """Recompute one game's kept figures from its hands' kept scores (no hand is read or scored
+    """Recompute one game's running figures from its hands' kept scores (no hand is read or scored
     again), its result and its players' results, and the totals the statistics read."""
     game = get_game(db, game_id)
     if game is None:
@@ -162,17 +162,17 @@ def refresh_results(db: Database, game_id: int) -> None:
 
 
 def results_added(
-    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, kept: sheet.Kept | None = None
+    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, running: sheet.Kept | None = None
 ) -> sheet.Kept:
-    """Bring a game's kept figures up to date with one hand added at its end, from that hand alone
-    (``kept``: the figures before it, when the caller has read them already in this transaction)."""
-    kept = kept or kept_of(db, game.id)
-    if kept is None:
+    """Bring a game's running figures up to date with one hand added at its end, from that hand alone
+    (``running``: the figures before it, when the caller has read them already in this transaction)."""
+    running = running or running_of(db, game.id)
+    if running is None:
         refresh_results(db, game.id)
-        return kept_of(db, game.id)
-    kept = sheet.keep_hand(rules, kept, tuple(scores), tuple(canastas))
-    _write_results(db, game, rules, kept)
-    return kept
+        return running_of(db, game.id)
+    running = sheet.keep_hand(rules, running, tuple(scores), tuple(canastas))
+    _write_results(db, game, rules, running)
+    return running
 
 
 def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:

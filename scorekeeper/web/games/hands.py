@@ -91,9 +91,9 @@ def _save(game: Game, hand: Hand | None):
 
 
 def _finished(game: Game) -> bool:
-    """Whether the game has been decided (from its kept figures)."""
-    kept = reads.kept_of(get_db(), game.id)
-    return kept is not None and kept.result.finished
+    """Whether the game has been decided (from its running figures)."""
+    running = reads.running_of(get_db(), game.id)
+    return running is not None and running.result.finished
 
 
 def new_hand(game_id: int):

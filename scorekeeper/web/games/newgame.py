@@ -163,7 +163,8 @@ def _prefill_seats(form, rules: variants.RuleSet) -> None:
 
 
 def next_partie(match_id: int):
-    """Start the next Partie of a complete Game with the next partnerships (§10.6)."""
+    """Start the next Partie of a complete Game with the next partnerships (docs/rules.md, "Austrian
+    rulebook (Spielregeln, 2–6 players)")."""
     outcome = service.next_partie(get_db(), match_id, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
@@ -176,7 +177,8 @@ def next_partie(match_id: int):
 
 
 def match(match_id: int):
-    """A complete Game: its Partien and each player's net balance (§10.6)."""
+    """A complete Game: its Partien and each player's net balance (docs/rules.md, "Austrian rulebook
+    (Spielregeln, 2–6 players)")."""
     db = get_db()
     games = reads.match_games(db, match_id)
     if not games:
