@@ -60,7 +60,8 @@ from benchmarks import serving  # noqa: E402
 from scorekeeper.core import checks, variants  # noqa: E402
 from scorekeeper.storage import backup, export_check, results, transaction  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import games as game_store  # noqa: E402# noqa: E402
+from scorekeeper.storage import evenings as evening_store  # noqa: E402
+from scorekeeper.storage import games as game_store  # noqa: E402
 
 ACKED, RETRY, REFUSED = "acknowledged", "retry", "refused"
 RETRY_PAUSE = 0.05  # seconds before a queued hand goes again (the phone waits Retry-After: 5 s)
@@ -303,7 +304,7 @@ def club_export(evenings: int, seed: int) -> dict:
             for e in range(evenings):
                 day = (date(2021, 11, 1) + timedelta(weeks=e)).isoformat()
                 present = rng.sample(names, 8)
-                evening_id = evenings.create_evening(db, day, present, place="Club")
+                evening_id = evening_store.create_evening(db, day, present, place="Club")
                 for _ in range(10):
                     seats = rng.sample(present, 4)
                     game_id = game_store.create_game(
