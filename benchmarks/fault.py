@@ -58,8 +58,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
 from scorekeeper.core import checks, variants  # noqa: E402
-from scorekeeper.storage import backup, store  # noqa: E402
+from scorekeeper.storage import backup, export_check, results, transaction  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
+from scorekeeper.storage import evenings as evening_store  # noqa: E402
+from scorekeeper.storage import games as game_store  # noqa: E402
 
 ACKED, RETRY, REFUSED = "acknowledged", "retry", "refused"
 RETRY_PAUSE = 0.05  # seconds before a queued hand goes again (the phone waits Retry-After: 5 s)
@@ -161,7 +163,7 @@ def saving_run(args: argparse.Namespace) -> int:
         path = instance / "scorekeeper.sqlite"
         db = dbmod.open_db(str(path))
         games = [
-            store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6)
+            game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6)
             for g in range(max(1, args.clients // 2))
         ]
         db.close()
@@ -202,7 +204,7 @@ def saving_run(args: argparse.Namespace) -> int:
         stale_results = []
         for game_id in games:
             before = db.execute("select * from game_results where game_id = ?", [game_id]).fetchone()
-            store.refresh_results(db, game_id)
+            results.refresh_results(db, game_id)
             after = db.execute("select * from game_results where game_id = ?", [game_id]).fetchone()
             if before != after:
                 stale_results.append(game_id)
@@ -298,18 +300,18 @@ def club_export(evenings: int, seed: int) -> dict:
     names = [f"Member {i:02d}" for i in range(1, 41)]
     with tempfile.TemporaryDirectory() as tmp:
         db = dbmod.open_db(str(Path(tmp) / "club.sqlite"))
-        with store.write(db):  # one transaction: each change inside it is a savepoint
+        with transaction.write(db):  # one transaction: each change inside it is a savepoint
             for e in range(evenings):
                 day = (date(2021, 11, 1) + timedelta(weeks=e)).isoformat()
                 present = rng.sample(names, 8)
-                evening_id = store.create_evening(db, day, present, place="Club")
+                evening_id = evening_store.create_evening(db, day, present, place="Club")
                 for _ in range(10):
                     seats = rng.sample(present, 4)
-                    game_id = store.create_game(
+                    game_id = game_store.create_game(
                         db, "classic", seats, rng.randrange(4), target=100000, evening_id=evening_id
                     )
                     for _ in range(20):
-                        store.add_hand(db, game_id, club_hand(rng))
+                        game_store.add_hand(db, game_id, club_hand(rng))
         data = backup.export(db)
         db.close()
     return data
@@ -408,7 +410,7 @@ def archive_state(database: Path, data: dict) -> tuple[str, str]:
                 return f"half: {len(copy[key])} {key} of {len(data[key])}, or not as exported ({counts})", integrity
         for (game_id,) in db.execute("select id from games").fetchall():  # the kept figures are whole too
             before = db.execute("select * from game_results where game_id = ?", [game_id]).fetchall()
-            store.refresh_results(db, game_id)
+            results.refresh_results(db, game_id)
             if db.execute("select * from game_results where game_id = ?", [game_id]).fetchall() != before:
                 return f"half: the kept results of game {game_id} are not its hands'", integrity
         return "imported", integrity
@@ -420,7 +422,7 @@ def import_kill_run(args: argparse.Namespace) -> int:
     """Kill the server, or ``flask restore``, in the middle of importing a big export."""
     rng = random.Random(args.seed)
     data = club_export(args.evenings, args.seed or 1)
-    backup.validate(data)  # the export itself is sound: what goes wrong is the kill's doing
+    export_check.validate(data)  # the export itself is sound: what goes wrong is the kill's doing
     hands = sum(len(g["hands"]) for g in data["games"])
     outcomes: Counter[str] = Counter()
     rounds = []

@@ -22,7 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.core import checks, scoring, variants
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import evenings as evening_store
+from scorekeeper.storage import games as game_store
+from scorekeeper.storage import players as player_store
+from scorekeeper.storage import results
 
 RULES = variants.configure(variants.get("classic"))
 
@@ -83,14 +86,14 @@ def generate(
     start = date(2021, 11, 1)
     hand_count = 0
     with db.atomic():
-        ids = [store.player_id(db, name) for name in names]
+        ids = [player_store.player_id(db, name) for name in names]
         for e in range(evenings):
             day = (start + timedelta(weeks=e)).isoformat()
             present = rng.sample(names, 8)
-            evening_id = store.create_evening(db, day, present, place="Club")
+            evening_id = evening_store.create_evening(db, day, present, place="Club")
             for _g in range(games_per_evening):
                 seats = rng.sample(present, 4)
-                game_id = store.create_game(db, "classic", seats, rng.randrange(4), evening_id=evening_id)
+                game_id = game_store.create_game(db, "classic", seats, rng.randrange(4), evening_id=evening_id)
                 rows = []
                 for h, sides in enumerate(random_game(rng)):
                     stamp = f"{day}T20:{h:02d}:00+00:00"
@@ -107,7 +110,7 @@ def generate(
                     )
                 db["hands"].insert_all(rows)
                 hand_count += len(rows)
-                store.refresh_results(db, game_id)
+                results.refresh_results(db, game_id)
     db.close()
     return {"evenings": evenings, "games": evenings * games_per_evening, "hands": hand_count, "players": len(ids)}
 

@@ -52,7 +52,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import store  # noqa: E402
+from scorekeeper.storage import games as game_store  # noqa: E402
 
 LEVELS = (1, 10, 50)
 GAMES_PER_CLIENT = 4  # hands posted in a run spread over these, so no game grows without end
@@ -74,14 +74,14 @@ TYPICAL = [
 def prepare(instance: Path, clients: int) -> tuple[int, list[int]]:
     """A fresh instance with the game to look at and the games to post hands to."""
     db = dbmod.open_db(str(instance / "scorekeeper.sqlite"))
-    shown = store.create_game(db, "classic", ["Anna", "Bert", "Carla", "Dieter"], 0)
+    shown = game_store.create_game(db, "classic", ["Anna", "Bert", "Carla", "Dieter"], 0)
     for i in range(15):
-        store.add_hand(db, shown, TYPICAL[i % len(TYPICAL)])
+        game_store.add_hand(db, shown, TYPICAL[i % len(TYPICAL)])
     posted = []
     for c in range(clients * GAMES_PER_CLIENT):
-        game_id = store.create_game(db, "classic", [f"P{c}a", f"P{c}b", f"P{c}c", f"P{c}d"], 0, target=10**6)
+        game_id = game_store.create_game(db, "classic", [f"P{c}a", f"P{c}b", f"P{c}c", f"P{c}d"], 0, target=10**6)
         for _ in range(10):
-            store.add_hand(db, game_id, serving.QUIET_SIDES, True)
+            game_store.add_hand(db, game_id, serving.QUIET_SIDES, True)
         posted.append(game_id)
     db.close()
     return shown, posted
@@ -174,9 +174,9 @@ def prepare_growth(path: Path, hands_before: tuple[int, ...]) -> dict[int, list[
     games: dict[int, list[int]] = {}
     for before in hands_before:
         for g in range(GROWTH_GAMES):
-            game_id = store.create_game(db, "classic", [f"G{before}-{g}{s}" for s in "abcd"], 0, target=10**6)
+            game_id = game_store.create_game(db, "classic", [f"G{before}-{g}{s}" for s in "abcd"], 0, target=10**6)
             for _ in range(before):
-                store.add_hand(db, game_id, serving.QUIET_SIDES, True)
+                game_store.add_hand(db, game_id, serving.QUIET_SIDES, True)
             games.setdefault(before, []).append(game_id)
     db.close()
     return games
@@ -205,8 +205,8 @@ def interleave(kinds: dict[str, list[int]], per_game: int = 5) -> list[tuple[str
     plan = []
     for g in range(GROWTH_GAMES):
         for _ in range(per_game):
-            for label, games in kinds.items():
-                plan.append((label, games[g]))
+            for label, started in kinds.items():
+                plan.append((label, started[g]))
     return plan
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import club_archive  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import rating_store, store  # noqa: E402
+from scorekeeper.storage import ratings, results, transaction  # noqa: E402
 
 
 def main() -> int:
@@ -47,16 +47,16 @@ def main() -> int:
         evenings = [r[0] for r in db.execute("select distinct evening_id from games order by id")]
 
         # 1. kept as games finish: the results of each game written again, in game order
-        with store.write(db):
+        with transaction.write(db):
             for table in ("ratings", "rated_games", "rating_changes"):
                 db.execute(f"delete from {table}")
         started = time.perf_counter()
         for evening in evenings:
-            with store.write(db):
+            with transaction.write(db):
                 for (game_id,) in db.execute("select id from games where evening_id = ? order by id", [evening]):
-                    store.refresh_results(db, game_id)
+                    results.refresh_results(db, game_id)
         kept = time.perf_counter() - started
-        rated = len(rating_store.snapshot(db)["games"])
+        rated = len(ratings.snapshot(db)["games"])
         print(
             f"{len(games)} games, {rated} rated as they finish: {kept:.2f} s "
             f"({1000 * kept / len(games):.2f} ms a game, its results and ratings written)"
@@ -66,18 +66,18 @@ def main() -> int:
         rng = random.Random(args.seed)
         started = time.perf_counter()
         for game_id in rng.sample(games, args.changes):
-            store.delete_game(db, game_id)
-            store.undelete_game(db, game_id)
+            games.delete_game(db, game_id)
+            games.undelete_game(db, game_id)
         changed = time.perf_counter() - started
         print(f"{args.changes} games deleted and restored: {1000 * changed / (2 * args.changes):.0f} ms a change")
 
         # 3. the whole history again
-        incremental = rating_store.snapshot(db)
+        incremental = ratings.snapshot(db)
         started = time.perf_counter()
-        with store.write(db):
-            count = rating_store.rebuild(db)
+        with transaction.write(db):
+            count = ratings.rebuild(db)
         rebuilt = time.perf_counter() - started
-        again = rating_store.snapshot(db)
+        again = ratings.snapshot(db)
         print(f"rebuild: {count} games rated again in {rebuilt:.2f} s")
         db.close()
     same = incremental == again

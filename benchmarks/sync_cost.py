@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import serving  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import store  # noqa: E402
+from scorekeeper.storage import games as game_store  # noqa: E402
 
 # the production server, each connection switched to NORMAL after open_db has set FULL
 NORMAL_SERVER = """
@@ -115,7 +115,9 @@ def server_saves(folder: Path, setting: str, saves: int, seconds: float) -> tupl
     """(seconds of each of one phone's saves, hands a second with eight phones) on a fresh instance."""
     instance = Path(tempfile.mkdtemp(dir=folder))
     db = dbmod.open_db(str(instance / "scorekeeper.sqlite"))
-    games = [store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(8)]
+    games = [
+        game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(8)
+    ]
     db.close()
     port = serving.free_port()
     server = start(setting, instance, port, folder / "server.log")

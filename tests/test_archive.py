@@ -418,7 +418,7 @@ def _known_players(client):
 def test_a_game_started_after_midnight_is_dated_the_day_it_was_played(client, monkeypatch):
     import time
 
-    from scorekeeper.storage import store
+    from scorekeeper.storage import transaction
 
     monkeypatch.setenv("TZ", "Europe/Vienna")  # an hour ahead of UTC in November: 00:40 is 23:40 UTC
     time.tzset()
@@ -428,7 +428,7 @@ def test_a_game_started_after_midnight_is_dated_the_day_it_was_played(client, mo
             return datetime.fromisoformat(local).astimezone().astimezone(timezone.utc)
 
         moment = {"now": at("2026-11-21T21:00")}
-        monkeypatch.setattr(store, "_now", lambda: moment["now"].isoformat(timespec="seconds"))
+        monkeypatch.setattr(transaction, "utc_now", lambda: moment["now"].isoformat(timespec="seconds"))
         monkeypatch.setattr(clock, "today", lambda: clock.evening_of(moment["now"].astimezone().replace(tzinfo=None)))
         evening = new_evening(client, NAMES4)
         before, _ = game_in_evening(client, evening)

@@ -16,7 +16,8 @@ import threading
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.storage import backup, store
+from scorekeeper.services import archive as archive_service
+from scorekeeper.storage import disk, export_check, reads, restore, results, transaction
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import archive
 from tests.conftest import csrf_token
@@ -160,7 +161,7 @@ def test_restore_replace_with_a_bad_file_leaves_the_archive_unchanged(client, ru
         assert _stats(client) == stats_before, name
         assert message in result.output and "unchanged" in result.output, (name, result.output)
     # a file the checks let through that fails half way through the loading: rolled back
-    monkeypatch.setattr(backup, "_check", lambda data: None)
+    monkeypatch.setattr(export_check, "_check", lambda data: None)
     result = runner.invoke(args=["restore", str(tmp_path / "player twice.json"), "--replace"])
     assert result.exit_code != 0 and "does not fit together" in result.output and "unchanged" in result.output
     assert _archive(client) == before and _stats(client) == stats_before
@@ -175,7 +176,7 @@ def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner,
     _fill(client)
     good = _backup(runner, tmp_path / "good.json")
     good["players"].append(dict(good["players"][0]))
-    monkeypatch.setattr(backup, "_check", lambda data: None)  # let it through the checks: it fails on insert
+    monkeypatch.setattr(export_check, "_check", lambda data: None)  # let it through the checks: it fails on insert
     fresh = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
     ).test_client()
@@ -212,7 +213,7 @@ def test_wipe_clears_the_kept_totals(app, client):
     with app.app_context():
         db = get_db()
         assert db.execute("select count(*) from player_totals").fetchone()[0] > 0
-        backup.wipe(db)
+        restore.wipe(db)
         for table in ("player_totals", "pair_totals", "player_results", "game_results", "games", "players"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 
@@ -475,7 +476,9 @@ def test_a_restore_reports_its_progress_game_by_game(app, client, runner, tmp_pa
     data = json.loads(path.read_text())
     seen = []
     with app.app_context():
-        backup.restore(get_db(), data, replace=True, progress=lambda done, total: seen.append((done, total)))
+        archive_service.restore_archive(
+            get_db(), data, replace=True, progress=lambda done, total: seen.append((done, total))
+        )
     assert seen == [(1, 3), (2, 3), (3, 3)]
     result = runner.invoke(args=["restore", str(path), "--replace"])
     assert result.exit_code == 0 and "Restoring games" in result.output
@@ -505,7 +508,7 @@ def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
     assert again["changes"][2]["action"] == "archive imported"  # ... and the import is on record
     assert again["games"] == data["games"] and again["phones"] == data["phones"]
     with fresh.app_context():
-        assert [p.name for p in store.list_players(get_db())] == ["Anna", "Bert"]
+        assert [p.name for p in reads.list_players(get_db())] == ["Anna", "Bert"]
 
 
 def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(client, tmp_path):
@@ -528,9 +531,9 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
     assert response.status_code == 302, response.text
     with fresh.app_context():
         db = get_db()
-        assert [p.name for p in store.list_players(db)] == ["Anna", "Bert"]
-        assert store.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
-        assert store.guests_of(db, 1) == [False, False, True, True]
+        assert [p.name for p in reads.list_players(db)] == ["Anna", "Bert"]
+        assert reads.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
+        assert reads.guests_of(db, 1) == [False, False, True, True]
 
 
 # --- an import that meets a busy or full disk says so, and does not blame the file ---------------------
@@ -555,7 +558,7 @@ def test_an_import_on_a_full_disk_answers_503_disk_full(client, runner, tmp_path
     def full(db, game_id):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(store, "refresh_results", full)
+    monkeypatch.setattr(results, "refresh_results", full)
     fresh, response = _import_into_fresh(tmp_path, good)
     assert response.status_code == 503 and response.headers["Retry-After"]
     assert "disk is full" in response.text and "does not fit together" not in response.text
@@ -565,11 +568,11 @@ def test_an_import_on_a_full_disk_answers_503_disk_full(client, runner, tmp_path
 def test_an_import_while_another_is_writing_answers_503_busy(client, runner, tmp_path, monkeypatch):
     _fill(client)
     good = _backup(runner, tmp_path / "good.json")
-    monkeypatch.setattr(store, "WRITE_WAIT", 0.1)
+    monkeypatch.setattr(disk, "WRITE_WAIT", 0.1)
     taken, done = threading.Event(), threading.Event()
 
     def hold():  # another import (another thread of the server) holds the write turn
-        with store._WRITERS:
+        with transaction._WRITERS:
             taken.set()
             done.wait(10)
 

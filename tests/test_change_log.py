@@ -14,8 +14,9 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.services import games as service
+from scorekeeper.storage import changes as change_log
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import reads
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, served, side_fields, start_game
 
@@ -91,14 +92,14 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
     ]
     first = _log(client, game_id)[1]  # "hand added": version 1
     change_id = next(
-        c for c in store.changes(_db(app), game_id, hand_id) if c.action == "hand added"
+        c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added"
     ).id  # fmt: skip
     token = csrf_token(client, f"/games/{game_id}/hands/{hand_id}/history")
     response = client.post(f"/games/{game_id}/hands/{hand_id}/history/{change_id}", data={"csrf_token": token})
     assert response.status_code == 302
     assert first["after"]["sides"][0]["melded_points"] == 100
     with app.app_context():
-        hand = store.get_hand(dbmod.get_db(), game_id, hand_id)
+        hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
     assert hand.sides[0]["melded_points"] == 100
     assert [c["action"] for c in _log(client, game_id)].count("hand corrected") == 3
     assert "corrected 3×" in client.get(f"/games/{game_id}").text
@@ -117,7 +118,7 @@ def test_the_log_is_append_only(app):
             db.execute("update changes set action = 'hand added'")
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute("delete from changes")
-        assert [c.action for c in store.changes(db, outcome.id)] == ["game created"]
+        assert [c.action for c in reads.changes(db, outcome.id)] == ["game created"]
 
 
 def test_a_change_and_its_record_stand_or_fall_together(app, monkeypatch):
@@ -128,11 +129,11 @@ def test_a_change_and_its_record_stand_or_fall_together(app, monkeypatch):
         def broken(*args, **kwargs):
             raise RuntimeError("the log could not be written")
 
-        monkeypatch.setattr(store, "log_change", broken)
+        monkeypatch.setattr(change_log, "log_change", broken)
         sides = [{"melded_points": 100}, {"melded_points": 80}]
         with pytest.raises(RuntimeError):
             service.add_hand(db, game_id, sides, True)
-        assert store.hands(db, game_id) == []  # the hand was rolled back with its missing record
+        assert reads.hands(db, game_id) == []  # the hand was rolled back with its missing record
 
 
 def test_the_changes_page_lists_the_whole_log(client):

@@ -16,7 +16,8 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import games as game_store
+from scorekeeper.storage import reads
 from tests.helpers import served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
@@ -89,8 +90,8 @@ def _at_once(calls):
 def _game_with_a_hand(app) -> tuple[int, int]:
     with app.app_context():
         db = dbmod.get_db()
-        game_id = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
-        hand_id = store.add_hand(
+        game_id = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
+        hand_id = game_store.add_hand(
             db, game_id, [{"melded_points": 100, "hand_points": 0}, {"melded_points": 80, "hand_points": 0}], True
         )
     return game_id, hand_id
@@ -126,7 +127,7 @@ def test_two_phones_correcting_one_hand_at_the_same_instant_one_is_accepted(serv
         assert "Meanwhile another phone changed or corrected this hand" in page
         assert f'value="{refused_figure}"' in page  # what this phone typed is still there
         with app.app_context():
-            hand = store.get_hand(dbmod.get_db(), game_id, hand_id)
+            hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
         assert hand.sides[0]["melded_points"] == accepted
         assert hand.version == trial + 1  # one accepted correction per trial, never two
 
@@ -139,7 +140,7 @@ def test_ten_phones_correcting_one_hand_at_once_one_is_accepted(server):
         statuses = [status for status, _, _ in results]
         assert statuses.count(302) == 1 and statuses.count(409) == 9, statuses
         with app.app_context():
-            hand = store.get_hand(dbmod.get_db(), game_id, hand_id)
+            hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
         assert hand.sides[0]["melded_points"] == figures[statuses.index(302)]
         assert hand.version == trial + 1
 
@@ -148,11 +149,11 @@ def _finished_partie(app) -> int:
     """A complete Austrian Game whose first Partie is won; the match id."""
     with app.app_context():
         db = dbmod.get_db()
-        game_id = store.create_game(db, "austrian", ["Anna", "Bert", "Carl", "Dora"])
-        store.set_match(db, game_id, game_id, 1)
+        game_id = game_store.create_game(db, "austrian", ["Anna", "Bert", "Carl", "Dora"])
+        game_store.set_match(db, game_id, game_id, 1)
         side = {"melded_points": 5000, "hand_points": 0, "natural_canastas": 1, "went_out": "normal"}
-        store.add_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
-        assert store.kept_of(db, game_id).result.finished
+        game_store.add_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
+        assert reads.running_of(db, game_id).result.finished
     return game_id
 
 
@@ -167,5 +168,5 @@ def test_two_next_partie_taps_at_once_start_one_partie(server):
         )
         assert all(status == 302 for status, _, _ in results)
         with app.app_context():
-            parties = [g.partie for g in store.match_games(dbmod.get_db(), match_id)]
+            parties = [g.partie for g in reads.match_games(dbmod.get_db(), match_id)]
         assert parties == [1, 2]

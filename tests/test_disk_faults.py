@@ -31,7 +31,8 @@ import pytest
 
 from benchmarks import serving
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import games as game_store
+from scorekeeper.storage import results
 from scorekeeper.web import errors
 
 pytestmark = pytest.mark.slow  # fault tests: left out of the quick loop, run by CI (scripts/test.sh)
@@ -178,7 +179,9 @@ def archive():
     instance.mkdir()
     path = instance / "scorekeeper.sqlite"
     db = dbmod.open_db(str(path))
-    games = [store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(3)]
+    games = [
+        game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(3)
+    ]
     db.close()
     yield Archive(top, instance, path, games)
     for folder in [top, *(p for p in top.rglob("*") if p.is_dir())]:
@@ -225,7 +228,7 @@ def test_a_held_write_lock_is_answered_503_at_once_and_the_hand_is_stored_once_a
         page = phones[0].save_form(form_key)
         took = time.monotonic() - started
         assert_disk_answer(page, "busy", as_json=False)
-        assert took < 3.5, f"the form waited {took:.1f} s"  # store.WRITE_WAIT (2 s), not 10 s
+        assert took < 3.5, f"the form waited {took:.1f} s"  # disk.WRITE_WAIT (2 s), not 10 s
         assert 'value="135"' in page.text and 'value="85"' in page.text  # the typed figures come back
 
         assert_disk_answer(phones[1].save_json(queue_key), "busy", as_json=True)
@@ -506,7 +509,7 @@ def test_c_a_full_or_failing_disk_loses_doubles_and_half_writes_no_hand(archive,
         assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
         for game in archive.games:
             before = db.execute("select * from game_results where game_id = ?", [game]).fetchall()
-            store.refresh_results(db, game)
+            results.refresh_results(db, game)
             assert db.execute("select * from game_results where game_id = ?", [game]).fetchall() == before
     finally:
         db.close()
@@ -535,7 +538,7 @@ def test_d_a_database_deleted_or_replaced_under_the_server_acknowledges_no_save(
     else:
         other = archive.top / "other.sqlite"
         db = dbmod.open_db(str(other))
-        store.create_game(db, "classic", ["A", "B", "C", "D"], 0)
+        game_store.create_game(db, "classic", ["A", "B", "C", "D"], 0)
         db.close()
         os.replace(other, archive.path)
 

@@ -1073,10 +1073,10 @@ def _import(client, payload: bytes):
 
 
 def _wipe(app):
-    from scorekeeper.storage import backup
     from scorekeeper.storage import db as dbmod
+    from scorekeeper.storage import restore
 
-    backup.wipe(dbmod.open_db(app.config["DATABASE"]))
+    restore.wipe(dbmod.open_db(app.config["DATABASE"]))
 
 
 @FUZZ

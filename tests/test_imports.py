@@ -34,6 +34,12 @@ OUTSIDE_THE_CORE = (
     "waitress",
     "cheroot",
 )
+# modules that reach the disk: a module that uses them keeps state, it is not a rule or a figure
+THE_DISK = ("os", "pathlib")
+# pure modules that are no rule or figure of the game, and why they stay where they are
+PURE_BUT_NO_RULE = {
+    "services.verdicts": "what every service answers (saved, refused, overtaken ...): the service layer's own words",
+}
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -159,24 +165,28 @@ def test_the_core_imports_neither_flask_nor_the_database_nor_a_server():
 
 
 def test_every_pure_module_is_in_the_core():
-    """A module that needs neither Flask, nor the database, nor a server, nor a module outside the
-    core is a rule or a figure: it belongs in core/."""
+    """A module that needs neither Flask, nor the database, nor a server, nor the disk, nor a module
+    outside the core is a rule or a figure: it belongs in core/."""
     modules = _modules()
     names = set(modules)
     outside = [n for n in names if n and "." in n and _layer(n) != "core"]
     pure = []
-    for name in outside:
+    for name in sorted(set(outside) - set(PURE_BUT_NO_RULE)):
         inner, outer = _imports(name, modules[name], names)
-        if not outer & set(OUTSIDE_THE_CORE) and all(_layer(t) == "core" for t in inner) and _layer(name) != "network":
+        if (
+            not outer & set(OUTSIDE_THE_CORE + THE_DISK)
+            and all(_layer(t) == "core" for t in inner)
+            and _layer(name) != "network"
+        ):
             pure.append(name)
     assert not pure, f"pure modules outside core/: {sorted(pure)}"
 
 
 def test_the_import_checker_sees_relative_and_absolute_imports():
-    names = {"core.variants", "web.games", "storage.store"}
-    tree = ast.parse("from ..core import variants\nfrom scorekeeper.storage.store import write\nimport flask")
+    names = {"core.variants", "web.games", "storage.transaction"}
+    tree = ast.parse("from ..core import variants\nfrom scorekeeper.storage.transaction import write\nimport flask")
     inner, outer = _imports("web.games", tree, names)
-    assert inner == {"core.variants", "storage.store"} and outer == {"flask"}
+    assert inner == {"core.variants", "storage.transaction"} and outer == {"flask"}
 
 
 def test_no_import_hides_inside_a_function_without_saying_why():
@@ -190,3 +200,44 @@ def test_no_import_hides_inside_a_function_without_saying_why():
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     line = source[node.lineno - 1]
                     assert "#" in line, f"{path.name}:{node.lineno} imports inside a function with no reason given"
+
+
+# What the web layer may import from storage: the modules that only read the archive, the connection
+# and the disk's troubles, and the phones' sessions file (their login state, not the archive).
+STORAGE_THE_WEB_READS = {
+    "storage",  # the package itself (its docstring)
+    "storage.db",  # the connection for the request, the archive's generation
+    "storage.reads",  # one game, its hands, an evening, a player, a phone, a change log
+    "storage.queries",  # the archive's pages: history, statistics, standings
+    "storage.rating_reads",  # the ratings and fair partners
+    "storage.backup",  # the export and the CSV files
+    "storage.export_check",  # why an import was refused (NotAnExport)
+    "storage.disk",  # a busy, full or replaced disk (Unavailable)
+    "storage.sessions",  # which phones' sessions were locked: a file of its own, not the archive
+}
+
+
+def test_the_web_changes_the_archive_only_through_a_service():
+    """Every change to the archive goes through a service (services/), one ``BEGIN IMMEDIATE``
+    transaction each, the conflicts decided inside it: so a web module (a page, the API, a command)
+    imports from storage only the modules that read (STORAGE_THE_WEB_READS), never the write
+    transaction (storage.transaction) nor a module that writes (games, players, evenings, changes,
+    results, ratings, restore)."""
+    wrong = []
+    for name, inner in _graph().items():
+        if _layer(name) == "web":
+            wrong += [
+                f"{name} -> {t}" for t in sorted(inner) if _layer(t) == "storage" and t not in STORAGE_THE_WEB_READS
+            ]
+    assert not wrong, "web modules that import storage's writes: " + ", ".join(wrong)
+
+
+def test_the_modules_the_web_may_read_do_not_write():
+    """The read modules open no write transaction and import no module that writes."""
+    modules = _modules()
+    names = set(modules)
+    writes = {"storage.transaction", "storage.games", "storage.players", "storage.evenings", "storage.results",
+              "storage.ratings", "storage.restore"}  # fmt: skip
+    for name in STORAGE_THE_WEB_READS - {"storage", "storage.db", "storage.export_check"}:
+        inner, _outer = _imports(name, modules[name], names)
+        assert not inner & writes, f"{name} imports {inner & writes}"

@@ -20,8 +20,11 @@ import time
 import pytest
 
 from scorekeeper.core import ratings
-from scorekeeper.storage import backup, rating_store, store
+from scorekeeper.services import archive as archive_service
+from scorekeeper.storage import backup, rating_reads, transaction
 from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import games as game_store
+from scorekeeper.storage import ratings as kept_ratings
 from tests.conftest import csrf_token
 from tests.helpers import game_in_evening, new_evening, post_hand, side_fields, start_game, win_hand
 
@@ -230,10 +233,10 @@ def _same_as_a_rebuild(app):
     """The ratings kept on the way equal a rebuild of the whole history, to the last bit."""
     with app.app_context():
         db = dbmod.get_db()
-        kept = rating_store.snapshot(db)
-        with store.write(db):
-            rating_store.rebuild(db)
-        assert rating_store.snapshot(db) == kept
+        kept = kept_ratings.snapshot(db)
+        with transaction.write(db):
+            kept_ratings.rebuild(db)
+        assert kept_ratings.snapshot(db) == kept
         return kept
 
 
@@ -301,7 +304,7 @@ def test_guests_three_players_six_players_and_five_taking_turns(client, app):
     assert [s.share for s in outcomes[five].sides] == [1.0, pytest.approx(2 / 3)]
     with app.app_context():
         # a guest is never kept: nobody without a name has a rating
-        assert {r["name"] for r in rating_store.players(dbmod.get_db()) if r["rating"] is not None} == {
+        assert {r["name"] for r in rating_reads.players(dbmod.get_db()) if r["rating"] is not None} == {
             "Anna",
             "Bert",
             "Carl",
@@ -337,7 +340,9 @@ def test_an_archive_restored_from_its_export_has_the_same_ratings(client, app):
     kept = _same_as_a_rebuild(app)
     with app.app_context():
         db = dbmod.get_db()
-        backup.restore(db, backup.export(db), replace=True)  # erased (the ratings too) and loaded again
+        archive_service.restore_archive(
+            db, backup.export(db), replace=True
+        )  # erased (the ratings too) and loaded again
     assert _same_as_a_rebuild(app) == kept
 
 
@@ -350,7 +355,7 @@ def test_the_command_rebuilds_and_says_the_kept_ratings_were_right(client, app, 
     # a kept rating that was out of step is put right
     with app.app_context():
         db = dbmod.get_db()
-        with store.write(db):
+        with transaction.write(db):
             db.execute("update ratings set mu = mu + 1")
     assert "out of step" in runner.invoke(args=["ratings", "--rebuild"]).output
     _same_as_a_rebuild(app)
@@ -359,11 +364,11 @@ def test_the_command_rebuilds_and_says_the_kept_ratings_were_right(client, app, 
 def test_an_archive_from_before_the_ratings_is_rated_when_it_is_opened(tmp_path):
     path = str(tmp_path / "old.sqlite")
     db = dbmod.open_db(path)
-    game = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
+    game = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
     out = {"melded_points": 1100, "natural_canastas": 4, "red_threes": 4, "went_out": "normal"}
     for _ in range(2):  # win_hand twice, as the store takes it
-        store.add_hand(db, game, [out, {"melded_points": 50}])
-    kept = rating_store.snapshot(db)
+        game_store.add_hand(db, game, [out, {"melded_points": 50}])
+    kept = kept_ratings.snapshot(db)
     assert len(kept["games"]) == 1
     # as an archive of the version before: no rating tables, no migration m014 recorded
     for trigger in ("games_delete_ratings", "players_delete_ratings"):
@@ -374,7 +379,7 @@ def test_an_archive_from_before_the_ratings_is_rated_when_it_is_opened(tmp_path)
     db.conn.commit()
     db.close()
     again = dbmod.open_db(path)
-    assert rating_store.snapshot(again) == kept
+    assert kept_ratings.snapshot(again) == kept
     again.close()
 
 

@@ -6,7 +6,8 @@ import threading
 import pytest
 
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import games as game_store
+from scorekeeper.storage import reads, transaction
 
 
 @pytest.fixture
@@ -26,30 +27,30 @@ def test_migrations_are_safe_to_reapply(tmp_path):
 
 
 def test_game_round_trip(db):
-    game_id = store.create_game(db, "classic-2p", ["Anna", "Bert"], first_dealer=1)
-    game = store.get_game(db, game_id)
+    game_id = game_store.create_game(db, "classic-2p", ["Anna", "Bert"], first_dealer=1)
+    game = reads.get_game(db, game_id)
     assert (game.variant, game.players, game.first_dealer) == ("classic-2p", ["Anna", "Bert"], 1)
-    assert store.get_game(db, game_id + 1) is None
-    other = store.create_game(db, "classic", ["A", "B", "C", "D"])
-    assert [g.id for g in store.list_games(db)] == [other, game_id]
+    assert reads.get_game(db, game_id + 1) is None
+    other = game_store.create_game(db, "classic", ["A", "B", "C", "D"])
+    assert [g.id for g in reads.list_games(db)] == [other, game_id]
 
 
 def test_hands_keep_inputs_order_and_can_be_undeleted(db):
-    game_id = store.create_game(db, "classic", ["A", "B", "C", "D"])
+    game_id = game_store.create_game(db, "classic", ["A", "B", "C", "D"])
     entry = [{"melded_cards": {"jokers": 1}, "red_threes": 2}, {"melded_points": 50}]
-    first = store.add_hand(db, game_id, entry)
-    second = store.add_hand(db, game_id, [{}, {}])
-    assert [h.id for h in store.hands(db, game_id)] == [first, second]
-    assert store.hands(db, game_id)[0].sides == entry
-    store.update_hand(db, game_id, first, [{"melded_points": 90}, {}])
-    assert store.get_hand(db, game_id, first).sides[0] == {"melded_points": 90}
-    store.delete_hand(db, game_id, first)
-    assert [h.id for h in store.hands(db, game_id)] == [second]
-    assert store.get_hand(db, game_id, first) is None
-    assert store.get_hand(db, game_id, first, deleted=True) is not None
-    store.restore_hand(db, game_id, first)
-    assert [h.id for h in store.hands(db, game_id)] == [first, second]
-    assert store.get_hand(db, game_id + 1, first) is None
+    first = game_store.add_hand(db, game_id, entry)
+    second = game_store.add_hand(db, game_id, [{}, {}])
+    assert [h.id for h in reads.hands(db, game_id)] == [first, second]
+    assert reads.hands(db, game_id)[0].sides == entry
+    game_store.update_hand(db, game_id, first, [{"melded_points": 90}, {}])
+    assert reads.get_hand(db, game_id, first).sides[0] == {"melded_points": 90}
+    game_store.delete_hand(db, game_id, first)
+    assert [h.id for h in reads.hands(db, game_id)] == [second]
+    assert reads.get_hand(db, game_id, first) is None
+    assert reads.get_hand(db, game_id, first, deleted=True) is not None
+    game_store.restore_hand(db, game_id, first)
+    assert [h.id for h in reads.hands(db, game_id)] == [first, second]
+    assert reads.get_hand(db, game_id + 1, first) is None
 
 
 def test_init_db_command(runner, app):
@@ -83,14 +84,16 @@ def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
     """Eight threads, each with its own connection, add 25 hands each to one game."""
     path = str(tmp_path / "w.sqlite")
     setup = dbmod.open_db(path)
-    game_id = store.create_game(setup, "classic", ["A", "B", "C", "D"], 0)
+    game_id = game_store.create_game(setup, "classic", ["A", "B", "C", "D"], 0)
     errors = []
 
     def writer(n):
         db = dbmod.open_db(path, migrate=False)
         try:
             for i in range(25):
-                store.add_hand(db, game_id, [{"melded_points": 50}, {"melded_points": 55}], True, client_key=f"{n}-{i}")
+                game_store.add_hand(
+                    db, game_id, [{"melded_points": 50}, {"melded_points": 55}], True, client_key=f"{n}-{i}"
+                )
         except Exception as error:  # noqa: BLE001 - the test reports any failure
             errors.append(repr(error))
         finally:
@@ -103,28 +106,28 @@ def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
         thread.join()
     assert errors == []
     check = dbmod.open_db(path)
-    assert len(store.hands(check, game_id)) == 200
+    assert len(reads.hands(check, game_id)) == 200
     assert check.execute("pragma journal_mode").fetchone()[0] == "wal"
     assert check.execute("pragma integrity_check").fetchone()[0] == "ok"
-    assert store.game_version(check, game_id) == 200
+    assert reads.game_version(check, game_id) == 200
 
 
 def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
     """A store write called inside another (an import, the club generator) joins the outer
     transaction: a refused inner part is undone alone, the outer one still commits or rolls back whole."""
     db = dbmod.open_db(str(tmp_path / "nested.sqlite"))
-    with store.write(db):
-        first = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+    with transaction.write(db):
+        first = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
         try:
-            with store.write(db):
-                store.create_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
+            with transaction.write(db):
+                game_store.create_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
                 raise RuntimeError("refused")
         except RuntimeError:
             pass
     assert [g["id"] for g in db.query("select id from games")] == [first]
     try:
-        with store.write(db):
-            store.create_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
+        with transaction.write(db):
+            game_store.create_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
             raise RuntimeError("whole write refused")
     except RuntimeError:
         pass
@@ -137,7 +140,7 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
     with their own keys, started together, one is stored and the other told it was overtaken."""
     path = str(tmp_path / "race.sqlite")
     db = dbmod.open_db(path)
-    game_id = store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+    game_id = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
     barrier = threading.Barrier(2)
     outcomes = []
 
@@ -145,11 +148,11 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
         conn = dbmod.open_db(path, migrate=False)
         barrier.wait()
         try:
-            store.add_hand_once(
+            game_store.add_hand_once(
                 conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key, expect_hands=0
             )
             outcomes.append("stored")
-        except store.Overtaken as overtaken:
+        except game_store.Overtaken as overtaken:
             outcomes.append(f"overtaken at {overtaken.count}")
 
     threads = [threading.Thread(target=phone, args=(key,)) for key in ("a" * 12, "b" * 12)]
@@ -158,7 +161,7 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["overtaken at 1", "stored"]
-    assert len(store.hands(db, game_id)) == 1
+    assert len(reads.hands(db, game_id)) == 1
 
 
 def test_a_server_with_a_thread_per_request_keeps_no_connection_of_an_ended_thread(app):

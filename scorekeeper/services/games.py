@@ -1,7 +1,7 @@
 """Every change to a game, one function each: the pages and the JSON API call these and render
 the plain result they return.
 
-Each function is one ``BEGIN IMMEDIATE`` transaction (``store.write``) that loads what it needs
+Each function is one ``BEGIN IMMEDIATE`` transaction (``transaction.write``) that loads what it needs
 once and decides every conflict inside it: a hand's version is a condition of its update, the
 number of hands is read inside the write, a Partie's number is unique in its complete Game. So
 two phones saving at the same instant can never both be told "saved" for one hand.
@@ -10,7 +10,6 @@ two phones saving at the same instant can never both be told "saved" for one han
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
@@ -18,50 +17,37 @@ from sqlite_utils import Database
 from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
-from scorekeeper.storage import store
-
-SAVED = "saved"  # stored (``new``: a new row)
-UNCHANGED = "unchanged"  # nothing to do: sent twice, or the same figures again
-PROBLEMS = "problems"  # refused: ``problems`` says why, field by field
-WARNINGS = "warnings"  # possible but unlikely figures: saved only once confirmed
-OVERTAKEN = "overtaken"  # another phone changed it first: ``now`` is what it is at now
-LOCKED = "locked"  # the game is finished and read-only
-MISSING = "missing"  # no such game or hand
-REFUSED = "refused"  # refused as a whole: ``problems`` holds the one reason
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a change came to, for a page or a JSON answer to show."""
-
-    status: str
-    id: int | None = None
-    problems: tuple[Problem, ...] = ()
-    now: int | None = None  # OVERTAKEN: hands in the game now (new hand) or the hand's version now
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the change is stored (now or before)."""
-        return self.status in (SAVED, UNCHANGED)
+from scorekeeper.services.verdicts import (
+    LOCKED,
+    MISSING,
+    OVERTAKEN,
+    PROBLEMS,
+    REFUSED,
+    SAVED,
+    UNCHANGED,
+    WARNINGS,
+    Verdict,
+)
+from scorekeeper.storage import changes, games, reads, results, transaction
 
 
-def _locked(game: Game, kept: sheet.Kept | None) -> bool:
+def _locked(game: Game, running: sheet.Kept | None) -> bool:
     """A finished game is read-only until it is deliberately reopened."""
-    return kept is not None and kept.result.finished and not game.reopened
+    return running is not None and running.result.finished and not game.reopened
 
 
-def _kept(db: Database, game: Game) -> sheet.Kept:
-    """The game's kept figures (kept now if an older archive had none)."""
-    kept = store.kept_of(db, game.id)
-    if kept is None:
-        store.refresh_results(db, game.id)
-        kept = store.kept_of(db, game.id)
-    return kept
+def _running(db: Database, game: Game) -> sheet.Kept:
+    """The game's running figures (worked out now if an older archive had none)."""
+    running = reads.running_of(db, game.id)
+    if running is None:
+        results.refresh_results(db, game.id)
+        running = reads.running_of(db, game.id)
+    return running
 
 
 def dealer_problems(game: Game, rules: variants.RuleSet, index: int, sides) -> list[Problem]:
-    """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal (§9)."""
+    """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal
+    (docs/rules.md, Canadian Canasta (3 decks), "Going out")."""
     if not rules.exact_cut_bonus or not sides:
         return []
     seat = game.players.index(sheet.dealer(game, index, rules))
@@ -78,18 +64,18 @@ def _minimums(rules: variants.RuleSet, totals) -> list[int]:
 
 def _check(
     game: Game, rules: variants.RuleSet, entry: Any, stock_out: Any, lone: Any, index: int, totals, confirmed: bool
-) -> tuple[Outcome | None, tuple[int, ...]]:
+) -> tuple[Verdict | None, tuple[int, ...]]:
     """The problems with a hand entry at this place in the game, or its warnings when not
     confirmed; else (None, each side's score)."""
     sides, problems = checks.read_hand(rules, entry, stock_out, lone)
     if not problems:
         problems = dealer_problems(game, rules, index, sides)
     if problems:
-        return Outcome(PROBLEMS, problems=tuple(problems)), ()
+        return Verdict(PROBLEMS, problems=tuple(problems)), ()
     if not confirmed:
         warnings = checks.plausibility_warnings(rules, sides, _minimums(rules, totals), lone)
         if warnings:
-            return Outcome(WARNINGS, problems=tuple(warnings)), ()
+            return Verdict(WARNINGS, problems=tuple(warnings)), ()
     return None, tuple(score.score for score in scoring.score_hand(rules, sides, lone))
 
 
@@ -104,35 +90,35 @@ def add_hand(
     based_on: int | None = None,
     confirmed: bool = True,
     phone: str | None = None,
-) -> Outcome:
+) -> Verdict:
     """Add the next hand (``phone``: the token of the phone that sends it, for the change log). A
     key stored before answers UNCHANGED with that hand's id; a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
     the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
-            return Outcome(MISSING)
+            return Verdict(MISSING)
         if client_key:
-            existing = store.hand_by_key(db, game_id, client_key)
+            existing = reads.hand_by_key(db, game_id, client_key)
             if existing is not None:
-                return Outcome(UNCHANGED, id=existing)
-        kept = _kept(db, game)
-        if kept.result.finished:
-            return Outcome(LOCKED)
+                return Verdict(UNCHANGED, id=existing)
+        running = _running(db, game)
+        if running.result.finished:
+            return Verdict(LOCKED)
         rules = sheet.rules_for(game)
-        refused, scores = _check(game, rules, entry, stock_out, lone, kept.hands, kept.totals, confirmed)
+        refused, scores = _check(game, rules, entry, stock_out, lone, running.hands, running.totals, confirmed)
         if refused is not None:
             return refused
-        if based_on is not None and based_on != kept.hands:
-            return Outcome(OVERTAKEN, now=kept.hands)
+        if based_on is not None and based_on != running.hands:
+            return Verdict(OVERTAKEN, now=running.hands)
         stored = checks.stored_entry(entry)
-        hand_id = store.insert_hand(
-            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, kept=kept
+        hand_id = games.insert_hand(
+            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, running=running
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        store.log_change(db, game_id, hand_id, "hand added", None, after, phone)
-        return Outcome(SAVED, id=hand_id)
+        changes.log_change(db, game_id, hand_id, "hand added", None, after, phone)
+        return Verdict(SAVED, id=hand_id)
 
 
 def _same_entry(hand: Hand, entry: list[dict[str, Any]], stock_out: bool, lone: int | None) -> bool:
@@ -155,66 +141,66 @@ def correct_hand(
     based_on: int | None = None,
     confirmed: bool = True,
     phone: str | None = None,
-) -> Outcome:
+) -> Verdict:
     """Replace a hand's figures (logged with the entry before and after). The same figures again
     answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS or WARNINGS; a hand changed since
     version ``based_on`` OVERTAKEN (with its version now). The version is also a condition of the update itself."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
-        hand = store.get_hand(db, game_id, hand_id) if game else None
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
+        hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
-            return Outcome(MISSING)
-        kept = _kept(db, game)
-        if _locked(game, kept):
-            return Outcome(LOCKED)
+            return Verdict(MISSING)
+        running = _running(db, game)
+        if _locked(game, running):
+            return Verdict(LOCKED)
         rules = sheet.rules_for(game)
-        before = store.totals_before(db, game, rules, hand_id)
+        before = results.totals_before(db, game, rules, hand_id)
         refused, _scores = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
         if refused is not None:
             return refused
         stored = checks.stored_entry(entry)
         if _same_entry(hand, stored, bool(stock_out), lone):
-            return Outcome(UNCHANGED, id=hand_id)  # the same correction sent again (a double tap)
+            return Verdict(UNCHANGED, id=hand_id)  # the same correction sent again (a double tap)
         if based_on is not None and based_on != hand.version:
-            return Outcome(OVERTAKEN, id=hand_id, now=hand.version)
-        if not store.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
-            return Outcome(OVERTAKEN, id=hand_id, now=store.get_hand(db, game_id, hand_id).version)
+            return Verdict(OVERTAKEN, id=hand_id, now=hand.version)
+        if not games.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
+            return Verdict(OVERTAKEN, id=hand_id, now=reads.get_hand(db, game_id, hand_id).version)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        store.log_change(db, game_id, hand_id, "hand corrected", store.entry_of(hand), after, phone)
-        return Outcome(SAVED, id=hand_id)
+        changes.log_change(db, game_id, hand_id, "hand corrected", changes.entry_of(hand), after, phone)
+        return Verdict(SAVED, id=hand_id)
 
 
-def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
+def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Verdict:
     """Delete a hand (Undo brings it back): MISSING, LOCKED or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
-        hand = store.get_hand(db, game_id, hand_id) if game else None
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
+        hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
-            return Outcome(MISSING)
-        if _locked(game, _kept(db, game)):
-            return Outcome(LOCKED)
-        store.delete_hand(db, game_id, hand_id)
-        store.log_change(db, game_id, hand_id, "hand deleted", store.entry_of(hand), None, phone)
-        return Outcome(SAVED, id=hand_id)
+            return Verdict(MISSING)
+        if _locked(game, _running(db, game)):
+            return Verdict(LOCKED)
+        games.delete_hand(db, game_id, hand_id)
+        changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
+        return Verdict(SAVED, id=hand_id)
 
 
-def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Outcome:
+def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Verdict:
     """Undo the deletion of a hand: MISSING, LOCKED (a finished game is read-only, as for a
     deletion or a correction: bringing a hand back would change its result) or SAVED."""
-    if not (store.valid_id(game_id) and store.valid_id(hand_id)):
-        return Outcome(MISSING)
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    if not (reads.valid_id(game_id) and reads.valid_id(hand_id)):
+        return Verdict(MISSING)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
-            return Outcome(MISSING)
-        if _locked(game, _kept(db, game)):
-            deleted = store.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
-            return Outcome(LOCKED if deleted is not None else MISSING)
-        if not store.restore_hand(db, game_id, hand_id):
-            return Outcome(MISSING)
-        hand = store.get_hand(db, game_id, hand_id)
-        store.log_change(db, game_id, hand_id, "hand restored", None, store.entry_of(hand), phone)
-        return Outcome(SAVED, id=hand_id)
+            return Verdict(MISSING)
+        if _locked(game, _running(db, game)):
+            deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
+            return Verdict(LOCKED if deleted is not None else MISSING)
+        if not games.restore_hand(db, game_id, hand_id):
+            return Verdict(MISSING)
+        hand = reads.get_hand(db, game_id, hand_id)
+        changes.log_change(db, game_id, hand_id, "hand restored", None, changes.entry_of(hand), phone)
+        return Verdict(SAVED, id=hand_id)
 
 
 def create_game(
@@ -230,13 +216,13 @@ def create_game(
     complete_game: bool = False,
     guests: list[bool] | None = None,
     phone: str | None = None,
-) -> Outcome:
+) -> Verdict:
     """Start a game (with ``complete_game``, as Partie 1 of a complete Game): SAVED with its id,
     MISSING if its evening is gone."""
-    with store.write(db):
-        if evening_id is not None and store.get_evening(db, evening_id) is None:
-            return Outcome(MISSING)
-        game_id = store.create_game(
+    with transaction.write(db):
+        if evening_id is not None and reads.get_evening(db, evening_id) is None:
+            return Verdict(MISSING)
+        game_id = games.create_game(
             db,
             variant,
             players,
@@ -248,9 +234,9 @@ def create_game(
             guests=guests,
         )
         if complete_game:
-            store.set_match(db, game_id, game_id, 1)
-        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
-        return Outcome(SAVED, id=game_id)
+            games.set_match(db, game_id, game_id, 1)
+        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
+        return Verdict(SAVED, id=game_id)
 
 
 def _game_record(game: Game) -> dict[str, Any]:
@@ -261,40 +247,41 @@ def _game_record(game: Game) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def next_partie(db: Database, match_id: int, phone: str | None = None) -> Outcome:
-    """Start the next Partie of a complete Game with the next partnerships (§10.6): SAVED with its
+def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdict:
+    """Start the next Partie of a complete Game with the next partnerships (docs/rules.md,
+    "Austrian rulebook (Spielregeln, 2–6 players)"): SAVED with its
     id; REFUSED when all are played or the last one is still being played (``extra["game"]``: the
     Partie to show); MISSING. Decided inside the write, and the Partie's number is unique."""
-    if not store.valid_id(match_id):
-        return Outcome(MISSING)
-    with store.write(db):
-        games = store.match_games(db, match_id)
-        if not games:
-            return Outcome(MISSING)
-        last = games[-1]
+    if not reads.valid_id(match_id):
+        return Verdict(MISSING)
+    with transaction.write(db):
+        parties = reads.match_games(db, match_id)
+        if not parties:
+            return Verdict(MISSING)
+        last = parties[-1]
         rules = variants.get(last.variant)
-        if len(games) >= 1 + len(rules.partie_layouts):
-            return Outcome(REFUSED, problems=(Problem(None, "partie", N_("All three Partien have been played.")),))
-        if not _kept(db, last).result.finished:
+        if len(parties) >= 1 + len(rules.partie_layouts):
+            return Verdict(REFUSED, problems=(Problem(None, "partie", N_("All three Partien have been played.")),))
+        if not _running(db, last).result.finished:
             problem = Problem(None, "partie", N_("Partie %(number)s is still being played."), {"number": last.partie})
-            return Outcome(REFUSED, problems=(problem,), extra={"game": last.id})
-        layout = rules.partie_layouts[len(games) - 1]
-        game_id = store.create_game(
+            return Verdict(REFUSED, problems=(problem,), extra={"game": last.id})
+        layout = rules.partie_layouts[len(parties) - 1]
+        game_id = games.create_game(
             db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
-            match_id=match_id, partie=len(games) + 1, evening_id=last.evening_id, guests=store.guests_of(db, last.id),
+            match_id=match_id, partie=len(parties) + 1, evening_id=last.evening_id, guests=reads.guests_of(db, last.id),
         )  # fmt: skip
-        store.log_change(db, game_id, None, "game created", None, _game_record(store.get_game(db, game_id)), phone)
-        return Outcome(SAVED, id=game_id)
+        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
+        return Verdict(SAVED, id=game_id)
 
 
-def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | None = None) -> Outcome:
+def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | None = None) -> Verdict:
     """Open a finished game for corrections (``reopened=False``: lock it again): MISSING or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
-            return Outcome(MISSING)
-        kept = _kept(db, game)
-        if not reopened and kept.after_end:
+            return Verdict(MISSING)
+        running = _running(db, game)
+        if not reopened and running.after_end:
             # the sheet would show a result that the hands after it contradict: they go first
             # one message a number: "1 more hand" and "2 more hands" (each of the four languages has these two forms)
             text = (
@@ -302,40 +289,40 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
                     "The game ended with hand %(hand)s, yet 1 more hand came after it: correct or delete it before "
                     "locking the sheet."
                 )
-                if kept.after_end == 1
+                if running.after_end == 1
                 else N_(
                     "The game ended with hand %(hand)s, yet %(count)s more hands came after it: correct or delete "
                     "them before locking the sheet."
                 )
             )
-            problem = Problem(None, "hands", text, {"hand": kept.ended_after + 1, "count": kept.after_end})
-            return Outcome(REFUSED, problems=(problem,))
-        store.reopen_game(db, game_id, reopened)
+            problem = Problem(None, "hands", text, {"hand": running.ended_after + 1, "count": running.after_end})
+            return Verdict(REFUSED, problems=(problem,))
+        games.reopen_game(db, game_id, reopened)
         action = "game reopened" if reopened else "game locked"
-        store.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)
-        return Outcome(SAVED, id=game_id)
+        changes.log_change(db, game_id, None, action, {"reopened": game.reopened}, {"reopened": reopened}, phone)
+        return Verdict(SAVED, id=game_id)
 
 
-def delete_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
+def delete_game(db: Database, game_id: int, phone: str | None = None) -> Verdict:
     """Delete a game started by mistake (Undo brings it back): MISSING, REFUSED (a Partie) or SAVED."""
-    with store.write(db):
-        game = store.get_game(db, game_id)
+    with transaction.write(db):
+        game = reads.get_game(db, game_id)
         if game is None:
-            return Outcome(MISSING)
-        if not store.delete_game(db, game_id):
+            return Verdict(MISSING)
+        if not games.delete_game(db, game_id):
             problem = Problem(None, "game", N_("A Partie of a complete Game cannot be deleted on its own."))
-            return Outcome(REFUSED, problems=(problem,))
-        store.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
-        return Outcome(SAVED, id=game_id, extra={"evening": game.evening_id})
+            return Verdict(REFUSED, problems=(problem,))
+        changes.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
+        return Verdict(SAVED, id=game_id, extra={"evening": game.evening_id})
 
 
-def restore_game(db: Database, game_id: int, phone: str | None = None) -> Outcome:
+def restore_game(db: Database, game_id: int, phone: str | None = None) -> Verdict:
     """Undo the deletion of a game: SAVED with its id (a new one if its number was taken), or MISSING."""
-    if not store.valid_id(game_id):
-        return Outcome(MISSING)
-    with store.write(db):
-        restored = store.undelete_game(db, game_id)
+    if not reads.valid_id(game_id):
+        return Verdict(MISSING)
+    with transaction.write(db):
+        restored = games.undelete_game(db, game_id)
         if restored is None:
-            return Outcome(MISSING)
-        store.log_change(db, restored, None, "game restored", None, _game_record(store.get_game(db, restored)), phone)
-        return Outcome(SAVED, id=restored)
+            return Verdict(MISSING)
+        changes.log_change(db, restored, None, "game restored", None, _game_record(reads.get_game(db, restored)), phone)
+        return Verdict(SAVED, id=restored)

@@ -12,9 +12,22 @@ from sqlite_utils import Database
 
 from scorekeeper.core import ratings
 from scorekeeper.core.stats import HistoryRow, Partnership, PlayerStats, _history_row, _player
-from scorekeeper.storage import store
+from scorekeeper.storage.reads import SHOWN_PLAYER
 
 PAGE_SIZE = 20
+
+
+def evenings_page(db: Database, page: int) -> tuple[list[dict[str, Any]], bool]:
+    """One page of evenings, newest first, each with its number of games; and whether more follow."""
+    rows = list(
+        db.query(
+            "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
+            "order by e.date desc, e.id desc limit ? offset ?",
+            [PAGE_SIZE + 1, (page - 1) * PAGE_SIZE],
+        )
+    )
+    return rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+
 
 PLAYER_COLUMNS = """
     coalesce(t.games, 0) as games, coalesce(t.finished, 0) as finished, coalesce(t.won, 0) as won,
@@ -143,7 +156,7 @@ def player_table(
         sql = (
             f"select * from (select p.id, p.name, {PLAYER_COLUMNS}, {RATING_COLUMNS} from players p "
             "left join player_totals t on t.player_id = p.id left join ratings k on k.player_id = p.id "
-            f"where {store.SHOWN_PLAYER.format(p='p')}) order by {order}"
+            f"where {SHOWN_PLAYER.format(p='p')}) order by {order}"
         )
         return [_rated(r) for r in db.query(sql)]
     where, params = _filters(since, until, variant)

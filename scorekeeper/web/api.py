@@ -14,10 +14,11 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.storage import rating_store, store
+from scorekeeper.storage import rating_reads, reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import answers, i18n, openapi
 from scorekeeper.web import api_models as m
+from scorekeeper.web.teams import team_request
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -223,10 +224,10 @@ def _hand(row: sheet.SheetHand) -> m.Hand:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     """A stored game: sides, every hand's entry and breakdown, totals, minimums and the result."""
-    found = store.get_game(get_db(), game_id)
+    found = reads.get_game(get_db(), game_id)
     if found is None:
         abort(404)
-    s = sheet.build(found, store.hands(get_db(), game_id))
+    s = sheet.build(found, reads.hands(get_db(), game_id))
     defaults = variants.get(found.variant).settings
     return jsonify(
         m.Game(
@@ -252,11 +253,11 @@ def game(game_id: int):
 @bp.get("/games/<int:game_id>/changes")
 def game_changes(game_id: int):
     """A game's change log, oldest first: when, what, which hand, which phone, the entry before and after."""
-    if store.get_game(get_db(), game_id) is None:
+    if reads.get_game(get_db(), game_id) is None:
         abort(404)
     log: list[m.Change] = [
         m.Change(at=c.at, action=c.action, hand=c.hand_id, phone=c.phone or None, before=c.before, after=c.after)
-        for c in store.changes(get_db(), game_id)
+        for c in reads.changes(get_db(), game_id)
     ]
     return jsonify(log)
 
@@ -264,7 +265,7 @@ def game_changes(game_id: int):
 @bp.get("/games/<int:game_id>/version")
 def game_version(game_id: int):
     """The game's version, for the phones that follow it live (they poll this, it is cheap)."""
-    version = store.game_version(get_db(), game_id)
+    version = reads.game_version(get_db(), game_id)
     if version is None:
         abort(404)
     response = jsonify(m.Version(version=version))
@@ -275,7 +276,7 @@ def game_version(game_id: int):
 @bp.get("/players")
 def players():
     """Every player with his rating (docs/ratings.md): null before his first rated game."""
-    rated: list[m.RatedPlayer] = rating_store.players(get_db())
+    rated: list[m.RatedPlayer] = rating_reads.players(get_db())
     return jsonify(rated)
 
 
@@ -289,7 +290,7 @@ def teams():
     """Fair partners: every seating of 4 or 6 players (``?players=1,2,3,4``, by rules ``?variant=``
     and ``?layout=``), the most even predicted chances first; 422 for anything else."""
     args = request.args
-    chosen, problems = rating_store.team_request(get_db(), args.get("players"), args.get("variant"), args.get("layout"))
+    chosen, problems = team_request(get_db(), args.get("players"), args.get("variant"), args.get("layout"))
     if chosen is None:
         return _errors(problems)
     return jsonify(
@@ -306,7 +307,7 @@ def teams():
                         seats=_seats_arg([seat["name"] for seat in proposal["seats"]]),
                     ),
                 )
-                for proposal in rating_store.fair_partners(get_db(), chosen)
+                for proposal in rating_reads.fair_partners(get_db(), chosen)
             ],
         )
     )

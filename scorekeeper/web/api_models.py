@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationErr
 from typing_extensions import NotRequired, TypedDict
 
 from scorekeeper.core import checks, variants
-from scorekeeper.storage import store
+from scorekeeper.storage import reads
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
 _CARD_FIELDS = ("melded_cards", "hand_cards")
@@ -40,7 +40,7 @@ _CONFIGURED = _configured_rule_sets()
 VariantId = Literal[tuple(variants.RULE_SETS)]
 SettingKey = Literal[tuple(sorted({s.key for r in variants.RULE_SETS.values() for s in r.settings}))]
 WayOut = Literal[tuple(sorted({g.key for r in _CONFIGURED for g in r.going_out}))]
-Action = Literal[tuple(sorted(store.ACTIONS))]
+Action = Literal[tuple(sorted(reads.ACTIONS))]
 Choice = str | int | bool
 Count = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, multiple_of=5)]

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from datetime import date
 
-import click
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
 
 from scorekeeper.core import charts, clock, names, ratings, sheet, stats, variants
-from scorekeeper.core.messages import counted
-from scorekeeper.storage import backup, queries, rating_store, store
+from scorekeeper.core.models import Evening
+from scorekeeper.services import archive as archive_service
+from scorekeeper.services import evenings as evening_service
+from scorekeeper.services import players as player_service
+from scorekeeper.services.verdicts import MISSING
+from scorekeeper.storage import backup, queries, rating_reads, reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, forms, i18n, pagecache
+from scorekeeper.storage.export_check import NotAnExport
+from scorekeeper.storage.reads import valid_id
+from scorekeeper.web import access, commands, forms, i18n, pagecache
 
-bp = Blueprint("archive", __name__, cli_group=None)  # its command is `flask ratings`, not `flask archive ratings`
+bp = Blueprint("archive", __name__, cli_group=None)  # its commands are `flask ratings`, not `flask archive ratings`
+for _command in commands.COMMANDS:
+    bp.cli.add_command(_command)
 
 
 def _page() -> int:
@@ -29,9 +35,9 @@ def _page() -> int:
 MAX_PAGE = 10**9
 
 
-def _evening(evening_id: int) -> store.Evening:
+def _evening(evening_id: int) -> Evening:
     """The evening or a 404 page."""
-    evening = store.get_evening(get_db(), evening_id)
+    evening = reads.get_evening(get_db(), evening_id)
     if evening is None:
         abort(404)
     return evening
@@ -44,15 +50,7 @@ def _evening(evening_id: int) -> store.Evening:
 def evenings():
     """Every evening, newest first, with its games' count and who came out ahead."""
     page = _page()
-    rows = list(
-        get_db().query(
-            "select e.*, (select count(*) from games g where g.evening_id = e.id) as games from evenings e "
-            "order by e.date desc, e.id desc limit ? offset ?",
-            [queries.PAGE_SIZE + 1, (page - 1) * queries.PAGE_SIZE],
-        )
-    )
-    more = len(rows) > queries.PAGE_SIZE
-    rows = rows[: queries.PAGE_SIZE]
+    rows, more = queries.evenings_page(get_db(), page)
     # each evening's result at a glance: who came out ahead, by how much (the standings' first)
     leaders = {}
     for row in rows:
@@ -66,22 +64,22 @@ def evenings():
     return render_template("archive/evenings.html", rows=rows, leaders=leaders, page=page, more=more)
 
 
-def _evening_form_page(form, evening: store.Evening | None, status: int = 200):
+def _evening_form_page(form, evening: Evening | None, status: int = 200):
     """The new/edit evening form."""
-    form.known.choices = [(p.id, p.name) for p in store.list_players(get_db())]
+    form.known.choices = [(p.id, p.name) for p in reads.list_players(get_db())]
     return render_template("archive/evening_form.html", form=form, evening=evening), status
 
 
 def _evening_names(form) -> list[str]:
     """The players ticked and typed, in that order."""
-    known = {p.id: p.name for p in store.list_players(get_db())}
+    known = {p.id: p.name for p in reads.list_players(get_db())}
     return [known[i] for i in (form.known.data or []) if i in known] + form.new_names()
 
 
 def _no_look_alikes(form) -> bool:
     """The new players typed ask "Did you mean Anna?" when one looks like a player kept (or like
     another one typed)."""
-    known = store.all_player_names(get_db())
+    known = reads.all_player_names(get_db())
     ok = forms.look_alikes(form, [(form.new_players, n) for n in form.new_names()], known)
     typed = form.new_names()
     for i, name in enumerate(typed):
@@ -102,10 +100,10 @@ def new_evening():
     if request.method == "GET":
         form.date.data = clock.today()
     if form.validate_on_submit() and _no_look_alikes(form):
-        evening_id = store.create_evening(
+        verdict = evening_service.create_evening(
             get_db(), form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
-        return redirect(url_for("archive.evening", evening_id=evening_id))
+        return redirect(url_for("archive.evening", evening_id=verdict.id))
     return _evening_form_page(form, None, 422 if form.is_submitted() else 200)
 
 
@@ -118,11 +116,11 @@ def edit_evening(evening_id: int):
         form.date.data, form.place.data, form.note.data = evening.date, evening.place, evening.note
         form.known.data = [p.id for p in evening.players]
     if form.validate_on_submit() and _no_look_alikes(form):
-        store.update_evening(
+        verdict = evening_service.update_evening(
             get_db(), evening_id, form.date.data, _evening_names(form), form.place.data or "", form.note.data or ""
         )
-        for game in store.evening_games(get_db(), evening_id):
-            store.refresh_results(get_db(), game.id)  # the evening's date is the games' day
+        if verdict.status == MISSING:
+            abort(404)  # deleted meanwhile
         flash(gettext("Evening saved."))
         return redirect(url_for("archive.evening", evening_id=evening_id))
     return _evening_form_page(form, evening, 422 if form.is_submitted() else 200)
@@ -131,7 +129,7 @@ def edit_evening(evening_id: int):
 def _evening_sheets(evening_id: int) -> list[sheet.Sheet]:
     """The evening's games as sheets."""
     db = get_db()
-    return [sheet.build(game, store.hands(db, game.id)) for game in store.evening_games(db, evening_id)]
+    return [sheet.build(game, reads.hands(db, game.id)) for game in reads.evening_games(db, evening_id)]
 
 
 @bp.get("/evenings/<int:evening_id>")
@@ -147,7 +145,7 @@ def evening(evening_id: int):
         standings=standings,
         payments=payments,
         today=clock.today(),
-        rating_changes=rating_store.evening_changes(get_db(), evening_id),
+        rating_changes=rating_reads.evening_changes(get_db(), evening_id),
     )
 
 
@@ -199,7 +197,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     )
     rename = rename or forms.PlayerNameForm(name=record.name)
     merge = merge or forms.MergeForm()
-    merge.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
+    merge.other.choices = [(p.id, p.name) for p in reads.list_players(db) if p.id != pid]
     games, _more = queries.history(db, player_id=pid)
     rating, rating_chart = _rating(pid, record.name)
     return render_template(
@@ -218,7 +216,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
 
 def _rating(pid: int, name: str) -> tuple[ratings.Rating, str]:
     """A player's rating and its chart after each of his rated games (from 0, a newcomer's)."""
-    steps = rating_store.timeline(get_db(), pid)
+    steps = rating_reads.timeline(get_db(), pid)
     chart = (
         charts.line_chart(
             [(name, [s["rating"] for s in steps])],
@@ -228,13 +226,13 @@ def _rating(pid: int, name: str) -> tuple[ratings.Rating, str]:
         if steps
         else ""
     )
-    return rating_store.rating_of(get_db(), pid), chart
+    return rating_reads.rating_of(get_db(), pid), chart
 
 
 @bp.get("/players/<int:pid>")
 def player(pid: int):
     """One player's statistics."""
-    if store.get_player(get_db(), pid) is None:
+    if reads.get_player(get_db(), pid) is None:
         abort(404)
     return _player_page(pid)
 
@@ -242,18 +240,18 @@ def player(pid: int):
 @bp.post("/players/<int:pid>/rename")
 def rename_player(pid: int):
     """Rename a player; every game and evening follows."""
-    if store.get_player(get_db(), pid) is None:
+    if reads.get_player(get_db(), pid) is None:
         abort(404)
     form = forms.PlayerNameForm()
-    others = [p for p in store.all_player_names(get_db()) if p != store.get_player(get_db(), pid).name]
+    others = [p for p in reads.all_player_names(get_db()) if p != reads.get_player(get_db(), pid).name]
     if form.validate_on_submit() and forms.look_alikes(form, [(form.name, names.normal(form.name.data))], others):
-        try:
-            store.rename_player(get_db(), pid, form.name.data)
-        except ValueError as error:
-            form.name.errors = [gettext(error.text, **error.values)]
-        else:
+        verdict = player_service.rename_player(get_db(), pid, form.name.data)
+        if verdict.status == MISSING:
+            abort(404)  # merged away meanwhile
+        if verdict.ok:
             flash(gettext("Renamed."))
             return redirect(url_for("archive.player", pid=pid))
+        form.name.errors = [i18n.problem_message(p) for p in verdict.problems]
     return _player_page(pid, rename=form, status=422)
 
 
@@ -261,19 +259,18 @@ def rename_player(pid: int):
 def merge_player(pid: int):
     """Merge another player into this one, keeping all history."""
     db = get_db()
-    if store.get_player(db, pid) is None:
+    if reads.get_player(db, pid) is None:
         abort(404)
     form = forms.MergeForm()
-    form.other.choices = [(p.id, p.name) for p in store.list_players(db) if p.id != pid]
+    form.other.choices = [(p.id, p.name) for p in reads.list_players(db) if p.id != pid]
     if form.validate_on_submit():
-        other = store.get_player(db, form.other.data)
-        try:
-            store.merge_players(db, pid, form.other.data)
-        except ValueError as error:
-            form.other.errors = [gettext(error.text, **error.values)]
-        else:
-            flash(gettext("%(name)s merged into this player.", name=other.name))
+        verdict = player_service.merge_players(db, pid, form.other.data)
+        if verdict.status == MISSING:
+            abort(404)  # merged away meanwhile
+        if verdict.ok:
+            flash(gettext("%(name)s merged into this player.", name=verdict.extra["name"]))
             return redirect(url_for("archive.player", pid=pid))
+        form.other.errors = [i18n.problem_message(p) for p in verdict.problems]
     if not form.other.choices:  # the page shows no merge form (no other player): say why at the top
         flash(gettext("Pick two different players."))
     return _player_page(pid, merge=form, status=422)
@@ -306,7 +303,7 @@ def history():
     def render(csrf_token=None) -> str:
         # the cache renders with a marker for the CSRF token, each phone's own put in when served
         extra = {"csrf_token": csrf_token} if csrf_token else {}
-        if player_id and not store.valid_id(player_id):
+        if player_id and not valid_id(player_id):
             rows, more = [], False  # no such player: no games, as for any unknown id
         else:
             rows, more = ([], False) if errors else queries.history(db, player_id, variant, since, until, page)
@@ -316,7 +313,7 @@ def history():
             more=more,
             page=page,
             errors=errors,
-            players=store.list_players(db),
+            players=reads.list_players(db),
             rule_sets=variants.RULE_SETS,
             args=args,
             **extra,
@@ -377,31 +374,6 @@ def statistics():
         filtered=bool(since or variant),
         rule_sets=variants.RULE_SETS,
     )
-
-
-# --- ratings ----------------------------------------------------------------------------------
-
-
-@bp.cli.command("ratings")
-@click.option("--rebuild", is_flag=True, help="Recompute every rating from the whole history, in game order.")
-def ratings_command(rebuild: bool) -> None:
-    """Show every player's rating; with --rebuild, recompute them all first (docs/ratings.md)."""
-    db = get_db()
-    if rebuild:
-        started = time.perf_counter()
-        before = rating_store.snapshot(db)
-        with store.write(db):
-            count = rating_store.rebuild(db)
-        same = rating_store.snapshot(db) == before
-        click.echo(
-            f"Rated {counted(count, 'game', 'games')} again in {time.perf_counter() - started:.2f} s; "
-            + ("the ratings kept were the same." if same else "the ratings kept were out of step and are now right.")
-        )
-    for row in sorted(rating_store.players(db), key=lambda r: (r["rating"] is None, -(r["rating"] or 0))):
-        if row["rating"] is not None:
-            mark = " (provisional)" if row["provisional"] else ""
-            games = counted(row["games"], "game", "games")
-            click.echo(f"{row['rating']:6d} ±{row['uncertainty']:4d}  {games:>10}  {row['name']}{mark}")
 
 
 # --- export and import ----------------------------------------------------------------------
@@ -490,9 +462,9 @@ def import_json():
             except (ValueError, RecursionError):  # not UTF-8, not JSON, a number of 5000 digits, nested absurdly deep
                 flash(gettext("That file is not a JSON export."))
                 return _export_page(form, 422)
-            counts = backup.restore(get_db(), data)
+            counts = archive_service.restore_archive(get_db(), data)
             del data
-    except backup.ImportError_ as error:
+    except NotAnExport as error:
         flash(gettext(error.text, **error.values))
     else:
         flash(
@@ -511,10 +483,10 @@ def import_json():
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
     """A game's sheet as CSV."""
-    game = store.get_game(get_db(), game_id)
+    game = reads.get_game(get_db(), game_id)
     if game is None:
         abort(404)
-    text = backup.game_csv(sheet.build(game, store.hands(get_db(), game_id)))
+    text = backup.game_csv(sheet.build(game, reads.hands(get_db(), game_id)))
     return Response(
         text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"}
     )

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 
 from scorekeeper.core.messages import N_
-from scorekeeper.storage import store
+from scorekeeper.storage import disk
 from scorekeeper.web import answers
 
 RETRY_AFTER = 5  # seconds a phone waits before sending again what the disk could not take
@@ -44,7 +44,7 @@ def wants_json() -> bool:
     return request.is_json or request.path.startswith("/api/") or request.path.endswith(".json")
 
 
-def disk_message(trouble: store.Unavailable) -> str:
+def disk_message(trouble: disk.Unavailable) -> str:
     """What to tell a phone whose change the disk could not take, in its language."""
     return gettext(DISK_MESSAGES.get(trouble.reason, DISK_MESSAGES["io"]))
 
@@ -95,13 +95,13 @@ def init_app(app) -> None:
     def database_trouble(error: sqlite3.OperationalError):
         """A read that the disk refuses (a read-only folder SQLite cannot open its shared-memory file
         in, a failing disk): the same clear 503 as a refused save; anything else is a real error."""
-        trouble = store.unavailable(error)
+        trouble = disk.unavailable(error)
         if trouble is None:
             return server_error(error)
         return disk_trouble(trouble)
 
-    @app.errorhandler(store.Unavailable)
-    def disk_trouble(error: store.Unavailable):
+    @app.errorhandler(disk.Unavailable)
+    def disk_trouble(error: disk.Unavailable):
         """A busy, read-only, full or failing disk: 503 with Retry-After, quickly, never a generic
         500; nothing was written, and a phone's queue keeps the hand and sends it again later."""
         message = disk_message(error)

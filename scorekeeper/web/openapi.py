@@ -18,8 +18,9 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
-from scorekeeper.storage import rating_store, store
+from scorekeeper.storage import reads
 from scorekeeper.web import api_models as m
+from scorekeeper.web import teams
 
 REF = "#/components/schemas/{model}"
 
@@ -57,7 +58,7 @@ GAME_ID = {
     "in": "path",
     "required": True,
     "description": "a game's id",
-    "schema": {"type": "integer", "minimum": 1, "maximum": store.MAX_ID},
+    "schema": {"type": "integer", "minimum": 1, "maximum": reads.MAX_ID},
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
 }
 CSRF_TOKEN = {
@@ -68,7 +69,7 @@ CSRF_TOKEN = {
     "the same phone",
     "schema": {"type": "string"},
 }
-TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # rating_store.team_request reads the same
+TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # teams.team_request reads the same
 
 
 def _team_parameters() -> tuple[dict[str, Any], ...]:
@@ -87,7 +88,7 @@ def _team_parameters() -> tuple[dict[str, Any], ...]:
             "in": "query",
             "required": False,
             "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
-            "schema": {"enum": [r.id for r in rating_store.partner_rule_sets()]},
+            "schema": {"enum": [r.id for r in teams.partner_rule_sets()]},
         },
         {
             "name": "layout",

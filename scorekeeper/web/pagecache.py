@@ -23,7 +23,7 @@ from flask import Response, current_app, request, session
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import store
+from scorekeeper.storage import disk
 from scorekeeper.web import access
 
 MARKER = "csrf-" + secrets.token_hex(12)  # never in a page otherwise
@@ -160,7 +160,7 @@ class FastPages:
             return None
         try:
             return dbmod.peek_generation(self.flask_app)
-        except store.Unavailable:
+        except disk.Unavailable:
             return None  # the app answers (a 503 that says why)
 
     def _without_mark(self, start_response):

@@ -1,0 +1,286 @@
+"""Reading one game, its hands, an evening, a player, a phone or a game's change log: what the
+pages and the services look up. Nothing here writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlite_utils import Database
+
+from scorekeeper.core import sheet
+from scorekeeper.core.models import Change, Evening, Game, Hand, Player
+
+# SQLite's largest integer: an id beyond it (a URL like /games/99999999999999999999) finds nothing
+# instead of overflowing the query.
+MAX_ID = 2**63 - 1
+
+
+# What the change log records (the pages name each in the players' words: web.games.changelog.ACTION_NAMES).
+ACTIONS = (
+    "hand added",
+    "hand corrected",
+    "hand deleted",
+    "hand restored",
+    "game created",
+    "game reopened",
+    "game locked",
+    "game deleted",
+    "game restored",
+    "archive imported",
+)
+
+
+def valid_id(value: int) -> bool:
+    """Whether a number can be a stored id at all."""
+    return 0 < value <= MAX_ID
+
+
+def game_from_row(row: dict[str, Any]) -> Game:
+    """A Game from its database row."""
+    return Game(
+        row["id"],
+        row["variant"],
+        json.loads(row["players"]),
+        row["first_dealer"],
+        row["created_at"],
+        row.get("layout"),
+        json.loads(row.get("settings") or "{}"),
+        row.get("target"),
+        row.get("match_id"),
+        row.get("partie"),
+        row.get("evening_id"),
+        bool(row.get("reopened")),
+        row.get("version") or 0,
+    )
+
+
+def hand_from_row(row: dict[str, Any]) -> Hand:
+    """A Hand from its database row."""
+    stock_out = row.get("stock_out")
+    return Hand(
+        row["id"],
+        row["game_id"],
+        json.loads(row["sides"]),
+        row["created_at"],
+        row["updated_at"],
+        None if stock_out is None else bool(stock_out),
+        row.get("lone"),
+        row.get("version") or 0,
+    )
+
+
+def get_game(db: Database, game_id: int) -> Game | None:
+    """The game with this id, or None."""
+    if not valid_id(game_id):
+        return None
+    cursor = db.conn.execute("select * from games where id = ?", [game_id])
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    return game_from_row(dict(zip([c[0] for c in cursor.description], row)))
+
+
+def guests_of(db: Database, game_id: int) -> list[bool]:
+    """Which seats of a game are guests."""
+    rows = db.execute("select seat, player_id is null from game_seats where game_id = ? order by seat", [game_id])
+    return [bool(guest) for _seat, guest in rows]
+
+
+def match_games(db: Database, match_id: int) -> list[Game]:
+    """The Partien of a complete Game, in order."""
+    if not valid_id(match_id):
+        return []
+    return [game_from_row(row) for row in db["games"].rows_where("match_id = ?", [match_id], order_by="partie")]
+
+
+def list_games(db: Database, limit: int = 50) -> list[Game]:
+    """The most recent games first."""
+    return [game_from_row(row) for row in db["games"].rows_where(order_by="id desc", limit=limit)]
+
+
+def hands(db: Database, game_id: int) -> list[Hand]:
+    """The game's hands in the order they were played (deleted ones left out)."""
+    rows = db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id")
+    return [hand_from_row(row) for row in rows]
+
+
+def last_hand(db: Database, game_id: int) -> Hand | None:
+    """The game's latest hand (deleted ones left out), or None."""
+    rows = list(db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id desc", limit=1))
+    return hand_from_row(rows[0]) if rows else None
+
+
+def get_hand(db: Database, game_id: int, hand_id: int, deleted: bool = False) -> Hand | None:
+    """One hand of a game, or None (a deleted hand only when ``deleted`` is asked for)."""
+    if not (valid_id(game_id) and valid_id(hand_id)):
+        return None
+    where = "id = ? and game_id = ? and deleted_at is " + ("not null" if deleted else "null")
+    rows = list(db["hands"].rows_where(where, [hand_id, game_id]))
+    return hand_from_row(rows[0]) if rows else None
+
+
+def hand_count(db: Database, game_id: int) -> int:
+    """How many hands a game has (deleted ones left out), read from the running figures."""
+    row = db.execute("select hands from game_results where game_id = ?", [game_id]).fetchone()
+    if row is not None:
+        return row[0]
+    return db.execute("select count(*) from hands where game_id = ? and deleted_at is null", [game_id]).fetchone()[0]
+
+
+def game_version(db: Database, game_id: int) -> int | None:
+    """The game's version: it rises with every change to the game."""
+    if not valid_id(game_id):
+        return None
+    row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+    return None if row is None else row[0]
+
+
+def hand_by_key(db: Database, game_id: int, client_key: str) -> int | None:
+    """The id of the hand a phone sent with this key, if it is stored."""
+    row = db.execute("select id from hands where game_id = ? and client_key = ?", [game_id, client_key]).fetchone()
+    return row[0] if row else None
+
+
+def get_evening(db: Database, evening_id: int) -> Evening | None:
+    """The evening with its players, or None."""
+    if not valid_id(evening_id):
+        return None
+    rows = list(db.query("select * from evenings where id = ?", [evening_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    players = [
+        Player(r["id"], r["name"])
+        for r in db.query(
+            "select p.id, p.name from evening_players e join players p on p.id = e.player_id "
+            "where e.evening_id = ? order by e.position",
+            [evening_id],
+        )
+    ]
+    return Evening(row["id"], row["date"], row["place"] or "", row["note"] or "", players)
+
+
+def evening_seats(db: Database, evening_id: int) -> tuple[dict[int, int], dict[int, int]]:
+    """Per player of an evening's games: how many games they played, and the id of their last one."""
+    played: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for pid, count, latest in db.execute(
+        "select s.player_id, count(*), max(g.id) from game_seats s join games g on g.id = s.game_id "
+        "where g.evening_id = ? and s.player_id is not null group by s.player_id",
+        [evening_id],
+    ):
+        played[pid], last[pid] = count, latest
+    return played, last
+
+
+def evening_on(db: Database, date: str) -> Evening | None:
+    """The latest evening on this date, if any."""
+    rows = list(db.query("select id from evenings where date = ? order by id desc limit 1", [date]))
+    return get_evening(db, rows[0]["id"]) if rows else None
+
+
+def evening_games(db: Database, evening_id: int) -> list[Game]:
+    """The games of an evening, in the order they were started."""
+    return [game_from_row(row) for row in db["games"].rows_where("evening_id = ?", [evening_id], order_by="id")]
+
+
+def all_player_names(db: Database) -> list[str]:
+    """The name of every player kept (shown or not): a new name is compared with each."""
+    return [r[0] for r in db.execute("select name from players order by id")]
+
+
+def player_named(db: Database, name: str, other_than: int | None = None) -> Player | None:
+    """The player with this name in any case (``other_than`` left out), or None."""
+    row = db.execute(
+        "select id, name from players where name = ? collate nocase and id != ?", [name, other_than or 0]
+    ).fetchone()
+    return Player(row[0], row[1]) if row else None
+
+
+def shared_games(db: Database, one: int, other: int) -> list[int]:
+    """The games both players sat in."""
+    return [
+        r[0]
+        for r in db.execute(
+            "select a.game_id from game_seats a join game_seats b on a.game_id = b.game_id "
+            "where a.player_id = ? and b.player_id = ?",
+            [one, other],
+        )
+    ]
+
+
+def get_player(db: Database, pid: int) -> Player | None:
+    """The player with this id, or None."""
+    if not valid_id(pid):
+        return None
+    rows = list(db.query("select id, name from players where id = ?", [pid]))
+    return Player(rows[0]["id"], rows[0]["name"]) if rows else None
+
+
+# A player the archive shows (Players, Statistics, an evening's "Who is here?"): one who sat at a game,
+# or whom someone put on an evening's list; a player whose only games were deleted is not shown.
+SHOWN_PLAYER = (
+    "(exists (select 1 from game_seats s where s.player_id = {p}.id) "
+    "or exists (select 1 from evening_players e where e.player_id = {p}.id and e.by_hand = 1))"
+)
+
+
+def list_players(db: Database) -> list[Player]:
+    """Every player the archive shows, by name."""
+    return [
+        Player(r["id"], r["name"])
+        for r in db.query(
+            f"select id, name from players p where {SHOWN_PLAYER.format(p='p')} order by name collate nocase"
+        )
+    ]
+
+
+def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Change]:
+    """A game's change log (or one hand's), oldest first."""
+    if not valid_id(game_id) or (hand_id is not None and not valid_id(hand_id)):
+        return []
+    where, params = "c.game_id = ?", [game_id]
+    if hand_id is not None:
+        where, params = where + " and c.hand_id = ?", params + [hand_id]
+    rows = db.execute(
+        "select c.id, c.game_id, c.hand_id, c.at, c.phone_id, p.name, c.action, c.before, c.after "
+        f"from changes c left join phones p on p.id = c.phone_id where {where} order by c.id",
+        params,
+    ).fetchall()
+    return [
+        Change(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5] or (f"phone {r[4]}" if r[4] else ""),
+            r[6],
+            json.loads(r[7]) if r[7] else None,
+            json.loads(r[8]) if r[8] else None,
+            bool(r[5]),
+        )  # fmt: skip
+        for r in rows
+    ]
+
+
+def corrections(db: Database, game_id: int) -> dict[int, int]:
+    """How often each hand of a game was corrected."""
+    rows = db.execute(
+        "select hand_id, count(*) from changes where game_id = ? and action = 'hand corrected' group by hand_id",
+        [game_id],
+    )
+    return {hand_id: count for hand_id, count in rows}
+
+
+def phone_name(db: Database, token: str | None) -> str | None:
+    """The name this phone gave itself, if any."""
+    row = db.execute("select name from phones where token = ?", [token or ""]).fetchone()
+    return row[0] if row else None
+
+
+def running_of(db: Database, game_id: int) -> sheet.Kept | None:
+    """A game's running figures (hands, totals, best hands, result), or None if not kept yet."""
+    row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()
+    return sheet.Kept.from_dict(json.loads(row[0])) if row and row[0] else None

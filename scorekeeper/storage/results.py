@@ -1,0 +1,198 @@
+"""The results kept on every write: each game's running figures and result, each player's result
+row, the totals per player and per partnership the statistics read, and the ratings in step."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlite_utils import Database
+
+from scorekeeper.core import clock, sheet, variants
+from scorekeeper.core.models import Game, Hand
+from scorekeeper.core.results import player_rows, score_hands
+from scorekeeper.storage import ratings
+from scorekeeper.storage.reads import MAX_ID, get_game, running_of
+from scorekeeper.storage.transaction import write
+
+TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
+
+
+PAIR_FIELDS = ("games", "finished", "won", "margin")
+
+
+def _seats(db: Database, game_id: int) -> dict[int, int]:
+    """Seat → player id of a game (guests' seats left out: they are nobody in the archive)."""
+    return {
+        r[0]: r[1]
+        for r in db.execute(
+            "select seat, player_id from game_seats where game_id = ? and player_id is not null", [game_id]
+        )
+    }
+
+
+def _day(db: Database, game: Game) -> str:
+    """The day a game counts for: the day it was played on this machine's clock (a game of an evening
+    started after midnight on the day after the evening's date), or its evening's date when it was
+    entered for the evening at another time (see clock.played_on)."""
+    evening = None
+    if game.evening_id is not None:
+        row = db.execute("select date from evenings where id = ?", [game.evening_id]).fetchone()
+        evening = row[0] if row else None
+    return clock.played_on(game.created_at, evening)
+
+
+def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """Bring the kept totals per player and per partnership from one game's ``old`` result rows to
+    its ``new`` ones, by the difference only: one statement per player and per partnership (a
+    player's best hand is looked up again only when it may have gone down)."""
+    before = {r["player_id"]: r for r in old}
+    after = {r["player_id"]: r for r in new}
+    upserts, rescans = [], []
+    for pid in before.keys() | after.keys():
+        o, n = before.get(pid), after.get(pid)
+        delta = [(1 if n else 0) - (1 if o else 0)] + [
+            (n[k] if n else 0) - (o[k] if o else 0) for k in TOTAL_FIELDS[1:]
+        ]
+        old_best, new_best = (o or {}).get("best_hand"), (n or {}).get("best_hand")
+        rises = new_best is not None and (old_best is None or new_best >= old_best)
+        upserts.append([pid, *delta, new_best, rises])
+        if not rises and old_best != new_best:
+            rescans.append([pid, pid])
+    db.conn.executemany(
+        "insert into player_totals (player_id, " + ", ".join(TOTAL_FIELDS) + ", best_hand) "
+        "values (?, "
+        + ", ".join("?" for _ in TOTAL_FIELDS)
+        + ", ?) on conflict(player_id) do update set "
+        + ", ".join(f"{k} = {k} + excluded.{k}" for k in TOTAL_FIELDS)
+        + ", best_hand = case when ? then max(coalesce(best_hand, excluded.best_hand), excluded.best_hand) "
+        "else best_hand end",
+        upserts,
+    )
+    db.conn.executemany(
+        "update player_totals set best_hand = "
+        "(select max(best_hand) from player_results where player_id = ?) where player_id = ?",
+        rescans,
+    )
+    pairs: dict[tuple[int, int], list[int]] = {}
+    for sign, rows in ((-1, old), (1, new)):
+        for x in rows:
+            for y in rows:
+                if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
+                    d = pairs.setdefault((x["player_id"], y["player_id"]), [0, 0, 0, 0])
+                    for i, value in enumerate((1, x["finished"], x["won"], x["margin"])):
+                        d[i] += sign * value
+    db.conn.executemany(
+        "insert into pair_totals (a, b, " + ", ".join(PAIR_FIELDS) + ") values (?, ?, ?, ?, ?, ?) "
+        "on conflict(a, b) do update set " + ", ".join(f"{k} = {k} + excluded.{k}" for k in PAIR_FIELDS),
+        [[a, b, *d] for (a, b), d in pairs.items() if any(d)],
+    )
+
+
+def apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
+    """Add (sign 1) or take away (sign −1) one game's player results from the kept totals."""
+    _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
+
+
+def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: sheet.Kept) -> None:
+    """Store a game's running figures, its result row and its players' rows, and move the totals the
+    statistics read by the difference."""
+    day = _day(db, game)
+    result = running.result
+    db.execute(
+        "insert or replace into game_results (game_id, variant, day, hands, finished, winner, margin, totals, sides, "
+        "evening_id, kept) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            game.id,
+            game.variant,
+            day,
+            running.hands,
+            int(result.finished),
+            result.winner,
+            result.margin,
+            json.dumps(list(running.final_totals)),  # what the result is about: never totals it contradicts
+            json.dumps(sheet.side_names(game, rules)),
+            game.evening_id,
+            json.dumps(running.as_dict()),
+        ],
+    )
+    cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
+    names = [c[0] for c in cursor.description]
+    old = [dict(zip(names, row)) for row in cursor.fetchall()]
+    new = player_rows(game, rules, running, _seats(db, game.id), day)
+    db.conn.execute("delete from player_results where game_id = ?", [game.id])
+    if new:
+        columns = list(new[0])
+        db.conn.executemany(
+            f"insert into player_results ({', '.join(columns)}) values ({', '.join('?' for _ in columns)})",
+            [[row[c] for c in columns] for row in new],
+        )
+    _apply_change(db, old, new)
+    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
+
+
+def _scored_hands(
+    db: Database, game: Game, rules: variants.RuleSet, before: int | None = None
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each kept hand's (side scores, canastas), in order (with ``before``, only the hands before
+    that hand id); the scores of a hand stored without them are kept now."""
+    rows = db.execute(
+        "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null and id < ? order by id",
+        [game.id, MAX_ID if before is None else before],
+    ).fetchall()
+    stored = [
+        (Hand(hand_id, game.id, json.loads(sides), "", "", None, lone), tuple(json.loads(scores)) if scores else None)
+        for hand_id, sides, lone, scores in rows
+    ]
+    scored, new = score_hands(rules, stored)
+    db.conn.executemany(
+        "update hands set scores = ? where id = ?", [[json.dumps(list(v)), hand_id] for hand_id, v in new.items()]
+    )
+    return scored
+
+
+def refresh_results(db: Database, game_id: int) -> None:
+    """Recompute one game's running figures from its hands' kept scores (no hand is read or scored
+    again), its result and its players' results, and the totals the statistics read."""
+    game = get_game(db, game_id)
+    if game is None:
+        return
+    rules = sheet.rules_for(game)
+    _write_results(db, game, rules, sheet.keep_all(rules, _scored_hands(db, game, rules)))
+
+
+def results_added(
+    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, running: sheet.Kept | None = None
+) -> sheet.Kept:
+    """Bring a game's running figures up to date with one hand added at its end, from that hand alone
+    (``running``: the figures before it, when the caller has read them already in this transaction)."""
+    running = running or running_of(db, game.id)
+    if running is None:
+        refresh_results(db, game.id)
+        return running_of(db, game.id)
+    running = sheet.keep_hand(rules, running, tuple(scores), tuple(canastas))
+    _write_results(db, game, rules, running)
+    return running
+
+
+def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
+    """A hand's index in its game and the totals before it, from the kept scores of the hands before it."""
+    scored = _scored_hands(db, game, rules, before=hand_id)
+    totals = tuple(sum(scores[side] for scores, _canastas in scored) for side in range(rules.sides))
+    return len(scored), totals
+
+
+def rebuild_missing_results(db: Database) -> int:
+    """Keep the figures of every game that has none kept yet (an archive from an older version);
+    how many. Run after the migrations, with today's code."""
+    missing = [
+        r[0]
+        for r in db.execute(
+            "select g.id from games g left join game_results r on r.game_id = g.id where r.kept is null"
+        ).fetchall()
+    ]
+    if missing:
+        with write(db):
+            for game_id in missing:
+                refresh_results(db, game_id)
+    return len(missing)

@@ -1,0 +1,50 @@
+"""The game pages, one blueprint ("games"): home and a new game, the score sheet, hand entry and
+correction, fair partners, the change log and the app's own files. Its routes are a table: each
+area's views are plain functions in a module of their own, and every endpoint keeps its name
+(``games.new_hand``), so the templates' links stay as they are."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from scorekeeper.web.games import appfiles, changelog, hands, newgame, partners, sheets
+from scorekeeper.web.games.changelog import ACTION_NAMES
+from scorekeeper.web.games.common import saved_category
+from scorekeeper.web.games.sheets import scoreboard_page
+
+__all__ = ["ACTION_NAMES", "bp", "saved_category", "scoreboard_page"]
+
+bp = Blueprint("games", __name__)
+
+# (rule, view, methods): the endpoint is the view's name
+ROUTES = [
+    ("/sw.js", appfiles.service_worker, ["GET"]),
+    ("/manifest.webmanifest", appfiles.manifest, ["GET"]),
+    ("/prefs", appfiles.prefs, ["GET"]),
+    ("/offline", appfiles.offline, ["GET"]),
+    ("/", newgame.index, ["GET"]),
+    ("/games/new", newgame.choose_rules, ["GET"]),
+    ("/games/new/<variant>", newgame.new_game, ["GET", "POST"]),
+    ("/matches/<int:match_id>/next", newgame.next_partie, ["POST"]),
+    ("/matches/<int:match_id>", newgame.match, ["GET"]),
+    ("/rules/<variant>", newgame.reference, ["GET"]),
+    ("/evenings/<int:evening_id>/partners", partners.fair_partners, ["GET"]),
+    ("/games/<int:game_id>", sheets.scoreboard, ["GET"]),
+    ("/games/<int:game_id>/reopen", sheets.reopen, ["POST"]),
+    ("/games/<int:game_id>/lock", sheets.lock, ["POST"]),
+    ("/games/<int:game_id>/minimums", sheets.minimums, ["GET"]),
+    ("/games/<int:game_id>/hands/new", hands.new_hand, ["GET", "POST"]),
+    ("/games/<int:game_id>/hands.json", hands.add_hand_json, ["POST"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/edit", hands.edit_hand, ["GET", "POST"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/delete", hands.delete_hand, ["POST"]),
+    ("/games/<int:game_id>/delete", hands.delete_game, ["POST"]),
+    ("/games/<int:game_id>/restore", hands.restore_game, ["POST"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/restore", hands.restore_hand, ["POST"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/history", changelog.hand_history, ["GET"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/history/<int:change_id>", changelog.restore_version, ["POST"]),
+    ("/games/<int:game_id>/changes", changelog.changes, ["GET"]),
+    ("/phone/name", changelog.name_phone, ["POST"]),
+]
+
+for _rule, _view, _methods in ROUTES:
+    bp.add_url_rule(_rule, _view.__name__, _view, methods=_methods)

@@ -1,0 +1,141 @@
+"""Every change on record: a hand's versions (any earlier one can be restored), a game's whole change
+log, and a phone naming itself."""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorekeeper.core import names, sheet
+from scorekeeper.core.messages import N_
+from scorekeeper.core.models import Game, Hand
+from scorekeeper.services import games as service
+from scorekeeper.services import phones as phone_service
+from scorekeeper.storage import reads
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import i18n
+from scorekeeper.web.games.common import LOCKED_MESSAGE, load_game, phone_token, sheet_locked
+from scorekeeper.web.redirects import safe_path
+
+
+def _versions(game: Game, hand_id: int) -> list[dict]:
+    """Every version of a hand, oldest first: its entry, each side's score, what it changed in each
+    side's score against the version before, who made it and when (from the change log)."""
+    rules = sheet.rules_for(game)
+    versions: list[dict] = []
+    for change in reads.changes(get_db(), game.id, hand_id):
+        if change.action not in ("hand added", "hand corrected") or change.after is None:
+            continue
+        after = change.after
+        hand = Hand(hand_id, game.id, after["sides"], change.at, change.at, after.get("stock_out"), after.get("lone"))
+        scores = sheet.hand_scores(rules, hand)
+        previous = versions[-1]["scores"] if versions else None
+        versions.append(
+            {
+                "change": change, "number": len(versions) + 1, "entry": after, "scores": scores,
+                "delta": [s - p for s, p in zip(scores, previous)] if previous else None,
+            }
+        )  # fmt: skip
+    return versions
+
+
+def hand_history(game_id: int, hand_id: int):
+    """A hand's versions, as a crossed-out figure on a paper pad stays readable: each version's
+    figures, what it changed in each side's score, who and when; any earlier one can be restored."""
+    game = load_game(game_id)
+    hand = reads.get_hand(get_db(), game_id, hand_id)
+    if hand is None:
+        abort(404)
+    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
+    number = next((row.number for row in the_sheet.rows if row.hand.id == hand_id), None)
+    current = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
+    return render_template(
+        "games/history.html", sheet=the_sheet, hand=hand, number=number, versions=_versions(game, hand_id),
+        current=json.dumps(current, sort_keys=True), locked=sheet_locked(the_sheet), json=json,
+    )  # fmt: skip
+
+
+def restore_version(game_id: int, hand_id: int, change_id: int):
+    """Go back to an earlier version of a hand: itself a new, logged correction."""
+    game = load_game(game_id)
+    version = next((v for v in _versions(game, hand_id) if v["change"].id == change_id), None)
+    if version is None:
+        abort(404)
+    entry = version["entry"]
+    outcome = service.correct_hand(
+        get_db(), game_id, hand_id, entry["sides"], entry.get("stock_out"), entry.get("lone"), phone=phone_token()
+    )
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    elif outcome.status in (service.SAVED, service.UNCHANGED):
+        flash(
+            gettext(
+                "Hand %(number)s is back to version %(version)s.",
+                number=_hand_number(game, hand_id),
+                version=version["number"],
+            )
+        )
+    else:
+        flash(" ".join(i18n.problem_message(p) for p in outcome.problems))
+    return redirect(url_for("games.hand_history", game_id=game_id, hand_id=hand_id))
+
+
+def _hand_number(game: Game, hand_id: int) -> int:
+    """A hand's number in its game (deleted hands left out)."""
+    ids = [h.id for h in reads.hands(get_db(), game.id)]
+    return ids.index(hand_id) + 1 if hand_id in ids else 0
+
+
+# What the change log records (storage.reads.ACTIONS), in the players' words (message ids: the page translates them).
+ACTION_NAMES = {
+    "hand added": N_("hand added"),
+    "hand corrected": N_("hand corrected"),
+    "hand deleted": N_("hand deleted"),
+    "hand restored": N_("hand restored"),
+    "game created": N_("game created"),
+    "game reopened": N_("game reopened"),
+    "game locked": N_("game locked"),
+    "game deleted": N_("game deleted"),
+    "game restored": N_("game restored"),
+    "archive imported": N_("archive imported"),
+}
+
+
+def changes(game_id: int):
+    """A game's whole change log, newest first; nothing here edits or deletes it."""
+    game = load_game(game_id)
+    numbers = {h.id: i + 1 for i, h in enumerate(reads.hands(get_db(), game_id))}
+    return render_template(
+        "games/changes.html", game=game, changes=list(reversed(reads.changes(get_db(), game_id))), numbers=numbers,
+        phone_name=reads.phone_name(get_db(), session.get("phone")), actions=ACTION_NAMES,
+        side_names=sheet.side_names(game, sheet.rules_for(game)),
+    )  # fmt: skip
+
+
+def name_phone():
+    """This phone names itself once ("Anna's phone"); the change log shows the name."""
+    name = names.normal(request.form.get("name", ""))[:40]
+    back = safe_path(request.form.get("next"), url_for("games.index"))
+    if not name or any(ord(c) < 32 for c in name):
+        flash(gettext("Give the phone a name of up to 40 characters."))
+    elif names.invisible(name):
+        flash(gettext(names.INVISIBLE))
+    else:
+        verdict = phone_service.name_phone(get_db(), phone_token(), name)
+        if verdict.ok:
+            flash(gettext("This phone is now called %(name)s.", name=name))
+        else:
+            flash(i18n.problem_message(verdict.problems[0]))
+    return redirect(back)

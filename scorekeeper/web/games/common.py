@@ -1,0 +1,62 @@
+"""What the game pages share: a game or a 404, this phone's token for the change log, whether a sheet
+is read-only, the messages a locked game gives."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import (
+    abort,
+    current_app,
+    session,
+)
+
+from scorekeeper.core import sheet
+from scorekeeper.core.messages import N_
+from scorekeeper.core.models import Game
+from scorekeeper.storage import reads
+from scorekeeper.storage.db import get_db
+
+
+def load_game(game_id: int) -> Game:
+    """The game or a 404 page."""
+    game = reads.get_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def phone_token() -> str:
+    """This phone's token for the change log: made on its first change and kept in its session."""
+    if "phone" not in session:
+        # Made from the session's form token when there is one, so that two requests sent at once by
+        # a new phone (a double tap) name the same phone: its row is then made once, inside the write.
+        seed = session.get("csrf_token")
+        session["phone"] = (
+            hmac.new(current_app.secret_key.encode(), f"phone:{seed}".encode(), hashlib.sha256).hexdigest()[:16]
+            if isinstance(seed, str) and seed
+            else secrets.token_urlsafe(12)
+        )
+    return session["phone"]
+
+
+def sheet_locked(the_sheet: sheet.Sheet) -> bool:
+    """A finished game is kept read-only until it is deliberately reopened."""
+    return the_sheet.state.result.finished and not the_sheet.game.reopened
+
+
+TRANSLATE_LATER = "msgid"  # a flash category: the message is a message id, translated on the page
+
+
+LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
+
+
+OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
+
+
+def saved_category(hand_id: int | None) -> str:
+    """The flash category of a message about a hand that was stored: its message id is translated
+    where it is shown, and the scoreboard shows the hand's line beside it."""
+    return TRANSLATE_LATER if hand_id is None else f"{TRANSLATE_LATER}:hand:{hand_id}"

@@ -1,0 +1,324 @@
+"""Entering, correcting, deleting and bringing back hands (the form and a phone's queue), and deleting
+and bringing back a game: each through the games service."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import (
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorekeeper.core import checks, sheet, variants
+from scorekeeper.core.messages import N_
+from scorekeeper.core.models import Game, Hand
+from scorekeeper.services import games as service
+from scorekeeper.storage import disk, reads
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import answers, api, errors, forms, i18n
+from scorekeeper.web.games.common import LOCKED_MESSAGE, OVER_MESSAGE, load_game, phone_token, saved_category
+from scorekeeper.web.games.sheets import scoreboard_page
+
+
+def _posted(form, rules: variants.RuleSet) -> forms.QuickHand:
+    """The hand as the (validated) hand form reads it."""
+    based_on = form.based_on.data or ""
+    return forms.QuickHand(
+        forms.hand_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
+        form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
+    )  # fmt: skip
+
+
+def _save(game: Game, hand: Hand | None):
+    """Store the posted hand through the service, or show the form again with every message and
+    value (what another phone changed meanwhile too).
+
+    The posted figures are read straight from the form data first: a hand that is stored needs
+    no form object (building it is most of a save's time). Only a hand that comes back to the
+    phone, or one the form would say something about, builds the form."""
+    rules = sheet.rules_for(game)
+    form = None
+    try:
+        posted = forms.quick_hand(rules, request.form)
+        outcome = None if posted is None else _store_hand(game, hand, posted)
+        if outcome is not None and outcome.status in (service.SAVED, service.UNCHANGED):
+            return _saved(game, hand, outcome)
+        form = forms.hand_form_class(rules, game.players)()
+        if not form.validate_on_submit():
+            return _hand_page(game, form, hand, [], 422)
+        if outcome is None:  # the quick reading found something the form did not: store what the form reads
+            outcome = _store_hand(game, hand, _posted(form, rules))
+    except disk.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
+        if form is None:
+            form = forms.hand_form_class(rules, game.players)()
+            form.validate_on_submit()
+        page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
+        return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
+    status = outcome.status
+    if status == service.MISSING:
+        abort(404)
+    if status in (service.SAVED, service.UNCHANGED):
+        return _saved(game, hand, outcome)
+    if status == service.PROBLEMS:
+        loose = forms.attach_problems(form, list(outcome.problems))
+        return _hand_page(game, form, hand, loose, 422, problems=True)
+    if status == service.WARNINGS:
+        forms.attach_problems(form, list(outcome.problems))
+        return _hand_page(game, form, hand, [], 422, warned=True)
+    if status == service.OVERTAKEN:
+        # the form now carries the current state, so saving again is a deliberate choice
+        form.based_on.data = str(outcome.now)
+        if hand is None:
+            return _hand_page(game, form, hand, [_overtaken_message(outcome.now)], 409)
+        message = gettext(
+            "Meanwhile another phone changed or corrected this hand. Your values are still here: press Save again "
+            "to replace the other phone's, or go back to the score sheet to see them."
+        )
+        return _hand_page(game, form, hand, [message], 409)
+    # LOCKED: finished by another phone meanwhile: keep what was typed on the screen, with the reason
+    if hand is None:
+        return _hand_page(game, form, hand, [gettext(OVER_MESSAGE)], 409)
+    flash(gettext(LOCKED_MESSAGE))
+    return redirect(url_for("games.scoreboard", game_id=game.id))
+
+
+def _finished(game: Game) -> bool:
+    """Whether the game has been decided (from its running figures)."""
+    running = reads.running_of(get_db(), game.id)
+    return running is not None and running.result.finished
+
+
+def new_hand(game_id: int):
+    """Enter the next hand."""
+    game = load_game(game_id)
+    if request.method == "POST":
+        return _save(game, None)
+    form = forms.hand_form_class(sheet.rules_for(game), game.players)()
+    if _finished(game):
+        flash(gettext(OVER_MESSAGE))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    form.client_key.data = uuid.uuid4().hex
+    form.based_on.data = _based_on(game, None)
+    previous = reads.last_hand(get_db(), game_id)
+    if previous and any(f"{part}_cards" in last for last in previous.sides for part in ("melded", "hand")):
+        form.mode.data = "counts"  # a table that counted its cards last hand starts on the count pad again
+    return _hand_page(game, form, None, [])
+
+
+def add_hand_json(game_id: int):
+    """Store a hand sent by a phone's queue (entered while the server could not be reached).
+
+    CSRF-protected like the forms (the page's token in the X-CSRFToken header); ``client_key`` is
+    required, so a hand sent again is stored once. ``based_on`` (optional): the number of hands the
+    phone knew of, its queued hands before this one included; if another phone has saved a hand
+    since, this one is refused (409), as the form does, since it is most likely the same hand
+    entered twice. Answers 201 with the hand's id, 200 when it was already stored, 422 with the problems."""
+    unreadable = gettext("This entry could not be read. Enter the hand again.")
+    body = api.json_body()
+    if not isinstance(body, dict):
+        return answers.json_error("body", unreadable, 400)
+    key = body.get("client_key")
+    if not isinstance(key, str) or not 8 <= len(key) <= 64:
+        return answers.json_error("client_key", unreadable, 422)
+    based_on = body.get("based_on")
+    if isinstance(based_on, bool) or not isinstance(based_on, int):
+        based_on = None  # the phone did not say what it knew of
+    # the phone always says whether the stock ran out; left out it is "no", so the check that one
+    # side went out or the stock ran out is never skipped
+    stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
+    outcome = service.add_hand(
+        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on,
+        phone=phone_token(),
+    )  # fmt: skip
+    status = outcome.status
+    if status in (service.SAVED, service.UNCHANGED):
+        new = status == service.SAVED
+        if new:  # the scoreboard the phone shows next says so, with the line of the last hand sent
+            waiting = N_("Hand saved: it was waiting on this phone.")
+            session["_flashes"] = [f for f in session.get("_flashes", []) if f[1] != waiting]
+            flash(waiting, saved_category(outcome.id))
+        return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
+    if status == service.MISSING:
+        return answers.json_error(
+            "game", gettext("There is nothing here. The game or hand may have been deleted."), 404
+        )
+    if status == service.LOCKED:
+        return answers.json_error("game", gettext(OVER_MESSAGE), 409)
+    if status == service.OVERTAKEN:
+        message = gettext(
+            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
+            "hand, enter it again.",
+            number=outcome.now,
+        )
+        return answers.json_error("based_on", message, 409)
+    return answers.json_problems(outcome.problems, 422)
+
+
+def edit_hand(game_id: int, hand_id: int):
+    """Correct an earlier hand; every later total, minimum and the result follow."""
+    game = load_game(game_id)
+    hand = reads.get_hand(get_db(), game_id, hand_id)
+    if hand is None:
+        abort(404)
+    form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
+    if request.method == "POST":
+        return _save(game, hand)
+    if _finished(game) and not game.reopened:
+        flash(gettext(LOCKED_MESSAGE))
+        return redirect(url_for("games.scoreboard", game_id=game.id))
+    form = form_class(data=forms.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
+    form.based_on.data = _based_on(game, hand)
+    return _hand_page(game, form, hand, [])
+
+
+def delete_hand(game_id: int, hand_id: int):
+    """Delete a hand (it can be brought back with Undo)."""
+    outcome = service.delete_hand(get_db(), game_id, hand_id, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    else:
+        flash(gettext("Hand deleted."), "undo:" + str(hand_id))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def delete_game(game_id: int):
+    """Delete a game started by mistake (it can be brought back with Undo)."""
+    outcome = service.delete_game(get_db(), game_id, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    flash(gettext("Game deleted."), "undo-game:" + str(game_id))
+    if outcome.extra["evening"] is not None:
+        return redirect(url_for("archive.evening", evening_id=outcome.extra["evening"]))
+    return redirect(url_for("games.index"))
+
+
+def restore_game(game_id: int):
+    """Undo the deletion of a game."""
+    outcome = service.restore_game(get_db(), game_id, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    flash(gettext("Game restored."))
+    return redirect(url_for("games.scoreboard", game_id=outcome.id))
+
+
+def restore_hand(game_id: int, hand_id: int):
+    """Undo a deletion (refused on a finished, read-only game: the deleted hand would change its result)."""
+    outcome = service.restore_hand(get_db(), game_id, hand_id, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+    else:
+        flash(N_("Hand restored."), saved_category(hand_id))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def _position(game: Game, hand: Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
+    """The sheet, and the hand's number, the totals before it and the opening minimums during it."""
+    hands = reads.hands(get_db(), game.id)
+    the_sheet = sheet.build(game, hands)
+    if hand is None:
+        return the_sheet, len(hands) + 1, the_sheet.state.totals, the_sheet.state.opening_minimums
+    row = next(r for r in the_sheet.rows if r.hand.id == hand.id)
+    totals = tuple(t - s.score for t, s in zip(row.outcome.totals, row.outcome.scores))
+    return the_sheet, row.number, totals, row.opening_minimums
+
+
+def _hand_page(
+    game: Game,
+    form,
+    hand: Hand | None,
+    loose: list[str],
+    status: int = 200,
+    warned: bool = False,
+    problems: bool = False,
+):
+    """Render the hand form for a new or an edited hand."""
+    the_sheet, number, totals, minimums = _position(game, hand)
+    index = number - 1
+    loose = loose + [m for m in forms.unshown_errors(form) if m not in loose]
+    return render_template(
+        "games/hand.html",
+        sheet=the_sheet,
+        form=form,
+        hand=hand,
+        hand_number=number,
+        minimums=minimums,
+        totals_before=totals,
+        loose=loose,
+        card_groups=variants.CARD_GROUPS,
+        warned=warned,
+        problems=problems or bool(form.errors),
+        fields=checks.count_fields(the_sheet.rules),
+        dealer=sheet.dealer(game, index, the_sheet.rules),
+        live_game=game,
+        sitting_out=[game.players[s] for s in sheet.sitting_out(the_sheet.rules, index)],
+    ), status
+
+
+def _based_on(game: Game, hand: Hand | None) -> str:
+    """What a phone's form is based on: the number of hands for a new hand, the hand's version for a correction."""
+    return str(hand.version) if hand else str(reads.hand_count(get_db(), game.id))
+
+
+def _overtaken_message(count: int) -> str:
+    """Why a new hand was not saved: another phone saved hand ``count`` since this one was opened."""
+    return gettext(
+        "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is the same hand, "
+        "do not save this one. If it is another hand, press Save again to store it as hand %(next)s.",
+        number=count,
+        next=count + 1,
+    )
+
+
+def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> service.Verdict:
+    """Add or correct the hand through the service, as the phone sent it."""
+    if hand is None:
+        return service.add_hand(
+            get_db(), game.id, posted.entry, posted.stock_out, posted.lone, client_key=posted.client_key,
+            based_on=posted.based_on, confirmed=posted.confirmed, phone=phone_token(),
+        )  # fmt: skip
+    return service.correct_hand(
+        get_db(), game.id, hand.id, posted.entry, posted.stock_out, posted.lone, based_on=posted.based_on,
+        confirmed=posted.confirmed, phone=phone_token(),
+    )  # fmt: skip
+
+
+def _saved(game: Game, hand: Hand | None, outcome: service.Verdict):
+    """The answer to a stored hand: back to the sheet with what happened. The message is kept as
+    its message id and translated where it is shown (a save needs no language of its own)."""
+    if hand is not None:
+        message = N_("Hand corrected; every later total follows.")
+    elif outcome.status == service.SAVED:
+        message = N_("Hand saved.")
+    else:
+        message = N_("This hand was already saved (sent twice); it is stored once.")
+    flash(message, saved_category(hand.id if hand is not None else outcome.id))
+    # the top of the scoreboard: the totals, the next hand and this hand's line, with no scrolling
+    scoreboard = url_for("games.scoreboard", game_id=game.id)
+    if request.headers.get(PAD_HEADER) == "1":
+        # the hand form's script: the scoreboard in this answer (one request fewer than the redirect
+        # would take), which it shows in place of the form; the header says it was stored
+        page = scoreboard_page(game.id)
+        page.headers[SAVED_HEADER] = scoreboard
+        return page
+    return redirect(scoreboard)
+
+
+PAD_HEADER = "X-Canasta-Pad"  # sent by the hand form's script with a save
+
+
+SAVED_HEADER = "X-Canasta-Saved"  # the answer's: the hand is stored; the scoreboard's address

@@ -1,0 +1,197 @@
+"""Home and a new game: the rules, the seats (tonight's table, play again, fair partners' seating), the
+next Partie of a complete Game, a complete Game's page and a rule set's reference page."""
+
+from __future__ import annotations
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorekeeper.core import clock, seating, sheet, variants
+from scorekeeper.core.models import Game
+from scorekeeper.services import games as service
+from scorekeeper.storage import queries, reads
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import forms, i18n
+from scorekeeper.web.games.common import phone_token
+
+
+def index():
+    """Home: tonight's evening first, then a new game and the most recent games."""
+    db = get_db()
+    return render_template(
+        "games/index.html",
+        tonight=reads.evening_on(db, clock.today()),
+        recent=queries.recent_games(db),
+        rule_sets=variants.RULE_SETS,
+    )
+
+
+def _evening_arg():
+    """The evening a new game belongs to (``?evening=`` or the posted field), or None; 404 if unknown."""
+    evening_id = request.values.get("evening", type=int)
+    if evening_id is None:
+        return None
+    evening = reads.get_evening(get_db(), evening_id)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+def choose_rules():
+    """Step 1 of a new game: pick the rule set the table plays."""
+    return render_template("games/choose.html", rule_sets=variants.RULE_SETS.values(), evening=_evening_arg())
+
+
+def new_game(variant: str):
+    """Step 2: seating, players, first dealer, house rules and target; then the empty scoreboard."""
+    rules = variants.RULE_SETS.get(variant)
+    if rules is None:
+        abort(404)
+    evening = _evening_arg()
+    form = forms.new_game_form_class(rules)()
+    table = None
+    if request.method == "GET" and evening is not None:
+        table = _tonights_table(form, rules, evening)
+    if request.method == "GET":
+        _prefill_again(form, rules)
+        _prefill_seats(form, rules)
+    if form.validate_on_submit():
+        layout = rules.layout(form.layout.data)
+        complete = getattr(form, "complete_game", None)
+        wants_match = complete is not None and bool(complete.data)
+        if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
+            complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
+        typed = [(f, n) for f, n in zip(form.players, form.player_names(layout.players)) if (f.data or "").strip()]
+        if (
+            form.validate_for(layout.players)
+            and not (complete is not None and complete.errors)
+            and forms.look_alikes(form, typed, reads.all_player_names(get_db()))
+        ):
+            outcome = service.create_game(
+                get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
+                layout=layout.key, settings=form.settings(), target=form.target.data,
+                evening_id=evening.id if evening else None, complete_game=wants_match,
+                guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
+                phone=phone_token(),
+            )  # fmt: skip
+            if outcome.status == service.MISSING:
+                abort(404)  # the evening was deleted meanwhile
+            return redirect(url_for("games.scoreboard", game_id=outcome.id))
+    known = [p.name for p in reads.list_players(get_db())]
+    return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known, table=table), (
+        422 if form.is_submitted() else 200
+    )
+
+
+def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
+    """Tonight's table in taps: the evening's players as chips (``?play=<id>``, the ones due to play
+    ticked: everyone sits out in turn), and with ``?draw=1`` the ticked players seated at random
+    (partners opposite). Fills the seats; what the chips show."""
+    ids = [p.id for p in evening.players]
+    names = {p.id: p.name for p in evening.players}
+    asked = [int(v) for v in request.args.getlist("play") if v.isdigit() and int(v) in names]
+    seats = rules.layouts[0].players
+    if asked:
+        chosen = [pid for pid in ids if pid in asked]
+    else:
+        played, last = reads.evening_seats(get_db(), evening.id)
+        chosen = seating.who_plays(ids, played, last, seats)[0]
+    fitting = next((layout for layout in rules.layouts if layout.players == len(chosen)), None)
+    seated = [names[pid] for pid in chosen]
+    drawn = bool(request.args.get("draw")) and fitting is not None
+    if drawn:
+        seated = seating.draw_seats(seated)
+    if fitting is not None:
+        form.layout.data = fitting.key
+        for field, name in zip(form.players, seated + [""] * len(form.players)):
+            field.data = name
+    return {
+        "players": evening.players, "chosen": chosen, "drawn": drawn,
+        "out": [names[pid] for pid in ids if pid not in chosen],
+        "fits": fitting is not None, "sizes": sorted({layout.players for layout in rules.layouts}),
+    }  # fmt: skip
+
+
+def _prefill_again(form, rules: variants.RuleSet) -> None:
+    """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
+    game of the same rules, the deal passing on to whoever would have dealt its next hand."""
+    game_id = request.args.get("again", type=int)
+    game = reads.get_game(get_db(), game_id) if game_id is not None and reads.valid_id(game_id) else None
+    if game is None or game.variant != rules.id:
+        return
+    guests = reads.guests_of(get_db(), game.id)
+    for seat, (field, name) in enumerate(zip(form.players, game.players)):
+        field.data = "" if seat < len(guests) and guests[seat] else name  # a guest's seat stays a guest
+    if game.layout and any(layout.key == game.layout for layout in rules.layouts):
+        form.layout.data = game.layout
+    for setting in rules.settings:
+        if setting.key in game.settings:
+            getattr(form, f"setting_{setting.key}").data = str(game.settings[setting.key])
+    form.target.data = game.target
+    played = len(reads.hands(get_db(), game.id))
+    form.first_dealer.data = str(_dealer_seat(game, played))
+
+
+def _dealer_seat(game: Game, index: int) -> int:
+    """The seat of the dealer of the hand with this 0-based index (sheet.dealer: the deal passes to
+    the left, past anyone sitting out): the first seat from the deal's turn with the dealer's name."""
+    name = sheet.dealer(game, index, sheet.rules_for(game))
+    count = len(game.players)
+    start = (game.first_dealer + index) % count
+    return next(seat for seat in ((start + k) % count for k in range(count)) if game.players[seat] == name)
+
+
+def _prefill_seats(form, rules: variants.RuleSet) -> None:
+    """Fair partners' "Start this game" (``?seats=Anna,Bert,Carl,Dora``, or ``seats`` given once per
+    seat when a name holds a comma): these players in these seats, in ``?layout=`` if the rules have it."""
+    given = request.args.getlist("seats")
+    names = given if len(given) > 1 else given[0].split(",") if given else []
+    if not any(name.strip() for name in names):
+        return
+    layout = request.args.get("layout")
+    if layout and any(choice.key == layout for choice in rules.layouts):
+        form.layout.data = layout
+    for field, name in zip(form.players, names + [""] * len(form.players)):
+        field.data = " ".join(name.split())
+
+
+def next_partie(match_id: int):
+    """Start the next Partie of a complete Game with the next partnerships (docs/rules.md, "Austrian
+    rulebook (Spielregeln, 2–6 players)")."""
+    outcome = service.next_partie(get_db(), match_id, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+        if "game" in outcome.extra:
+            return redirect(url_for("games.scoreboard", game_id=outcome.extra["game"]))
+        return redirect(url_for("games.match", match_id=match_id))
+    return redirect(url_for("games.scoreboard", game_id=outcome.id))
+
+
+def match(match_id: int):
+    """A complete Game: its Partien and each player's net balance (docs/rules.md, "Austrian rulebook
+    (Spielregeln, 2–6 players)")."""
+    db = get_db()
+    games = reads.match_games(db, match_id)
+    if not games:
+        abort(404)
+    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
+    return render_template("games/match.html", sheets=sheets, balance=sheet.match_balance(sheets), match_id=match_id)
+
+
+def reference(variant: str):
+    """A rule set's reference page, generated from the tables the scoring uses."""
+    rules = variants.RULE_SETS.get(variant)
+    if rules is None:
+        abort(404)
+    return render_template(
+        "games/reference.html", rules=variants.configure(rules), base=rules, card_groups=variants.CARD_GROUPS
+    )

@@ -1,0 +1,115 @@
+"""The score sheet (rendered once per change of the archive), reopening and locking it, the opening-
+meld table."""
+
+from __future__ import annotations
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorekeeper.core import charts, sheet, variants
+from scorekeeper.network import addresses
+from scorekeeper.services import games as service
+from scorekeeper.storage import reads
+from scorekeeper.storage.db import generation as db_generation
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import access, i18n, pagecache
+from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
+
+
+def scoreboard(game_id: int):
+    """The score sheet: totals, next minimums, next dealer, every hand's breakdown, the result."""
+    return scoreboard_page(game_id)
+
+
+def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = None):
+    """The score sheet page; ``readonly`` for a read-only link (``token``): nothing there changes the game.
+    Rendered once per change of the archive (see pagecache)."""
+    key = (
+        "scoreboard",
+        db_generation(get_db()),
+        game_id,
+        readonly,
+        str(i18n.get_locale()),
+        access.unlocked(),
+        access.password_set(),
+    )
+    return pagecache.cached_page(key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf))
+
+
+def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token) -> str:
+    """Render the score sheet with this CSRF token function."""
+    game = load_game(game_id)
+    base = variants.get(game.variant)
+    house_rules = []
+    for setting in base.settings:
+        value = game.settings.get(setting.key, setting.default)
+        house_rules.append((setting.label, dict(setting.choices).get(value, str(value))))
+    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
+    chart = ""
+    if the_sheet.rows:
+        series = [
+            (name, [row.outcome.totals[i] for row in the_sheet.rows]) for i, name in enumerate(the_sheet.side_names)
+        ]
+        chart = charts.line_chart(
+            series,
+            target=the_sheet.rules.target,
+            title=gettext("Running totals"),
+            x_label=gettext("hand"),
+            target_label=gettext("target %(target)s", target="{target}"),
+        )
+    evening = None if readonly or not game.evening_id else reads.get_evening(get_db(), game.evening_id)
+    view_url = url_for("access.view", token=token or access.view_token(game_id), _external=True)
+    share_url = (
+        view_url if readonly else addresses.reachable_url(url_for("games.scoreboard", game_id=game_id, _external=True))
+    )
+    return render_template(
+        "games/scoreboard.html",
+        sheet=the_sheet,
+        house_rules=house_rules,
+        variant_layouts=len(base.layouts),
+        chart=chart,
+        evening=evening,
+        locked=readonly or sheet_locked(the_sheet),
+        readonly=readonly,
+        live_game=game,
+        live_url=url_for("access.view_version", token=token) if readonly else None,
+        share_url=share_url,
+        share_qr=addresses.qr_svg(share_url),
+        view_url=addresses.reachable_url(view_url),
+        csrf_token=csrf_token,
+        corrections={} if readonly else reads.corrections(get_db(), game_id),
+    )
+
+
+def reopen(game_id: int):
+    """Open a finished game again to correct its hands."""
+    if service.reopen_game(get_db(), game_id, phone=phone_token()).status == service.MISSING:
+        abort(404)
+    flash(gettext("The game is open for corrections."))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def lock(game_id: int):
+    """Corrections done: the finished game's sheet is read-only again."""
+    outcome = service.reopen_game(get_db(), game_id, reopened=False, phone=phone_token())
+    if outcome.status == service.MISSING:
+        abort(404)
+    if outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    flash(gettext("The sheet is locked again."))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def minimums(game_id: int):
+    """The variant's opening-meld table with each side's current row highlighted."""
+    game = load_game(game_id)
+    return render_template(
+        "games/minimums.html", sheet=sheet.build(game, reads.hands(get_db(), game_id)), live_game=game
+    )
