@@ -118,8 +118,29 @@ class Display:
         self.process = self.name = None
 
 
-def launch(engine: str, display: Display, dark: bool = False, trust_spki: str | None = None):
-    """A WebDriver session of ``engine`` at 390 x 844, light or dark."""
+def nss_trusting(folder: Path, ca_cert: Path) -> Path:
+    """An NSS certificate database in ``folder`` that trusts ``ca_cert`` for TLS servers, as a person
+    does once from the /trust page (Chromium reads ``$HOME/.pki/nssdb``, Firefox its profile's)."""
+    certutil = shutil.which("certutil")
+    if certutil is None:
+        message = "certutil is missing (Debian's libnss3-tools; scripts/setup.sh test installs it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run([certutil, "-N", "-d", f"sql:{folder}", "--empty-password"], check=True, capture_output=True)
+    subprocess.run(
+        [certutil, "-A", "-d", f"sql:{folder}", "-n", "Canasta score keeper (test)", "-t", "C,,", "-i", str(ca_cert)],
+        check=True,
+        capture_output=True,
+    )
+    return folder
+
+
+def launch(engine: str, display: Display, dark: bool = False, trust: Path | None = None):
+    """A WebDriver session of ``engine`` at 390 x 844, light or dark; with ``trust``, trusting that
+    certificate authority: Chromium and Firefox in their NSS databases; WebKitGTK reads only the
+    system's store (root's to change), so it is told to accept the certificate instead."""
     from selenium import webdriver
 
     if engine == "chromium":
@@ -129,9 +150,14 @@ def launch(engine: str, display: Display, dark: bool = False, trust_spki: str | 
         for argument in CHROMIUM_ARGS:
             options.add_argument(argument)
         options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-')}")
-        if trust_spki:
-            options.add_argument(f"--ignore-certificate-errors-spki-list={trust_spki}")
-        driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+        environment = None
+        if trust:
+            home = Path(tempfile.mkdtemp(prefix="chromium-home-"))
+            nss_trusting(home / ".pki" / "nssdb", trust)
+            environment = dict(os.environ, HOME=str(home))
+        driver = webdriver.Chrome(
+            options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER, env=environment)
+        )
         if dark:
             driver.execute_cdp_cmd(
                 "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
@@ -144,12 +170,17 @@ def launch(engine: str, display: Display, dark: bool = False, trust_spki: str | 
         options.set_preference("layout.css.prefers-color-scheme.content-override", 0 if dark else 1)
         options.set_preference("intl.accept_languages", "en-GB, en")
         options.set_preference("browser.shell.checkDefaultBrowser", False)
+        if trust:
+            profile = nss_trusting(Path(tempfile.mkdtemp(prefix="firefox-")), trust)
+            options.add_argument("-profile")
+            options.add_argument(str(profile))
         driver = webdriver.Firefox(options=options, service=webdriver.FirefoxService(executable_path=geckodriver()))
     else:
         options = webdriver.WebKitGTKOptions()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
         options.add_argument("--full-screen")
+        options.accept_insecure_certs = bool(trust)
         environment = dict(os.environ, DISPLAY=display.start(), GTK_THEME="Adwaita:dark" if dark else "Adwaita")
         driver = webdriver.WebKitGTK(
             options=options, service=webdriver.WebKitGTKService(executable_path=WEBKITDRIVER, env=environment)
@@ -195,4 +226,5 @@ def phone(engines, engine):
     phone = engines(engine)
     phone.fresh()
     yield phone
+    phone.fresh()  # back to the first window, alone
     phone.size(390)

@@ -13,36 +13,38 @@ from selenium.common.exceptions import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+WEBKIT_NARROWEST = 334  # px: MiniBrowser's window, full screen, is never narrower (GTK's minimum)
 WAIT = 30  # seconds: a loaded two-core machine is slow; every wait is for an explicit state
 
 
 class Phone:
     def __init__(self, driver, engine: str) -> None:
         self.driver, self.engine = driver, engine
+        self.main = driver.current_window_handle  # the first window (WebKit's is the full-screen one)
 
     # --- the window -------------------------------------------------------------------------------
 
-    def size(self, width: int, height: int = 844) -> None:
-        """The page's viewport, as a phone of that width has it."""
-        if self.engine != "webkit":
+    def size(self, width: int, height: int = 844) -> int:
+        """The page's viewport, as a phone of that width has it; the width it got (WebKitGTK's window
+        is never narrower than ``WEBKIT_NARROWEST``: asked for 320, WebKit gets that)."""
+        if self.engine == "webkit":  # MiniBrowser, full screen: the window is the viewport
+            width = max(width, WEBKIT_NARROWEST)
+            self.driver.set_window_size(width, height)
+        else:
             self.driver.browsing_context.set_viewport(
                 context=self.driver.current_window_handle, viewport={"width": width, "height": height}
             )
-        else:  # MiniBrowser: the window, less what a window that is not full screen draws around the page
-            self.driver.set_window_size(width, height)
-            inner = self.js("return [window.innerWidth, window.innerHeight]")
-            if inner[0] and (inner[0], inner[1]) != (width, height):
-                self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
         if self.url != "about:blank":
             self.until(lambda: self.js("return window.innerWidth") == width, f"a viewport {width} px wide")
+        return width
 
     def fresh(self, base: str | None = None) -> None:
         """One window, and nothing kept from before on ``base`` (cookies, the queue, drafts)."""
-        handles = self.driver.window_handles
-        for handle in handles[1:]:
-            self.driver.switch_to.window(handle)
-            self.driver.close()
-        self.driver.switch_to.window(handles[0])
+        for handle in self.driver.window_handles:
+            if handle != self.main:
+                self.driver.switch_to.window(handle)
+                self.driver.close()
+        self.driver.switch_to.window(self.main)
         if base:
             self.go(base + "/robots.txt")
             self.driver.delete_all_cookies()
@@ -52,10 +54,13 @@ class Phone:
     def second_window(self) -> None:
         """A second window beside the first (another phone at the table), shown from now on."""
         self.driver.switch_to.new_window("window")
-        self.size(390)
+        if self.engine != "webkit":  # a second MiniBrowser window is not full screen: 447 px at least
+            self.size(390)
 
     def window(self, number: int) -> None:
-        self.driver.switch_to.window(self.driver.window_handles[number])
+        """The first window (0) or the second (1)."""
+        others = [handle for handle in self.driver.window_handles if handle != self.main]
+        self.driver.switch_to.window(self.main if number == 0 else others[number - 1])
 
     def quit(self) -> None:
         try:
@@ -140,7 +145,8 @@ class Phone:
         return self.find(css).text.strip()
 
     def texts(self, css: str) -> list[str]:
-        return [e.text.strip() for e in self.all(css)]
+        """The shown text of each element of ``css``, read at one moment (the page may redraw them)."""
+        return self.js("return Array.from(document.querySelectorAll(arguments[0])).map((e) => e.innerText.trim())", css)
 
     def settled(self) -> None:
         """The hand form's script is running and shows the answer to what was entered last."""
@@ -148,10 +154,8 @@ class Phone:
         self.until(lambda: not self.all("form.hand-form[data-previewing]"), "the preview's answer")
 
     def screenshot(self, path) -> None:
-        """The whole page (Firefox by its own command; the others by the viewport made as tall)."""
-        if self.engine == "firefox":
-            self.driver.get_full_page_screenshot_as_file(str(path))
-            return
+        """The whole page, by the viewport made as tall as the page (Firefox's own full-page shot
+        draws the sticky Save bar where the viewport's bottom was)."""
         width = self.js("return window.innerWidth")
         height = self.js("return Math.max(document.documentElement.scrollHeight, 844)")
         self.size(width, min(height, 4000))
