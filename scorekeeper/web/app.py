@@ -45,6 +45,27 @@ def _private_database(database: str) -> None:
             pass
 
 
+DEFAULTS = dict(
+    # A hand can take an hour to play: the form opened before it must still save after it.
+    WTF_CSRF_TIME_LIMIT=None,
+    # A phone that knows the password (or the language, the text size) is remembered for a season.
+    PERMANENT_SESSION_LIFETIME=180 * 24 * 3600,
+    SESSION_COOKIE_SAMESITE="Lax",
+    # The cookie is sent again only when it changes: a repeat page view stays cacheable (pagecache).
+    SESSION_REFRESH_EACH_REQUEST=False,
+    # Bodies (limits.py): any request at most 1 MB (the archive import alone takes more, from a
+    # phone that may write: archive.IMPORT_MAX_BYTES); a form's text at most 256 KB, urlencoded
+    # or multipart, in at most 1000 fields. The servers are given the largest (limits.largest_body).
+    MAX_CONTENT_LENGTH=limits.BODY_MAX_BYTES,
+    MAX_FORM_MEMORY_SIZE=limits.FORM_MAX_BYTES,
+    MAX_FORM_PARTS=limits.FORM_MAX_FIELDS,
+)
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Create the app: config from the mapping or ``instance/config.py``, CSRF, database, blueprints."""
     app = Flask(
@@ -54,22 +75,26 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
-        # A hand can take an hour to play: the form opened before it must still save after it.
-        WTF_CSRF_TIME_LIMIT=None,
-        # A phone that knows the password (or the language, the text size) is remembered for a season.
-        PERMANENT_SESSION_LIFETIME=180 * 24 * 3600,
-        SESSION_COOKIE_SAMESITE="Lax",
-        # The cookie is sent again only when it changes: a repeat page view stays cacheable (pagecache).
-        SESSION_REFRESH_EACH_REQUEST=False,
-        # Bodies (limits.py): any request at most 1 MB (the archive import alone takes more, from a
-        # phone that may write: archive.IMPORT_MAX_BYTES); a form's text at most 256 KB, urlencoded
-        # or multipart, in at most 1000 fields. The servers are given the largest (limits.largest_body).
-        MAX_CONTENT_LENGTH=limits.BODY_MAX_BYTES,
-        MAX_FORM_MEMORY_SIZE=limits.FORM_MAX_BYTES,
-        MAX_FORM_PARTS=limits.FORM_MAX_FIELDS,
-    )
+    _configure(app, test_config)
+    _guard(app)
+    i18n.init_app(app)
+    db.init_app(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(archive.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
+    csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
+    errors.init_app(app)
+    app.after_request(_keep_the_session)
+    app.after_request(_security_headers)
+    app.wsgi_app = pagecache.FastPages(app.wsgi_app, app)
+    return app
+
+
+def _configure(app: Flask, test_config: dict | None) -> None:
+    """The defaults, then the instance's config.py (or the test's mapping), a secret key, the
+    database file private, and the host names this app answers to."""
+    app.config.from_mapping(DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"), **DEFAULTS)
     if test_config is None:
         app.config.from_pyfile(os.path.join(app.instance_path, "config.py"), silent=True)
         # its password is read again when set-password changes it on a running server (access.PasswordFile)
@@ -85,45 +110,31 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["TRUSTED_HOSTS"] = addresses.own_names(app.config.get("EXTRA_HOSTS", ()))
     app.request_class = limits.Request
 
-    # before anything reads a body (the CSRF check reads the form): a body over the limit (413), a
-    # locked phone (access.guard), a change without the session's form token; in this order
+
+def _guard(app: Flask) -> None:
+    """Before anything reads a body (the CSRF check reads the form): a body over the limit (413), a
+    locked phone (access.guard), a change without the session's form token; in this order. The
+    plain-HTTP server asks the same three from a request's head, before it receives a body
+    (server/headfirst.py)."""
     app.before_request(limits.refuse_large_body)
     access.init_app(app, games.scoreboard_page)
     app.before_request(limits.refuse_without_csrf_session)
-    # the same three, asked by the plain-HTTP server from the head, before it receives a body (headfirst.py)
     app.extensions[limits.HEAD_CHECKS] = (limits.refuse_large_body, access.guard, limits.refuse_without_csrf_session)
     csrf.init_app(app)
 
-    i18n.init_app(app)
-    db.init_app(app)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(archive.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
-    csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
 
-    errors.init_app(app)
+def _keep_the_session(response):
+    """A phone's session (its form token, its unlocked password) outlives closing the browser: a
+    hand waiting in the phone's queue must still be accepted the next morning."""
+    if session and not session.permanent:
+        session.permanent = True
+    return response
 
-    @app.after_request
-    def keep_the_session(response):
-        """A phone's session (its form token, its unlocked password) outlives closing the browser:
-        a hand waiting in the phone's queue must still be accepted the next morning."""
-        if session and not session.permanent:
-            session.permanent = True
-        return response
 
-    @app.after_request
-    def security_headers(response):
-        """No inline script, no framing, no content sniffing."""
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-        )
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        return pagecache.compress(response)
-
-    app.wsgi_app = pagecache.FastPages(app.wsgi_app, app)
-    return app
+def _security_headers(response):
+    """No inline script, no framing, no content sniffing; then the answer compressed (pagecache)."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return pagecache.compress(response)
