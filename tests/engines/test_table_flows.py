@@ -70,8 +70,10 @@ def stored_hands(base: str, game_url: str) -> list[dict]:
         return json.load(answer)["hands"]
 
 
-def test_hands_by_points_and_by_card_counts_with_the_live_preview(phone, server):
+@pytest.mark.parametrize("width", (390, 320))
+def test_hands_by_points_and_by_card_counts_with_the_live_preview(phone, server, width):
     start(phone, server)
+    phone.size(width)  # WebKit: its narrowest, 334, for 320
     # Hand 1, points: A out 100 + natural 500 + mixed 300 + red three 100 + 380 = 1380; B 150 − 45 = 105
     enter_hand(phone, 1)
     went_out(phone, 0)
@@ -125,8 +127,10 @@ def test_a_refused_hand_shows_why_beside_the_field_and_keeps_what_was_typed(phon
     assert phone.all('input[name="out"][value="0"]:checked')
 
 
-def test_correct_delete_and_undo(phone, server):
+@pytest.mark.parametrize("width", (390, 320))
+def test_correct_delete_and_undo(phone, server, width):
     start(phone, server)
+    phone.size(width)
     enter_hand(phone, 1)
     phone.tap('form.hand-form label[for="out-stock"]')
     phone.type('input[name="sides-0-melded_points"]', "120")
