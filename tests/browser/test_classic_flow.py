@@ -1,7 +1,7 @@
 """The main flow as a person does it, in headless Chromium at 390 x 844: a Classic game from the
 empty home page to the winner, with an edit and a refused entry on the way.
 
-Scores are worked by hand from shared/rules/scoring-spec.md §2.5 and §2.6.
+Scores are worked by hand from docs/rules.md#classic (its hand score and docs/rules.md#classic › End of the game).
 """
 
 import re
@@ -150,7 +150,8 @@ def test_classic_game_from_start_to_winner(phone, live_url):
     shot(page, "05-hand-form-errors")
 
     # Fix it. Anna & Carl: out 100 + 6 natural 3000 + 4 red threes 800 + melded 1000 = 4900 → 6120;
-    # Bert & Dora melded 100, without their canasta → 830. Anna & Carl win by 5290 (§2.6).
+    # Bert & Dora melded 100, without their canasta → 830. Anna & Carl win by 5290 (docs/rules.md#classic › End of the
+    # game).
     plus(page, 0, "Natural canastas", 5)
     plus(page, 0, "Red threes", 4)
     side(page, 0).locator('input[name="sides-0-melded_points"]').fill("1000")
