@@ -402,7 +402,7 @@ def test_a_finished_game_is_not_deleted_without_reopening_it(client):
     assert "Delete this game" in client.get(f"/games/{game_id}").text
 
 
-# --- issue 16, item 8: a game after midnight; players of a deleted game --------------------------------
+# --- a game after midnight; players of a deleted game -------------------------------------------------
 
 
 def _delete_game(client, game_id):

@@ -309,7 +309,7 @@ def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
     assert standings["'@cmd"] == ["1", "0", "-8300"]
 
 
-# --- the import checks every value it stores (issue 10) ----------------------------------------------
+# --- the import checks every value it stores -----------------------------------------------------------
 
 
 def _good(client, runner, tmp_path):

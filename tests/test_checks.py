@@ -538,7 +538,7 @@ def test_all_the_sides_cards_come_from_one_deck():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 10: three impossible entries that used to be accepted. Worked examples, cited to the spec.
+# Three impossible entries the checks refuse, as worked examples with the heading of docs/rules.md each comes from.
 
 AUSTRIAN = variants.get("austrian")
 MODERN = variants.configure(variants.get("modern"))

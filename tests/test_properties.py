@@ -9,8 +9,8 @@ house-rule setting and sometimes a custom target, then raw hand entries in the s
   multiples of 5; melded points at least what the canastas hold; ...), spelled in every way the
   reader accepts (42, "42", 42.0, " 42 ", a zero left out, null or ""), as points or as card
   counts. They must read without a problem, and score and replay without raising, with every
-  figure a multiple of 5, the breakdown adding up to the score, the score equal to the spec's
-  formula, totals equal to the sum of hand scores and the opening minimum the spec's;
+  figure a multiple of 5, the breakdown adding up to the score, the score equal to the rules'
+  formula, totals equal to the sum of hand scores and the opening minimum the rules';
 * invalid entries: a valid one with one thing made wrong. The reader must not raise, and must
   name the field (or the side / hand-level field) in a Problem with a message.
 
@@ -41,7 +41,7 @@ RULE_SET_IDS = tuple(variants.RULE_SETS)
 FAST = settings(max_examples=45, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
-# docs/rules.md#classic › Card values, written down from the spec rather than read from variants.py.
+# docs/rules.md#classic › Card values, written down from docs/rules.md rather than read from variants.py.
 SPEC_CARD_VALUES = {"jokers": 50, "twos_aces": 20, "high": 10, "low": 5, "black_threes": 5}
 
 OMIT = object()  # a field left out of the entry
@@ -382,7 +382,7 @@ def valid_cases(draw, rule_id: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# The oracle: the spec's formulas, scoring what the generator meant
+# The oracle: the rules' formulas, scoring what the generator meant
 
 
 def _melded(side: Intended) -> bool:
@@ -507,7 +507,7 @@ def breakdown_items(rules: variants.RuleSet) -> set[str]:
 
 def assert_side_score(rules: variants.RuleSet, score: scoring.SideScore, expected: int) -> None:
     """docs/rules.md › How a hand is scored: every line and the score a multiple of 5; the breakdown adds up; the
-    spec's score."""
+    rules' score."""
     lines = score.breakdown
     assert sum(line.points for line in lines) == score.score
     for line in lines:
@@ -562,7 +562,7 @@ def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
 @given(data=st.data())
 def test_valid_entry_reads_and_scores(rule_id, data):
     """A valid entry reads with no problem and never raises; each side's breakdown adds up to its
-    score, every figure is a multiple of 5 (docs/rules.md › How a hand is scored), and the score is the spec's formula
+    score, every figure is a multiple of 5 (docs/rules.md › How a hand is scored), and the score is the rules' formula
     (docs/rules.md#classic; docs/rules.md#classic-3p,
     the Going out heading of each rule set); the side who went out concealed, by Hand-Canasta or a special hand is not
     warned
@@ -619,7 +619,7 @@ def test_games_replay(rule_id, data):
     the total
     before plus the sum of hand scores, a multiple of 5 (docs/rules.md › How a hand is scored); each opening minimum is
     the rule
-    set's table row for that total and the spec's (docs/rules.md#classic › Opening minimum); the game ends after the
+    set's table row for that total and the rules' (docs/rules.md#classic › Opening minimum); the game ends after the
     first hand where
     a side reaches the target, the highest total winning by its lead (docs/rules.md#classic › End of the game, House
     rules)."""

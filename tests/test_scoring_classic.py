@@ -55,7 +55,7 @@ HANDS = [
         SideHand(natural_canastas=1, melded_points=70),
         570,
         {"natural_canastas": 500, "melded_cards": 70},
-        id="docs/rules.md#classic › Canastas: natural canasta of seven kings = 570 (the seed's own example)",
+        id="docs/rules.md#classic › Canastas: natural canasta of seven kings = 570 (pagat's own example)",
     ),
     pytest.param(
         CLASSIC,

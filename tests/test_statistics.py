@@ -361,8 +361,8 @@ def test_filtered_reads_go_through_the_indexes(app, archive):
 
 
 def test_a_game_in_play_is_not_counted_until_it_ends(client):
-    """Issue 16: "G 2 · W 1 · Win % 100%" after a won game and an empty one started after it. G counts
-    the finished games, as the win rate does: G 1 · W 1 · 100%."""
+    """A won game and an empty one started after it read "G 1 · W 1 · 100%", not "G 2 · W 1 · Win % 100%":
+    G counts the finished games, as the win rate does."""
     evening = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
     won, _ = game_in_evening(client, evening)
     for _ in range(2):

@@ -62,7 +62,7 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
-# --- issue 16, item 8: the statistics table, tap targets, the Export button ------------------------------
+# --- the statistics table, tap targets, the Export button ----------------------------------------------
 
 # Classic docs/rules.md#classic › Going out: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
 BIG_HAND = {"went_out": "normal", "natural_canastas": 4, "red_threes": 4, "melded_points": 1100}

@@ -182,7 +182,7 @@ def test_no_sideways_scrolling_at_360(browser, live_url):
 
 
 def test_the_first_dealer_is_picked_by_the_names_typed(phone, live_url):
-    """Issue 16: the first dealer's choices read 1 to 4 even after the names are typed."""
+    """The first dealer's choices read the names typed, not 1 to 4."""
     page = phone
     page.goto(live_url + "/games/new/classic")
     dealers = page.locator('fieldset:has(input[name="first_dealer"]) label:visible')

@@ -1,4 +1,4 @@
-"""Every page of the app reads on a 320 px and a 390 px wide phone (issue 11): the page never scrolls
+"""Every page of the app reads on a 320 px and a 390 px wide phone: the page never scrolls
 sideways, and no word or number is broken across two lines.
 
 For each page, at each width, headless Chromium measures:
