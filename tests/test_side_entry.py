@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.core import checks, entry, variants
-from scorekeeper.web import forms
+from scorekeeper.web import forms, hand_entry
 from tests.helpers import post_hand, side_fields, start_game
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
@@ -157,8 +157,8 @@ def test_stored_entry_round_trips_through_the_form(app, base, layout, settings, 
     stored = [_stored(rules, counts), _stored(rules, not counts)] + [{} for _ in range(rules.sides - 2)]
     stored = checks.stored_entry(stored)
     with app.test_request_context():
-        form = forms.hand_form_class(rules)(data=forms.form_data(stored, stock_out=False))
-        back = forms.hand_entry(form, rules)
+        form = forms.hand_form_class(rules)(data=hand_entry.form_data(stored, stock_out=False))
+        back = forms.sides_entry(form, rules)
     assert back[:2] == stored[:2]
     assert checks.stored_entry(back) == back  # stored as it comes from the form
 
@@ -222,6 +222,6 @@ def test_a_problem_of_a_card_count_is_shown_beside_its_input(client):
     assert 'aria-invalid="true"' in inputs["hand_jokers"]
     fields = forms.hand_form_class(variants.configure(variants.get("classic"))).side_fields
     problem = checks.Problem(0, "melded_cards", "x")
-    assert forms.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
-    assert forms.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"
-    assert forms.form_field_name(checks.Problem(0, "red_threes", "x"), fields) == "red_threes"
+    assert hand_entry.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
+    assert hand_entry.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"
+    assert hand_entry.form_field_name(checks.Problem(0, "red_threes", "x"), fields) == "red_threes"
