@@ -103,7 +103,7 @@ AUSTRIAN = [
     ),
     # docs/rules.md#austrian › Penalties: penalty catalogue, each item
     case(
-        "docs/rules.md#austrian › Opening minimum(3) Austrian minimum failed -50",
+        "docs/rules.md#austrian › Penalties: Austrian minimum failed -50",
         "austrian",
         {"melded_points": 100, "offence_minimum_failed": 1},
         None,
@@ -111,7 +111,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_minimum_failed": -50},
     ),
     case(
-        "docs/rules.md#austrian(4) Austrian pile before meld -200",
+        "docs/rules.md#austrian › Penalties: Austrian pile before meld -200",
         "austrian",
         {"melded_points": 100, "offence_pile_before_meld": 1},
         None,
@@ -119,7 +119,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_pile_before_meld": -200},
     ),
     case(
-        "docs/rules.md#austrian › Going out(5a) Austrian drew out of turn -100",
+        "docs/rules.md#austrian › Penalties: Austrian drew out of turn -100",
         "austrian",
         {"melded_points": 100, "offence_drew_out_of_turn": 1},
         None,
@@ -127,7 +127,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_drew_out_of_turn": -100},
     ),
     case(
-        "docs/rules.md#austrian › Going out(5b) Austrian drew out of turn, kept -200",
+        "docs/rules.md#austrian › Penalties: Austrian drew out of turn, kept -200",
         "austrian",
         {"melded_points": 100, "offence_drew_out_of_turn_kept": 1},
         None,
@@ -135,7 +135,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_drew_out_of_turn_kept": -200},
     ),
     case(
-        "docs/rules.md#austrian › Going out(6) Austrian pile out of turn -100",
+        "docs/rules.md#austrian › Penalties: Austrian pile out of turn -100",
         "austrian",
         {"melded_points": 100, "offence_pile_out_of_turn": 1},
         None,
