@@ -27,10 +27,10 @@ archive of benchmarks/generate.py (850 weekly evenings, about 60 000 hands) agai
 archive.
 
 Targets: scoreboard throughput at least half the baseline's, p99 under 10x the baseline's p99
-at 50 clients, scoreboard page under 30 KB in total (issue 6); hand save throughput at least
+at 50 clients, scoreboard page under 30 KB in total; hand save throughput at least
 0.2x hello-world's form POST with one phone, its p99 under 10x hello-world's at 50 phones, a
-save late in a game and a save on the club archive at most 1.2x an early one on an empty archive
-(issue 9). The exit code is 1 when a target is missed. Results are also written to
+save late in a game and a save on the club archive at most 1.2x an early one on an empty archive.
+The exit code is 1 when a target is missed. Results are also written to
 benchmarks/results/load.json.
 """
 

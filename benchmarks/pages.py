@@ -7,7 +7,7 @@ pages on a nearly empty one, in one run, and report the ratios.
 Big: 300 evenings, 3000 games played to the end (about 21 000 hands), 40 players (benchmarks/generate.py), kept in
 benchmarks/data/ (git-ignored). Small: 1 evening, 1 game played to its end. Each page is requested
 through the Flask app in this process (no network), alternating big and small, and the median of
-the repeats is compared. Targets (issue 4): game page and history within 1.5x, statistics within 3x.
+the repeats is compared. Targets: game page and history within 1.5x, statistics within 3x.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Each is timed in the page from the tap on Save (a capturing click listener) to t
 frame in which the scoreboard shows the new totals at the top of the screen. The scoreboard is
 served from the page cache (a phone with no message waiting) and without it (``PAGE_CACHE`` off):
 both figures are reported. A save that is refused, unanswered or shows other totals counts as a
-failure, and the run fails. Target (issue 16): median at most 150 ms at 4x.
+failure, and the run fails. Target: median at most 150 ms at 4x.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def test_the_cached_history_carries_each_phones_own_token(locked_app):
     assert "Eve" in first.get("/history").text  # a new game shows at once
 
 
-# --- issue 10: one rule for every next=, revoked cookies, trusted hosts, private files ------------------
+# --- one rule for every next=, revoked cookies, trusted hosts, private files -----------------------------
 
 # Ways to turn "go back to this page" into "go to another site" that browsers are known to accept.
 BYPASSES = [

@@ -1,4 +1,4 @@
-"""Access checks found among other tests (moved here for the owner of tests/test_access.py to fold in):
+"""Access checks beside tests/test_access.py:
 a phone without the password keeps the small request-size limit, even on the import."""
 
 import io

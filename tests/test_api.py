@@ -57,16 +57,16 @@ def test_variants_lists_every_rule_set_with_its_tables(client):
         (1500, 2995, 90),
         (3000, None, 120),
     ]
-    # docs/rules.md, Modern American Canasta › Opening minimum: 125 below 3000, negative included; 155; 180
+    # docs/rules.md#modern › Opening minimum: 125 below 3000, negative included; 155; 180
     assert [(r["from"], r["to"], r["minimum"]) for r in by_id["modern"]["opening_minimums"]] == [
         (None, 2995, 125),
         (3000, 4995, 155),
         (5000, None, 180),
     ]
-    # docs/rules.md, Canadian Canasta (3 decks) › Opening minimum: 50 (negative too, a house rule), 50, 90, 120,
+    # docs/rules.md#canadian › Opening minimum: 50 (negative too, a house rule), 50, 90, 120,
     # 150 from 7000
     assert [r["minimum"] for r in by_id["canadian"]["opening_minimums"]] == [50, 50, 90, 120, 150]
-    # docs/rules.md, Classic Canasta, 6 players in three teams of 2 › Red and black threes
+    # docs/rules.md#six-3x2 › Red and black threes
     assert by_id["six-3x2"]["red_three_values"] == [0, 100, 200, 300, 400, 1000, 1200]
     assert {c["field"]: c["bonus"] for c in by_id["modern"]["canastas"]} == {
         "mixed_canastas": 300,
@@ -75,13 +75,13 @@ def test_variants_lists_every_rule_set_with_its_tables(client):
         "twos_canastas": 3000,
         "jokers_canastas": 2500,
         "wild_canastas": 2000,
-    }  # docs/rules.md, Modern American Canasta › Canastas
+    }  # docs/rules.md#modern › Canastas
     assert [layout["key"] for layout in by_id["austrian"]["layouts"]] == ["4", "2", "3", "5", "6-rotating"]
     assert "tie_rule" in {s["key"] for s in by_id["vienna"]["settings"]}
 
 
 def test_score_with_layout_settings_and_target(client):
-    # docs/rules.md, Austrian rulebook (Spielregeln, 2–6 players) › Going out and House rules:
+    # docs/rules.md#austrian › Going out and House rules:
     # Hand-Canasta 1000 plus 100 with the setting; natural 500; melded 200 → 1800;
     # with a target of 1500 the 2-player game ends: lead 1800 − 0
     body = {
@@ -128,7 +128,7 @@ def test_stock_out_must_agree_with_going_out(client):
 
 
 def test_score_a_hand(client):
-    # docs/rules.md, Classic Canasta (4 players, 2 partnerships): A concealed out 200 + 1 natural 500 + 2 red threes 200
+    # docs/rules.md#classic: A concealed out 200 + 1 natural 500 + 2 red threes 200
     # + melded 350 = 1250 → 4700 + 1250 = 5950; B: 1 mixed 300 + melded 180 − hand 65 − penalty 100 = 315
     # → 5100 + 315 = 5415; A wins by 535 (› End of the game)
     body = {
@@ -156,7 +156,7 @@ def test_score_a_hand(client):
 
 def test_score_with_card_counts_and_default_totals(client):
     # melded: 1 joker 50 + 2 twos 40 + 7 kings 70 = 160 and a mixed canasta 300 → 460;
-    # hand: 3 low 15 → 445 (docs/rules.md, Classic Canasta (2 players) › Card values). Totals default to 0.
+    # hand: 3 low 15 → 445 (docs/rules.md#classic-2p › Card values). Totals default to 0.
     body = {
         "variant": "classic-2p",
         "sides": [
@@ -176,7 +176,7 @@ def test_score_with_card_counts_and_default_totals(client):
 
 
 def test_has_melded_defaults_from_melds_and_can_be_given(client):
-    # docs/rules.md, Classic Canasta (4 players, 2 partnerships) › Red and black threes: 2 red threes with nothing
+    # docs/rules.md#classic › Red and black threes: 2 red threes with nothing
     # melded → −200; with has_melded false the same
     body = {"variant": "classic", "sides": [side(red_threes=2), side(red_threes=1, melded_points=60)]}
     data = client.post("/api/score", json=body).get_json()
@@ -256,7 +256,7 @@ def test_game_api(client):
     assert data["variant"] == "classic" and data["target"] == 5000
     assert [s["name"] for s in data["sides"]] == ["Anna & Carl", "Bert & Dora"]
     (hand,) = data["hands"]
-    # docs/rules.md, Classic Canasta (4 players, 2 partnerships): A 100 + 500 + 100 + 300 = 1000;
+    # docs/rules.md#classic: A 100 + 500 + 100 + 300 = 1000;
     # B melded 5 × 10 = 50 − 40 = 10
     assert [s["score"] for s in hand["sides"]] == [1000, 10]
     assert hand["entry"][1]["melded_cards"]["high"] == 5  # inputs are stored as entered
@@ -272,7 +272,7 @@ def test_game_api_404(client):
 
 
 def test_score_warns_below_the_opening_minimum(client):
-    # 40 melded with a minimum of 90 (total 1500; docs/rules.md, Classic Canasta (4 players, 2 partnerships)
+    # 40 melded with a minimum of 90 (total 1500; docs/rules.md#classic
     # › Opening minimum) is possible only in odd cases: warn, don't refuse
     body = {"variant": "classic", "totals_before": [1500, 0], "sides": [side(melded_points=40), side(melded_points=55)]}
     data = client.post("/api/score", json=body).get_json()

@@ -1,6 +1,6 @@
 """The archive: evenings, players, history, statistics, charts, export and import.
 
-Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
+Scores are worked by hand from docs/rules.md#classic (classic) and docs/rules.md#classic-2p (2 players).
 """
 
 import html
@@ -48,7 +48,7 @@ def test_evening_takes_its_players_and_settles(client):
         ("Bert", "1", "0", "-7900"),
         ("Dora", "1", "0", "-7900"),
     ]
-    # §10.6: each loser pays the difference to one winner
+    # docs/rules.md#austrian › End of the game: each loser pays the difference to one winner
     assert "Bert pays Anna <strong>7900</strong>" in page and "Dora pays Carl <strong>7900</strong>" in page
     csv_text = client.get(f"/evenings/{evening_id}.csv").text
     assert "Anna & Carl won" not in csv_text and "Anna & Carl,7900" in csv_text.replace('"', "")
@@ -71,7 +71,8 @@ def test_three_players_winner_collects_from_each(client):
         "target": "1000",
     }
     game_id = int(client.post("/games/new/encyclopedia", data=data).headers["Location"].rsplit("/", 1)[1])
-    # §11.5: Anna out 100 + natural 500 + melded 400 = 1000 wins; Bert melded 300 → lead 700; Carl 0 → lead 1000
+    # docs/rules.md#encyclopedia › Going out: Anna out 100 + natural 500 + melded 400 = 1000 wins; Bert melded 300 →
+    # lead 700; Carl 0 → lead 1000
     post_hand(
         client,
         game_id,
@@ -116,7 +117,7 @@ def test_every_partie_of_a_complete_game_stays_in_its_evening(client):
     response = client.post(url, data=data)
     assert response.status_code == 302, response.text
     first = int(response.headers["Location"].split("/")[-1])
-    # §10.5: out 100 + natural 500 + melded 400 = 1000 reaches the target of 1000
+    # docs/rules.md#austrian › Going out: out 100 + natural 500 + melded 400 = 1000 reaches the target of 1000
     post_hand(client, first, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
     second = client.post(f"/matches/{first}/next", data={"csrf_token": csrf_token(client, f"/games/{first}")})
     second_id = int(second.headers["Location"].split("/")[-1])
@@ -136,8 +137,9 @@ def test_the_evenings_list_shows_who_came_out_ahead(client):
         **{f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])},
     }
     game_id = int(client.post(url, data=data).headers["Location"].split("/")[-1])
-    # §2.5: Anna & Carl 100 + 500 + 400 = 1000 against 50: won by 950; §10.6/§11.6 settlement:
-    # each loser pays one winner 950, so Anna and Carl are each +950
+    # docs/rules.md#classic › End of the game: Anna & Carl 100 + 500 + 400 = 1000 against 50: won by 950;
+    # docs/rules.md#austrian › End of the game; docs/rules.md#encyclopedia › End of the game: settlement: each loser
+    # pays one winner 950, so Anna and Carl are each +950
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
     listing = client.get("/evenings").text
     assert "ahead: Anna, Carl +950" in listing  # partners share the lead
@@ -341,7 +343,7 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
     }
     keep = int(client.post(url, data=data).headers["Location"].split("/")[-1])
     mistake = int(client.post(url, data=data).headers["Location"].split("/")[-1])
-    for game in (keep, mistake):  # §2.5: 100 + 500 + 200 = 800 against 50 − 30 = 20
+    for game in (keep, mistake):  # docs/rules.md#classic: 100 + 500 + 200 = 800 against 50 − 30 = 20
         post_hand(
             client, game, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50, hand=30)
         )
@@ -373,7 +375,8 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
 
 def test_a_deleted_game_leaves_no_best_hand_and_its_number_is_never_given_again(client):
     big = start_game(client)
-    # §2.5: 100 + 4 natural 2000 + 4 red threes 800 + 200 melded = 3100, the best hand of the evening
+    # docs/rules.md#classic › Canastas: 100 + 4 natural 2000 + 4 red threes 800 + 200 melded = 3100, the best hand of
+    # the evening
     post_hand(client, big, side_fields(0, went_out="normal", natural=4, red=4, melded=200), side_fields(1, melded=50))
     small = start_game(client)
     # 100 + 500 + 200 = 800
@@ -399,7 +402,7 @@ def test_a_finished_game_is_not_deleted_without_reopening_it(client):
     assert "Delete this game" in client.get(f"/games/{game_id}").text
 
 
-# --- issue 16, item 8: a game after midnight; players of a deleted game --------------------------------
+# --- a game after midnight; players of a deleted game -------------------------------------------------
 
 
 def _delete_game(client, game_id):

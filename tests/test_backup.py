@@ -2,7 +2,7 @@
 file leaving the archive as it was, a restore keeping the statistics, a club-sized import, and CSV
 exports that are safe to open in a spreadsheet.
 
-Scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
+Scores are worked by hand from docs/rules.md#classic (classic) and docs/rules.md#classic-2p (2 players).
 """
 
 import csv
@@ -105,7 +105,8 @@ def test_backup_and_restore_commands(app, client, runner, tmp_path):
 
 def _win(loser_hand=50):
     """Side 0 goes out: 100 + 4 natural 2000 + 2 mixed 600 + 4 red threes 800 + melded 500 = 4000;
-    side 1: 100 − ``loser_hand`` (§2.5; all within the deck's 1180 card points, §1.1)."""
+    side 1: 100 − ``loser_hand`` (docs/rules.md#classic › Card values; all within the deck's 1180 card points,
+    docs/rules.md#classic › Card values)."""
     return (
         side_fields(0, went_out="normal", natural=4, mixed=2, red=4, melded=500),
         side_fields(1, melded=100, hand=loser_hand),
@@ -308,7 +309,7 @@ def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
     assert standings["'@cmd"] == ["1", "0", "-8300"]
 
 
-# --- the import checks every value it stores (issue 10) ----------------------------------------------
+# --- the import checks every value it stores -----------------------------------------------------------
 
 
 def _good(client, runner, tmp_path):
@@ -320,7 +321,8 @@ def _good(client, runner, tmp_path):
 
 
 def _finished(data):
-    """The first finished game of the export (two hands of 4000: the second ends it, §2.6)."""
+    """The first finished game of the export (two hands of 4000: the second ends it, docs/rules.md#classic › End of the
+    game)."""
     return next(g for g in data["games"] if len(g["hands"]) == 2)
 
 

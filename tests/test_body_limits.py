@@ -1,4 +1,4 @@
-"""Large bodies before any check (issue 17): against the real servers, with real HTTP.
+"""Large bodies before any check: against the real servers, with real HTTP.
 
 - a form is limited in bytes and in fields, urlencoded as well as multipart: 413 with a page;
 - a request that may not write (a locked phone, a change without the session's form token, a body

@@ -85,7 +85,8 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
     assert "corrected 2×" in sheet
     page = client.get(f"/games/{game_id}/hands/{hand_id}/history").text
     assert page.count('<li class="version') == 3
-    # §2.5: melded 100 and 80 with nothing in hand, nobody went out: +100 : +80; then +150, +200
+    # docs/rules.md#classic › Going out: melded 100 and 80 with nothing in hand, nobody went out: +100 : +80; then +150,
+    # +200
     assert re.findall(r'<td class="num">([+−-]?\d+)</td>\s*<td class="num">([+−-]?\d+|–)</td>', page)[:2] == [
         ("+200", "+50"),
         ("+80", "+0"),

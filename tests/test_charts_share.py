@@ -241,7 +241,7 @@ def test_long_names_in_the_legend_do_not_run_into_each_other():
     assert shown.endswith("…") and len(shown) <= (360 - 32) / 6.8
 
 
-# --- issue 10: the share link never uses a host the app does not trust --------------------------------
+# --- the share link never uses a host the app does not trust -----------------------------------------
 
 
 def test_an_untrusted_host_never_makes_the_share_link():
@@ -277,7 +277,7 @@ def test_the_scoreboard_of_an_untrusted_host_is_never_rendered(client):
     assert shown.split("//")[1].split(":")[0] in (*addresses.lan_addresses(), "localhost", "127.0.0.1")
 
 
-# --- issue 16, item 8: the target's label is never covered by a line or the last point ----------------
+# --- the target's label is never covered by a line or the last point ---------------------------------
 
 
 def _target_label_overlaps(svg):

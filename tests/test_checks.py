@@ -1,6 +1,7 @@
 """Tests of scorekeeper.core.checks.read_hand: reading an API-shaped hand entry and refusing miscounts.
 
-Classic 4 players (§2) and 2 players (§4). Sections (§) refer to shared/rules/scoring-spec.md.
+Classic 4 players (docs/rules.md#classic) and 2 players (docs/rules.md#classic-2p); citations name a heading of
+docs/rules.md as `docs/rules.md#<rule set> › <heading>`.
 Each case names the (side, field) of every Problem it expects, and words its message must carry.
 """
 
@@ -63,7 +64,7 @@ def check(rules, raw_sides, expected):
 
 
 PROBLEMS = [
-    # --- going out (§2.4, §4) ---
+    # --- going out (docs/rules.md#classic › Going out; docs/rules.md#classic-2p) ---
     pytest.param(
         CLASSIC,
         [
@@ -71,193 +72,213 @@ PROBLEMS = [
             side(went_out="concealed", natural_canastas=1, melded_points=100),
         ],
         [(0, "went_out", ["one side"]), (1, "went_out", ["one side"])],
-        id="§2.4 both sides went out",
+        id="docs/rules.md#classic › Going out: both sides went out",
     ),
     pytest.param(
         CLASSIC,
         [side(went_out="normal", melded_points=150), side()],
         [(0, "went_out", ["1", "canasta"])],
-        id="§2.4 classic going out needs 1 canasta, has 0",
+        id="docs/rules.md#classic › Going out: classic going out needs 1 canasta, has 0",
     ),
     pytest.param(
         CLASSIC,
         [side(), side(went_out="concealed", melded_points=120)],
         [(1, "went_out", ["1", "canasta"])],
-        id="§2.4 §2.5 concealed going out without a canasta",
+        id="docs/rules.md#classic › Going out: concealed going out without a canasta",
     ),
     pytest.param(
         TWO,
         [side(went_out="normal", natural_canastas=1, melded_points=200), side()],
         [(0, "went_out", ["2", "canasta"])],
-        id="§4 2p going out needs 2 canastas, has 1",
+        id="docs/rules.md#classic-2p › Going out: 2p going out needs 2 canastas, has 1",
     ),
     pytest.param(
         TWO,
         [side(), side(went_out="normal", melded_points=150)],
         [(1, "went_out", ["2", "canasta"])],
-        id="§4 2p going out needs 2 canastas, has 0",
+        id="docs/rules.md#classic-2p › Going out: 2p going out needs 2 canastas, has 0",
     ),
     pytest.param(
         TWO,
         [side(went_out="normal", natural_canastas=2, melded_points=200, hand_points=10), side(hand_points=50)],
         [(0, "hand_points", ["hand"])],
-        id="§4 §2.4 2p player who went out has cards in hand",
+        id="docs/rules.md#classic-2p › Going out: 2p player who went out has cards in hand",
     ),
     pytest.param(
         CLASSIC,
         [side(went_out="yes", natural_canastas=1, melded_points=100), side()],
         [(0, "went_out", ["normal", "concealed"])],
-        id="§1.3 went_out not a known way of going out",
+        id="docs/rules.md#classic › Going out: went_out not a known way of going out",
     ),
-    # --- red threes: the 108-card deck holds 4 (§2.1, §2.5) ---
+    # --- red threes: the 108-card deck holds 4 (docs/rules.md#classic › Card values) ---
     pytest.param(
         CLASSIC,
         [side(red_threes=3, melded_points=50), side(red_threes=2)],
         [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
-        id="§2.1 §2.5 five red threes in all",
+        id="docs/rules.md#classic › Card values, Red and black threes: five red threes in all",
     ),
     pytest.param(
         TWO,
         [side(red_threes=1), side(red_threes=4, melded_points=60)],
         [(0, "red_threes", ["4", "5"]), (1, "red_threes", ["4", "5"])],
-        id="§4 2p five red threes in all",
+        id="docs/rules.md#classic-2p › Red and black threes: 2p five red threes in all",
     ),
     pytest.param(
         CLASSIC,
         [side(red_threes=5, melded_points=50), side()],
         [(0, "red_threes", ["4"])],
-        id="§2.1 one side with five red threes",
+        id="docs/rules.md#classic › Card values: one side with five red threes",
     ),
-    # --- point figures are multiples of 5 (§0 invariants) ---
+    # --- point figures are multiples of 5 (docs/rules.md › How a hand is scored: invariants) ---
     pytest.param(
         CLASSIC,
         [side(melded_points=42), side()],
         [(0, "melded_points", ["multiple of 5", "42"])],
-        id="§0 melded points 42 not a multiple of 5",
+        id="docs/rules.md › How a hand is scored: melded points 42 not a multiple of 5",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_points=50), side(hand_points=33)],
         [(1, "hand_points", ["multiple of 5", "33"])],
-        id="§0 hand points 33 not a multiple of 5",
+        id="docs/rules.md › How a hand is scored: hand points 33 not a multiple of 5",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_points=50, penalties=12), side()],
         [(0, "penalties", ["multiple of 5", "12"])],
-        id="§0 penalties 12 not a multiple of 5",
+        id="docs/rules.md › How a hand is scored: 12 not a multiple of 5",
     ),
-    # --- negative numbers (§1.3: M and H are ≥ 0; counts cannot be negative) ---
+    # --- negative numbers (docs/rules.md#classic › Card values: M and H are ≥ 0; counts cannot be negative) ---
     pytest.param(
         CLASSIC,
         [side(melded_points=-10), side()],
         [(0, "melded_points", ["negative"])],
-        id="§1.3 negative melded points",
+        id="docs/rules.md#classic: negative melded points",
     ),
     pytest.param(
-        CLASSIC, [side(), side(hand_points=-5)], [(1, "hand_points", ["negative"])], id="§1.3 negative hand points"
+        CLASSIC,
+        [side(), side(hand_points=-5)],
+        [(1, "hand_points", ["negative"])],
+        id="docs/rules.md#classic: negative hand points",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_points=50, penalties=-50), side()],
         [(0, "penalties", ["negative"])],
-        id="§1.3 negative penalties",
+        id="docs/rules.md#classic › Penalties: negative penalties",
     ),
     pytest.param(
-        CLASSIC, [side(red_threes=-1), side()], [(0, "red_threes", ["negative"])], id="§1.3 negative red threes"
+        CLASSIC,
+        [side(red_threes=-1), side()],
+        [(0, "red_threes", ["negative"])],
+        id="docs/rules.md#classic › Red and black threes: negative red threes",
     ),
     pytest.param(
         TWO,
         [side(natural_canastas=-1, melded_points=50), side()],
         [(0, "natural_canastas", ["negative"])],
-        id="§1.3 2p negative canastas",
+        id="docs/rules.md#classic-2p › Canastas: 2p negative canastas",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_points="-20"), side()],
         [(0, "melded_points", ["negative"])],
-        id="§1.3 negative number sent as text",
+        id="docs/rules.md#classic: negative number sent as text",
     ),
     # --- not numbers ---
     pytest.param(
-        CLASSIC, [side(melded_points="abc"), side()], [(0, "melded_points", ["number"])], id="§1.3 melded points 'abc'"
+        CLASSIC,
+        [side(melded_points="abc"), side()],
+        [(0, "melded_points", ["number"])],
+        id="docs/rules.md#classic: melded points 'abc'",
     ),
     pytest.param(
         CLASSIC,
         [side(natural_canastas=True, melded_points=70), side()],
         [(0, "natural_canastas", ["number"])],
-        id="§1.3 canastas True is not a number",
+        id="docs/rules.md#classic › Canastas: True is not a number",
     ),
-    pytest.param(CLASSIC, [side(), side(hand_points=1.5)], [(1, "hand_points", ["number"])], id="§1.3 hand points 1.5"),
-    pytest.param(CLASSIC, [side(red_threes=[1]), side()], [(0, "red_threes", ["number"])], id="§1.3 red threes a list"),
+    pytest.param(
+        CLASSIC,
+        [side(), side(hand_points=1.5)],
+        [(1, "hand_points", ["number"])],
+        id="docs/rules.md#classic: hand points 1.5",
+    ),
+    pytest.param(
+        CLASSIC,
+        [side(red_threes=[1]), side()],
+        [(0, "red_threes", ["number"])],
+        id="docs/rules.md#classic › Red and black threes: red threes a list",
+    ),
     pytest.param(
         CLASSIC,
         [side(melded_points=50, penalties="ten"), side()],
         [(0, "penalties", ["number"])],
-        id="§1.3 penalties 'ten'",
+        id="docs/rules.md#classic › Penalties: 'ten'",
     ),
     pytest.param(
         CLASSIC,
         [side(natural_canastas=1, melded_points="abc"), side()],
         [(0, "melded_points", ["number"])],
-        id="§1.3 unreadable melded points keep only their own message",
+        id="docs/rules.md#classic: unreadable melded points keep only their own message",
     ),
-    # --- melded points must hold the canastas (§1.2, §2.2): natural ≥ 7×5 = 35, mixed ≥ 6×5 + 20 = 50 ---
+    # --- melded points must hold the canastas (docs/rules.md#classic › Canastas): natural ≥ 7×5 = 35, mixed ≥ 6×5 + 20
+    # = 50 ---
     pytest.param(
         CLASSIC,
         [side(natural_canastas=1, mixed_canastas=1, melded_points=80), side()],
         [(0, "melded_points", ["85", "80"])],
-        id="§2.2 natural+mixed need 85, 80 refused",
+        id="docs/rules.md#classic › Canastas: natural+mixed need 85, 80 refused",
     ),
     pytest.param(
         CLASSIC,
         [side(natural_canastas=1, melded_points=30), side()],
         [(0, "melded_points", ["35", "30"])],
-        id="§1.2 natural needs 35, 30 refused",
+        id="docs/rules.md#classic › Canastas: natural needs 35, 30 refused",
     ),
     pytest.param(
         CLASSIC,
         [side(), side(mixed_canastas=1, melded_points=45)],
         [(1, "melded_points", ["50", "45"])],
-        id="§2.2 mixed needs 50, 45 refused",
+        id="docs/rules.md#classic › Canastas: mixed needs 50, 45 refused",
     ),
     pytest.param(
         TWO,
         [side(natural_canastas=2, melded_points=65), side()],
         [(0, "melded_points", ["70", "65"])],
-        id="§4 two naturals need 70, 65 refused",
+        id="docs/rules.md#classic-2p › Canastas: two naturals need 70, 65 refused",
     ),
     pytest.param(
         CLASSIC,
         [side(natural_canastas=1), side()],
         [(0, "melded_points", ["35"])],
-        id="§1.2 a canasta with no melded points",
+        id="docs/rules.md#classic › Canastas: a canasta with no melded points",
     ),
-    # --- has_melded (§2.5 cross-check: hasMelded false → M = 0 and no canastas) ---
+    # --- has_melded (docs/rules.md#classic › Canastas: cross-check: hasMelded false → M = 0 and no canastas) ---
     pytest.param(
         CLASSIC,
         [side(has_melded=False, melded_points=60), side()],
         [(0, "has_melded", ["melded"])],
-        id="§2.5 has_melded false with melded points",
+        id="docs/rules.md#classic: has_melded false with melded points",
     ),
     pytest.param(
         CLASSIC,
         [side(), side(has_melded=False, natural_canastas=1, melded_points=70)],
         [(1, "has_melded", ["melded"])],
-        id="§2.5 has_melded false with a canasta",
+        id="docs/rules.md#classic › Canastas: has_melded false with a canasta",
     ),
     pytest.param(
         CLASSIC,
         [side(has_melded="no"), side()],
         [(0, "has_melded", ["true", "false"])],
-        id="§1.3 has_melded not a boolean",
+        id="docs/rules.md#classic: has_melded not a boolean",
     ),
-    # --- cards the deck holds (§2.1: 4 jokers, 4 black threes) ---
+    # --- cards the deck holds (docs/rules.md#classic › Card values: 4 jokers, 4 black threes) ---
     pytest.param(
         CLASSIC,
         [side(melded_cards={"jokers": 3, "high": 4}), side(melded_cards={"jokers": 2, "low": 3})],
         [(0, "melded_cards.jokers", ["4", "5"]), (1, "melded_cards.jokers", ["4", "5"])],
-        id="§2.1 five jokers melded across both sides",
+        id="docs/rules.md#classic › Card values: five jokers melded across both sides",
     ),
     pytest.param(
         CLASSIC,
@@ -270,19 +291,19 @@ PROBLEMS = [
             (0, "hand_cards.jokers", ["4", "5"]),
             (1, "hand_cards.jokers", ["4", "5"]),
         ],
-        id="§2.1 five jokers melded and in hand",
+        id="docs/rules.md#classic › Card values: five jokers melded and in hand",
     ),
     pytest.param(
         TWO,
         [side(hand_cards={"jokers": 2}), side(hand_cards={"jokers": 3})],
         [(0, "hand_cards.jokers", ["4", "5"]), (1, "hand_cards.jokers", ["4", "5"])],
-        id="§4 2p five jokers in hand",
+        id="docs/rules.md#classic-2p › Card values: 2p five jokers in hand",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_cards={"jokers": 5, "high": 3}), side()],
         [(0, "melded_cards.jokers", ["4"])],
-        id="§2.1 one side melds five jokers",
+        id="docs/rules.md#classic › Card values: one side melds five jokers",
     ),
     pytest.param(
         CLASSIC,
@@ -291,9 +312,9 @@ PROBLEMS = [
             side(hand_cards={"black_threes": 2}),
         ],
         [(0, "melded_cards.black_threes", ["4", "5"]), (1, "hand_cards.black_threes", ["4", "5"])],
-        id="§2.1 five black threes in all",
+        id="docs/rules.md#classic › Card values: five black threes in all",
     ),
-    # --- black threes melded only when going out, as a set of 3 or 4 (§2.2) ---
+    # --- black threes melded only when going out, as a set of 3 or 4 (docs/rules.md#classic › Canastas) ---
     pytest.param(
         CLASSIC,
         [
@@ -301,41 +322,44 @@ PROBLEMS = [
             side(went_out="normal", natural_canastas=1, melded_points=200),
         ],
         [(0, "melded_cards.black_threes", ["black threes", "going out"])],
-        id="§2.2 black threes melded by a side that did not go out",
+        id="docs/rules.md#classic › Canastas: black threes melded by a side that did not go out",
     ),
     pytest.param(
         TWO,
         [side(), side(melded_cards={"high": 4, "black_threes": 3})],
         [(1, "melded_cards.black_threes", ["black threes", "going out"])],
-        id="§4 §2.2 2p black threes melded without going out",
+        id="docs/rules.md#classic-2p › Red and black threes, Canastas: 2p black threes melded without going out",
     ),
     pytest.param(
         CLASSIC,
         [side(went_out="normal", natural_canastas=1, melded_cards={"high": 7, "black_threes": 2}), side()],
         [(0, "melded_cards.black_threes", ["3", "4"])],
-        id="§2.2 black threes as a pair, not a set of 3 or 4",
+        id="docs/rules.md#classic › Canastas: black threes as a pair, not a set of 3 or 4",
     ),
-    # --- shape: number of sides, unknown fields (§2.1 two partnerships, §4 two players, §1.3 fields) ---
-    pytest.param(CLASSIC, [side(foo=1), side()], [(0, "foo", ["foo"])], id="§1.3 unknown field"),
+    # --- shape: number of sides, unknown fields (docs/rules.md#classic › Card values: two partnerships,
+    # docs/rules.md#classic-2p: two players, docs/rules.md#classic: fields) ---
+    pytest.param(CLASSIC, [side(foo=1), side()], [(0, "foo", ["foo"])], id="docs/rules.md#classic: unknown field"),
     pytest.param(
         CLASSIC,
         [side(), side(wild_canastas=1)],
         [(1, "wild_canastas", ["wild_canastas"])],
-        id="§3 wild canastas unknown without the wild-melds setting",
+        id="docs/rules.md#classic › House rules: wild canastas unknown without the wild-melds setting",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_cards={"queens": 2}), side()],
         [(0, "melded_cards.queens", ["queens"])],
-        id="§1.1 unknown card group",
+        id="docs/rules.md#classic › Card values: unknown card group",
     ),
     pytest.param(
         CLASSIC,
         [side(melded_points=50, melded_cards={"high": 5}), side()],
         [(0, "melded_points", ["melded_points", "melded_cards"])],
-        id="§1.3 both points and cards given",
+        id="docs/rules.md#classic › Card values: both points and cards given",
     ),
-    pytest.param(CLASSIC, [side(), "x"], [(1, "side", ["side"])], id="§1.3 a side that is not an object"),
+    pytest.param(
+        CLASSIC, [side(), "x"], [(1, "side", ["side"])], id="docs/rules.md#classic: a side that is not an object"
+    ),
 ]
 
 
@@ -347,13 +371,13 @@ def test_problems(rules, raw_sides, expected):
 @pytest.mark.parametrize(
     "rules, raw_sides",
     [
-        pytest.param(CLASSIC, [side()], id="§2.1 classic one side"),
-        pytest.param(CLASSIC, [side(), side(), side()], id="§2.1 classic three sides"),
-        pytest.param(TWO, [side(), side(), side()], id="§4 2p three sides"),
-        pytest.param(TWO, [], id="§4 2p no sides"),
-        pytest.param(CLASSIC, None, id="§2.1 sides missing"),
-        pytest.param(CLASSIC, "ab", id="§2.1 sides a string"),
-        pytest.param(CLASSIC, {"0": side(), "1": side()}, id="§2.1 sides an object"),
+        pytest.param(CLASSIC, [side()], id="docs/rules.md#classic › Card values: classic one side"),
+        pytest.param(CLASSIC, [side(), side(), side()], id="docs/rules.md#classic › Card values: classic three sides"),
+        pytest.param(TWO, [side(), side(), side()], id="docs/rules.md#classic-2p: 2p three sides"),
+        pytest.param(TWO, [], id="docs/rules.md#classic-2p: 2p no sides"),
+        pytest.param(CLASSIC, None, id="docs/rules.md#classic › Card values: sides missing"),
+        pytest.param(CLASSIC, "ab", id="docs/rules.md#classic › Card values: sides a string"),
+        pytest.param(CLASSIC, {"0": side(), "1": side()}, id="docs/rules.md#classic › Card values: sides an object"),
     ],
 )
 def test_wrong_number_of_sides(rules, raw_sides):
@@ -369,7 +393,8 @@ def test_odd_text_is_a_problem_not_a_crash(value):
 
 
 # ---------------------------------------------------------------------------------------------
-# Valid entries: no problems, and the SideHand values the scorer gets (card counts by §1.1)
+# Valid entries: no problems, and the SideHand values the scorer gets (card counts by docs/rules.md#classic › Card
+# values)
 
 VALID = [
     pytest.param(
@@ -385,14 +410,15 @@ VALID = [
             ),
             side(melded_points=120, hand_points=85, red_threes=2, penalties=100),
         ],
-        # §1.1: 50 + 3×20 + 10×10 + 6×5 + 4×5 = 50+60+100+30+20 = 260; a set of 4 black threes on going out (§2.2)
+        # docs/rules.md#classic › Card values: 50 + 3×20 + 10×10 + 6×5 + 4×5 = 50+60+100+30+20 = 260; a set of 4 black
+        # threes on going out (docs/rules.md#classic › Canastas)
         [
             SideHand(
                 melded_points=260, hand_points=0, natural_canastas=1, mixed_canastas=1, red_threes=1, went_out="normal"
             ),
             SideHand(melded_points=120, hand_points=85, red_threes=2, penalties=100),
         ],
-        id="§2 classic: counts and points, out with 4 black threes",
+        id="docs/rules.md#classic › Going out: classic: counts and points, out with 4 black threes",
     ),
     pytest.param(
         CLASSIC,
@@ -411,7 +437,7 @@ VALID = [
             SideHand(melded_points=150, natural_canastas=1, went_out="concealed"),
             SideHand(hand_points=40, red_threes=1, has_melded=False),
         ],
-        id="§2.5 classic: numbers as text, never melded with a red three",
+        id="docs/rules.md#classic › Red and black threes: classic: numbers as text, never melded with a red three",
     ),
     pytest.param(
         CLASSIC,
@@ -423,7 +449,7 @@ VALID = [
             SideHand(melded_points=35, natural_canastas=1, red_threes=2),
             SideHand(melded_points=50, mixed_canastas=1, red_threes=2),
         ],
-        id="§1.2 §2.1 boundaries: natural 35, mixed 50, 4 red threes in all",
+        id="docs/rules.md#classic › Canastas, Card values: boundaries: natural 35, mixed 50, 4 red threes in all",
     ),
     pytest.param(
         CLASSIC,
@@ -433,13 +459,13 @@ VALID = [
         ],
         # 150+20 = 170 and 50+10 = 60 melded; black threes 5 each in hand: 5 and 15; 4 jokers in all
         [SideHand(melded_points=170, hand_points=5), SideHand(melded_points=60, hand_points=15)],
-        id="§2.1 boundary: exactly 4 jokers and 4 black threes in all",
+        id="docs/rules.md#classic › Card values: boundary: exactly 4 jokers and 4 black threes in all",
     ),
     pytest.param(
         CLASSIC,
         [side(went_out="normal", natural_canastas=1, melded_points=200, hand_points=30), side(hand_points=60)],
         [SideHand(melded_points=200, hand_points=30, natural_canastas=1, went_out="normal"), SideHand(hand_points=60)],
-        id="§2.5 classic 4p: the partner of the player who went out may hold cards",
+        id="docs/rules.md#classic › Going out: classic 4p: the partner of the player who went out may hold cards",
     ),
     pytest.param(
         TWO,
@@ -452,7 +478,7 @@ VALID = [
             SideHand(melded_points=85, natural_canastas=1, mixed_canastas=1, red_threes=4, went_out="normal"),
             SideHand(hand_points=145),
         ],
-        id="§4 2p: out with 2 canastas and 85 melded (accepted), hand counted",
+        id="docs/rules.md#classic-2p › Going out: 2p: out with 2 canastas and 85 melded (accepted), hand counted",
     ),
     pytest.param(
         TWO,
@@ -464,7 +490,7 @@ VALID = [
             SideHand(melded_points=140, natural_canastas=2, went_out="concealed"),
             SideHand(melded_points=75, hand_points=95),
         ],
-        id="§4 2p concealed with two naturals; empty went_out means not out",
+        id="docs/rules.md#classic-2p › Going out: 2p concealed with two naturals; empty went_out means not out",
     ),
 ]
 
@@ -487,8 +513,8 @@ def test_a_number_of_thousands_of_digits_is_refused_not_echoed():
 
 
 def test_all_the_sides_cards_come_from_one_deck():
-    # §1.1: 108 cards, 1180 card points without red threes. Each side's figure alone is possible,
-    # but 1000 + 100 melded and 100 + 0 in hand come to 1200 in all.
+    # docs/rules.md#classic-3p › Card values: 108 cards, 1180 card points without red threes. Each side's figure alone
+    # is possible, but 1000 + 100 melded and 100 + 0 in hand come to 1200 in all.
     rules = variants.configure(variants.get("classic"), {})
     _, problems = checks.read_hand(
         rules, [{"melded_points": 1000, "hand_points": 100}, {"melded_points": 100}], stock_out=True
@@ -512,7 +538,7 @@ def test_all_the_sides_cards_come_from_one_deck():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 10: three impossible entries that used to be accepted. Worked examples, cited to the spec.
+# Three impossible entries the checks refuse, as worked examples with the heading of docs/rules.md each comes from.
 
 AUSTRIAN = variants.get("austrian")
 MODERN = variants.configure(variants.get("modern"))
@@ -528,9 +554,9 @@ def _offered(rules):
 
 @pytest.mark.parametrize("layout", ["2", "3"])
 def test_glatt_ausmachen_needs_a_partner(layout):
-    # §10.5: glatt ausmachen is +100 more (200 in all) "Falls der Partner … bereits einen Canasta
-    # herausgelegt hat" (4p). §10.1: with 2 or 3 players each plays for himself: there is no partner,
-    # so it is neither offered nor accepted; going out normally is.
+    # docs/rules.md#austrian › Going out: glatt ausmachen is +100 more (200 in all) "Falls der Partner … bereits einen
+    # Canasta herausgelegt hat" (4p). docs/rules.md#austrian › Card values: with 2 or 3 players each plays for himself:
+    # there is no partner, so it is neither offered nor accepted; going out normally is.
     rules = variants.configure(AUSTRIAN, layout=layout)
     others = [side() for _ in range(rules.sides - 1)]
     check(
@@ -544,8 +570,8 @@ def test_glatt_ausmachen_needs_a_partner(layout):
 
 @pytest.mark.parametrize("layout", ["4", "5", "6-rotating"])
 def test_glatt_ausmachen_with_partners(layout):
-    # §10.5 with partners (4p, and the 5p/6p teams of whom two play each hand, §10.1): out glatt with a
-    # natural canasta and 100 melded: 100 going out + 100 glatt + 500 + 100 = 800
+    # docs/rules.md#austrian: with partners (4p, and the 5p/6p teams of whom two play each hand, docs/rules.md#austrian
+    # › Card values): out glatt with a natural canasta and 100 melded: 100 going out + 100 glatt + 500 + 100 = 800
     rules = variants.configure(AUSTRIAN, layout=layout)
     sides, problems = checks.read_hand(rules, [side(went_out="glatt", natural_canastas=1, melded_points=100), side()])
     assert problems == []
@@ -557,12 +583,13 @@ def test_glatt_ausmachen_with_partners(layout):
     "raw_sides, expected",
     [
         pytest.param(
-            # §8.3: a meld has 3 to 7 cards, so an incomplete pure-aces meld has at least 3 aces; §8.5:
-            # each player holding "drei oder mehr Asse" has 3 more. 3 + 3 + 3 = 9 > 8 aces (§8.1: 108
-            # cards, §13 D4 "3 + 3 + 3 = 9 > 8 aces in a 108-card deck").
+            # docs/rules.md#modern › Canastas: a meld has 3 to 7 cards, so an incomplete pure-aces meld has at least 3
+            # aces; docs/rules.md#modern › Penalties: each player holding "drei oder mehr Asse" has 3 more. 3 + 3 + 3 =
+            # 9 > 8 aces (docs/rules.md#modern › End of the game: 108 cards, docs/rules.md#modern › Penalties: "3 + 3 +
+            # 3 = 9 > 8 aces in a 108-card deck").
             [side(incomplete_aces=1, holding_aces=2, melded_points=60, hand_points=120), side()],
             [(0, "incomplete_aces", ["8", "aces", "9"]), (0, "holding_aces", ["8", "aces", "9"])],
-            id="§13 D4 incomplete aces meld and both players holding three aces",
+            id="docs/rules.md#modern › Penalties: incomplete aces meld and both players holding three aces",
         ),
         pytest.param(
             # the same count across the two teams: 3 + 3 (team 1) + 3 (team 2) = 9 > 8
@@ -575,10 +602,11 @@ def test_glatt_ausmachen_with_partners(layout):
                 (0, "holding_aces", ["8", "aces", "9"]),
                 (1, "holding_aces", ["8", "aces", "9"]),
             ],
-            id="§8.5 aces across both teams",
+            id="docs/rules.md#modern: aces across both teams",
         ),
         pytest.param(
-            # 7s likewise (§8.3 "3–7 sevens"): two incomplete 7s melds (3 + 3) and a player with three 7s
+            # 7s likewise (docs/rules.md#modern › Canastas: "3–7 sevens"): two incomplete 7s melds (3 + 3) and a player
+            # with three 7s
             [
                 side(incomplete_sevens=1, melded_points=15),
                 side(incomplete_sevens=1, holding_sevens=1, melded_points=15, hand_points=15),
@@ -588,11 +616,11 @@ def test_glatt_ausmachen_with_partners(layout):
                 (1, "incomplete_sevens", ["8", "7s", "9"]),
                 (1, "holding_sevens", ["8", "7s", "9"]),
             ],
-            id="§8.3 two incomplete 7s melds and a player holding three 7s",
+            id="docs/rules.md#modern › Canastas: two incomplete 7s melds and a player holding three 7s",
         ),
         pytest.param(
-            # §8.3 at most 7 cards a meld: a natural canasta of aces or 7s is 7 of one rank and leaves 1 of
-            # it; the other team's incomplete aces and 7s melds need 3 of each, so neither rank has room
+            # docs/rules.md#modern › Canastas: at most 7 cards a meld: a natural canasta of aces or 7s is 7 of one rank
+            # and leaves 1 of it; the other team's incomplete aces and 7s melds need 3 of each, so neither rank has room
             [
                 side(natural_aces_sevens_canastas=1, melded_points=140),
                 side(incomplete_aces=1, incomplete_sevens=1, melded_points=75),
@@ -602,7 +630,7 @@ def test_glatt_ausmachen_with_partners(layout):
                 (1, "incomplete_aces", ["7"]),
                 (1, "incomplete_sevens", ["7"]),
             ],
-            id="§8.3 a canasta of aces or 7s and incomplete melds of both",
+            id="docs/rules.md#modern › Canastas: a canasta of aces or 7s and incomplete melds of both",
         ),
     ],
 )
@@ -612,7 +640,8 @@ def test_modern_aces_and_sevens_the_deck_cannot_hold(raw_sides, expected):
 
 def test_modern_aces_and_sevens_the_deck_can_hold():
     # 3 + 3 = 6 aces ≤ 8: an incomplete pure-aces meld (60) and one player holding three aces (60).
-    # §8.5 with 0 canastas: −2500 − 1500 − 60 melded (minus without a canasta) − 60 in hand = −4120
+    # docs/rules.md#modern › Canastas: with 0 canastas: −2500 − 1500 − 60 melded (minus without a canasta) − 60 in hand
+    # = −4120
     sides, problems = checks.read_hand(
         MODERN, [side(incomplete_aces=1, holding_aces=1, melded_points=60, hand_points=60), side()]
     )
@@ -627,8 +656,9 @@ def test_modern_aces_and_sevens_the_deck_can_hold():
 
 
 def test_has_melded_with_nothing_melded_is_refused():
-    # §2.5: "Red 3s are not melds: a side whose only cards on the table are red 3s has hasMelded = false".
-    # Two red threes and nothing melded score RT(2, false) = −200; "has melded" would make them +200.
+    # docs/rules.md#classic › Red and black threes: "Red 3s are not melds: a side whose only cards on the table are red
+    # 3s has hasMelded = false". Two red threes and nothing melded score RT(2, false) = −200; "has melded" would make
+    # them +200.
     problems = check(
         CLASSIC, [side(has_melded=True, red_threes=2), side(melded_points=60)], [(0, "has_melded", ["melded"])]
     )
@@ -641,8 +671,8 @@ def test_has_melded_with_nothing_melded_is_refused():
 
 
 def test_has_melded_of_a_classic_3p_partner_counts_the_partnership():
-    # §5: the partners pool their melds, entered under either of them; each keeps his own red threes.
-    # Player 2's "has melded" stands on player 1's melds for the partnership (lone player: 0).
+    # docs/rules.md#classic-3p › Red and black threes: the partners pool their melds, entered under either of them; each
+    # keeps his own red threes. Player 2's "has melded" stands on player 1's melds for the partnership (lone player: 0).
     raw = [side(melded_points=90), side(natural_canastas=1, melded_points=120), side(has_melded=True, red_threes=1)]
     _, problems = checks.read_hand(THREE, raw, lone=0)
     assert problems == []

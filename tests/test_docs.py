@@ -285,14 +285,14 @@ def test_rules_doc_names_its_sources_and_cites_no_spec():
     text = RULES_DOC.read_text(encoding="utf-8")
     for name in ("John McLeod", "pagat.com", "German", "Italian", "Estonian", '"Spielregeln"', "encyclopedia article"):
         assert name in text
-    assert "§" not in text and OUTSIDE not in text and "scoring-spec" not in text
+    assert "\N{SECTION SIGN}" not in text and OUTSIDE not in text and "scoring-spec" not in text
     assert not re.search(r"\[00\d\]", text), "a source tag instead of the source's name"
 
 
 def test_readme_links_the_rules_doc_and_cites_no_spec():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "](docs/rules.md)" in readme
-    assert "§" not in readme and OUTSIDE not in readme and "scoring-spec" not in readme
+    assert "\N{SECTION SIGN}" not in readme and OUTSIDE not in readme and "scoring-spec" not in readme
 
 
 def test_nothing_users_read_points_into_the_shared_folder():

@@ -90,7 +90,7 @@ def test_a_typo_in_a_hand_field_is_told_in_the_readers_language(client):
     assert 'value="1.000"' in response.text and 'value="abc"' in response.text
 
 
-# --- issue 16, item 8: the Austrian rule books' words in English -------------------------------------
+# --- the Austrian rule books' words in English -----------------------------------------------------
 
 
 def _visible_text(page):
@@ -127,7 +127,7 @@ def test_english_pages_give_an_english_term_with_the_rule_books_word_in_brackets
     assert "partner" not in german.lower()
 
 
-# --- issue 16, item 8: "1 evenings": a count and its noun in each language's plural forms --------------
+# --- a count and its noun in each language's plural forms ("1 evening", never "1 evenings") ------------
 
 
 @pytest.mark.parametrize(

@@ -104,6 +104,66 @@ def test_no_file_of_the_package_cites_a_section_number():
     assert cited == [], f"files citing the specification's sections: {cited}"
 
 
+TESTS = Path(__file__).resolve().parent
+# Shared test modules this clean-up may not change (tests/helpers.py cites one section, "§1.1": Card values).
+NOT_YET_IN_TESTS = {"helpers.py"}
+
+
+def _test_files():
+    """Every Python file under tests/ but this one (and the browser tests' node_modules)."""
+    for path in sorted(TESTS.rglob("*.py")):
+        relative = path.relative_to(TESTS).as_posix()
+        if "node_modules" not in path.parts and path != Path(__file__).resolve() and relative not in NOT_YET_IN_TESTS:
+            yield relative, path.read_text(encoding="utf-8")
+
+
+def _rules_doc_headings():
+    """The headings a citation may name: anchor -> the ### headings of that rule set's section; "" -> the ## ones."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    sections = {
+        m.group(1): set(re.findall(r"^### (.+)$", m.group(2), re.M))
+        for m in re.finditer(r'<a id="([\w-]+)"></a>(.*?)(?=<a id=|\Z)', text, re.S)
+    }
+    sections[""] = set(re.findall(r"^## (.+)$", text, re.M))
+    return sections, {m.group(2): m.group(1) for m in re.finditer(r'<a id="([\w-]+)"></a>\s*## (.+)', text)}
+
+
+def test_no_test_cites_a_section_number():
+    cited = [relative for relative, text in _test_files() if "\N{SECTION SIGN}" in text]
+    assert cited == [], f"tests citing the specification's sections: {cited}"
+
+
+def _named(rest, names):
+    """The headings named at the start of ``rest``, as "A" or "A, B": a citation may name several."""
+    found = []
+    while True:
+        name = next((n for n in sorted(names, key=len, reverse=True) if rest.startswith(n)), None)
+        if name is None:
+            return found
+        found.append(name)
+        rest = rest[len(name) :]
+        if not rest.startswith(", "):
+            return found
+        rest = rest[2:]
+
+
+def test_every_heading_cited_in_the_tests_is_one_of_the_rules_doc():
+    """``docs/rules.md#<rule set> › <heading>`` (or ``docs/rules.md, <rule set's heading> › <heading>``,
+    ``docs/rules.md › <top heading>``): the rule set's anchor exists and the heading is one of its section's."""
+    sections, anchors = _rules_doc_headings()
+    for relative, text in _test_files():
+        text = re.sub(r"\n\s*(#\s*)?", " ", text)  # a citation wrapped over comment or docstring lines
+        for anchor in re.findall(r"docs/rules\.md#([\w-]+)", text):
+            assert anchor in sections, f"{relative}: no #{anchor} in docs/rules.md"
+        cited = [(m.group(1) or "", m.end()) for m in re.finditer(r"docs/rules\.md(?:#([\w-]+))? › ", text)]
+        for m in re.finditer(r"docs/rules\.md, ([A-Z][^›\"]{0,70}?) › ", text):
+            assert m.group(1) in anchors, f"{relative}: no rule set {m.group(1)!r} in docs/rules.md"
+            cited.append((anchors[m.group(1)], m.end()))
+        for anchor, end in cited:
+            named = _named(text[end:], sections[anchor])
+            assert named, f"{relative}: {text[end : end + 40]!r} is no heading of docs/rules.md#{anchor}"
+
+
 def test_every_cited_heading_is_one_of_the_rules_doc():
     headings = set(re.findall(r"^#+ (.+)$", RULES_DOC.read_text(encoding="utf-8"), re.M))
     headings |= {"Austrian rulebook", "Modern American Canasta", "Canadian Canasta"}  # a section named short

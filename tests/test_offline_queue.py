@@ -102,7 +102,7 @@ def test_a_correction_sent_twice_is_not_a_conflict(client, app):
     corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
     assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
     assert client.post(url, data=_hand(phone, *corrected)).status_code == 302
-    assert totals(client.get(f"/games/{game_id}").text) == [850, 20]  # §2.5: 100 + 500 + 250
+    assert totals(client.get(f"/games/{game_id}").text) == [850, 20]  # docs/rules.md#classic: 100 + 500 + 250
     assert client.post(url, data=_hand(phone, *OTHER)).status_code == 409
 
 

@@ -9,12 +9,12 @@ house-rule setting and sometimes a custom target, then raw hand entries in the s
   multiples of 5; melded points at least what the canastas hold; ...), spelled in every way the
   reader accepts (42, "42", 42.0, " 42 ", a zero left out, null or ""), as points or as card
   counts. They must read without a problem, and score and replay without raising, with every
-  figure a multiple of 5, the breakdown adding up to the score, the score equal to the spec's
-  formula, totals equal to the sum of hand scores and the opening minimum the spec's;
+  figure a multiple of 5, the breakdown adding up to the score, the score equal to the rules'
+  formula, totals equal to the sum of hand scores and the opening minimum the rules';
 * invalid entries: a valid one with one thing made wrong. The reader must not raise, and must
   name the field (or the side / hand-level field) in a Problem with a message.
 
-Sections (§) refer to ``shared/rules/scoring-spec.md``.
+Citations name a heading of ``docs/rules.md`` (``docs/rules.md#<rule set> › <heading>``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ RULE_SET_IDS = tuple(variants.RULE_SETS)
 FAST = settings(max_examples=45, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
-# §1.1 card values, written down from the spec rather than read from variants.py.
+# docs/rules.md#classic › Card values, written down from docs/rules.md rather than read from variants.py.
 SPEC_CARD_VALUES = {"jokers": 50, "twos_aces": 20, "high": 10, "low": 5, "black_threes": 5}
 
 OMIT = object()  # a field left out of the entry
@@ -126,7 +126,8 @@ def configs(draw, rule_id: str) -> Config:
         value = draw(_pick((OMIT, *(v for v, _ in setting.choices))))
         if value is not OMIT:
             chosen[setting.key] = value
-    # §0: a target, like every figure, is a multiple of 5; small ones make games end early.
+    # docs/rules.md › How a hand is scored: a target, like every figure, is a multiple of 5; small ones make games end
+    # early.
     target = draw(TARGETS)
     return Config(rule_id, layout, chosen, target, _configure(rule_id, layout, tuple(chosen.items()), target))
 
@@ -174,7 +175,7 @@ class Hand:
 
 
 def _put(draw, raw: dict, key: str, value: int) -> None:
-    """A whole number in one of the spellings the reader takes (§1.3: missing counts are 0)."""
+    """A whole number in one of the spellings the reader takes (docs/rules.md#classic: missing counts are 0)."""
     spelled = draw(_pick(ZERO_SPELLINGS if value == 0 else SPELLINGS))(value)
     if spelled is not OMIT:
         raw[key] = spelled
@@ -185,18 +186,20 @@ ZERO_SPELLINGS = SPELLINGS + (lambda v: OMIT, lambda v: OMIT, lambda v: None, la
 
 
 def _fives(draw, top: int) -> int:
-    """A multiple of 5 from 0 to ``top`` (§0), usually small."""
+    """A multiple of 5 from 0 to ``top`` (docs/rules.md › How a hand is scored), usually small."""
     top //= 5
     return 5 * draw(_ints(0, min(top, 40)) if draw(BOOLS) else _ints(0, top))
 
 
 def _least(rules: variants.RuleSet, canastas: dict) -> int:
-    """The fewest card points these canastas hold (§1.2, §2.2, §8.3)."""
+    """The fewest card points these canastas hold (docs/rules.md#classic › Canastas; docs/rules.md#modern ›
+    Canastas)."""
     return sum(k.min_points * canastas.get(k.key, 0) for k in rules.canasta_kinds)
 
 
 def _meet_going_out(draw, rules: variants.RuleSet, sides: list[Intended], members: list[int]) -> None:
-    """Add the cheapest canastas to the team until it may go out (§2.4, §4, §6, §8.4, §9)."""
+    """Add the cheapest canastas to the team until it may go out (docs/rules.md#classic › Going out;
+    docs/rules.md#classic-2p; docs/rules.md#modern › Going out; docs/rules.md#canadian)."""
     kinds = rules.canasta_kinds
 
     def team(pred) -> int:
@@ -213,7 +216,8 @@ def _meet_going_out(draw, rules: variants.RuleSet, sides: list[Intended], member
 
 
 def _cards(draw, rules: variants.RuleSet, groups, remaining: dict, black_sets=()) -> dict:
-    """Card counts by value group within what is left of the deck (§2.1, §6, §9)."""
+    """Card counts by value group within what is left of the deck (docs/rules.md#classic › Card values;
+    docs/rules.md#canadian)."""
     counts = {}
     for group in groups:
         if group == "black_threes":
@@ -235,14 +239,18 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
     """A hand entry read_hand must accept, built to respect the rules."""
     n = rules.sides
     out = draw(_pick((None, *range(n))))
-    # §10.5: glatt ausmachen needs a partner, so it is not offered (nor accepted) where each plays alone
+    # docs/rules.md#austrian › Going out: glatt ausmachen needs a partner, so it is not offered (nor accepted) where
+    # each plays alone
     kind = draw(_pick(rules.going_out_offered)) if out is not None else None
     special = kind is not None and kind.special
     lone = None
-    if rules.lone_player:  # §5: whoever went out, a lone player is marked; otherwise optional
+    if (
+        rules.lone_player
+    ):  # docs/rules.md#classic-3p › Going out: whoever went out, a lone player is marked; otherwise optional
         lone = draw(_ints(0, n - 1)) if out is not None else draw(_pick((None, *range(n))))
-    # A side that has melded nothing (§2.5: its red threes count minus), one in three; the side
-    # going out has melded, unless by a Modern special hand (§8.5 element 6: it had not melded).
+    # A side that has melded nothing (docs/rules.md#classic › Red and black threes: its red threes count minus), one in
+    # three; the side going out has melded, unless by a Modern special hand (docs/rules.md#modern › Going out: it had
+    # not melded).
     melds = [draw(_pick((True, True, False))) for _ in range(n)]
     if out is not None:
         melds[out] = not special
@@ -251,16 +259,17 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
         for k in rules.canasta_kinds:
             side.canastas[k.key] = draw(_ints(0, 1 if k.wild else 2)) if melds[i] else 0
     if kind is not None and not special:
-        # §5: a partner's canastas count for going out; otherwise the side's own (§2.4)
+        # docs/rules.md#classic-3p › Canastas: a partner's canastas count for going out; otherwise the side's own
+        # (docs/rules.md#classic › Going out)
         partners = rules.lone_player and lone is not None and out != lone
         team = [j for j in range(n) if j != lone and melds[j]] if partners else [out]
         _meet_going_out(draw, rules, sides, team)
-    # §1.1: the canastas and card points of all the sides together come from one deck
+    # docs/rules.md#classic › Card values: the canastas and card points of all the sides together come from one deck
     deck_cards = sum(rules.cards_in_deck[g] for g in CARD_GROUP_KEYS)
     assume(sum(side.canasta_total for side in sides) * 7 <= deck_cards)
-    # §8.3, §13 D4: a natural canasta of aces or 7s takes 7 cards of one rank, an unfinished meld of pure
-    # aces or 7s and each player holding 3 or more at least 3: all the sides' entries together stay within
-    # the deck's 8 of each rank (entries beyond it are refused)
+    # docs/rules.md#modern › Canastas, Penalties: a natural canasta of aces or 7s takes 7 cards of one rank, an
+    # unfinished meld of pure aces or 7s and each player holding 3 or more at least 3: all the sides' entries together
+    # stay within the deck's 8 of each rank (entries beyond it are refused)
     rank_left = dict.fromkeys(variants.RANKS, rules.cards_per_rank)
     for k in rules.canasta_kinds:
         for _ in range(sum(side.canastas[k.key] for side in sides) if k.ranks else 0):
@@ -270,7 +279,9 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
     budget = rules.max_card_points  # card points not yet melded or held by any side
     remaining = dict(rules.cards_in_deck)
     red_left = rules.red_threes_in_deck
-    black_sets = (6,) if rules.id == "canadian" else (3, 4)  # §9 all six; §2.2 a set of 3 or 4
+    black_sets = (
+        (6,) if rules.id == "canadian" else (3, 4)
+    )  # docs/rules.md#canadian: all six; docs/rules.md#classic › Canastas: a set of 3 or 4
     cut = draw(_pick((None, *range(n)))) if rules.exact_cut_bonus else None
     raws: list[dict] = []
     for i in draw(PERMUTATIONS[n]):
@@ -280,7 +291,8 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
             _put(draw, raw, f"{k.key}_canastas", side.canastas[k.key])
         least = _least(rules, side.canastas)
         assume(least <= budget)
-        # melded cards (§1.3 M): points, or card counts (black threes only by the side going out, §2.2)
+        # melded cards (docs/rules.md#classic › Red and black threes: M): points, or card counts (black threes only by
+        # the side going out, docs/rules.md#classic › Canastas)
         if draw(BOOLS):
             counts = _cards(
                 draw, rules, rules.melded_card_groups, remaining, black_sets if is_out and kind is not None else ()
@@ -297,7 +309,7 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
             side.melded = least + _fives(draw, budget - least) if melds[i] else 0
             _put(draw, raw, "melded_points", side.melded)
         budget -= side.melded
-        # cards in hand (H): a player who went out alone holds none (§2.4)
+        # cards in hand (H): a player who went out alone holds none (docs/rules.md#classic › Going out)
         if not (is_out and not is_special and rules.side_size == 1):
             counts = _cards(draw, rules, rules.hand_card_groups, remaining) if draw(BOOLS) else None
             if counts is not None and sum(SPEC_CARD_VALUES[g] * c for g, c in counts.items()) <= budget:
@@ -309,36 +321,38 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
                 side.hand = _fives(draw, budget)
                 _put(draw, raw, "hand_points", side.hand)
             budget -= side.hand
-        side.red = draw(_ints(0, red_left))  # §2.1: the deck's red threes, shared by all sides
+        side.red = draw(
+            _ints(0, red_left)
+        )  # docs/rules.md#classic › Card values: the deck's red threes, shared by all sides
         red_left -= side.red
         _put(draw, raw, "red_threes", side.red)
-        if rules.black_three_values and not is_special:  # §8.5 element 3
+        if rules.black_three_values and not is_special:  # docs/rules.md#modern › Red and black threes
             side.black = draw(_ints(0, min(len(rules.black_three_values) - 1, remaining["black_threes"])))
             remaining["black_threes"] -= side.black
             _put(draw, raw, "black_threes", side.black)
-        if rules.black_three_in_hand:  # §9
+        if rules.black_three_in_hand:  # docs/rules.md#canadian
             side.black_in_hand = draw(_ints(0, remaining["black_threes"]))
             remaining["black_threes"] -= side.black_in_hand
             _put(draw, raw, "black_threes_in_hand", side.black_in_hand)
-        if rules.exact_cut_bonus:  # §9: one team at most
+        if rules.exact_cut_bonus:  # docs/rules.md#canadian: one team at most
             side.exact_cut = cut == i
             value = True if side.exact_cut else draw(_pick((OMIT, False, None, "")))
             if value is not OMIT:
                 raw["exact_cut"] = value
-        for d in rules.incomplete_melds:  # §3, §6, §8.5 element 2; §8.4 option
+        for d in rules.incomplete_melds:  # docs/rules.md#modern › Penalties; docs/rules.md#modern › Going out: option
             blocked = is_special or (is_out and d.key in rules.no_going_out_with_incomplete)
             most = min(d.max_count, rank_left[d.rank] // d.least) if d.rank else d.max_count
             side.incomplete[d.key] = 0 if blocked else draw(_ints(0, most))
             if d.rank:
                 rank_left[d.rank] -= d.least * side.incomplete[d.key]
             _put(draw, raw, f"incomplete_{d.key}", side.incomplete[d.key])
-        for d in rules.holding_penalties:  # §8.5, §13 D4: per player of the side
+        for d in rules.holding_penalties:  # docs/rules.md#modern › Penalties: per player of the side
             most = min(d.max_count, rules.side_size, rank_left[d.rank] // d.least if d.rank else d.max_count)
             side.holding[d.key] = draw(_ints(0, most))
             if d.rank:
                 rank_left[d.rank] -= d.least * side.holding[d.key]
             _put(draw, raw, f"holding_{d.key}", side.holding[d.key])
-        for d in rules.penalty_catalogue:  # §10.5, §11.5
+        for d in rules.penalty_catalogue:  # docs/rules.md#austrian; docs/rules.md#encyclopedia
             side.offences[d.key] = draw(_ints(0, min(d.max_count, 3)))
             _put(draw, raw, f"offence_{d.key}", side.offences[d.key])
         side.penalties = _fives(draw, checks.MAX_PENALTY)
@@ -349,8 +363,9 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
             value = draw(_pick((OMIT, None, "", "no", False)))
             if value is not OMIT:
                 raw["went_out"] = value
-        has_meld = side.melded > 0 or side.canasta_total > 0  # §2.5 cross-check
-        # §2.5: red threes alone are no meld, so "has melded" with nothing melded is refused
+        has_meld = side.melded > 0 or side.canasta_total > 0  # docs/rules.md#classic: cross-check
+        # docs/rules.md#classic-3p › Red and black threes: red threes alone are no meld, so "has melded" with nothing
+        # melded is refused
         side.has_melded = draw(_pick((None, True) if has_meld else (None, False)))
         if side.has_melded is not None or draw(BOOLS):
             raw["has_melded"] = side.has_melded
@@ -367,18 +382,21 @@ def valid_cases(draw, rule_id: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# The oracle: the spec's formulas, scoring what the generator meant
+# The oracle: the rules' formulas, scoring what the generator meant
 
 
 def _melded(side: Intended) -> bool:
-    """§2.5: has melded, as entered or derived (melded points, canastas; Modern black threes)."""
+    """docs/rules.md#classic › Canastas: has melded, as entered or derived (melded points, canastas; Modern black
+    threes)."""
     if side.has_melded is not None:
         return side.has_melded
     return side.melded > 0 or side.canasta_total > 0 or side.black > 0
 
 
 def _sign(rules: variants.RuleSet, canastas: int, melded: bool) -> int:
-    """The threes' sign: §2.5 melded, §7/§10.5 canasta (§15.2 alternative 0), §8.5 element 3, §9."""
+    """The threes' sign (the Red and black threes heading of each rule set): melded (docs/rules.md#classic), a
+    canasta (docs/rules.md#vienna, #austrian; docs/rules.md#vienna › House rules: alternative 0), the canastas
+    (docs/rules.md#modern), always plus (docs/rules.md#canadian)."""
     if rules.red_three_sign == "always":
         return 1
     if rules.red_three_sign == "canasta_count":
@@ -391,10 +409,11 @@ def _sign(rules: variants.RuleSet, canastas: int, melded: bool) -> int:
 
 
 def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None = None) -> int:
-    """§2.5 (classic), §6, §7, §8.5, §9, §10.5, §11.5 as one formula over the rule set's tables."""
+    """The hand score of docs/rules.md#classic, #vienna, #modern, #canadian, #austrian and #encyclopedia as one formula
+    over the rule set's tables."""
     kind = rules.going_out_kind(side.went_out) if side.went_out else None
     if kind is not None and kind.special:
-        return kind.bonus  # §8.5 element 6: only the special hand is scored
+        return kind.bonus  # docs/rules.md#modern › Going out: only the special hand is scored
     melded = _melded(side) if melded is None else melded
     n = side.canasta_total
     sign = _sign(rules, n, melded)
@@ -403,7 +422,9 @@ def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None
     score += sign * rules.red_three_values[side.red]
     if rules.black_three_values:
         score += sign * rules.black_three_values[side.black]
-    score += -side.melded if rules.melded_minus_without_canasta and n == 0 else side.melded  # §8.5 element 4
+    score += (
+        -side.melded if rules.melded_minus_without_canasta and n == 0 else side.melded
+    )  # docs/rules.md#modern › Penalties
     score -= side.hand
     score -= rules.black_three_in_hand * side.black_in_hand
     score += rules.exact_cut_bonus if side.exact_cut else 0
@@ -417,12 +438,12 @@ def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None
 
 
 def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int | None) -> list[int]:
-    """Each side's score; classic 3 players with a lone player: the §5 algorithm."""
+    """Each side's score; classic 3 players with a lone player: the docs/rules.md#classic-3p: algorithm."""
     if not rules.lone_player or lone is None:
         return [spec_side_score(rules, s) for s in sides]
     partners = [s for i, s in enumerate(sides) if i != lone]
-    # §5 reading (a): the partners' red-three sign is whether the partnership has melded
-    # (§15.3 setting "own": whether that partner has)
+    # docs/rules.md#classic-3p › House rules: the partners' red-three sign is whether the partnership has melded
+    # (docs/rules.md#classic-3p › House rules: setting "own": whether that partner has)
     partnership_melded = any(_melded(s) for s in partners)
     pooled = Intended(
         melded=sum(s.melded for s in partners),
@@ -438,18 +459,21 @@ def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int |
             sign = _sign(rules, s.canasta_total, _melded(s))
         else:
             sign = _sign(rules, pooled.canasta_total, partnership_melded)
-        # §5 reading (b); §15.3 setting "partnership": four between them at 800 / 4 each
+        # docs/rules.md#classic-3p › House rules: setting "partnership": four between them at 800 / 4 each
         value = 200 * s.red if rules.lone_all_four == "partnership" and reds == 4 else rules.red_three_values[s.red]
         return sign * value
 
-    # §15.11: penalties come off the offending player's own total
+    # docs/rules.md#classic › Penalties: come off the offending player's own total
     return [
         spec_side_score(rules, s) if i == lone else shared + own_threes(s) - s.penalties for i, s in enumerate(sides)
     ]
 
 
 def spec_opening_minimum(rule_id: str, chosen: dict, total: int) -> int:
-    """§12 side by side (§2.3, §6, §8.2, §9, §10.3, §11.3; negative totals §13 D1, §15.6)."""
+    """docs/rules.md#modern › Opening minimum: side by side (docs/rules.md#classic › Opening minimum;
+    docs/rules.md#modern › Opening minimum; docs/rules.md#canadian; docs/rules.md#austrian › Opening minimum;
+    docs/rules.md#encyclopedia › Opening minimum; negative totals docs/rules.md#modern › Opening minimum, House
+    rules)."""
     if rule_id == "modern":
         return 125 if total < 3000 else 155 if total < 5000 else 180
     if total < 0:
@@ -482,7 +506,8 @@ def breakdown_items(rules: variants.RuleSet) -> set[str]:
 
 
 def assert_side_score(rules: variants.RuleSet, score: scoring.SideScore, expected: int) -> None:
-    """§0: every line and the score a multiple of 5; the breakdown adds up; the spec's score."""
+    """docs/rules.md › How a hand is scored: every line and the score a multiple of 5; the breakdown adds up; the
+    rules' score."""
     lines = score.breakdown
     assert sum(line.points for line in lines) == score.score
     for line in lines:
@@ -503,7 +528,8 @@ def assert_side_score(rules: variants.RuleSet, score: scoring.SideScore, expecte
     "rule_id, layout, chosen", list(all_configurations()), ids=lambda v: v if isinstance(v, str) else None
 )
 def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
-    """§0 invariants: every card value, bonus and penalty is a multiple of 5; the opening table's
+    """docs/rules.md › How a hand is scored: invariants: every card value, bonus and penalty is a multiple of 5; the
+    opening table's
     rows follow one another without gap or overlap (boundaries like 1495/1500), one row per total."""
     rules = variants.configure(variants.get(rule_id), chosen, layout)
     figures = [rules.target, rules.black_three_in_hand, rules.exact_cut_bonus, rules.max_card_points]
@@ -513,7 +539,7 @@ def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
     figures += [d.points for d in rules.incomplete_melds + rules.holding_penalties + rules.penalty_catalogue]
     figures += [row.minimum for row in rules.opening_minimums]
     assert all(isinstance(f, int) and f % 5 == 0 for f in figures), figures
-    assert dict(rules.card_values) == SPEC_CARD_VALUES  # §1.1, all five seeds
+    assert dict(rules.card_values) == SPEC_CARD_VALUES  # docs/rules.md#classic › Card values, all five seeds
     assert rules.red_three_values[0] == 0 and (not rules.black_three_values or rules.black_three_values[0] == 0)
     rows = rules.opening_minimums
     assert rows[0].low is None and rows[-1].high is None
@@ -536,9 +562,11 @@ def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
 @given(data=st.data())
 def test_valid_entry_reads_and_scores(rule_id, data):
     """A valid entry reads with no problem and never raises; each side's breakdown adds up to its
-    score, every figure is a multiple of 5 (§0), and the score is the spec's formula (§2.5, §5,
-    §6–§11); the side who went out concealed, by Hand-Canasta or a special hand is not warned
-    about its opening minimum (§13a)."""
+    score, every figure is a multiple of 5 (docs/rules.md › How a hand is scored), and the score is the rules' formula
+    (docs/rules.md#classic; docs/rules.md#classic-3p,
+    the Going out heading of each rule set); the side who went out concealed, by Hand-Canasta or a special hand is not
+    warned
+    about its opening minimum (docs/rules.md#classic › Opening minimum)."""
     config, hand = data.draw(valid_cases(rule_id), label="config, hand")
     rules = config.rules
     sides, problems = checks.read_hand(rules, hand.raw, hand.stock_out, hand.lone)
@@ -558,17 +586,21 @@ def test_valid_entry_reads_and_scores(rule_id, data):
     assert len(scores) == rules.sides
     for score, want in zip(scores, expected):
         assert_side_score(rules, score, want)
-    if hand.lone is not None:  # §5: partners share the partnership's score, each with his own red threes and penalties
+    if hand.lone is not None:
+        # docs/rules.md#classic-3p › Red and black threes: partners share the partnership's score, each with his own
+        # red threes and penalties
         partners = [i for i in range(rules.sides) if i != hand.lone]
         shared = [
             [line for line in scores[i].breakdown if line.item not in ("red_threes", "penalties")] for i in partners
         ]
         assert [line.points for line in shared[0]] == [line.points for line in shared[1]]
-    for side, score in zip(hand.intended, scores):  # §2.5: −H and −penalties are lines of their own
+    for side, score in zip(
+        hand.intended, scores
+    ):  # docs/rules.md#classic › Penalties: −H and −penalties are lines of their own
         lines = {line.item: line.points for line in score.breakdown}
         kind = rules.going_out_kind(side.went_out) if side.went_out else None
         if kind is not None and kind.special:
-            assert lines == {kind.key: kind.bonus}  # §8.5 element 6
+            assert lines == {kind.key: kind.bonus}  # docs/rules.md#modern › Going out
         elif hand.lone is None:
             assert lines.get("cards_in_hand", 0) == -side.hand
             assert lines.get("penalties", 0) == -side.penalties
@@ -583,10 +615,14 @@ def test_valid_entry_reads_and_scores(rule_id, data):
 @GAMES
 @given(data=st.data())
 def test_games_replay(rule_id, data):
-    """A game of valid hands replays without raising (§2.6): each running total is the total
-    before plus the sum of hand scores, a multiple of 5 (§0); each opening minimum is the rule
-    set's table row for that total and the spec's (§12); the game ends after the first hand where
-    a side reaches the target, the highest total winning by its lead (§2.6, §15.4, §15.5)."""
+    """A game of valid hands replays without raising (docs/rules.md#classic › End of the game): each running total is
+    the total
+    before plus the sum of hand scores, a multiple of 5 (docs/rules.md › How a hand is scored); each opening minimum is
+    the rule
+    set's table row for that total and the rules' (docs/rules.md#classic › Opening minimum); the game ends after the
+    first hand where
+    a side reaches the target, the highest total winning by its lead (docs/rules.md#classic › End of the game, House
+    rules)."""
     config = data.draw(configs(rule_id), label="config")
     rules = config.rules
     hands = data.draw(st.lists(valid_hands(rules), min_size=1, max_size=5), label="hands")
@@ -733,11 +769,13 @@ def invalid_cases(draw, rule_id: str):
         mutations.append("black_threes_melded_wrongly")
     mutation = draw(st.sampled_from(mutations), label="mutation")
 
-    if mutation == "count":  # §1.3: counts are whole numbers ≥ 0, at most what the rule set allows
+    if mutation == "count":  # docs/rules.md#classic: counts are whole numbers ≥ 0, at most what the rule set allows
         key = draw(st.sampled_from(sorted(counts)))
         side[key] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(counts[key] + 1, 10**30)))
         expected = {(i, key)}
-    elif mutation == "points":  # §0: multiples of 5, ≥ 0, within the deck (penalties: a sane bound)
+    elif (
+        mutation == "points"
+    ):  # docs/rules.md › How a hand is scored: multiples of 5, ≥ 0, within the deck (penalties: a sane bound)
         key = draw(st.sampled_from(sorted(point_limits)))
         limit = point_limits[key]
         side.pop(checks.CARD_FIELDS.get(key, ""), None)
@@ -754,15 +792,15 @@ def invalid_cases(draw, rule_id: str):
         key = draw(st.sampled_from(["melded_cards", "hand_cards"]))
         groups = rules.melded_card_groups if key == "melded_cards" else rules.hand_card_groups
         side.pop({"melded_cards": "melded_points", "hand_cards": "hand_points"}[key], None)
-        if mutation == "cards":  # §2.1, §6: no more cards of a kind than the deck holds
+        if mutation == "cards":  # docs/rules.md#classic › Card values: no more cards of a kind than the deck holds
             group = draw(st.sampled_from(groups))
             cards = dict(side.get(key) or {})
             cards[group] = draw(st.one_of(NEGATIVE, NOT_WHOLE, st.integers(rules.cards_in_deck[group] + 1, 10**9)))
             side[key] = cards
             expected = {(i, f"{key}.{group}")}
-        elif (
-            mutation == "cards_unknown_group"
-        ):  # Modern: threes are no melded cards (§8.5); Canadian: black threes in hand apart (§9)
+        elif mutation == "cards_unknown_group":
+            # Modern: threes are no melded cards (docs/rules.md#modern › Red and black threes); Canadian: black threes
+            # in hand apart (docs/rules.md#canadian › Red and black threes)
             group = draw(
                 st.sampled_from([g for g in CARD_GROUP_KEYS if g not in groups] + ["kings", "red_threes"])
                 | st.text(min_size=1, max_size=6).filter(lambda g: g not in groups)
@@ -772,7 +810,9 @@ def invalid_cases(draw, rule_id: str):
         else:
             side[key] = draw(st.sampled_from([[], [1, 2], "jokers", 5, True, False, 0, ""]))
             expected = {(i, key)}
-    elif mutation == "went_out_unknown":  # §1.3 goOutType: one of the rule set's ways of going out
+    elif (
+        mutation == "went_out_unknown"
+    ):  # docs/rules.md#classic › Going out: goOutType: one of the rule set's ways of going out
         keys = {g.key for g in rules.going_out}
         side["went_out"] = draw(
             st.one_of(
@@ -784,7 +824,7 @@ def invalid_cases(draw, rule_id: str):
             )
         )
         expected = {(i, "went_out")}
-    elif mutation == "two_out":  # §2.4: one side goes out, the hand ends
+    elif mutation == "two_out":  # docs/rules.md#classic › Going out: one side goes out, the hand ends
         j = draw(st.sampled_from([j for j in range(n) if j != i]))
         for k in (i, j):
             raw[k]["went_out"] = draw(st.sampled_from([g.key for g in rules.going_out]))
@@ -792,13 +832,17 @@ def invalid_cases(draw, rule_id: str):
     elif mutation in ("no_canastas", "wrong_kinds", "out_with_incomplete", "out_with_cards"):
         _clear_out(raw)
         stock_out = None
-        lone = i if rules.lone_player else None  # §5: the lone player's own canastas count
-        if mutation == "no_canastas":  # §2.4, §4, §6, §8.4, §9: going out needs canastas
+        # docs/rules.md#classic-3p › Going out: the lone player's own canastas count
+        lone = i if rules.lone_player else None
+        if mutation == "no_canastas":
+            # going out needs canastas: docs/rules.md#classic › Going out (and the Going out heading of each rule set)
             for k in rules.canasta_kinds:
                 side.pop(f"{k.key}_canastas", None)
             side["went_out"] = draw(st.sampled_from([g.key for g in rules.going_out if not g.special]))
             expected = {(i, "went_out")}
-        elif mutation == "wrong_kinds":  # §6 Miller 2 natural, §9 Canadian 2 natural + 1 wild
+        elif mutation == "wrong_kinds":
+            # Miller: 2 natural (docs/rules.md#miller › Going out); Canadian: 2 natural + 1 wild
+            # (docs/rules.md#canadian › Going out)
             mixed = rules.kind("mixed")
             for k in rules.canasta_kinds:
                 side[f"{k.key}_canastas"] = rules.canastas_to_go_out + 1 if k is mixed else 0
@@ -806,30 +850,36 @@ def invalid_cases(draw, rule_id: str):
             side["melded_points"] = mixed.min_points * (rules.canastas_to_go_out + 1)
             side["went_out"] = "normal"
             expected = {(i, "went_out")}
-        elif mutation == "out_with_incomplete":  # §8.4 option
+        elif mutation == "out_with_incomplete":  # docs/rules.md#modern › Going out: option
             _make_out(rules, side)
             side[f"incomplete_{draw(st.sampled_from(rules.no_going_out_with_incomplete))}"] = 1
             expected = {(i, "went_out")}
-        else:  # §2.4: a player who went out alone has no cards left
+        else:  # docs/rules.md#classic-3p › Going out: a player who went out alone has no cards left
             _make_out(rules, side, draw(st.sampled_from([g.key for g in rules.going_out if not g.special])))
             side.pop("hand_cards", None)
             side["hand_points"] = 5 * draw(st.integers(1, rules.max_card_points // 5))
             expected = {(i, "hand_points")}
-    elif mutation == "red_threes_beyond":  # §2.1, §6: the deck's red threes in all
+    elif (
+        mutation == "red_threes_beyond"
+    ):  # docs/rules.md#classic › Card values, Red and black threes: the deck's red threes in all
         deck = rules.red_threes_in_deck
         j = draw(st.sampled_from([j for j in range(n) if j != i]))
         a = draw(st.integers(1, deck))
         b = draw(st.integers(deck + 1 - a, deck))
         side["red_threes"], raw[j]["red_threes"] = a, b
         expected = {(i, "red_threes"), (j, "red_threes")}
-    elif mutation == "black_threes_beyond":  # §2.1, §6: the deck's black threes in all
+    elif (
+        mutation == "black_threes_beyond"
+    ):  # docs/rules.md#classic › Card values, Red and black threes: the deck's black threes in all
         key = "black_threes" if rules.black_three_values else "black_threes_in_hand"
         most, deck = counts[key], rules.cards_in_deck["black_threes"]
         j = draw(st.sampled_from([j for j in range(n) if j != i]))
         a = draw(st.integers(max(1, deck + 1 - most), most))
         side[key], raw[j][key] = a, draw(st.integers(deck + 1 - a, most))
         expected = {(i, key), (j, key)}
-    elif mutation == "melded_below_canastas":  # §1.2, §2.2, §8.3: a canasta holds 7 cards
+    elif (
+        mutation == "melded_below_canastas"
+    ):  # docs/rules.md#classic › Canastas; docs/rules.md#modern › Canastas: a canasta holds 7 cards
         kind = draw(st.sampled_from(rules.canasta_kinds))
         for k in rules.canasta_kinds:
             side.pop(f"{k.key}_canastas", None)
@@ -838,7 +888,7 @@ def invalid_cases(draw, rule_id: str):
         side.pop("melded_cards", None)
         side["melded_points"] = 5 * draw(st.integers(0, (kind.min_points * number) // 5 - 1))
         expected = {(i, "melded_points")}
-    elif mutation == "has_melded_false":  # §2.5 cross-check
+    elif mutation == "has_melded_false":  # docs/rules.md#classic: cross-check
         least = _least(rules, hand.intended[i].canastas)
         side.pop("melded_cards", None)
         side["melded_points"] = 5 * draw(st.integers(max(least, 5) // 5, rules.max_card_points // 5))
@@ -847,14 +897,14 @@ def invalid_cases(draw, rule_id: str):
     elif mutation == "has_melded_not_bool":
         side["has_melded"] = draw(st.sampled_from(["yes", "true", "", 1, 0, 1.0, [], {}]))
         expected = {(i, "has_melded")}
-    elif mutation == "two_cuts":  # §9: only the non-dealing team
+    elif mutation == "two_cuts":  # docs/rules.md#canadian: only the non-dealing team
         j = draw(st.sampled_from([j for j in range(n) if j != i]))
         side["exact_cut"] = raw[j]["exact_cut"] = True
         expected = {(i, "exact_cut"), (j, "exact_cut")}
     elif mutation == "cut_not_bool":
         side["exact_cut"] = draw(st.sampled_from([1, 0, "yes", "true", [], 1.5]))
         expected = {(i, "exact_cut")}
-    elif mutation == "special_with_melds":  # §8.5 element 6: a team that had not melded
+    elif mutation == "special_with_melds":  # docs/rules.md#modern › Going out: a team that had not melded
         _clear_out(raw)
         stock_out = None
         side["went_out"] = draw(st.sampled_from([g.key for g in rules.going_out if g.special]))
@@ -865,7 +915,9 @@ def invalid_cases(draw, rule_id: str):
         else:
             side[what] = 50 if what == "melded_points" else 1
         expected = {(i, "went_out")}
-    elif mutation == "black_threes_melded_wrongly":  # §2.2: by the player going out, 3 or 4; §9 all six
+    elif (
+        mutation == "black_threes_melded_wrongly"
+    ):  # docs/rules.md#classic › Canastas: by the player going out, 3 or 4; docs/rules.md#canadian › Going out: all six
         if draw(BOOLS):
             side.pop("went_out", None)
             side.pop("melded_points", None)
@@ -896,10 +948,14 @@ def invalid_cases(draw, rule_id: str):
     elif mutation == "sides_wrong":  # docs/api.md: one SIDE per side of the layout
         raw = draw(st.sampled_from([None, {}, {"0": raw[0]}, "ab", 5, True, [], raw[:-1], raw + [{}], raw + raw]))
         expected = {(None, "sides")}
-    elif mutation == "stock_out":  # §2.4: the hand ends by going out or by the stock running out
+    elif (
+        mutation == "stock_out"
+    ):  # docs/rules.md#classic › Going out: the hand ends by going out or by the stock running out
         stock_out = draw(st.sampled_from([1, 0, "yes", "", [], 1.5, out is not None]))
         expected = {(None, "stock_out")}
-    elif mutation == "lone":  # §5: classic 3 players only; whoever went out, the lone player is marked
+    elif (
+        mutation == "lone"
+    ):  # docs/rules.md#classic-3p › Going out: classic 3 players only; whoever went out, the lone player is marked
         if not rules.lone_player:
             lone = draw(st.integers(0, 5))
         elif out is not None and draw(BOOLS):
@@ -924,8 +980,12 @@ def invalid_cases(draw, rule_id: str):
 def test_invalid_entry_names_the_field(rule_id, data):
     """An entry with one thing wrong never raises; a Problem names the side and the field (or the
     hand-level field: ``sides``, ``stock_out``, ``lone``) with a message that renders; no problem
-    names a side that does not exist. The checks are those of docs/api.md, from §0 (multiples of
-    5), §1.3, §2.1/§6 (the deck), §2.2, §2.4/§4/§6/§8.4/§9 (going out), §2.5, §5 and §9."""
+    names a side that does not exist. The checks are those of docs/api.md, from docs/rules.md › How a hand is scored:
+    (multiples of
+    5), docs/rules.md#classic › Card values: (the deck), docs/rules.md#classic › Canastas, Going out;
+    docs/rules.md#classic-2p › Going out; docs/rules.md#modern › Going out; docs/rules.md#canadian › Going out: (going
+    out), docs/rules.md#classic › Going out; docs/rules.md#classic-3p › Going out; docs/rules.md#canadian › Going
+    out."""
     config, raw, stock_out, lone, expected = data.draw(invalid_cases(rule_id), label="invalid case")
     rules = config.rules
     _sides, problems = checks.read_hand(rules, raw, stock_out, lone)
@@ -962,7 +1022,7 @@ JSONISH = st.recursive(
 @given(data=st.data())
 def test_any_entry_never_raises(rule_id, data):
     """Whatever arrives (JSON-shaped), read_hand answers with problems or sides, never an error;
-    whatever it accepts scores and replays with every figure a multiple of 5 (§0)."""
+    whatever it accepts scores and replays with every figure a multiple of 5 (docs/rules.md › How a hand is scored)."""
     config = data.draw(configs(rule_id), label="config")
     rules = config.rules
     fields = sorted(checks.known_fields(rules))

@@ -1,6 +1,6 @@
 """Choosing and playing each rule set through the pages (Flask client), with worked figures.
 
-Expected scores are worked by hand from shared/rules/scoring-spec.md, section named per test.
+Expected scores are worked by hand from docs/rules.md, the heading named per test.
 """
 
 import re
@@ -40,7 +40,8 @@ def test_six_players_three_teams(client):
     page = client.get(f"/games/{game_id}")
     assert "Anna &amp; Dora" in page.text and "Bert &amp; Emil" in page.text and "Carl &amp; Fritz" in page.text
     assert totals(page.text) == [0, 0, 0]
-    # §6: out 100 + natural 500 + mixed 300 + 4 red threes 400 + melded 400 = 1700;
+    # docs/rules.md#six-3x2 › Red and black threes: out 100 + natural 500 + mixed 300 + 4 red threes 400
+    # + melded 400 = 1700;
     # 2 red threes 200 + melded 150 − 30 = 320; never melded: −85
     response = post_hand(
         client,
@@ -51,7 +52,7 @@ def test_six_players_three_teams(client):
     )
     assert response.status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [1700, 320, -85]
-    # going out with one canasta is refused for six players (§6: two canastas)
+    # going out with one canasta is refused for six players (docs/rules.md#six-3x2 › Going out: two canastas)
     response = post_hand(
         client, game_id, side_fields(0, went_out="normal", natural=1, melded=100), side_fields(1), side_fields(2)
     )
@@ -86,7 +87,8 @@ def test_classic_three_players_lone_player(client):
     missing = post_hand(client, game_id, *fields)
     assert missing.status_code == 422 and "Pick who played alone." in missing.text
     assert 'value="150"' in missing.text
-    # §5: lone Anna 100 + 500 + 200 = 800; partners pool 300 + 150 − 40 = 410, plus own red threes
+    # docs/rules.md#classic-3p › Red and black threes: lone Anna 100 + 500 + 200 = 800; partners pool 300 + 150 − 40 =
+    # 410, plus own red threes
     response = post_hand(client, game_id, *fields, extra={"lone": "0"})
     assert response.status_code == 302
     page = client.get(f"/games/{game_id}")
@@ -102,7 +104,7 @@ def test_classic_three_players_lone_player(client):
 
 def test_modern_special_hand_and_stock_out(client):
     game_id = start_game(client, variant="modern")
-    # a special hand only for a team with no melds (§8.5 element 6)
+    # a special hand only for a team with no melds (docs/rules.md#modern › Going out)
     refused = post_hand(client, game_id, side_fields(0, went_out="straight", melded=60), side_fields(1))
     assert refused.status_code == 422 and "only for a team that had not melded" in refused.text
     # nobody went out and the stock box left unticked
@@ -122,13 +124,13 @@ def test_modern_special_hand_and_stock_out(client):
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [3000, 1275]
     assert "Straight" in page.text
-    assert "Opening meld <strong>155</strong>" in page.text  # §8.2: 3000–4995 → 155
+    assert "Opening meld <strong>155</strong>" in page.text  # docs/rules.md#modern › Opening minimum: 3000–4995 → 155
 
 
 def test_canadian_exact_cut_and_black_threes(client):
     game_id = start_game(client, variant="canadian")
-    # §9: out 100 + 2 natural 600 + wild 300 + melded 900 = 1900; Anna dealt hand 1, so the exact
-    # cut is Bert & Dora's: mixed 200 + melded 220 − 60 − 2 black threes in hand 200 + cut 100 = 260
+    # docs/rules.md#canadian › Going out: out 100 + 2 natural 600 + wild 300 + melded 900 = 1900; Anna dealt hand 1, so
+    # the exact cut is Bert & Dora's: mixed 200 + melded 220 − 60 − 2 black threes in hand 200 + cut 100 = 260
     response = post_hand(
         client,
         game_id,
@@ -153,7 +155,8 @@ def test_austrian_five_players_sit_out_in_turn(client):
     seen = []
     for _ in range(4):
         seen.append(re.search(r"sitting out: <strong>(\w+)</strong>", client.get(f"/games/{game_id}").text).group(1))
-        # §10.5: melded 100 − penalty for taking the pile out of turn 100 = 0; other side melded 50
+        # docs/rules.md#austrian › Penalties: melded 100 − penalty for taking the pile out of turn 100 = 0; other side
+        # melded 50
         post_hand(client, game_id, side_fields(0, melded=100, offence_pile_out_of_turn=1), side_fields(1, melded=50))
     assert seen == ["Carl", "Dora", "Emil", "Carl"]
     page = client.get(f"/games/{game_id}")
@@ -168,8 +171,9 @@ def test_house_rules_are_shown_and_applied(client):
     page = client.get(f"/games/{game_id}")
     assert "House rules in force" in page.text
     assert "Hand-Canasta 1000: <strong>plus the 100 for going out</strong>" in page.text
-    # §7 + §15.1: Hand-Canasta 1000 + 100 + natural 500 + melded 200 = 1800;
-    # §15.2 alternative: melded, no canasta: 2 red threes count nothing; melded 120 − 35 = 85
+    # docs/rules.md#vienna › Going out, House rules: Hand-Canasta 1000 + 100 + natural 500 + melded 200 = 1800;
+    # docs/rules.md#vienna › House rules: alternative: melded, no canasta: 2 red threes count nothing; melded 120 − 35
+    # = 85
     post_hand(
         client,
         game_id,
@@ -221,7 +225,7 @@ def test_austrian_complete_game_of_three_partien(client):
     token = csrf_token(client, url)
     early = client.post(f"/matches/{game_id}/next", data={"csrf_token": token}, follow_redirects=True)
     assert "Partie 1 is still being played" in early.text
-    # §10.5: out 100 + natural 500 + melded 400 = 1000 → Partie won by 1000 − 50 = 950
+    # docs/rules.md#austrian › Going out: out 100 + natural 500 + melded 400 = 1000 → Partie won by 1000 − 50 = 950
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
     second = client.post(f"/matches/{game_id}/next", data={"csrf_token": token})
     second_id = int(second.headers["Location"].rsplit("/", 1)[1])
@@ -241,7 +245,8 @@ def test_austrian_complete_game_of_three_partien(client):
 
 def test_encyclopedia_asks_to_confirm_a_concealed_opening_below_the_minimum(client):
     game_id = start_game(client, variant="encyclopedia")
-    # §11.3 / §13 D10: no exemption, so a concealed going out with 35 melded (minimum 50) is questioned
+    # docs/rules.md#encyclopedia › Opening minimum: no exemption, so a concealed going out with 35 melded (minimum 50)
+    # is questioned
     fields = (side_fields(0, went_out="concealed", natural=1, melded=35), side_fields(1))
     asked = post_hand(client, game_id, *fields)
     assert asked.status_code == 422 and "opening meld of 50" in asked.text
@@ -251,7 +256,7 @@ def test_encyclopedia_asks_to_confirm_a_concealed_opening_below_the_minimum(clie
 
 
 def test_austrian_two_players_go_out_with_one_canasta(client):
-    # §13 D6: [003] has no two-canasta rule for two players
+    # docs/rules.md#austrian › Going out: [003] has no two-canasta rule for two players
     game_id = start_game(client, variant="austrian", layout="2", names=["Anna", "Bert"])
     response = post_hand(
         client, game_id, side_fields(0, went_out="normal", natural=1, melded=100), side_fields(1, melded=60, hand=30)

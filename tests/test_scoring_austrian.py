@@ -1,7 +1,8 @@
-"""Worked examples for Austrian Canasta, as the rulebook has it, with 4 and 6 players (§10),
-computed by hand from the spec.
+"""Worked examples for Austrian Canasta, as the rulebook has it, with 4 and 6 players (docs/rules.md#austrian),
+computed by hand from the rules.
 
-Sections (§) refer to shared/rules/scoring-spec.md; see tests/worked_examples.py for how each case
+Citations name a heading of docs/rules.md (`docs/rules.md#<rule set> › <heading>`); see tests/worked_examples.py for
+how each case
 is read and scored.
 """
 
@@ -28,7 +29,7 @@ from tests.worked_examples import (
 
 AUSTRIAN = [
     case(
-        "§10.5 Austrian going out 100",
+        "docs/rules.md#austrian › Going out: Austrian going out 100",
         "austrian",
         {"went_out": "normal", "mixed_canastas": 1, "melded_points": 100},
         None,
@@ -36,7 +37,7 @@ AUSTRIAN = [
         {"going_out": 100, "mixed_canastas": 300, "melded_cards": 100},
     ),
     case(
-        "§10.5 Austrian glatt ausmachen 200 in all",
+        "docs/rules.md#austrian › Going out: Austrian glatt ausmachen 200 in all",
         "austrian",
         {"went_out": "glatt", "natural_canastas": 1, "melded_points": 100},
         None,
@@ -44,7 +45,7 @@ AUSTRIAN = [
         {"going_out": 100, "glatt": 100, "natural_canastas": 500, "melded_cards": 100},
     ),
     case(
-        "§10.5 Austrian Hand-Canasta 1000",
+        "docs/rules.md#austrian › Going out: Austrian Hand-Canasta 1000",
         "austrian",
         {"went_out": "hand_canasta", "natural_canastas": 1, "melded_points": 50},
         None,
@@ -52,7 +53,7 @@ AUSTRIAN = [
         {"hand_canasta": 1000, "natural_canastas": 500, "melded_cards": 50},
     ),
     case(
-        "§15.1 Austrian setting: Hand-Canasta + 100",
+        "docs/rules.md#austrian › House rules: Austrian setting: Hand-Canasta + 100",
         "austrian",
         {"went_out": "hand_canasta", "natural_canastas": 1, "melded_points": 50},
         {"hand_canasta_adds": True},
@@ -61,7 +62,7 @@ AUSTRIAN = [
     ),
     # red threes need a canasta
     case(
-        "§10.5 Austrian 2 red threes with a canasta +200",
+        "docs/rules.md#austrian › Red and black threes: Austrian 2 red threes with a canasta +200",
         "austrian",
         {"red_threes": 2, "mixed_canastas": 1, "melded_points": 60},
         None,
@@ -69,7 +70,7 @@ AUSTRIAN = [
         {"red_threes": 200, "mixed_canastas": 300, "melded_cards": 60},
     ),
     case(
-        "§10.5 Austrian 4 red threes with a canasta +800",
+        "docs/rules.md#austrian › Red and black threes: Austrian 4 red threes with a canasta +800",
         "austrian",
         {"red_threes": 4, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -77,7 +78,7 @@ AUSTRIAN = [
         {"red_threes": 800, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§10.5/§13 D11 Austrian melded but no canasta -100 each",
+        "docs/rules.md#austrian › Canastas, Red and black threes: Austrian melded but no canasta -100 each",
         "austrian",
         {"red_threes": 2, "melded_points": 60},
         None,
@@ -85,7 +86,7 @@ AUSTRIAN = [
         {"red_threes": -200, "melded_cards": 60},
     ),
     case(
-        "§15.2 Austrian setting: melded no canasta counts 0",
+        "docs/rules.md#austrian › House rules: Austrian setting: melded no canasta counts 0",
         "austrian",
         {"red_threes": 2, "melded_points": 60},
         {"red_three_melded_no_canasta": 0},
@@ -93,16 +94,16 @@ AUSTRIAN = [
         {"red_threes": 0, "melded_cards": 60},
     ),
     case(
-        "§10.5 Austrian 4 red threes, nothing melded -800",
+        "docs/rules.md#austrian › Red and black threes: Austrian 4 red threes, nothing melded -800",
         "austrian",
         {"red_threes": 4, "hand_points": 10},
         None,
         -810,
         {"red_threes": -800, "cards_in_hand": -10},
     ),
-    # §10.5 penalty catalogue, each item
+    # docs/rules.md#austrian › Penalties: penalty catalogue, each item
     case(
-        "§10.5(3) Austrian minimum failed -50",
+        "docs/rules.md#austrian › Penalties: Austrian minimum failed -50",
         "austrian",
         {"melded_points": 100, "offence_minimum_failed": 1},
         None,
@@ -110,7 +111,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_minimum_failed": -50},
     ),
     case(
-        "§10.5(4) Austrian pile before meld -200",
+        "docs/rules.md#austrian › Penalties: Austrian pile before meld -200",
         "austrian",
         {"melded_points": 100, "offence_pile_before_meld": 1},
         None,
@@ -118,7 +119,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_pile_before_meld": -200},
     ),
     case(
-        "§10.5(5a) Austrian drew out of turn -100",
+        "docs/rules.md#austrian › Penalties: Austrian drew out of turn -100",
         "austrian",
         {"melded_points": 100, "offence_drew_out_of_turn": 1},
         None,
@@ -126,7 +127,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_drew_out_of_turn": -100},
     ),
     case(
-        "§10.5(5b) Austrian drew out of turn, kept -200",
+        "docs/rules.md#austrian › Penalties: Austrian drew out of turn, kept -200",
         "austrian",
         {"melded_points": 100, "offence_drew_out_of_turn_kept": 1},
         None,
@@ -134,7 +135,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_drew_out_of_turn_kept": -200},
     ),
     case(
-        "§10.5(6) Austrian pile out of turn -100",
+        "docs/rules.md#austrian › Penalties: Austrian pile out of turn -100",
         "austrian",
         {"melded_points": 100, "offence_pile_out_of_turn": 1},
         None,
@@ -142,7 +143,7 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_pile_out_of_turn": -100},
     ),
     case(
-        "§10.5 Austrian an offence twice",
+        "docs/rules.md#austrian: Austrian an offence twice",
         "austrian",
         {"melded_points": 100, "offence_minimum_failed": 2},
         None,
@@ -150,16 +151,16 @@ AUSTRIAN = [
         {"melded_cards": 100, "offence_minimum_failed": -100},
     ),
     case(
-        "§15.11 Austrian manual penalties",
+        "docs/rules.md#austrian › Penalties: Austrian manual penalties",
         "austrian",
         {"melded_points": 100, "penalties": 150},
         None,
         -50,
         {"melded_cards": 100, "penalties": -150},
     ),
-    # §10.5 Austrian rulebook: more worked hands
+    # docs/rules.md#austrian: Austrian rulebook: more worked hands
     case(
-        "§10.5 Austrian Hand-Canasta 1000 with a mixed canasta",
+        "docs/rules.md#austrian › Going out: Austrian Hand-Canasta 1000 with a mixed canasta",
         "austrian",
         {"went_out": "hand_canasta", "mixed_canastas": 1, "melded_points": 90},
         None,
@@ -167,15 +168,15 @@ AUSTRIAN = [
         {"hand_canasta": 1000, "mixed_canastas": 300, "melded_cards": 90},
     ),
     case(
-        "§10.5/§13 D11 Austrian 1 red three, melded but no canasta -100",
+        "docs/rules.md#austrian › Red and black threes: Austrian 1 red three, melded but no canasta -100",
         "austrian",
         {"red_threes": 1, "melded_points": 90},
         None,
         -10,
         {"red_threes": -100, "melded_cards": 90},
-    ),  # D11
+    ),  # docs/rules.md#austrian › Red and black threes
     case(
-        "§10.5 Austrian penalty catalogue, five offences at once",
+        "docs/rules.md#austrian › Penalties: Austrian penalty catalogue, five offences at once",
         "austrian",
         {
             "melded_points": 300,
@@ -200,7 +201,7 @@ AUSTRIAN = [
 
 AUSTRIAN_6 = [
     case(
-        "§10.1 austrian-6 3 red threes with a canasta +300",
+        "docs/rules.md#austrian › Card values: austrian-6 3 red threes with a canasta +300",
         "austrian-6",
         {"red_threes": 3, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -208,7 +209,7 @@ AUSTRIAN_6 = [
         {"red_threes": 300, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§10.1 austrian-6 4 red threes 400 (default)",
+        "docs/rules.md#austrian › Card values: austrian-6 4 red threes 400 (default)",
         "austrian-6",
         {"red_threes": 4, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -216,7 +217,7 @@ AUSTRIAN_6 = [
         {"red_threes": 400, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§15.9 austrian-6 setting: 4 red threes 800",
+        "docs/rules.md#austrian › House rules: austrian-6 setting: 4 red threes 800",
         "austrian-6",
         {"red_threes": 4, "natural_canastas": 1, "melded_points": 35},
         {"four_red_threes": 800},
@@ -224,7 +225,7 @@ AUSTRIAN_6 = [
         {"red_threes": 800, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§10.1 austrian-6 5 red threes 1000",
+        "docs/rules.md#austrian › Card values: austrian-6 5 red threes 1000",
         "austrian-6",
         {"red_threes": 5, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -232,7 +233,7 @@ AUSTRIAN_6 = [
         {"red_threes": 1000, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§10.1 austrian-6 6 red threes 1200",
+        "docs/rules.md#austrian › Card values: austrian-6 6 red threes 1200",
         "austrian-6",
         {"red_threes": 6, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -240,7 +241,7 @@ AUSTRIAN_6 = [
         {"red_threes": 1200, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§10.5 austrian-6 4 red threes without a canasta -400",
+        "docs/rules.md#austrian › Red and black threes: austrian-6 4 red threes without a canasta -400",
         "austrian-6",
         {"red_threes": 4, "melded_points": 60},
         None,
@@ -248,7 +249,7 @@ AUSTRIAN_6 = [
         {"red_threes": -400, "melded_cards": 60},
     ),
     case(
-        "§15.9 austrian-6 setting 800: without a canasta -800",
+        "docs/rules.md#austrian › House rules: austrian-6 setting 800: without a canasta -800",
         "austrian-6",
         {"red_threes": 4, "melded_points": 60},
         {"four_red_threes": 800},
@@ -256,7 +257,7 @@ AUSTRIAN_6 = [
         {"red_threes": -800, "melded_cards": 60},
     ),
     case(
-        "§10.5 austrian-6 6 red threes nothing melded -1200",
+        "docs/rules.md#austrian › Red and black threes: austrian-6 6 red threes nothing melded -1200",
         "austrian-6",
         {"red_threes": 6},
         None,
@@ -264,7 +265,7 @@ AUSTRIAN_6 = [
         {"red_threes": -1200},
     ),
     case(
-        "§10.5 austrian-6 glatt 200",
+        "docs/rules.md#austrian › Going out: austrian-6 glatt 200",
         "austrian-6",
         {"went_out": "glatt", "natural_canastas": 2, "melded_points": 80},
         None,
@@ -272,7 +273,7 @@ AUSTRIAN_6 = [
         {"going_out": 100, "glatt": 100, "natural_canastas": 1000, "melded_cards": 80},
     ),
     case(
-        "§15.1 austrian-6 setting: Hand-Canasta + 100",
+        "docs/rules.md#austrian › House rules: austrian-6 setting: Hand-Canasta + 100",
         "austrian-6",
         {"went_out": "hand_canasta", "natural_canastas": 2, "melded_points": 70},
         {"hand_canasta_adds": True},
@@ -280,7 +281,7 @@ AUSTRIAN_6 = [
         {"going_out": 100, "hand_canasta": 1000, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§10.5 austrian-6 penalty catalogue",
+        "docs/rules.md#austrian › Penalties: austrian-6 penalty catalogue",
         "austrian-6",
         {"melded_points": 300, "offence_pile_before_meld": 1},
         None,
@@ -296,7 +297,8 @@ def test_hand_score(variant_id, side, settings, expected, items):
 
 
 # ---------------------------------------------------------------------------------------------
-# §10.3 opening-minimum table with its boundaries; §15.6 the setting of 15 for a negative total
+# docs/rules.md#austrian › Opening minimum: opening-minimum table with its boundaries; docs/rules.md#austrian › House
+# rules: the setting of 15 for a negative total
 
 AUSTRIAN_ROWS = [
     (-1000, 50),
@@ -313,28 +315,50 @@ AUSTRIAN_ROWS = [
 
 @pytest.mark.parametrize(
     "variant_id, settings, total, minimum",
-    opening_rows("§10.3", "austrian", AUSTRIAN_ROWS)
-    + opening_rows("§15.6", "austrian", [(-1000, 15), (-5, 15), (0, 50), (3000, 120)], {"negative_minimum": 15})
-    + opening_rows("§10.3", "austrian-6", AUSTRIAN_ROWS)
-    + opening_rows("§15.6", "austrian-6", [(-5, 15), (0, 50)], {"negative_minimum": 15}),
+    opening_rows("docs/rules.md#austrian › Opening minimum", "austrian", AUSTRIAN_ROWS)
+    + opening_rows(
+        "docs/rules.md#austrian › House rules",
+        "austrian",
+        [(-1000, 15), (-5, 15), (0, 50), (3000, 120)],
+        {"negative_minimum": 15},
+    )
+    + opening_rows("docs/rules.md#austrian-6 › Opening minimum", "austrian-6", AUSTRIAN_ROWS)
+    + opening_rows(
+        "docs/rules.md#austrian-6 › House rules", "austrian-6", [(-5, 15), (0, 50)], {"negative_minimum": 15}
+    ),
 )
 def test_opening_minimum(variant_id, settings, total, minimum):
     assert scoring.opening_minimum(rules_of(variant_id, settings), total) == minimum
 
 
 # ---------------------------------------------------------------------------------------------
-# Going out (§10.4, §10.1): one canasta, two with 6 players in pairs
+# Going out (docs/rules.md#austrian › Going out, Card values): one canasta, two with 6 players in pairs
 
 
 @pytest.mark.parametrize(
     "variant_id, side, settings, refused",
     [
-        going_out("§10.4 Austrian no canasta refused", "austrian", {"melded_points": 100}, True),
-        going_out("§10.4 Austrian 1 canasta", "austrian", {"natural_canastas": 1, "melded_points": 35}, False),
         going_out(
-            "§10.1 austrian-6 1 canasta refused", "austrian-6", {"natural_canastas": 1, "melded_points": 35}, True
+            "docs/rules.md#austrian › Going out: Austrian no canasta refused", "austrian", {"melded_points": 100}, True
         ),
-        going_out("§10.1 austrian-6 2 canastas", "austrian-6", {"natural_canastas": 2, "melded_points": 70}, False),
+        going_out(
+            "docs/rules.md#austrian › Going out: Austrian 1 canasta",
+            "austrian",
+            {"natural_canastas": 1, "melded_points": 35},
+            False,
+        ),
+        going_out(
+            "docs/rules.md#austrian › Card values: austrian-6 1 canasta refused",
+            "austrian-6",
+            {"natural_canastas": 1, "melded_points": 35},
+            True,
+        ),
+        going_out(
+            "docs/rules.md#austrian › Card values: austrian-6 2 canastas",
+            "austrian-6",
+            {"natural_canastas": 2, "melded_points": 70},
+            False,
+        ),
     ],
 )
 def test_going_out_requirement(variant_id, side, settings, refused):
@@ -343,12 +367,13 @@ def test_going_out_requirement(variant_id, side, settings, refused):
 
 
 def test_austrian_glatt_with_a_canasta():
-    """§10.5 Austrian glatt with a canasta."""
+    """docs/rules.md#austrian › Going out: Austrian glatt with a canasta."""
     assert going_out_problems("austrian", {"went_out": "glatt", "mixed_canastas": 1, "melded_points": 50}) == []
 
 
 # ---------------------------------------------------------------------------------------------
-# Card conservation: 4 red threes in a 108-card deck (§2.1), 6 in a 162-card deck (§10.1)
+# Card conservation: 4 red threes in a 108-card deck (docs/rules.md#classic › Card values), 6 in a 162-card deck
+# (docs/rules.md#austrian › Card values)
 
 
 @pytest.mark.parametrize(
@@ -371,16 +396,38 @@ def test_red_threes_the_deck_holds(variant_id, reds, refused):
 
 
 # ---------------------------------------------------------------------------------------------
-# Game end (§10.6): 5000, also with 6 in pairs
+# Game end (docs/rules.md#austrian › End of the game): 5000, also with 6 in pairs
 
 
 @pytest.mark.parametrize(
     "variant_id, settings, target, totals, expected",
     [
-        result_case("§10.6 austrian 5000 (5620 v 2750)", "austrian", (5620, 2750), True, 0, 2870, (0, 2870)),
-        result_case("§10.6 austrian 5000 (5000 v 100)", "austrian", (5000, 100), True, 0, 4900, (0, 4900)),
         result_case(
-            "§10.6 austrian-6 5000, three pairs", "austrian-6", (3000, 5100, 4000), True, 1, 1100, (2100, 0, 1100)
+            "docs/rules.md#austrian › End of the game: austrian 5000 (5620 v 2750)",
+            "austrian",
+            (5620, 2750),
+            True,
+            0,
+            2870,
+            (0, 2870),
+        ),
+        result_case(
+            "docs/rules.md#austrian › End of the game: austrian 5000 (5000 v 100)",
+            "austrian",
+            (5000, 100),
+            True,
+            0,
+            4900,
+            (0, 4900),
+        ),
+        result_case(
+            "docs/rules.md#austrian › End of the game: austrian-6 5000, three pairs",
+            "austrian-6",
+            (3000, 5100, 4000),
+            True,
+            1,
+            1100,
+            (2100, 0, 1100),
         ),
     ],
 )
@@ -391,13 +438,13 @@ def test_game_result(variant_id, settings, target, totals, expected):
 
 @pytest.mark.parametrize("variant_id, target", [("austrian", 5000), ("austrian-6", 5000)])
 def test_targets(variant_id, target):
-    """§12.1 targets; configure(target=...) overrides it."""
+    """docs/rules.md#austrian › End of the game: targets; configure(target=...) overrides it."""
     assert rules_of(variant_id).target == target
     assert rules_of(variant_id, target=3000).target == 3000
 
 
 # ---------------------------------------------------------------------------------------------
-# §13a plausibility: a Hand-Canasta waives the opening minimum, glatt does not
+# docs/rules.md#austrian › Opening minimum: plausibility: a Hand-Canasta waives the opening minimum, glatt does not
 
 
 @pytest.mark.parametrize(
@@ -409,7 +456,7 @@ def test_targets(variant_id, target):
             50,
             False,
             None,
-            id="§10.5 Austrian Hand-Canasta waives the minimum",
+            id="docs/rules.md#austrian › Going out: Austrian Hand-Canasta waives the minimum",
         ),
         pytest.param(
             "austrian",
@@ -417,7 +464,7 @@ def test_targets(variant_id, target):
             50,
             True,
             None,
-            id="§10.5 Austrian glatt does not waive the minimum",
+            id="docs/rules.md#austrian › Going out: Austrian glatt does not waive the minimum",
         ),
     ],
 )

@@ -1,6 +1,7 @@
-"""Worked examples for Canadian Canasta (§9), computed by hand from the spec.
+"""Worked examples for Canadian Canasta (docs/rules.md#canadian), computed by hand from the rules.
 
-Sections (§) refer to shared/rules/scoring-spec.md; see tests/worked_examples.py for how each case
+Citations name a heading of docs/rules.md (`docs/rules.md#<rule set> › <heading>`); see tests/worked_examples.py for
+how each case
 is read and scored.
 """
 
@@ -24,9 +25,9 @@ from tests.worked_examples import (
 # Worked hand scores: (rule set, first side's entry, settings, score, breakdown items)
 
 CANADIAN = [
-    # §9 canastas: wild 300, natural 300, mixed 200
+    # docs/rules.md#canadian › Canastas: wild 300, natural 300, mixed 200
     case(
-        "§9 Canadian natural canasta 300",
+        "docs/rules.md#canadian › Canastas: Canadian natural canasta 300",
         "canadian",
         {"natural_canastas": 1, "melded_points": 35},
         None,
@@ -34,7 +35,7 @@ CANADIAN = [
         {"natural_canastas": 300, "melded_cards": 35},
     ),
     case(
-        "§9 Canadian mixed canasta 200",
+        "docs/rules.md#canadian › Canastas: Canadian mixed canasta 200",
         "canadian",
         {"mixed_canastas": 1, "melded_points": 50},
         None,
@@ -42,16 +43,16 @@ CANADIAN = [
         {"mixed_canastas": 200, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian wild canasta 300",
+        "docs/rules.md#canadian › Canastas: Canadian wild canasta 300",
         "canadian",
         {"wild_canastas": 1, "melded_points": 140},
         None,
         440,
         {"wild_canastas": 300, "melded_cards": 140},
     ),
-    # §13 D18 going out 100
+    # docs/rules.md#canadian › Going out: 100
     case(
-        "§9 Canadian going out 100 with 2 natural + 1 wild",
+        "docs/rules.md#canadian › Going out: Canadian going out 100 with 2 natural + 1 wild",
         "canadian",
         {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 300},
         None,
@@ -59,16 +60,16 @@ CANADIAN = [
         {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 300},
     ),
     case(
-        "§15.7 Canadian setting: no going-out bonus",
+        "docs/rules.md#canadian › House rules: Canadian setting: no going-out bonus",
         "canadian",
         {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 300},
         {"going_out_bonus": 0},
         1200,
         {"natural_canastas": 600, "wild_canastas": 300, "melded_cards": 300},
     ),
-    # §9 six black threes melded on going out: +5 each inside M
+    # docs/rules.md#canadian › Red and black threes: six black threes melded on going out: +5 each inside M
     case(
-        "§9 Canadian six black 3s melded +5 each",
+        "docs/rules.md#canadian › Red and black threes: Canadian six black 3s melded +5 each",
         "canadian",
         {
             "went_out": "normal",
@@ -80,9 +81,10 @@ CANADIAN = [
         1240,
         {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 240},
     ),
-    # §9 red threes 200 each, no all-four bonus, no sign rule by default (§15.7)
+    # docs/rules.md#canadian › Red and black threes: red threes 200 each, no all-four bonus, no sign rule by default
+    # (docs/rules.md#canadian › House rules)
     case(
-        "§9 Canadian 1 red three 200",
+        "docs/rules.md#canadian › Red and black threes: Canadian 1 red three 200",
         "canadian",
         {"red_threes": 1, "melded_points": 50},
         None,
@@ -90,7 +92,7 @@ CANADIAN = [
         {"red_threes": 200, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian 2 red threes 400",
+        "docs/rules.md#canadian › Red and black threes: Canadian 2 red threes 400",
         "canadian",
         {"red_threes": 2, "melded_points": 50},
         None,
@@ -98,7 +100,7 @@ CANADIAN = [
         {"red_threes": 400, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian 3 red threes 600",
+        "docs/rules.md#canadian › Red and black threes: Canadian 3 red threes 600",
         "canadian",
         {"red_threes": 3, "melded_points": 50},
         None,
@@ -106,7 +108,7 @@ CANADIAN = [
         {"red_threes": 600, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian 4 red threes 800, no bonus",
+        "docs/rules.md#canadian › Red and black threes: Canadian 4 red threes 800, no bonus",
         "canadian",
         {"red_threes": 4, "melded_points": 50},
         None,
@@ -114,7 +116,7 @@ CANADIAN = [
         {"red_threes": 800, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian 5 red threes 1000",
+        "docs/rules.md#canadian › Red and black threes: Canadian 5 red threes 1000",
         "canadian",
         {"red_threes": 5, "melded_points": 50},
         None,
@@ -122,7 +124,7 @@ CANADIAN = [
         {"red_threes": 1000, "melded_cards": 50},
     ),
     case(
-        "§9 Canadian 6 red threes 1200",
+        "docs/rules.md#canadian › Red and black threes: Canadian 6 red threes 1200",
         "canadian",
         {"red_threes": 6, "melded_points": 50},
         None,
@@ -130,7 +132,7 @@ CANADIAN = [
         {"red_threes": 1200, "melded_cards": 50},
     ),
     case(
-        "§15.7 Canadian red threes +200 even with nothing melded",
+        "docs/rules.md#canadian › House rules: Canadian red threes +200 even with nothing melded",
         "canadian",
         {"red_threes": 3, "hand_points": 40},
         None,
@@ -138,16 +140,17 @@ CANADIAN = [
         {"red_threes": 600, "cards_in_hand": -40},
     ),
     case(
-        "§15.7 Canadian setting: classic sign rule",
+        "docs/rules.md#canadian › House rules: Canadian setting: classic sign rule",
         "canadian",
         {"red_threes": 3, "hand_points": 40},
         {"red_three_sign": "melded"},
         -640,
         {"red_threes": -600, "cards_in_hand": -40},
     ),
-    # §9 black threes in hand −100 each, instead of 5 (§13 D18)
+    # docs/rules.md#canadian › Red and black threes: black threes in hand −100 each, instead of 5
+    # (docs/rules.md#canadian)
     case(
-        "§9 Canadian 1 black three in hand -100",
+        "docs/rules.md#canadian › Red and black threes: Canadian 1 black three in hand -100",
         "canadian",
         {"melded_points": 50, "black_threes_in_hand": 1, "hand_points": 40},
         None,
@@ -155,7 +158,7 @@ CANADIAN = [
         {"melded_cards": 50, "black_threes_in_hand": -100, "cards_in_hand": -40},
     ),
     case(
-        "§9 Canadian 3 black threes in hand -300",
+        "docs/rules.md#canadian › Red and black threes: Canadian 3 black threes in hand -300",
         "canadian",
         {"black_threes_in_hand": 3},
         None,
@@ -163,25 +166,25 @@ CANADIAN = [
         {"black_threes_in_hand": -300},
     ),
     case(
-        "§15.7 Canadian setting: black three in hand -100 and its 5",
+        "docs/rules.md#canadian › House rules: Canadian setting: black three in hand -100 and its 5",
         "canadian",
         {"black_threes_in_hand": 2},
         {"black_three_in_hand": 105},
         -210,
         {"black_threes_in_hand": -210},
     ),
-    # §9 exact cut: the non-dealing team +100
+    # docs/rules.md#canadian › Going out: exact cut: the non-dealing team +100
     case(
-        "§9 Canadian exact cut +100",
+        "docs/rules.md#canadian › Going out: Canadian exact cut +100",
         "canadian",
         {"exact_cut": True, "melded_points": 50},
         None,
         150,
         {"exact_cut": 100, "melded_cards": 50},
     ),
-    # §9 Canadian: more worked hands
+    # docs/rules.md#canadian: Canadian: more worked hands
     case(
-        "§9 Canadian going out 100 with 2 natural + 1 wild, 400 melded",
+        "docs/rules.md#canadian › Going out: Canadian going out 100 with 2 natural + 1 wild, 400 melded",
         "canadian",
         {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 400},
         None,
@@ -189,7 +192,7 @@ CANADIAN = [
         {"going_out": 100, "natural_canastas": 600, "wild_canastas": 300, "melded_cards": 400},
     ),
     case(
-        "§9 Canadian 2 mixed 200 each, 4 red threes 800",
+        "docs/rules.md#canadian › Canastas: Canadian 2 mixed 200 each, 4 red threes 800",
         "canadian",
         {"mixed_canastas": 2, "red_threes": 4, "melded_points": 150},
         None,
@@ -197,7 +200,7 @@ CANADIAN = [
         {"mixed_canastas": 400, "red_threes": 800, "melded_cards": 150},
     ),  # 200 each, no all-four bonus
     case(
-        "§15.7 Canadian 2 red threes +400 with nothing melded",
+        "docs/rules.md#canadian › House rules: Canadian 2 red threes +400 with nothing melded",
         "canadian",
         {"red_threes": 2, "hand_points": 30},
         None,
@@ -205,7 +208,7 @@ CANADIAN = [
         {"red_threes": 400, "cards_in_hand": -30},
     ),  # no sign rule
     case(
-        "§15.7 Canadian setting: classic sign rule, 2 red threes",
+        "docs/rules.md#canadian › House rules: Canadian setting: classic sign rule, 2 red threes",
         "canadian",
         {"red_threes": 2, "hand_points": 30},
         {"red_three_sign": "melded"},
@@ -213,7 +216,7 @@ CANADIAN = [
         {"red_threes": -400, "cards_in_hand": -30},
     ),
     case(
-        "§9 Canadian 3 black threes in hand -300 and the exact cut +100",
+        "docs/rules.md#canadian › Red and black threes: Canadian 3 black threes in hand -300 and the exact cut +100",
         "canadian",
         {"melded_points": 100, "black_threes_in_hand": 3, "exact_cut": True},
         None,
@@ -221,7 +224,7 @@ CANADIAN = [
         {"melded_cards": 100, "black_threes_in_hand": -300, "exact_cut": 100},
     ),
     case(
-        "§15.7 Canadian setting: one black three in hand -105",
+        "docs/rules.md#canadian › House rules: Canadian setting: one black three in hand -105",
         "canadian",
         {"melded_points": 100, "black_threes_in_hand": 1},
         {"black_three_in_hand": 105},
@@ -229,7 +232,7 @@ CANADIAN = [
         {"melded_cards": 100, "black_threes_in_hand": -105},
     ),
     case(
-        "§15.7 Canadian setting: no going-out bonus, 400 melded",
+        "docs/rules.md#canadian › House rules: Canadian setting: no going-out bonus, 400 melded",
         "canadian",
         {"went_out": "normal", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 400},
         {"going_out_bonus": 0},
@@ -245,7 +248,8 @@ def test_hand_score(variant_id, side, settings, expected, items):
 
 
 # ---------------------------------------------------------------------------------------------
-# §9/§12 opening-minimum table with its boundaries; §15.6 the setting of 15 for a negative total
+# docs/rules.md#canadian › Opening minimum: opening-minimum table with its boundaries; docs/rules.md#canadian › House
+# rules: the setting of 15 for a negative total
 
 CANADIAN_ROWS = [
     (-2000, 50),
@@ -263,43 +267,51 @@ CANADIAN_ROWS = [
 
 @pytest.mark.parametrize(
     "variant_id, settings, total, minimum",
-    opening_rows("§9/§12", "canadian", CANADIAN_ROWS)
-    + opening_rows("§15.6", "canadian", [(-1000, 15), (-5, 15), (0, 50), (7000, 150)], {"negative_minimum": 15}),
+    opening_rows("docs/rules.md#canadian › Opening minimum", "canadian", CANADIAN_ROWS)
+    + opening_rows(
+        "docs/rules.md#canadian › House rules",
+        "canadian",
+        [(-1000, 15), (-5, 15), (0, 50), (7000, 150)],
+        {"negative_minimum": 15},
+    ),
 )
 def test_opening_minimum(variant_id, settings, total, minimum):
     assert scoring.opening_minimum(rules_of(variant_id, settings), total) == minimum
 
 
 # ---------------------------------------------------------------------------------------------
-# Going out (§9): 2 natural canastas and a wild-card one; no concealed going out
+# Going out (docs/rules.md#canadian › Going out): 2 natural canastas and a wild-card one; no concealed going out
 
 
 @pytest.mark.parametrize(
     "variant_id, side, settings, refused",
     [
         going_out(
-            "§9 Canadian 2 natural + 1 wild",
+            "docs/rules.md#canadian › Going out: Canadian 2 natural + 1 wild",
             "canadian",
             {"natural_canastas": 2, "wild_canastas": 1, "melded_points": 210},
             False,
         ),
         going_out(
-            "§9 Canadian 3 natural refused (no wild)", "canadian", {"natural_canastas": 3, "melded_points": 105}, True
+            "docs/rules.md#canadian › Going out: Canadian 3 natural refused (no wild)",
+            "canadian",
+            {"natural_canastas": 3, "melded_points": 105},
+            True,
         ),
         going_out(
-            "§9 Canadian 2 natural + 1 mixed refused",
+            "docs/rules.md#canadian › Going out: Canadian 2 natural + 1 mixed refused",
             "canadian",
             {"natural_canastas": 2, "mixed_canastas": 1, "melded_points": 120},
             True,
         ),
         going_out(
-            "§9 Canadian 1 natural + 2 wild refused",
+            "docs/rules.md#canadian › Going out: Canadian 1 natural + 2 wild refused",
             "canadian",
             {"natural_canastas": 1, "wild_canastas": 2, "melded_points": 315},
             True,
         ),
         going_out(
-            "§9 Canadian 2 natural + wild + mixed",
+            "docs/rules.md#canadian › Going out: Canadian 2 natural + wild + mixed",
             "canadian",
             {"natural_canastas": 2, "wild_canastas": 1, "mixed_canastas": 1, "melded_points": 260},
             False,
@@ -312,7 +324,7 @@ def test_going_out_requirement(variant_id, side, settings, refused):
 
 
 def test_canadian_has_no_concealed_going_out():
-    """§9 Canadian has no concealed going out."""
+    """docs/rules.md#canadian › Going out: Canadian has no concealed going out."""
     side = {"went_out": "concealed", "natural_canastas": 2, "wild_canastas": 1, "melded_points": 210}
     assert going_out_problems("canadian", side) == [(0, "went_out")]
 
@@ -355,7 +367,8 @@ def test_rule_set_checks(variant_id, sides, field, needle):
 
 
 def test_canadian_black_threes_are_melded_all_six():
-    """§9: black 3s may be melded only as all six, by the player going out."""
+    """docs/rules.md#canadian › Red and black threes: black 3s may be melded only as all six, by the player going
+    out."""
     side = {
         "went_out": "normal",
         "natural_canastas": 2,
@@ -367,7 +380,7 @@ def test_canadian_black_threes_are_melded_all_six():
 
 
 # ---------------------------------------------------------------------------------------------
-# Card conservation: 6 red and 6 black threes in a 162-card deck (§9)
+# Card conservation: 6 red and 6 black threes in a 162-card deck (docs/rules.md#canadian)
 
 
 @pytest.mark.parametrize(
@@ -389,13 +402,13 @@ def test_red_threes_the_deck_holds(variant_id, reds, refused):
             "canadian",
             [{"black_threes_in_hand": 3}, {"black_threes_in_hand": 3}],
             False,
-            id="§9 Canadian 6 black threes",
+            id="docs/rules.md#canadian › Red and black threes: Canadian 6 black threes",
         ),
         pytest.param(
             "canadian",
             [{"black_threes_in_hand": 4}, {"black_threes_in_hand": 3}],
             True,
-            id="§9 Canadian 7 black threes refused",
+            id="docs/rules.md#canadian › Red and black threes: Canadian 7 black threes refused",
         ),
     ],
 )
@@ -405,16 +418,33 @@ def test_black_threes_the_deck_holds(variant_id, sides, refused):
 
 
 # ---------------------------------------------------------------------------------------------
-# Game end (§9, §15.4): 10000
+# Game end (docs/rules.md#canadian › House rules): 10000
 
 
 @pytest.mark.parametrize(
     "variant_id, settings, target, totals, expected",
     [
-        result_case("§9 canadian 10000", "canadian", (10000, 9995), True, 0, 5, (0, 5)),
-        result_case("§9 canadian below 10000", "canadian", (9995, 9000), False, None, None, ()),
-        result_case("§9 canadian 10050 wins by 250", "canadian", (9800, 10050), True, 1, 250, (250, 0)),
-        result_case("§15.4 canadian tie", "canadian", (10200, 10200), False, None, None, (), tie=True),
+        result_case("docs/rules.md#canadian: canadian 10000", "canadian", (10000, 9995), True, 0, 5, (0, 5)),
+        result_case("docs/rules.md#canadian: canadian below 10000", "canadian", (9995, 9000), False, None, None, ()),
+        result_case(
+            "docs/rules.md#canadian › End of the game: canadian 10050 wins by 250",
+            "canadian",
+            (9800, 10050),
+            True,
+            1,
+            250,
+            (250, 0),
+        ),
+        result_case(
+            "docs/rules.md#canadian › House rules: canadian tie",
+            "canadian",
+            (10200, 10200),
+            False,
+            None,
+            None,
+            (),
+            tie=True,
+        ),
         result_case(
             "custom target 12000 for canadian", "canadian", (11000, 10500), False, None, None, (), target=12000
         ),
@@ -426,6 +456,6 @@ def test_game_result(variant_id, settings, target, totals, expected):
 
 
 def test_target():
-    """§12.1 targets; configure(target=...) overrides it."""
+    """docs/rules.md#canadian › End of the game: targets; configure(target=...) overrides it."""
     assert rules_of("canadian").target == 10000
     assert rules_of("canadian", target=3000).target == 3000

@@ -1,7 +1,9 @@
-"""Worked examples for Classic Canasta: 4 players (§2), 2 players (§4) and 3 players (§5).
+"""Worked examples for Classic Canasta: 4 players (docs/rules.md#classic), 2 players (docs/rules.md#classic-2p) and 3
+players (docs/rules.md#classic-3p).
 
-Every expected number below was computed by hand from shared/rules/scoring-spec.md; the
-arithmetic is written next to each case. Sections (§) refer to that file. The worked examples of
+Every expected number below was computed by hand from the rules in docs/rules.md; the arithmetic is
+written next to each case, after the heading it comes from (`docs/rules.md#<rule set> › <heading>`). The worked
+examples of
 the other rule sets are in tests/test_scoring_<family>.py (tests/worked_examples.py lists them).
 """
 
@@ -13,9 +15,11 @@ from scorekeeper.core import checks, scoring, variants
 from scorekeeper.core.scoring import SideHand
 from tests.worked_examples import FAMILIES, problems_of, rules_of, score_of
 
-CLASSIC = variants.configure(variants.get("classic"))  # §2, default settings
-TWO = variants.configure(variants.get("classic-2p"))  # §4, default settings
-CLASSIC_DRAW = variants.configure(variants.get("classic"), {"tie_rule": "draw"})  # §15.4 alternative
+CLASSIC = variants.configure(variants.get("classic"))  # docs/rules.md#classic, default settings
+TWO = variants.configure(variants.get("classic-2p"))  # docs/rules.md#classic-2p, default settings
+CLASSIC_DRAW = variants.configure(
+    variants.get("classic"), {"tie_rule": "draw"}
+)  # docs/rules.md#classic › House rules: alternative
 
 
 def items(score):
@@ -26,38 +30,39 @@ def items(score):
 
 
 # ---------------------------------------------------------------------------------------------
-# §2.5 hand score: score = 100·out + 100·concealed + 500·nat + 300·mixed + RT + M − H − penalties
+# docs/rules.md#classic › Going out: hand score: score = 100·out + 100·concealed + 500·nat + 300·mixed + RT + M − H −
+# penalties
 # RT(n, melded) = (n == 4 ? 800 : 100·n) · (melded ? +1 : −1)
 
 HANDS = [
-    # --- Classic, 4 players (§2.5) ---
+    # --- Classic, 4 players (docs/rules.md#classic) ---
     pytest.param(
         CLASSIC,
         SideHand(went_out="normal", natural_canastas=1, melded_points=240),
         840,
         {"going_out": 100, "natural_canastas": 500, "melded_cards": 240},
-        id="§2.5 going out +100: 100+500+240=840",
+        id="docs/rules.md#classic › Going out: +100: 100+500+240=840",
     ),
     pytest.param(
         CLASSIC,
         SideHand(went_out="concealed", natural_canastas=1, melded_points=85),
         785,
         {"going_out": 100, "concealed": 100, "natural_canastas": 500, "melded_cards": 85},
-        id="§2.5 concealed going out 200 in all: 100+100+500+85=785",
+        id="docs/rules.md#classic › Going out: concealed going out 200 in all: 100+100+500+85=785",
     ),
     pytest.param(
         CLASSIC,
         SideHand(natural_canastas=1, melded_points=70),
         570,
         {"natural_canastas": 500, "melded_cards": 70},
-        id="§2.5 natural canasta of seven kings = 570 (the seed's own example)",
+        id="docs/rules.md#classic › Canastas: natural canasta of seven kings = 570 (pagat's own example)",
     ),
     pytest.param(
         CLASSIC,
         SideHand(mixed_canastas=2, melded_points=310, hand_points=45),
         865,
         {"mixed_canastas": 600, "melded_cards": 310, "cards_in_hand": -45},
-        id="§2.5 two mixed 300 each, +M -H: 600+310-45=865",
+        id="docs/rules.md#classic › Canastas: two mixed 300 each, +M -H: 600+310-45=865",
     ),
     pytest.param(
         CLASSIC,
@@ -73,212 +78,226 @@ HANDS = [
             "melded_cards": 400,
             "cards_in_hand": -15,
         },
-        id="§2.5 out, natural+mixed, 2 red threes, partner's cards -H: 100+500+300+200+400-15=1485",
+        id="docs/rules.md#classic › Going out: out, natural+mixed, 2 red threes, -H: 100+500+300+200+400-15=1485",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=1, melded_points=120, hand_points=30),
         190,
         {"red_threes": 100, "melded_cards": 120, "cards_in_hand": -30},
-        id="§2.5 one red three with a meld +100: 100+120-30=190",
+        id="docs/rules.md#classic › Red and black threes: one red three with a meld +100: 100+120-30=190",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=3, mixed_canastas=1, melded_points=180, hand_points=25),
         755,
         {"red_threes": 300, "mixed_canastas": 300, "melded_cards": 180, "cards_in_hand": -25},
-        id="§2.5 three red threes +300: 300+300+180-25=755",
+        id="docs/rules.md#classic › Red and black threes: three red threes +300: 300+300+180-25=755",
     ),
     pytest.param(
         CLASSIC,
         SideHand(went_out="normal", natural_canastas=1, red_threes=4, melded_points=180),
         1580,
         {"going_out": 100, "natural_canastas": 500, "red_threes": 800, "melded_cards": 180},
-        id="§2.5 all four red threes 800: 100+500+800+180=1580",
+        id="docs/rules.md#classic › Red and black threes: all four red threes 800: 100+500+800+180=1580",
     ),
     pytest.param(
         CLASSIC,
         SideHand(natural_canastas=1, red_threes=1, melded_points=300, hand_points=60),
         840,
         {"natural_canastas": 500, "red_threes": 100, "melded_cards": 300, "cards_in_hand": -60},
-        id="§2.4 stock exhausted, nobody out, no going-out bonus: 500+100+300-60=840",
+        id="docs/rules.md#classic › Going out: stock exhausted, nobody out, no going-out bonus: 500+100+300-60=840",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=1, hand_points=75),
         -175,
         {"red_threes": -100, "cards_in_hand": -75},
-        id="§2.5 §13 D21 never melded, one red three -100 and -H: -100-75=-175",
+        id="docs/rules.md#classic › Red and black threes: never melded, one red three -100 and -H: -100-75=-175",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=3, hand_points=60),
         -360,
         {"red_threes": -300, "cards_in_hand": -60},
-        id="§2.5 §13 D21 never melded, three red threes: -300-60=-360",
+        id="docs/rules.md#classic › Red and black threes: never melded, three red threes: -300-60=-360",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=4, hand_points=140),
         -940,
         {"red_threes": -800, "cards_in_hand": -140},
-        id="§2.5 §13 D21 never melded, all four -800 and -H: -800-140=-940",
+        id="docs/rules.md#classic › Red and black threes: never melded, all four -800 and -H: -800-140=-940",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=2, has_melded=False),
         -200,
         {"red_threes": -200},
-        id="§2.5 red threes are not melds, has_melded false given: -200",
+        id="docs/rules.md#classic › Red and black threes: red threes are not melds, has_melded false given: -200",
     ),
     pytest.param(
-        CLASSIC, SideHand(hand_points=95), -95, {"cards_in_hand": -95}, id="§2.5 never melded, nothing at all: -H = -95"
+        CLASSIC,
+        SideHand(hand_points=95),
+        -95,
+        {"cards_in_hand": -95},
+        id="docs/rules.md#classic › Card values: never melded, nothing at all: -H = -95",
     ),
     pytest.param(
         CLASSIC,
         SideHand(natural_canastas=1, melded_points=150, hand_points=20, penalties=100),
         530,
         {"natural_canastas": 500, "melded_cards": 150, "cards_in_hand": -20, "penalties": -100},
-        id="§2.5 §15.11 penalties deducted: 500+150-20-100=530",
+        id="docs/rules.md#classic › Penalties: deducted: 500+150-20-100=530",
     ),
-    pytest.param(CLASSIC, SideHand(), 0, {}, id="§2.5 empty entry scores 0 with no lines"),
+    pytest.param(CLASSIC, SideHand(), 0, {}, id="docs/rules.md#classic: empty entry scores 0 with no lines"),
     pytest.param(
         CLASSIC,
         SideHand(went_out="normal", natural_canastas=1, melded_points=200),
         800,
         {"going_out": 100, "natural_canastas": 500, "melded_cards": 200},
-        id="§2.5 out 100 + natural 500 + M",
+        id="docs/rules.md#classic › Going out: out 100 + natural 500 + M",
     ),
     pytest.param(
         CLASSIC,
         SideHand(went_out="concealed", natural_canastas=1, melded_points=70),
         770,
         {"going_out": 100, "concealed": 100, "natural_canastas": 500, "melded_cards": 70},
-        id="§2.5 concealed 200 in all",
+        id="docs/rules.md#classic › Going out: concealed 200 in all",
     ),
     pytest.param(
         CLASSIC,
         SideHand(mixed_canastas=2, melded_points=300, hand_points=45),
         855,
         {"mixed_canastas": 600, "melded_cards": 300, "cards_in_hand": -45},
-        id="§2.5 two mixed 300 each, −H",
+        id="docs/rules.md#classic › Canastas: two mixed 300 each, −H",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=1, melded_points=50),
         150,
         {"red_threes": 100, "melded_cards": 50},
-        id="§2.5 one red three",
+        id="docs/rules.md#classic › Red and black threes: one red three",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=2, melded_points=50),
         250,
         {"red_threes": 200, "melded_cards": 50},
-        id="§2.5 two red threes",
+        id="docs/rules.md#classic › Red and black threes: two red threes",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=3, melded_points=50),
         350,
         {"red_threes": 300, "melded_cards": 50},
-        id="§2.5 three red threes",
+        id="docs/rules.md#classic › Red and black threes: three red threes",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=4, melded_points=50),
         850,
         {"red_threes": 800, "melded_cards": 50},
-        id="§2.5 all four 800",
+        id="docs/rules.md#classic › Red and black threes: all four 800",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=1, hand_points=30),
         -130,
         {"red_threes": -100, "cards_in_hand": -30},
-        id="§2.5 D21 never melded: −100 and −H",
+        id="docs/rules.md#classic › Card values, Red and black threes: never melded: −100 and −H",
     ),
     pytest.param(
         CLASSIC,
         SideHand(red_threes=4, hand_points=120),
         -920,
         {"red_threes": -800, "cards_in_hand": -120},
-        id="§2.5 never melded, all four −800",
+        id="docs/rules.md#classic › Red and black threes: never melded, all four −800",
     ),
-    pytest.param(CLASSIC, SideHand(hand_points=65), -65, {"cards_in_hand": -65}, id="§2.5 never melded, nothing: −H"),
+    pytest.param(
+        CLASSIC,
+        SideHand(hand_points=65),
+        -65,
+        {"cards_in_hand": -65},
+        id="docs/rules.md#classic › Card values: never melded, nothing: −H",
+    ),
     pytest.param(
         CLASSIC,
         SideHand(melded_points=150, hand_points=20, penalties=100),
         30,
         {"melded_cards": 150, "cards_in_hand": -20, "penalties": -100},
-        id="§15.11 penalties deducted",
+        id="docs/rules.md#classic › Penalties: deducted",
     ),
-    # --- Classic, 2 players (§4: scoring as §2.5, each player for himself) ---
+    # --- Classic, 2 players (docs/rules.md#classic-2p: scoring as docs/rules.md#classic, each player for himself) ---
     pytest.param(
         TWO,
         SideHand(went_out="normal", natural_canastas=2, red_threes=1, melded_points=420),
         1620,
         {"going_out": 100, "natural_canastas": 1000, "red_threes": 100, "melded_cards": 420},
-        id="§4 out with two naturals: 100+1000+100+420=1620",
+        id="docs/rules.md#classic-2p › Going out: out with two naturals: 100+1000+100+420=1620",
     ),
     pytest.param(
         TWO,
         SideHand(went_out="concealed", natural_canastas=1, mixed_canastas=1, melded_points=150),
         1150,
         {"going_out": 100, "concealed": 100, "natural_canastas": 500, "mixed_canastas": 300, "melded_cards": 150},
-        id="§4 concealed: 100+100+500+300+150=1150",
+        id="docs/rules.md#classic-2p › Going out: concealed: 100+100+500+300+150=1150",
     ),
     pytest.param(
         TWO,
         SideHand(natural_canastas=1, red_threes=4, melded_points=260, hand_points=35),
         1525,
         {"natural_canastas": 500, "red_threes": 800, "melded_cards": 260, "cards_in_hand": -35},
-        id="§4 all four red threes with a meld 800: 500+800+260-35=1525",
+        id="docs/rules.md#classic-2p › Red and black threes: all four red threes with a meld 800: 500+800+260-35=1525",
     ),
     pytest.param(
         TWO,
         SideHand(red_threes=4, hand_points=215),
         -1015,
         {"red_threes": -800, "cards_in_hand": -215},
-        id="§4 §13 D21 never melded, all four -800 and -H: -800-215=-1015",
+        id="docs/rules.md#classic-2p › Red and black threes: never melded, all four -800 and -H: -800-215=-1015",
     ),
     pytest.param(
         TWO,
         SideHand(red_threes=2, melded_points=90, hand_points=130),
         160,
         {"red_threes": 200, "melded_cards": 90, "cards_in_hand": -130},
-        id="§4 melded without canasta, 2 red threes plus: 200+90-130=160",
+        id="docs/rules.md#classic-2p › Canastas: melded without canasta, 2 red threes plus: 200+90-130=160",
     ),
     pytest.param(
         TWO,
         SideHand(melded_points=60, penalties=50),
         10,
         {"melded_cards": 60, "penalties": -50},
-        id="§4 §15.11 penalty: 60-50=10",
+        id="docs/rules.md#classic-2p › Penalties: penalty: 60-50=10",
     ),
     pytest.param(
-        TWO, SideHand(hand_points=310), -310, {"cards_in_hand": -310}, id="§4 never melded, nothing at all: -H = -310"
+        TWO,
+        SideHand(hand_points=310),
+        -310,
+        {"cards_in_hand": -310},
+        id="docs/rules.md#classic-2p › Card values: never melded, nothing at all: -H = -310",
     ),
     pytest.param(
         TWO,
         SideHand(went_out="normal", natural_canastas=2, red_threes=4, melded_points=400),
         2300,
         {"going_out": 100, "natural_canastas": 1000, "red_threes": 800, "melded_cards": 400},
-        id="§4 two players, all four red threes",
+        id="docs/rules.md#classic-2p › Red and black threes: two players, all four red threes",
     ),
     pytest.param(
         TWO,
         SideHand(went_out="concealed", natural_canastas=1, mixed_canastas=1, melded_points=165),
         1165,
         {"going_out": 100, "concealed": 100, "natural_canastas": 500, "mixed_canastas": 300, "melded_cards": 165},
-        id="§4 concealed",
+        id="docs/rules.md#classic-2p › Going out: concealed",
     ),
     pytest.param(
         TWO,
         SideHand(red_threes=3, hand_points=200),
         -500,
         {"red_threes": -300, "cards_in_hand": -200},
-        id="§4 never melded",
+        id="docs/rules.md#classic-2p: never melded",
     ),
 ]
 
@@ -293,7 +312,8 @@ def test_hand_score_and_breakdown(rules, side, score, lines):
 
 
 def test_score_hand_scores_each_side_on_its_own():
-    # §2.5 per side; stock exhausted (§2.4): nobody gets a going-out bonus.
+    # docs/rules.md#classic › Going out: per side; stock exhausted (docs/rules.md#classic › Going out): nobody gets a
+    # going-out bonus.
     a = SideHand(natural_canastas=1, melded_points=110, hand_points=20)  # 500+110-20 = 590
     b = SideHand(red_threes=1, hand_points=55)  # never melded: -100-55 = -155
     scores = scoring.score_hand(CLASSIC, [a, b])
@@ -301,8 +321,8 @@ def test_score_hand_scores_each_side_on_its_own():
 
 
 def test_wild_melds_setting_unfinished_wild_meld():
-    # §3 unfinished wild meld −1000 (the wild-melds setting), read from an API-shaped entry:
-    # −1000 + 100 = −900
+    # docs/rules.md#classic › House rules: unfinished wild meld −1000 (the wild-melds setting), read from an API-shaped
+    # entry: −1000 + 100 = −900
     assert score_of("classic", {"incomplete_wild": 1, "melded_points": 100}, {"wild_melds": True}) == (
         -900,
         {"incomplete_wild": -1000, "melded_cards": 100},
@@ -322,39 +342,43 @@ def test_rule_set_checks(variant_id, sides, field, needle):
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.1 card values: joker 50, 2s and aces 20, K–8 10, 7–4 5, black 3 5
+# docs/rules.md#classic › Card values: joker 50, 2s and aces 20, K–8 10, 7–4 5, black 3 5
 
 
 @pytest.mark.parametrize(
     "counts, points",
     [
-        pytest.param({"jokers": 1}, 50, id="§1.1 joker 50"),
-        pytest.param({"twos_aces": 1}, 20, id="§1.1 two or ace 20"),
-        pytest.param({"high": 1}, 10, id="§1.1 K-8 10"),
-        pytest.param({"low": 1}, 5, id="§1.1 7-4 5"),
-        pytest.param({"black_threes": 1}, 5, id="§1.1 black 3 5"),
-        pytest.param({"jokers": 3, "twos_aces": 5}, 150 + 100, id="§1.1 3 jokers + 5 twos/aces = 250"),
+        pytest.param({"jokers": 1}, 50, id="docs/rules.md#classic › Card values: joker 50"),
+        pytest.param({"twos_aces": 1}, 20, id="docs/rules.md#classic › Card values: two or ace 20"),
+        pytest.param({"high": 1}, 10, id="docs/rules.md#classic › Card values: K-8 10"),
+        pytest.param({"low": 1}, 5, id="docs/rules.md#classic › Card values: 7-4 5"),
+        pytest.param({"black_threes": 1}, 5, id="docs/rules.md#classic › Card values: black 3 5"),
+        pytest.param(
+            {"jokers": 3, "twos_aces": 5},
+            150 + 100,
+            id="docs/rules.md#classic › Card values: 3 jokers + 5 twos/aces = 250",
+        ),
         pytest.param(
             {"jokers": 2, "twos_aces": 3, "high": 4, "low": 3, "black_threes": 3},
             100 + 60 + 40 + 15 + 15,
-            id="§1.1 every group: 100+60+40+15+15=230",
+            id="docs/rules.md#classic › Card values: every group: 100+60+40+15+15=230",
         ),
         pytest.param(
             {"jokers": 4, "twos_aces": 16, "high": 48, "low": 32, "black_threes": 4},
             200 + 320 + 480 + 160 + 20,
-            id="§1.1 §2.1 the whole 108-card deck without red 3s = 1180",
+            id="docs/rules.md#classic › Card values: the whole 108-card deck without red 3s = 1180",
         ),
-        pytest.param({"high": 7}, 70, id="§1.1 seven kings 70"),
-        pytest.param({"twos_aces": 3}, 60, id="§1.1 three twos or aces 60"),
-        pytest.param({"low": 7}, 35, id="§1.1 seven 7-4 35"),
-        pytest.param({"black_threes": 4}, 20, id="§1.1 four black 3s 20"),
+        pytest.param({"high": 7}, 70, id="docs/rules.md#classic › Card values: seven kings 70"),
+        pytest.param({"twos_aces": 3}, 60, id="docs/rules.md#classic › Card values: three twos or aces 60"),
+        pytest.param({"low": 7}, 35, id="docs/rules.md#classic › Card values: seven 7-4 35"),
+        pytest.param({"black_threes": 4}, 20, id="docs/rules.md#classic › Card values: four black 3s 20"),
         pytest.param(
             {"jokers": 2, "twos_aces": 2, "high": 4, "low": 3, "black_threes": 3},
             100 + 40 + 40 + 15 + 15,
-            id="§1.1 every group: 100+40+40+15+15=210",
+            id="docs/rules.md#classic › Card values: every group: 100+40+40+15+15=210",
         ),
-        pytest.param({"low": 0, "high": 0}, 0, id="§1.1 zero counts"),
-        pytest.param({}, 0, id="§1.1 nothing"),
+        pytest.param({"low": 0, "high": 0}, 0, id="docs/rules.md#classic › Card values: zero counts"),
+        pytest.param({}, 0, id="docs/rules.md#classic › Card values: nothing"),
     ],
 )
 @pytest.mark.parametrize("rules", [CLASSIC, TWO], ids=["classic", "classic-2p"])
@@ -363,7 +387,8 @@ def test_card_points(rules, counts, points):
 
 
 def test_card_counts_scored_as_melded_and_hand_points():
-    # §1.1 + §2.5: a side goes out melding 3 black threes (5 each, inside M, §2.2) and one mixed canasta.
+    # docs/rules.md#classic › Card values, Going out: a side goes out melding 3 black threes (5 each, inside M,
+    # docs/rules.md#classic › Canastas) and one mixed canasta.
     melded = scoring.card_points(CLASSIC, {"jokers": 1, "twos_aces": 2, "high": 7, "low": 5, "black_threes": 3})
     assert melded == 50 + 40 + 70 + 25 + 15  # 200
     partner = scoring.card_points(CLASSIC, {"twos_aces": 1, "low": 2})
@@ -375,21 +400,22 @@ def test_card_counts_scored_as_melded_and_hand_points():
 
 
 # ---------------------------------------------------------------------------------------------
-# §2.3 / §12 opening minimum by the total at the start of the hand (§4: the same for 2 players)
+# docs/rules.md#classic › Opening minimum: by the total at the start of the hand (docs/rules.md#classic-2p: the same for
+# 2 players)
 
 
 @pytest.mark.parametrize(
     "total, minimum",
     [
-        pytest.param(-5, 15, id="§2.3 -5 negative: 15"),
-        pytest.param(-1000, 15, id="§2.3 -1000 negative: 15"),
-        pytest.param(0, 50, id="§2.3 0: 50"),
-        pytest.param(1495, 50, id="§2.3 1495: 50"),
-        pytest.param(1500, 90, id="§2.3 1500: 90"),
-        pytest.param(2995, 90, id="§2.3 2995: 90"),
-        pytest.param(3000, 120, id="§2.3 3000: 120"),
-        pytest.param(99999, 120, id="§2.3 99999: 120"),
-        pytest.param(99995, 120, id="§2.3 §4 99995: 120"),
+        pytest.param(-5, 15, id="docs/rules.md#classic › Opening minimum: -5 negative: 15"),
+        pytest.param(-1000, 15, id="docs/rules.md#classic › Opening minimum: -1000 negative: 15"),
+        pytest.param(0, 50, id="docs/rules.md#classic › Opening minimum: 0: 50"),
+        pytest.param(1495, 50, id="docs/rules.md#classic › Opening minimum: 1495: 50"),
+        pytest.param(1500, 90, id="docs/rules.md#classic › Opening minimum: 1500: 90"),
+        pytest.param(2995, 90, id="docs/rules.md#classic › Opening minimum: 2995: 90"),
+        pytest.param(3000, 120, id="docs/rules.md#classic › Opening minimum: 3000: 120"),
+        pytest.param(99999, 120, id="docs/rules.md#classic › Opening minimum: 99999: 120"),
+        pytest.param(99995, 120, id="docs/rules.md#classic › Opening minimum; docs/rules.md#classic-2p: 99995: 120"),
     ],
 )
 @pytest.mark.parametrize("rules", [CLASSIC, TWO], ids=["classic", "classic-2p"])
@@ -399,40 +425,211 @@ def test_opening_minimum(rules, total, minimum):
 
 @pytest.mark.parametrize("total", [-1, -4])
 def test_opening_minimum_any_negative_total(total):
-    assert scoring.opening_minimum(CLASSIC, total) == 15  # §2.3 "< 0 (negative) → 15"
+    assert (
+        scoring.opening_minimum(CLASSIC, total) == 15
+    )  # docs/rules.md#classic › Opening minimum: "< 0 (negative) → 15"
 
 
 # ---------------------------------------------------------------------------------------------
-# §2.6, §4, §13 D19, §15.4 end of game: target 5000, higher total wins, margin = difference
+# docs/rules.md#classic › End of the game, House rules; docs/rules.md#classic-2p › End of the game: end of game: target
+# 5000, higher total wins, margin = difference
 
 
 @pytest.mark.parametrize(
     "rules, totals, finished, winner, margin, tie",
     [
-        pytest.param(CLASSIC, (0, 0), False, None, None, False, id="§2.6 start: not finished"),
-        pytest.param(CLASSIC, (4995, 3000), False, None, None, False, id="§2.6 4995 below target: not finished"),
-        pytest.param(CLASSIC, (5000, 3000), True, 0, 2000, False, id="§2.6 exactly 5000 wins by 2000"),
-        pytest.param(CLASSIC, (3200, 5000), True, 1, 1800, False, id="§2.6 side 1 reaches 5000, margin 1800"),
-        pytest.param(CLASSIC, (5200, 6150), True, 1, 950, False, id="§2.6 §13 D19 both past 5000: higher wins by 950"),
-        pytest.param(CLASSIC, (7040, 5005), True, 0, 2035, False, id="§2.6 §13 D19 both past 5000: margin 2035"),
-        pytest.param(CLASSIC, (4000, 4000), False, None, None, False, id="§2.6 level below target: no tie yet"),
-        pytest.param(CLASSIC, (5000, 5000), False, None, None, True, id="§15.4 exact tie at 5000: play on, tie"),
-        pytest.param(CLASSIC, (6500, 6500), False, None, None, True, id="§13 D19 §15.4 tie above target: play on"),
-        pytest.param(CLASSIC, (-200, 5050), True, 1, 5250, False, id="§2.6 negative loser: margin 5050+200=5250"),
-        pytest.param(CLASSIC, (-350, -1200), False, None, None, False, id="§2.6 negative totals allowed, not finished"),
-        pytest.param(TWO, (5000, 4995), True, 0, 5, False, id="§4 2p reaches 5000, margin 5"),
-        pytest.param(TWO, (-800, 5500), True, 1, 6300, False, id="§4 2p negative loser, margin 6300"),
-        pytest.param(TWO, (5105, 5105), False, None, None, True, id="§4 §15.4 2p tie above target: play on"),
-        pytest.param(CLASSIC_DRAW, (5000, 5000), True, None, None, True, id="§15.4 draw setting: ends drawn"),
-        pytest.param(CLASSIC_DRAW, (5500, 5500), True, None, None, True, id="§15.4 draw setting ends a tie at 5500"),
-        pytest.param(CLASSIC, (5000, 4200), True, 0, 800, False, id="§2.6 reaching 5000 exactly ends it"),
-        pytest.param(CLASSIC, (4100, 5350), True, 1, 1250, False, id="§2.6 side 1 past 5000 wins by 1250"),
-        pytest.param(CLASSIC, (6200, 5100), True, 0, 1100, False, id="§2.6 both past the target: the higher wins"),
-        pytest.param(CLASSIC, (5500, 5500), False, None, None, True, id="§15.4 default: tie at 5500, play on"),
         pytest.param(
-            CLASSIC, (-300, 5000), True, 1, 5300, False, id="§2.6 a negative total loses by the whole difference"
+            CLASSIC, (0, 0), False, None, None, False, id="docs/rules.md#classic › End of the game: start: not finished"
         ),
-        pytest.param(CLASSIC, (-200, -800), False, None, None, False, id="§2.6 negative totals, not finished"),
+        pytest.param(
+            CLASSIC,
+            (4995, 3000),
+            False,
+            None,
+            None,
+            False,
+            id="docs/rules.md#classic › End of the game: 4995 below target: not finished",
+        ),
+        pytest.param(
+            CLASSIC,
+            (5000, 3000),
+            True,
+            0,
+            2000,
+            False,
+            id="docs/rules.md#classic › End of the game: exactly 5000 wins by 2000",
+        ),
+        pytest.param(
+            CLASSIC,
+            (3200, 5000),
+            True,
+            1,
+            1800,
+            False,
+            id="docs/rules.md#classic › End of the game: side 1 reaches 5000, margin 1800",
+        ),
+        pytest.param(
+            CLASSIC,
+            (5200, 6150),
+            True,
+            1,
+            950,
+            False,
+            id="docs/rules.md#classic › End of the game: both past 5000: higher wins by 950",
+        ),
+        pytest.param(
+            CLASSIC,
+            (7040, 5005),
+            True,
+            0,
+            2035,
+            False,
+            id="docs/rules.md#classic › End of the game: both past 5000: margin 2035",
+        ),
+        pytest.param(
+            CLASSIC,
+            (4000, 4000),
+            False,
+            None,
+            None,
+            False,
+            id="docs/rules.md#classic › End of the game: level below target: no tie yet",
+        ),
+        pytest.param(
+            CLASSIC,
+            (5000, 5000),
+            False,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic › House rules: exact tie at 5000: play on, tie",
+        ),
+        pytest.param(
+            CLASSIC,
+            (6500, 6500),
+            False,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic › End of the game, House rules: tie above target: play on",
+        ),
+        pytest.param(
+            CLASSIC,
+            (-200, 5050),
+            True,
+            1,
+            5250,
+            False,
+            id="docs/rules.md#classic › End of the game: negative loser: margin 5050+200=5250",
+        ),
+        pytest.param(
+            CLASSIC,
+            (-350, -1200),
+            False,
+            None,
+            None,
+            False,
+            id="docs/rules.md#classic › End of the game: negative totals allowed, not finished",
+        ),
+        pytest.param(
+            TWO,
+            (5000, 4995),
+            True,
+            0,
+            5,
+            False,
+            id="docs/rules.md#classic-2p › End of the game: 2p reaches 5000, margin 5",
+        ),
+        pytest.param(
+            TWO,
+            (-800, 5500),
+            True,
+            1,
+            6300,
+            False,
+            id="docs/rules.md#classic-2p › End of the game: 2p negative loser, margin 6300",
+        ),
+        pytest.param(
+            TWO,
+            (5105, 5105),
+            False,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic-2p › End of the game, House rules: 2p tie above target: play on",
+        ),
+        pytest.param(
+            CLASSIC_DRAW,
+            (5000, 5000),
+            True,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic › House rules: draw setting: ends drawn",
+        ),
+        pytest.param(
+            CLASSIC_DRAW,
+            (5500, 5500),
+            True,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic › House rules: draw setting ends a tie at 5500",
+        ),
+        pytest.param(
+            CLASSIC,
+            (5000, 4200),
+            True,
+            0,
+            800,
+            False,
+            id="docs/rules.md#classic › End of the game: reaching 5000 exactly ends it",
+        ),
+        pytest.param(
+            CLASSIC,
+            (4100, 5350),
+            True,
+            1,
+            1250,
+            False,
+            id="docs/rules.md#classic › End of the game: side 1 past 5000 wins by 1250",
+        ),
+        pytest.param(
+            CLASSIC,
+            (6200, 5100),
+            True,
+            0,
+            1100,
+            False,
+            id="docs/rules.md#classic › End of the game: both past the target: the higher wins",
+        ),
+        pytest.param(
+            CLASSIC,
+            (5500, 5500),
+            False,
+            None,
+            None,
+            True,
+            id="docs/rules.md#classic › House rules: default: tie at 5500, play on",
+        ),
+        pytest.param(
+            CLASSIC,
+            (-300, 5000),
+            True,
+            1,
+            5300,
+            False,
+            id="docs/rules.md#classic › End of the game: a negative total loses by the whole difference",
+        ),
+        pytest.param(
+            CLASSIC,
+            (-200, -800),
+            False,
+            None,
+            None,
+            False,
+            id="docs/rules.md#classic › End of the game: negative totals, not finished",
+        ),
     ],
 )
 def test_game_result(rules, totals, finished, winner, margin, tie):
@@ -441,7 +638,8 @@ def test_game_result(rules, totals, finished, winner, margin, tie):
 
 
 # ---------------------------------------------------------------------------------------------
-# play(): a whole game hand by hand (§2.3 minimum from the total at the start of a hand, §2.6 end)
+# play(): a whole game hand by hand (docs/rules.md#classic › Opening minimum: minimum from the total at the start of a
+# hand, docs/rules.md#classic › End of the game: end)
 
 GAME = [
     # hand 1: side 0 100+500+300 = 900; side 1 never melded: -100-85 = -185
@@ -466,8 +664,8 @@ GAME = [
 ]
 SCORES = [(900, -185), (460, 1800), (3000, 40), (800, 590), (-50, 700)]
 TOTALS = [(900, -185), (1360, 1615), (4360, 1655), (5160, 2245), (5110, 2945)]
-# §2.3 next hand's minimum: 900→50, -185→15 (negative); 1360→50, 1615→90; 4360→120, 1655→90;
-# 5160→120, 2245→90; 5110→120, 2945→90
+# docs/rules.md#classic › Opening minimum: next hand's minimum: 900→50, -185→15 (negative); 1360→50, 1615→90; 4360→120,
+# 1655→90; 5160→120, 2245→90; 5110→120, 2945→90
 MINIMUMS = [(50, 15), (50, 90), (120, 90), (120, 90), (120, 90)]
 
 
@@ -485,14 +683,14 @@ def test_play_running_totals_and_minimums_before_the_end():
 
 
 def test_play_negative_total_opens_with_15():
-    # §2.3, §13 D1: side 1 is at -185 after hand 1, so it needs only 15 in hand 2.
+    # docs/rules.md#classic › Opening minimum: side 1 is at -185 after hand 1, so it needs only 15 in hand 2.
     state = scoring.play(CLASSIC, GAME[:1])
     assert state.totals == (900, -185)
     assert state.opening_minimums == (50, 15)
 
 
 def test_play_game_ends_after_the_deciding_hand():
-    # §2.6: 5160 ≥ 5000 after hand 4 (index 3); margin 5160-2245 = 2915.
+    # docs/rules.md#classic › End of the game: 5160 ≥ 5000 after hand 4 (index 3); margin 5160-2245 = 2915.
     state = scoring.play(CLASSIC, GAME[:4])
     assert state.totals == (5160, 2245)
     assert state.result.finished
@@ -503,8 +701,8 @@ def test_play_game_ends_after_the_deciding_hand():
 
 
 def test_play_hands_after_the_deciding_one_are_extra():
-    # §2.6: the game ended after hand 4; hand 5 is counted in the totals shown but flagged extra,
-    # and the result stays the one of hand 4 (winner 0 by 2915, not 5110-2945 = 2165).
+    # docs/rules.md#classic › End of the game: the game ended after hand 4; hand 5 is counted in the totals shown but
+    # flagged extra, and the result stays the one of hand 4 (winner 0 by 2915, not 5110-2945 = 2165).
     state = scoring.play(CLASSIC, GAME)
     assert [h.totals for h in state.hands] == TOTALS
     assert [h.opening_minimums for h in state.hands] == MINIMUMS
@@ -516,8 +714,8 @@ def test_play_hands_after_the_deciding_one_are_extra():
 
 
 def test_play_two_players_both_past_target_in_one_hand():
-    # §4, §13 D19: from 4800 / 4700, player 0 goes out 100+1000+300 = 1400 → 6200;
-    # player 1 500+300+250-20 = 1030 → 5730. Both past 5000: the higher wins by 470.
+    # docs/rules.md#classic-2p › Going out, End of the game: from 4800 / 4700, player 0 goes out 100+1000+300 = 1400 →
+    # 6200; player 1 500+300+250-20 = 1030 → 5730. Both past 5000: the higher wins by 470.
     hand = (
         SideHand(went_out="normal", natural_canastas=2, melded_points=300),
         SideHand(natural_canastas=1, mixed_canastas=1, melded_points=250, hand_points=20),
@@ -529,7 +727,7 @@ def test_play_two_players_both_past_target_in_one_hand():
 
 
 def test_play_two_players_tie_plays_on_then_next_hand_decides():
-    # §15.4 default: level at 5000 → tie, play another hand.
+    # docs/rules.md#classic › House rules: default: level at 5000 → tie, play another hand.
     # hand 1 from 4500 / 4000: player 0 500+100-100 = 500 → 5000; player 1 500+300+200 = 1000 → 5000.
     # hand 2: player 0 100+1000+250 = 1350 → 6350; player 1 100+60-90 = 70 → 5070; margin 1280.
     hands = [
@@ -570,12 +768,12 @@ def test_play_running_totals_minimums_and_the_end():
 
 
 # ---------------------------------------------------------------------------------------------
-# §5 three players: a lone player against a partnership for the hand, each keeping his own total
+# docs/rules.md#classic-3p: three players: a lone player against a partnership for the hand, each keeping his own total
 
 
 def test_classic_three_players_red_threes_stay_personal():
-    # §5: Bert alone and never melded: 4 red threes −800 − 20 = −820 (all four held by one individual);
-    # Anna & Carl pool natural 500 + melded 300 = 800 each, without red threes
+    # docs/rules.md#classic-3p › Red and black threes: Bert alone and never melded: 4 red threes −800 − 20 = −820 (all
+    # four held by one individual); Anna & Carl pool natural 500 + melded 300 = 800 each, without red threes
     rules = rules_of("classic-3p")
     sides = [{"natural_canastas": 1, "melded_points": 300}, {"red_threes": 4, "hand_points": 20}, {}]
     read, problems = checks.read_hand(rules, sides, lone=1)
@@ -587,10 +785,10 @@ def test_classic_three_players_red_threes_stay_personal():
 
 
 def test_classic_three_players_partner_who_melded_nothing_keeps_the_partnership_sign():
-    # §5 reading (a): Anna went out with a natural canasta (35 melded); Carl, her partner, melded
-    # nothing himself (ticked "nothing melded") and holds a red three. The partnership has melded,
-    # so his red three counts plus: 100 going out + 500 natural + 35 melded + 100 = 735;
-    # Anna 100 + 500 + 35 = 635 (no red three of her own). Bert alone, nothing: 0.
+    # docs/rules.md#classic-3p › House rules (a partner's red threes): Anna went out with a natural canasta (35 melded);
+    # Carl, her partner, melded nothing himself (ticked "nothing melded") and holds a red three. The partnership has
+    # melded, so his red three counts plus: 100 going out + 500 natural + 35 melded + 100 = 735; Anna 100 + 500 + 35 =
+    # 635 (no red three of her own). Bert alone, nothing: 0.
     rules = rules_of("classic-3p")
     sides = [
         {"natural_canastas": 1, "melded_points": 35, "went_out": "normal"},
@@ -603,8 +801,8 @@ def test_classic_three_players_partner_who_melded_nothing_keeps_the_partnership_
 
 
 def test_classic_three_players_settings_of_15_3():
-    # §15.3, setting "own": Carl's red three counts by his own melds: he melded nothing, so −100;
-    # the partnership's 635 as above: Carl 635 − 100 = 535, Anna 635
+    # docs/rules.md#classic-3p › House rules, setting "own": Carl's red three counts by his own melds: he melded
+    # nothing, so −100; the partnership's 635 as above: Carl 635 − 100 = 535, Anna 635
     rules = rules_of("classic-3p", {"lone_red_sign": "own"})
     sides = [
         {"natural_canastas": 1, "melded_points": 35, "went_out": "normal"},
@@ -613,8 +811,8 @@ def test_classic_three_players_settings_of_15_3():
     ]
     read, problems = checks.read_hand(rules, sides, lone=1)
     assert problems == [] and [s.score for s in scoring.score_hand(rules, read, 1)] == [635, 0, 535]
-    # §5 reading (b): Anna and Carl hold two red threes each. Default: the all-four value is one
-    # player's, so each counts 2 red threes = 200: 635 + 200 = 835 each.
+    # docs/rules.md#classic-3p › House rules (all four red threes): Anna and Carl hold two red threes each. Default: the
+    # all-four value is one player's, so each counts 2 red threes = 200: 635 + 200 = 835 each.
     sides = [{"natural_canastas": 1, "melded_points": 35, "went_out": "normal", "red_threes": 2}, {}, {"red_threes": 2}]
     read, problems = checks.read_hand(rules_of("classic-3p"), sides, lone=1)
     assert problems == [] and [s.score for s in scoring.score_hand(rules_of("classic-3p"), read, 1)] == [835, 0, 835]
@@ -625,8 +823,8 @@ def test_classic_three_players_settings_of_15_3():
 
 
 def test_classic_three_players_penalty_is_the_offenders_own():
-    # §15.11: penalties come off the offending side's score; in §5 the partners keep individual
-    # totals, so Carl's 100 penalty is his alone: Anna 635, Carl 635 − 100 = 535
+    # docs/rules.md#classic-3p › Penalties: come off the offending side's score; in docs/rules.md#classic-3p ›
+    # Penalties: the partners keep individual totals, so Carl's 100 penalty is his alone: Anna 635, Carl 635 − 100 = 535
     rules = rules_of("classic-3p")
     sides = [{"natural_canastas": 1, "melded_points": 35, "went_out": "normal"}, {}, {"penalties": 100}]
     read, problems = checks.read_hand(rules, sides, lone=1)
@@ -634,8 +832,8 @@ def test_classic_three_players_penalty_is_the_offenders_own():
 
 
 def test_plausibility_three_players_partner_melds_freely():
-    # §5: the partner who melds first meets his own minimum; the other then melds freely. Anna
-    # (minimum 90) opened with 95, Carl added 20 (his own minimum 50): no warning for Carl.
+    # docs/rules.md#classic-3p › Opening minimum: the partner who melds first meets his own minimum; the other then
+    # melds freely. Anna (minimum 90) opened with 95, Carl added 20 (his own minimum 50): no warning for Carl.
     rules = rules_of("classic-3p")
     sides, problems = checks.read_hand(
         rules, [{"melded_points": 95}, {"melded_points": 60}, {"melded_points": 20}], stock_out=True, lone=1

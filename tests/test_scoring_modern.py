@@ -1,6 +1,7 @@
-"""Worked examples for Modern American Canasta (§8), computed by hand from the spec.
+"""Worked examples for Modern American Canasta (docs/rules.md#modern), computed by hand from the rules.
 
-Sections (§) refer to shared/rules/scoring-spec.md; see tests/worked_examples.py for how each case
+Citations name a heading of docs/rules.md (`docs/rules.md#<rule set> › <heading>`); see tests/worked_examples.py for
+how each case
 is read and scored.
 """
 
@@ -27,9 +28,9 @@ from tests.worked_examples import (
 # Worked hand scores: (rule set, first side's entry, settings, score, breakdown items)
 
 MODERN = [
-    # §8.5 element 1: each canasta kind (one canasta: threes not scored, melded cards added)
+    # docs/rules.md#modern › Canastas: each canasta kind (one canasta: threes not scored, melded cards added)
     case(
-        "§8.5 Modern mixed canasta 300",
+        "docs/rules.md#modern › Canastas: Modern mixed canasta 300",
         "modern",
         {"mixed_canastas": 1, "melded_points": 65},
         None,
@@ -37,7 +38,7 @@ MODERN = [
         {"mixed_canastas": 300, "melded_cards": 65},
     ),
     case(
-        "§8.5 Modern natural canasta 500",
+        "docs/rules.md#modern › Canastas: Modern natural canasta 500",
         "modern",
         {"natural_canastas": 1, "melded_points": 35},
         None,
@@ -45,7 +46,7 @@ MODERN = [
         {"natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§8.5 Modern natural aces/7s canasta 2500",
+        "docs/rules.md#modern › Canastas: Modern natural aces/7s canasta 2500",
         "modern",
         {"natural_aces_sevens_canastas": 1, "melded_points": 140},
         None,
@@ -53,7 +54,7 @@ MODERN = [
         {"natural_aces_sevens_canastas": 2500, "melded_cards": 140},
     ),
     case(
-        "§8.5 Modern seven 2s canasta 3000",
+        "docs/rules.md#modern › Canastas: Modern seven 2s canasta 3000",
         "modern",
         {"twos_canastas": 1, "melded_points": 140},
         None,
@@ -61,7 +62,7 @@ MODERN = [
         {"twos_canastas": 3000, "melded_cards": 140},
     ),
     case(
-        "§8.5 Modern joker canasta 2500",
+        "docs/rules.md#modern › Canastas: Modern joker canasta 2500",
         "modern",
         {"jokers_canastas": 1, "melded_points": 260},
         None,
@@ -69,7 +70,7 @@ MODERN = [
         {"jokers_canastas": 2500, "melded_cards": 260},
     ),
     case(
-        "§8.5 Modern other wild canasta 2000",
+        "docs/rules.md#modern › Canastas: Modern other wild canasta 2000",
         "modern",
         {"wild_canastas": 1, "melded_points": 170},
         None,
@@ -77,7 +78,7 @@ MODERN = [
         {"wild_canastas": 2000, "melded_cards": 170},
     ),
     case(
-        "§8.5 Modern going out 100 with 2 canastas",
+        "docs/rules.md#modern › Going out: Modern going out 100 with 2 canastas",
         "modern",
         {"went_out": "normal", "natural_canastas": 1, "mixed_canastas": 1, "melded_points": 200},
         None,
@@ -85,7 +86,7 @@ MODERN = [
         {"going_out": 100, "natural_canastas": 500, "mixed_canastas": 300, "melded_cards": 200},
     ),
     case(
-        "§8.5 Modern mixed 300 + natural 500",
+        "docs/rules.md#modern › Canastas: Modern mixed 300 + natural 500",
         "modern",
         {"mixed_canastas": 1, "natural_canastas": 1, "melded_points": 200},
         None,
@@ -93,7 +94,7 @@ MODERN = [
         {"mixed_canastas": 300, "natural_canastas": 500, "melded_cards": 200},
     ),
     case(
-        "§8.5 Modern natural aces/7s 2500 + seven 2s 3000",
+        "docs/rules.md#modern › Canastas: Modern natural aces/7s 2500 + seven 2s 3000",
         "modern",
         {"natural_aces_sevens_canastas": 1, "twos_canastas": 1, "melded_points": 280},
         None,
@@ -101,16 +102,16 @@ MODERN = [
         {"natural_aces_sevens_canastas": 2500, "twos_canastas": 3000, "melded_cards": 280},
     ),
     case(
-        "§8.5 Modern joker canasta 2500 + other wild 2000",
+        "docs/rules.md#modern › Canastas: Modern joker canasta 2500 + other wild 2000",
         "modern",
         {"jokers_canastas": 1, "wild_canastas": 1, "melded_points": 430},
         None,
         4930,
         {"jokers_canastas": 2500, "wild_canastas": 2000, "melded_cards": 430},
     ),
-    # element 2: incomplete melds, in every column
+    # docs/rules.md#modern › Penalties: incomplete melds, in every column
     case(
-        "§8.5 Modern incomplete pure aces -2500 (0 canastas, melded minus)",
+        "docs/rules.md#modern › Penalties: Modern incomplete pure aces -2500 (0 canastas, melded minus)",
         "modern",
         {"incomplete_aces": 1, "melded_points": 60},
         None,
@@ -118,7 +119,7 @@ MODERN = [
         {"incomplete_aces": -2500, "melded_cards": -60},
     ),
     case(
-        "§8.5 Modern incomplete 7s -2500",
+        "docs/rules.md#modern › Penalties: Modern incomplete 7s -2500",
         "modern",
         {"incomplete_sevens": 1, "melded_points": 15},
         None,
@@ -126,7 +127,7 @@ MODERN = [
         {"incomplete_sevens": -2500, "melded_cards": -15},
     ),
     case(
-        "§8.5 Modern incomplete wild -2000",
+        "docs/rules.md#modern › Penalties: Modern incomplete wild -2000",
         "modern",
         {"incomplete_wild": 1, "melded_points": 60},
         None,
@@ -134,7 +135,7 @@ MODERN = [
         {"incomplete_wild": -2000, "melded_cards": -60},
     ),
     case(
-        "§8.5 Modern incomplete aces with a canasta: cards still added",
+        "docs/rules.md#modern › Penalties: Modern incomplete aces with a canasta: cards still added",
         "modern",
         {"incomplete_aces": 1, "natural_canastas": 1, "melded_points": 95},
         None,
@@ -142,7 +143,7 @@ MODERN = [
         {"incomplete_aces": -2500, "natural_canastas": 500, "melded_cards": 95},
     ),
     case(
-        "§8.5 Modern incomplete 7s -2500 with a natural canasta",
+        "docs/rules.md#modern › Penalties: Modern incomplete 7s -2500 with a natural canasta",
         "modern",
         {"incomplete_sevens": 1, "natural_canastas": 1, "melded_points": 50},
         None,
@@ -150,16 +151,16 @@ MODERN = [
         {"incomplete_sevens": -2500, "natural_canastas": 500, "melded_cards": 50},
     ),
     case(
-        "§8.5 Modern incomplete wild -2000 with 2 mixed canastas",
+        "docs/rules.md#modern › Penalties: Modern incomplete wild -2000 with 2 mixed canastas",
         "modern",
         {"incomplete_wild": 1, "mixed_canastas": 2, "melded_points": 200},
         None,
         -1200,
         {"incomplete_wild": -2000, "mixed_canastas": 600, "melded_cards": 200},
     ),
-    # element 2: players holding 3 or more aces / 7s, per player (§13 D4)
+    # docs/rules.md#modern › Penalties: players holding 3 or more aces / 7s, per player
     case(
-        "§8.5 Modern one player holding 3+ aces -1500",
+        "docs/rules.md#modern › Penalties: Modern one player holding 3+ aces -1500",
         "modern",
         {"holding_aces": 1, "hand_points": 60},
         None,
@@ -167,7 +168,7 @@ MODERN = [
         {"holding_aces": -1500, "cards_in_hand": -60},
     ),
     case(
-        "§8.5 Modern one player holding 3+ 7s -1500",
+        "docs/rules.md#modern › Penalties: Modern one player holding 3+ 7s -1500",
         "modern",
         {"holding_sevens": 1, "hand_points": 15},
         None,
@@ -175,7 +176,7 @@ MODERN = [
         {"holding_sevens": -1500, "cards_in_hand": -15},
     ),
     case(
-        "§13 D4 Modern two players holding 3 aces -3000",
+        "docs/rules.md#modern › Penalties: Modern two players holding 3 aces -3000",
         "modern",
         {"holding_aces": 2, "hand_points": 120},
         None,
@@ -183,16 +184,17 @@ MODERN = [
         {"holding_aces": -3000, "cards_in_hand": -120},
     ),
     case(
-        "§13 D4 Modern two players holding 3 7s -3000",
+        "docs/rules.md#modern › Penalties: Modern two players holding 3 7s -3000",
         "modern",
         {"holding_sevens": 2, "hand_points": 30},
         None,
         -3030,
         {"holding_sevens": -3000, "cards_in_hand": -30},
     ),
-    # §13 D5: incomplete 7s and a player holding 3 sevens: 2500 + 1500 = 4000 in all, not an extra 4000
+    # docs/rules.md#modern › Penalties: incomplete 7s and a player holding 3 sevens: 2500 + 1500 = 4000 in all, not an
+    # extra 4000
     case(
-        "§13 D5 Modern 4000 in total (0 canastas)",
+        "docs/rules.md#modern › Penalties: Modern 4000 in total (0 canastas)",
         "modern",
         {"incomplete_sevens": 1, "holding_sevens": 1, "melded_points": 15, "hand_points": 15},
         None,
@@ -200,7 +202,7 @@ MODERN = [
         {"incomplete_sevens": -2500, "holding_sevens": -1500, "melded_cards": -15, "cards_in_hand": -15},
     ),
     case(
-        "§13 D5 Modern 4000 in total (2 canastas)",
+        "docs/rules.md#modern › Penalties: Modern 4000 in total (2 canastas)",
         "modern",
         {"incomplete_aces": 1, "holding_aces": 1, "natural_canastas": 2, "melded_points": 130, "hand_points": 60},
         None,
@@ -213,22 +215,66 @@ MODERN = [
             "cards_in_hand": -60,
         },
     ),
-    # element 3: the three-table 100/300/500/1000, red and black looked up apart; 0 canastas → minus
-    case("§8.5 Modern 1 red three, 0 canastas -100", "modern", {"red_threes": 1}, None, -100, {"red_threes": -100}),
-    case("§8.5 Modern 2 red threes, 0 canastas -300", "modern", {"red_threes": 2}, None, -300, {"red_threes": -300}),
-    case("§8.5 Modern 3 red threes, 0 canastas -500", "modern", {"red_threes": 3}, None, -500, {"red_threes": -500}),
-    case("§8.5 Modern 4 red threes, 0 canastas -1000", "modern", {"red_threes": 4}, None, -1000, {"red_threes": -1000}),
+    # docs/rules.md#modern › Red and black threes: the three-table 100/300/500/1000, red and black looked up apart; 0
+    # canastas → minus
     case(
-        "§8.5 Modern 1 black three, 0 canastas -100", "modern", {"black_threes": 1}, None, -100, {"black_threes": -100}
+        "docs/rules.md#modern › Red and black threes: Modern 1 red three, 0 canastas -100",
+        "modern",
+        {"red_threes": 1},
+        None,
+        -100,
+        {"red_threes": -100},
     ),
     case(
-        "§8.5 Modern 2 black threes, 0 canastas -300", "modern", {"black_threes": 2}, None, -300, {"black_threes": -300}
+        "docs/rules.md#modern › Red and black threes: Modern 2 red threes, 0 canastas -300",
+        "modern",
+        {"red_threes": 2},
+        None,
+        -300,
+        {"red_threes": -300},
     ),
     case(
-        "§8.5 Modern 3 black threes, 0 canastas -500", "modern", {"black_threes": 3}, None, -500, {"black_threes": -500}
+        "docs/rules.md#modern › Red and black threes: Modern 3 red threes, 0 canastas -500",
+        "modern",
+        {"red_threes": 3},
+        None,
+        -500,
+        {"red_threes": -500},
     ),
     case(
-        "§8.5 Modern 4 black threes, 0 canastas -1000",
+        "docs/rules.md#modern › Red and black threes: Modern 4 red threes, 0 canastas -1000",
+        "modern",
+        {"red_threes": 4},
+        None,
+        -1000,
+        {"red_threes": -1000},
+    ),
+    case(
+        "docs/rules.md#modern › Red and black threes: Modern 1 black three, 0 canastas -100",
+        "modern",
+        {"black_threes": 1},
+        None,
+        -100,
+        {"black_threes": -100},
+    ),
+    case(
+        "docs/rules.md#modern › Red and black threes: Modern 2 black threes, 0 canastas -300",
+        "modern",
+        {"black_threes": 2},
+        None,
+        -300,
+        {"black_threes": -300},
+    ),
+    case(
+        "docs/rules.md#modern › Red and black threes: Modern 3 black threes, 0 canastas -500",
+        "modern",
+        {"black_threes": 3},
+        None,
+        -500,
+        {"black_threes": -500},
+    ),
+    case(
+        "docs/rules.md#modern › Red and black threes: Modern 4 black threes, 0 canastas -1000",
         "modern",
         {"black_threes": 4},
         None,
@@ -236,7 +282,7 @@ MODERN = [
         {"black_threes": -1000},
     ),
     case(
-        "§8.5 Modern 2 red + 1 black, 0 canastas, melded minus",
+        "docs/rules.md#modern › Canastas: Modern 2 red + 1 black, 0 canastas, melded minus",
         "modern",
         {"red_threes": 2, "black_threes": 1, "melded_points": 60},
         None,
@@ -244,7 +290,7 @@ MODERN = [
         {"red_threes": -300, "black_threes": -100, "melded_cards": -60},
     ),
     case(
-        "§8.5 Modern 1 red + 1 black, 0 canastas, melded minus",
+        "docs/rules.md#modern › Canastas: Modern 1 red + 1 black, 0 canastas, melded minus",
         "modern",
         {"red_threes": 1, "black_threes": 1, "melded_points": 60},
         None,
@@ -253,7 +299,7 @@ MODERN = [
     ),
     # 1 canasta → threes not scored
     case(
-        "§8.5 Modern 4 red + 4 black, 1 canasta: not scored",
+        "docs/rules.md#modern › Canastas: Modern 4 red + 4 black, 1 canasta: not scored",
         "modern",
         {"red_threes": 4, "black_threes": 4, "natural_canastas": 1, "melded_points": 35},
         None,
@@ -261,7 +307,7 @@ MODERN = [
         {"red_threes": 0, "black_threes": 0, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§8.5 Modern 2 red threes, 1 canasta: not scored",
+        "docs/rules.md#modern › Red and black threes: Modern 2 red threes, 1 canasta: not scored",
         "modern",
         {"red_threes": 2, "mixed_canastas": 1, "melded_points": 65},
         None,
@@ -269,7 +315,7 @@ MODERN = [
         {"red_threes": 0, "mixed_canastas": 300, "melded_cards": 65},
     ),
     case(
-        "§8.5 Modern 4 red + 2 black, 1 canasta: not scored",
+        "docs/rules.md#modern › Canastas: Modern 4 red + 2 black, 1 canasta: not scored",
         "modern",
         {"red_threes": 4, "black_threes": 2, "natural_canastas": 1, "melded_points": 60},
         None,
@@ -278,7 +324,7 @@ MODERN = [
     ),
     # ≥ 2 canastas → plus
     case(
-        "§8.5 Modern 1 red three, 2 canastas +100",
+        "docs/rules.md#modern › Red and black threes: Modern 1 red three, 2 canastas +100",
         "modern",
         {"red_threes": 1, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -286,7 +332,7 @@ MODERN = [
         {"red_threes": 100, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 2 red threes, 2 canastas +300",
+        "docs/rules.md#modern › Red and black threes: Modern 2 red threes, 2 canastas +300",
         "modern",
         {"red_threes": 2, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -294,7 +340,7 @@ MODERN = [
         {"red_threes": 300, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 3 red threes, 2 canastas +500",
+        "docs/rules.md#modern › Red and black threes: Modern 3 red threes, 2 canastas +500",
         "modern",
         {"red_threes": 3, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -302,7 +348,7 @@ MODERN = [
         {"red_threes": 500, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 4 red threes, 2 canastas +1000",
+        "docs/rules.md#modern › Red and black threes: Modern 4 red threes, 2 canastas +1000",
         "modern",
         {"red_threes": 4, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -310,7 +356,7 @@ MODERN = [
         {"red_threes": 1000, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 1 black three, 3 canastas +100",
+        "docs/rules.md#modern › Red and black threes: Modern 1 black three, 3 canastas +100",
         "modern",
         {"black_threes": 1, "natural_canastas": 3, "melded_points": 105},
         None,
@@ -318,7 +364,7 @@ MODERN = [
         {"black_threes": 100, "natural_canastas": 1500, "melded_cards": 105},
     ),
     case(
-        "§8.5 Modern 2 black threes, 2 canastas +300",
+        "docs/rules.md#modern › Red and black threes: Modern 2 black threes, 2 canastas +300",
         "modern",
         {"black_threes": 2, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -326,7 +372,7 @@ MODERN = [
         {"black_threes": 300, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 3 black threes, 2 canastas +500",
+        "docs/rules.md#modern › Red and black threes: Modern 3 black threes, 2 canastas +500",
         "modern",
         {"black_threes": 3, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -334,7 +380,7 @@ MODERN = [
         {"black_threes": 500, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 4 black threes, 2 canastas +1000",
+        "docs/rules.md#modern › Red and black threes: Modern 4 black threes, 2 canastas +1000",
         "modern",
         {"black_threes": 4, "natural_canastas": 2, "melded_points": 70},
         None,
@@ -342,7 +388,7 @@ MODERN = [
         {"black_threes": 1000, "natural_canastas": 1000, "melded_cards": 70},
     ),
     case(
-        "§8.5 Modern 4 red + 4 black, 2 canastas, going out",
+        "docs/rules.md#modern › Canastas: Modern 4 red + 4 black, 2 canastas, going out",
         "modern",
         {
             "went_out": "normal",
@@ -364,7 +410,7 @@ MODERN = [
         },
     ),
     case(
-        "§8.5 Modern 3 red + 4 black, 2 canastas +500 +1000",
+        "docs/rules.md#modern › Canastas: Modern 3 red + 4 black, 2 canastas +500 +1000",
         "modern",
         {"red_threes": 3, "black_threes": 4, "natural_canastas": 1, "mixed_canastas": 1, "melded_points": 120},
         None,
@@ -372,16 +418,16 @@ MODERN = [
         {"red_threes": 500, "black_threes": 1000, "natural_canastas": 500, "mixed_canastas": 300, "melded_cards": 120},
     ),
     case(
-        "§8.5 Modern 2 red + 3 black, 2 canastas +300 +500",
+        "docs/rules.md#modern › Canastas: Modern 2 red + 3 black, 2 canastas +300 +500",
         "modern",
         {"red_threes": 2, "black_threes": 3, "natural_canastas": 2, "melded_points": 100},
         None,
         1900,
         {"red_threes": 300, "black_threes": 500, "natural_canastas": 1000, "melded_cards": 100},
     ),
-    # element 4/5: melded cards deducted with 0 canastas; a 3 in hand costs 5
+    # docs/rules.md#modern › Penalties, Red and black threes: melded cards deducted with 0 canastas; a 3 in hand costs 5
     case(
-        "§8.5 Modern melded cards deducted with 0 canastas",
+        "docs/rules.md#modern › Canastas: Modern melded cards deducted with 0 canastas",
         "modern",
         {"melded_points": 120, "hand_points": 30},
         None,
@@ -389,27 +435,49 @@ MODERN = [
         {"melded_cards": -120, "cards_in_hand": -30},
     ),
     case(
-        "§8.5 Modern a black 3 in hand costs 5",
+        "docs/rules.md#modern › Red and black threes: Modern a black 3 in hand costs 5",
         "modern",
         {"mixed_canastas": 1, "melded_points": 65, "hand_cards": {"black_threes": 2, "high": 1}},
         None,
         345,
         {"mixed_canastas": 300, "melded_cards": 65, "cards_in_hand": -20},
     ),
-    # element 6: a special hand scores only its value (threes and partner's hand cards not scored)
-    case("§8.5 Modern Straight 3000", "modern", {"went_out": "straight"}, None, 3000, {"straight": 3000}),
-    case("§8.5 Modern Pairs without wild 2500", "modern", {"went_out": "pairs"}, None, 2500, {"pairs": 2500}),
+    # docs/rules.md#modern › Going out: a special hand scores only its value (threes and partner's hand cards not
+    # scored)
     case(
-        "§8.5 Modern Pairs with 2s, 7s and aces 2000",
+        "docs/rules.md#modern › Going out: Modern Straight 3000",
+        "modern",
+        {"went_out": "straight"},
+        None,
+        3000,
+        {"straight": 3000},
+    ),
+    case(
+        "docs/rules.md#modern › Going out: Modern Pairs without wild 2500",
+        "modern",
+        {"went_out": "pairs"},
+        None,
+        2500,
+        {"pairs": 2500},
+    ),
+    case(
+        "docs/rules.md#modern › Going out: Modern Pairs with 2s, 7s and aces 2000",
         "modern",
         {"went_out": "pairs_wild"},
         None,
         2000,
         {"pairs_wild": 2000},
     ),
-    case("§8.5 Modern Garbage 2000", "modern", {"went_out": "garbage"}, None, 2000, {"garbage": 2000}),
     case(
-        "§8.5 Modern Straight only: red threes and partner's cards not scored",
+        "docs/rules.md#modern › Going out: Modern Garbage 2000",
+        "modern",
+        {"went_out": "garbage"},
+        None,
+        2000,
+        {"garbage": 2000},
+    ),
+    case(
+        "docs/rules.md#modern › Going out: Modern Straight only: red threes and partner's cards not scored",
         "modern",
         {"went_out": "straight", "red_threes": 2, "hand_points": 85},
         None,
@@ -417,7 +485,7 @@ MODERN = [
         {"straight": 3000},
     ),
     case(
-        "§15.10 Modern setting: Pairs 3500",
+        "docs/rules.md#modern › House rules: Modern setting: Pairs 3500",
         "modern",
         {"went_out": "pairs"},
         {"special_3500": True},
@@ -425,7 +493,7 @@ MODERN = [
         {"pairs": 3500},
     ),
     case(
-        "§15.10 Modern setting: Garbage 3500",
+        "docs/rules.md#modern › House rules: Modern setting: Garbage 3500",
         "modern",
         {"went_out": "garbage"},
         {"special_3500": True},
@@ -433,7 +501,7 @@ MODERN = [
         {"garbage": 3500},
     ),
     case(
-        "§15.10 Modern setting: Pairs with 2s, 7s and aces 3500 (reading: every hand of pairs)",
+        "docs/rules.md#modern › House rules: Modern setting: Pairs with 2s, 7s and aces 3500 (every hand of pairs)",
         "modern",
         {"went_out": "pairs_wild"},
         {"special_3500": True},
@@ -441,16 +509,17 @@ MODERN = [
         {"pairs_wild": 3500},
     ),
     case(
-        "§15.10 Modern setting: Garbage 3500, red threes not scored",
+        "docs/rules.md#modern › House rules: Modern setting: Garbage 3500, red threes not scored",
         "modern",
         {"went_out": "garbage", "red_threes": 2},
         {"special_3500": True},
         3500,
         {"garbage": 3500},
     ),
-    # §8.3: a mixed canasta holds at most 2 wild cards; six 4s and one 2 is the smallest, 30 + 20 = 50
+    # docs/rules.md#modern › Canastas: a mixed canasta holds at most 2 wild cards; six 4s and one 2 is the smallest, 30
+    # + 20 = 50
     case(
-        "§8.3 Modern smallest mixed canasta 50",
+        "docs/rules.md#modern › Canastas: Modern smallest mixed canasta 50",
         "modern",
         {"mixed_canastas": 1, "melded_points": 50},
         None,
@@ -458,7 +527,7 @@ MODERN = [
         {"mixed_canastas": 300, "melded_cards": 50},
     ),
     case(
-        "§15.10 Modern setting leaves the Straight at 3000",
+        "docs/rules.md#modern › House rules: Modern setting leaves the Straight at 3000",
         "modern",
         {"went_out": "straight"},
         {"special_3500": True},
@@ -474,7 +543,7 @@ def test_hand_score(variant_id, side, settings, expected, items):
 
 
 def test_modern_opponents_of_a_special_hand_score_normally():
-    """§8.5 element 6: the special-hand team scores only its value, the other team as usual."""
+    """docs/rules.md#modern › Going out: the special-hand team scores only its value, the other team as usual."""
     rules = rules_of("modern")
     raw = [
         {"went_out": "straight", "red_threes": 1},
@@ -491,7 +560,7 @@ def test_modern_opponents_of_a_special_hand_score_normally():
 
 
 # ---------------------------------------------------------------------------------------------
-# §8.2 opening-minimum table with its boundaries
+# docs/rules.md#modern › Opening minimum: opening-minimum table with its boundaries
 
 MODERN_ROWS = [
     (-2000, 125),
@@ -507,46 +576,54 @@ MODERN_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("variant_id, settings, total, minimum", opening_rows("§8.2", "modern", MODERN_ROWS))
+@pytest.mark.parametrize(
+    "variant_id, settings, total, minimum",
+    opening_rows("docs/rules.md#modern › Opening minimum", "modern", MODERN_ROWS),
+)
 def test_opening_minimum(variant_id, settings, total, minimum):
     assert scoring.opening_minimum(rules_of(variant_id, settings), total) == minimum
 
 
 # ---------------------------------------------------------------------------------------------
-# Going out (§8.4, §8.5, §15.10): 2 canastas; special hands
+# Going out (docs/rules.md#modern › Going out, House rules): 2 canastas; special hands
 
 
 @pytest.mark.parametrize(
     "variant_id, side, settings, refused",
     [
-        going_out("§8.4 Modern 1 canasta refused", "modern", {"natural_canastas": 1, "melded_points": 35}, True),
         going_out(
-            "§8.4 Modern 2 canastas",
+            "docs/rules.md#modern › Going out: Modern 1 canasta refused",
+            "modern",
+            {"natural_canastas": 1, "melded_points": 35},
+            True,
+        ),
+        going_out(
+            "docs/rules.md#modern › Going out: Modern 2 canastas",
             "modern",
             {"natural_canastas": 1, "mixed_canastas": 1, "melded_points": 100},
             False,
         ),
         going_out(
-            "§8.4 Modern 2 wild canastas of any kinds",
+            "docs/rules.md#modern › Going out: Modern 2 wild canastas of any kinds",
             "modern",
             {"twos_canastas": 1, "wild_canastas": 1, "melded_points": 310},
             False,
         ),
         going_out(
-            "§8.4 Modern incomplete 7s allowed by default",
+            "docs/rules.md#modern › Going out: Modern incomplete 7s allowed by default",
             "modern",
             {"natural_canastas": 2, "incomplete_sevens": 1, "melded_points": 85},
             False,
         ),
         going_out(
-            "§8.4/§15.10 Modern setting: no going out with incomplete 7s",
+            "docs/rules.md#modern › Going out, House rules: Modern setting: no going out with incomplete 7s",
             "modern",
             {"natural_canastas": 2, "incomplete_sevens": 1, "melded_points": 85},
             True,
             {"no_out_with_incomplete": True},
         ),
         going_out(
-            "§8.4/§15.10 Modern setting: no going out with incomplete pure aces",
+            "docs/rules.md#modern › Going out, House rules: Modern setting: no going out with incomplete pure aces",
             "modern",
             {"natural_canastas": 2, "incomplete_aces": 1, "melded_points": 130},
             True,
@@ -569,33 +646,41 @@ def test_modern_no_going_out_with_an_incomplete_meld_setting():
 @pytest.mark.parametrize(
     "variant_id, side, refused",
     [
-        pytest.param("modern", {"went_out": "straight"}, False, id="§8.4 Modern special hand needs no canasta"),
         pytest.param(
-            "modern", {"went_out": "pairs", "red_threes": 1}, False, id="§8.5 Modern special hand with a red three"
+            "modern",
+            {"went_out": "straight"},
+            False,
+            id="docs/rules.md#modern › Going out: Modern special hand needs no canasta",
+        ),
+        pytest.param(
+            "modern",
+            {"went_out": "pairs", "red_threes": 1},
+            False,
+            id="docs/rules.md#modern › Going out: Modern special hand with a red three",
         ),
         pytest.param(
             "modern",
             {"went_out": "straight", "melded_points": 50},
             True,
-            id="§8.5 Modern special hand refused with melds",
+            id="docs/rules.md#modern › Going out: Modern special hand refused with melds",
         ),
         pytest.param(
             "modern",
             {"went_out": "garbage", "natural_canastas": 1, "melded_points": 35},
             True,
-            id="§8.5 Modern special hand refused with a canasta",
+            id="docs/rules.md#modern › Going out: Modern special hand refused with a canasta",
         ),
         pytest.param(
             "modern",
             {"went_out": "pairs_wild", "incomplete_aces": 1},
             True,
-            id="§8.5 Modern special hand refused with an incomplete meld",
+            id="docs/rules.md#modern › Going out: Modern special hand refused with an incomplete meld",
         ),
         pytest.param(
             "modern",
             {"went_out": "pairs", "black_threes": 1},
             True,
-            id="§8.5 Modern special hand refused with melded black threes",
+            id="docs/rules.md#modern › Going out: Modern special hand refused with melded black threes",
         ),
     ],
 )
@@ -629,7 +714,7 @@ def test_rule_set_checks(variant_id, sides, field, needle):
 
 
 # ---------------------------------------------------------------------------------------------
-# Card conservation: 4 red and 4 black threes in a 108-card deck (§2.1)
+# Card conservation: 4 red and 4 black threes in a 108-card deck (docs/rules.md#classic › Card values)
 
 
 @pytest.mark.parametrize(
@@ -647,15 +732,23 @@ def test_red_threes_the_deck_holds(variant_id, reds, refused):
 @pytest.mark.parametrize(
     "variant_id, sides, refused",
     [
-        pytest.param("modern", [{"black_threes": 2}, {"black_threes": 2}], False, id="§2.1 Modern 4 black threes"),
         pytest.param(
-            "modern", [{"black_threes": 3}, {"black_threes": 2}], True, id="§2.1 Modern 5 black threes refused"
+            "modern",
+            [{"black_threes": 2}, {"black_threes": 2}],
+            False,
+            id="docs/rules.md#classic › Card values: Modern 4 black threes",
+        ),
+        pytest.param(
+            "modern",
+            [{"black_threes": 3}, {"black_threes": 2}],
+            True,
+            id="docs/rules.md#classic › Card values: Modern 5 black threes refused",
         ),
         pytest.param(
             "modern",
             [{"black_threes": 3}, {"hand_cards": {"black_threes": 2}}],
             True,
-            id="§2.1 Modern 3 melded + 2 in hand refused",
+            id="docs/rules.md#classic › Card values: Modern 3 melded + 2 in hand refused",
         ),
     ],
 )
@@ -665,21 +758,46 @@ def test_black_threes_the_deck_holds(variant_id, sides, refused):
 
 
 # ---------------------------------------------------------------------------------------------
-# Game end (§8.1, §15.4): 8500
+# Game end (docs/rules.md#modern › End of the game, House rules): 8500
 
 
 @pytest.mark.parametrize(
     "variant_id, settings, target, totals, expected",
     [
-        result_case("§8.1 modern 8500", "modern", (8500, 8495), True, 0, 5, (0, 5)),
-        result_case("§8.1 modern below 8500", "modern", (8495, 0), False, None, None, ()),
-        result_case("§8.1 modern both past, higher wins", "modern", (8600, 9100), True, 1, 500, (500, 0)),
-        result_case(  # §8.1 both past: the higher wins
-            "§8.1 modern both just past, higher wins", "modern", (8500, 8600), True, 1, 100, (100, 0)
-        ),
-        result_case("§15.4 modern tie: play on", "modern", (9000, 9000), False, None, None, (), tie=True),
+        result_case("docs/rules.md#modern › End of the game: modern 8500", "modern", (8500, 8495), True, 0, 5, (0, 5)),
         result_case(
-            "§15.4 modern tie setting draw",
+            "docs/rules.md#modern › End of the game: modern below 8500", "modern", (8495, 0), False, None, None, ()
+        ),
+        result_case(
+            "docs/rules.md#modern › End of the game: modern both past, higher wins",
+            "modern",
+            (8600, 9100),
+            True,
+            1,
+            500,
+            (500, 0),
+        ),
+        result_case(  # docs/rules.md#modern › End of the game: both past: the higher wins
+            "docs/rules.md#modern › End of the game: modern both just past, higher wins",
+            "modern",
+            (8500, 8600),
+            True,
+            1,
+            100,
+            (100, 0),
+        ),
+        result_case(
+            "docs/rules.md#modern › House rules: modern tie: play on",
+            "modern",
+            (9000, 9000),
+            False,
+            None,
+            None,
+            (),
+            tie=True,
+        ),
+        result_case(
+            "docs/rules.md#modern › House rules: modern tie setting draw",
             "modern",
             (9000, 9000),
             True,
@@ -700,13 +818,14 @@ def test_game_result(variant_id, settings, target, totals, expected):
 
 
 def test_target():
-    """§12.1 targets; configure(target=...) overrides it."""
+    """docs/rules.md#modern › End of the game: targets; configure(target=...) overrides it."""
     assert rules_of("modern").target == 8500
     assert rules_of("modern", target=3000).target == 3000
 
 
 def test_modern_both_past_8500_in_one_hand():
-    """§8.1: both teams reach 8500 in the same hand: the higher total wins, margin the difference."""
+    """docs/rules.md#modern › End of the game: both teams reach 8500 in the same hand: the higher total wins, margin
+    the difference."""
     rules = rules_of("modern")
     hand = read(
         rules,
@@ -722,17 +841,27 @@ def test_modern_both_past_8500_in_one_hand():
 
 
 # ---------------------------------------------------------------------------------------------
-# §13a plausibility: melded points below the opening minimum, unless a splash
+# docs/rules.md#modern › Opening minimum: plausibility: melded points below the opening minimum, unless a splash
 
 
 @pytest.mark.parametrize(
     "variant_id, side, minimum, warned, settings",
     [
         pytest.param(
-            "modern", {"mixed_canastas": 1, "melded_points": 100}, 125, True, None, id="§8.2 Modern 100 below 125"
+            "modern",
+            {"mixed_canastas": 1, "melded_points": 100},
+            125,
+            True,
+            None,
+            id="docs/rules.md#modern › Opening minimum: Modern 100 below 125",
         ),
         pytest.param(
-            "modern", {"mixed_canastas": 1, "melded_points": 125}, 125, False, None, id="§8.2 Modern 125 meets 125"
+            "modern",
+            {"mixed_canastas": 1, "melded_points": 125},
+            125,
+            False,
+            None,
+            id="docs/rules.md#modern › Opening minimum: Modern 125 meets 125",
         ),
         pytest.param(
             "modern",
@@ -740,7 +869,7 @@ def test_modern_both_past_8500_in_one_hand():
             125,
             False,
             None,
-            id="§8.2 §13a Modern seven 4s: a splash needs no minimum",
+            id="docs/rules.md#modern › Opening minimum: Modern seven 4s: a splash needs no minimum",
         ),
         pytest.param(
             "modern",
@@ -748,7 +877,7 @@ def test_modern_both_past_8500_in_one_hand():
             155,
             False,
             None,
-            id="§8.2 §13a Modern seven 2s from hand: a splash",
+            id="docs/rules.md#modern › Opening minimum: Modern seven 2s from hand: a splash",
         ),
     ],
 )

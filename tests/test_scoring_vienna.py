@@ -1,6 +1,7 @@
-"""Worked examples for Vienna Canasta (§7), computed by hand from the spec.
+"""Worked examples for Vienna Canasta (docs/rules.md#vienna), computed by hand from the rules.
 
-Sections (§) refer to shared/rules/scoring-spec.md; see tests/worked_examples.py for how each case
+Citations name a heading of docs/rules.md (`docs/rules.md#<rule set> › <heading>`); see tests/worked_examples.py for
+how each case
 is read and scored.
 """
 
@@ -25,20 +26,20 @@ from tests.worked_examples import (
 
 # ---------------------------------------------------------------------------------------------
 # Worked hand scores: (rule set, first side's entry, settings, score, breakdown items);
-# §7 red threes plus only with a canasta; Hand-Canasta 1000; Verdeckt 200
+# docs/rules.md#vienna › Red and black threes: red threes plus only with a canasta; Hand-Canasta 1000; Verdeckt 200
 
 VIENNA = [
     case(
-        "§7 Vienna going out 100",
+        "docs/rules.md#vienna › Going out: Vienna going out 100",
         "vienna",
         {"went_out": "normal", "natural_canastas": 1, "melded_points": 100},
         None,
         700,
         {"going_out": 100, "natural_canastas": 500, "melded_cards": 100},
     ),
-    # §7 red threes positive only with a canasta
+    # docs/rules.md#vienna › Red and black threes: red threes positive only with a canasta
     case(
-        "§7 Vienna 1 red three with a canasta +100",
+        "docs/rules.md#vienna › Red and black threes: Vienna 1 red three with a canasta +100",
         "vienna",
         {"red_threes": 1, "mixed_canastas": 1, "melded_points": 60},
         None,
@@ -46,7 +47,7 @@ VIENNA = [
         {"red_threes": 100, "mixed_canastas": 300, "melded_cards": 60},
     ),
     case(
-        "§7 Vienna 2 red threes with a canasta +200",
+        "docs/rules.md#vienna › Red and black threes: Vienna 2 red threes with a canasta +200",
         "vienna",
         {"red_threes": 2, "natural_canastas": 1, "melded_points": 100},
         None,
@@ -54,16 +55,17 @@ VIENNA = [
         {"red_threes": 200, "natural_canastas": 500, "melded_cards": 100},
     ),
     case(
-        "§7 Vienna 4 red threes with a canasta +800",
+        "docs/rules.md#vienna › Red and black threes: Vienna 4 red threes with a canasta +800",
         "vienna",
         {"red_threes": 4, "natural_canastas": 1, "melded_points": 50},
         None,
         1350,
         {"red_threes": 800, "natural_canastas": 500, "melded_cards": 50},
     ),
-    # §7 / §13 D2 / §15.2: melded but no canasta → minus by default, 0 with the setting
+    # docs/rules.md#vienna › Canastas, Red and black threes, House rules: melded but no canasta → minus by default, 0
+    # with the setting
     case(
-        "§15.2 Vienna melded no canasta -100 each (default)",
+        "docs/rules.md#vienna › House rules: Vienna melded no canasta -100 each (default)",
         "vienna",
         {"red_threes": 2, "melded_points": 100},
         None,
@@ -71,7 +73,7 @@ VIENNA = [
         {"red_threes": -200, "melded_cards": 100},
     ),
     case(
-        "§15.2 Vienna melded no canasta 4 red threes -800",
+        "docs/rules.md#vienna › House rules: Vienna melded no canasta 4 red threes -800",
         "vienna",
         {"red_threes": 4, "melded_points": 60},
         None,
@@ -79,7 +81,7 @@ VIENNA = [
         {"red_threes": -800, "melded_cards": 60},
     ),
     case(
-        "§15.2 Vienna setting: melded no canasta counts 0",
+        "docs/rules.md#vienna › House rules: Vienna setting: melded no canasta counts 0",
         "vienna",
         {"red_threes": 2, "melded_points": 100},
         {"red_three_melded_no_canasta": 0},
@@ -87,7 +89,7 @@ VIENNA = [
         {"red_threes": 0, "melded_cards": 100},
     ),
     case(
-        "§7 Vienna nothing melded -100 each",
+        "docs/rules.md#vienna: Vienna nothing melded -100 each",
         "vienna",
         {"red_threes": 1, "hand_points": 20},
         None,
@@ -95,16 +97,17 @@ VIENNA = [
         {"red_threes": -100, "cards_in_hand": -20},
     ),
     case(
-        "§15.2 Vienna setting 0 still minus with nothing melded",
+        "docs/rules.md#vienna › House rules: Vienna setting 0 still minus with nothing melded",
         "vienna",
         {"red_threes": 4, "hand_points": 10},
         {"red_three_melded_no_canasta": 0},
         -810,
         {"red_threes": -800, "cards_in_hand": -10},
     ),
-    # §7 Hand-Canasta 1000 replaces 100 (§13 D3); the setting adds the 100 (§15.1)
+    # docs/rules.md#vienna › Going out: Hand-Canasta 1000 replaces 100 (docs/rules.md#vienna › Going out); the setting
+    # adds the 100 (docs/rules.md#vienna › House rules)
     case(
-        "§7 Vienna Hand-Canasta 1000",
+        "docs/rules.md#vienna › Going out: Vienna Hand-Canasta 1000",
         "vienna",
         {"went_out": "hand_canasta", "natural_canastas": 1, "melded_points": 35},
         None,
@@ -112,7 +115,7 @@ VIENNA = [
         {"hand_canasta": 1000, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§15.1 Vienna setting: Hand-Canasta 1000 + 100",
+        "docs/rules.md#vienna › House rules: Vienna setting: Hand-Canasta 1000 + 100",
         "vienna",
         {"went_out": "hand_canasta", "natural_canastas": 1, "melded_points": 35},
         {"hand_canasta_adds": True},
@@ -120,16 +123,16 @@ VIENNA = [
         {"going_out": 100, "hand_canasta": 1000, "natural_canastas": 500, "melded_cards": 35},
     ),
     case(
-        "§7 Vienna Hand-Canasta with 2 red threes",
+        "docs/rules.md#vienna › Going out: Vienna Hand-Canasta with 2 red threes",
         "vienna",
         {"went_out": "hand_canasta", "mixed_canastas": 1, "red_threes": 2, "melded_points": 70},
         None,
         1570,
         {"hand_canasta": 1000, "mixed_canastas": 300, "red_threes": 200, "melded_cards": 70},
     ),
-    # §7 Verdeckt Ausmachen 200 instead of 100
+    # docs/rules.md#vienna › Card values: Verdeckt Ausmachen 200 instead of 100
     case(
-        "§7 Vienna Verdeckt 200",
+        "docs/rules.md#vienna › Card values: Vienna Verdeckt 200",
         "vienna",
         {"went_out": "verdeckt", "mixed_canastas": 1, "melded_points": 80},
         None,
@@ -144,21 +147,31 @@ def test_hand_score(variant_id, side, settings, expected, items):
     assert score_of(variant_id, side, settings) == (expected, items)
 
 
-@pytest.mark.parametrize("variant_id, settings, total, minimum", opening_rows("§7/§12", "vienna", CLASSIC_ROWS))
+@pytest.mark.parametrize(
+    "variant_id, settings, total, minimum",
+    opening_rows("docs/rules.md#vienna › Opening minimum", "vienna", CLASSIC_ROWS),
+)
 def test_opening_minimum(variant_id, settings, total, minimum):
-    """§7/§12: the classic opening-minimum table."""
+    """docs/rules.md#vienna › Opening minimum: the classic opening-minimum table."""
     assert scoring.opening_minimum(rules_of(variant_id, settings), total) == minimum
 
 
 # ---------------------------------------------------------------------------------------------
-# Going out (§7): one canasta; the ways of going out are Vienna's own
+# Going out (docs/rules.md#vienna › Going out): one canasta; the ways of going out are Vienna's own
 
 
 @pytest.mark.parametrize(
     "variant_id, side, settings, refused",
     [
-        going_out("§7 Vienna no canasta refused", "vienna", {"melded_points": 100}, True),
-        going_out("§7 Vienna 1 canasta", "vienna", {"mixed_canastas": 1, "melded_points": 50}, False),
+        going_out(
+            "docs/rules.md#vienna › Going out: Vienna no canasta refused", "vienna", {"melded_points": 100}, True
+        ),
+        going_out(
+            "docs/rules.md#vienna › Going out: Vienna 1 canasta",
+            "vienna",
+            {"mixed_canastas": 1, "melded_points": 50},
+            False,
+        ),
     ],
 )
 def test_going_out_requirement(variant_id, side, settings, refused):
@@ -167,7 +180,7 @@ def test_going_out_requirement(variant_id, side, settings, refused):
 
 
 def test_verdeckt_still_needs_a_canasta():
-    """§7 Vienna Verdeckt still needs a canasta."""
+    """docs/rules.md#vienna › Canastas: Vienna Verdeckt still needs a canasta."""
     assert going_out_problems("vienna", {"went_out": "verdeckt", "melded_points": 60}) == [(0, "went_out")]
 
 
@@ -189,14 +202,14 @@ def test_red_threes_the_deck_holds(variant_id, reds, refused):
 
 
 # ---------------------------------------------------------------------------------------------
-# Game end (§7): 5000
+# Game end (docs/rules.md#vienna): 5000
 
 
 @pytest.mark.parametrize(
     "variant_id, settings, target, totals, expected",
     [
-        result_case("§7 vienna 5000", "vienna", (5000, 4000), True, 0, 1000, (0, 1000)),
-        result_case("§7 vienna below 5000", "vienna", (4995, 4000), False, None, None, ()),
+        result_case("docs/rules.md#vienna: vienna 5000", "vienna", (5000, 4000), True, 0, 1000, (0, 1000)),
+        result_case("docs/rules.md#vienna: vienna below 5000", "vienna", (4995, 4000), False, None, None, ()),
     ],
 )
 def test_game_result(variant_id, settings, target, totals, expected):
@@ -205,13 +218,13 @@ def test_game_result(variant_id, settings, target, totals, expected):
 
 
 def test_target():
-    """§12.1 targets; configure(target=...) overrides it."""
+    """docs/rules.md#vienna › End of the game: targets; configure(target=...) overrides it."""
     assert rules_of("vienna").target == 5000
     assert rules_of("vienna", target=3000).target == 3000
 
 
 # ---------------------------------------------------------------------------------------------
-# §13a plausibility: Hand-Canasta and Verdeckt waive the opening minimum
+# docs/rules.md#vienna › Opening minimum: plausibility: Hand-Canasta and Verdeckt waive the opening minimum
 
 
 @pytest.mark.parametrize(
@@ -223,7 +236,7 @@ def test_target():
             50,
             False,
             None,
-            id="§7 Vienna Hand-Canasta waives the minimum",
+            id="docs/rules.md#vienna › Going out: Vienna Hand-Canasta waives the minimum",
         ),
         pytest.param(
             "vienna",
@@ -231,7 +244,7 @@ def test_target():
             90,
             False,
             None,
-            id="§7 Vienna Verdeckt waives the minimum",
+            id="docs/rules.md#vienna › Opening minimum: Vienna Verdeckt waives the minimum",
         ),
     ],
 )

@@ -1,6 +1,6 @@
 """The side-entry table (scorekeeper/core/entry.py) is the one definition of a side's hand entry: the form,
 the page, the page's script, the checks and storage all follow it, for every rule set, seating and
-house rule. Sections (§) refer to shared/rules/scoring-spec.md."""
+house rule. Citations name a heading of docs/rules.md (`docs/rules.md#<rule set> › <heading>`)."""
 
 import html
 import json
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.core import checks, entry, variants
-from scorekeeper.web import forms
+from scorekeeper.web import forms, hand_entry
 from tests.helpers import post_hand, side_fields, start_game
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
@@ -57,17 +57,19 @@ def test_table_is_well_formed_and_agrees_with_the_checks(base, layout, settings)
     for f in fields:
         assert entry.shape(f.name).kind == f.kind
         assert entry.shape(f.name).pair == f.pair and entry.shape(f.name).default == f.default
-    # points and card counts come in pairs of one group (§1.3 M and H)
+    # points and card counts come in pairs of one group (docs/rules.md#classic › Card values: M and H)
     by_name = {f.name: f for f in fields}
     for f in fields:
         if f.pair:
             assert by_name[f.pair].pair == f.name and by_name[f.pair].group == f.group
             assert {f.kind, by_name[f.pair].kind} == {"points", "cards"}
-    # the card groups counted are the rule set's, each up to what its deck holds (§1.1, §8.5, §9)
+    # the card groups counted are the rule set's, each up to what its deck holds (docs/rules.md#modern › Card values;
+    # docs/rules.md#canadian)
     assert [c.key for c in by_name["melded_cards"].cards] == list(rules.melded_card_groups)
     assert [c.key for c in by_name["hand_cards"].cards] == list(rules.hand_card_groups)
     assert all(c.max == rules.cards_in_deck[c.key] for f in fields for c in f.cards)
-    # the ways of going out are the ones this seating offers (§10.5 glatt only with partners)
+    # the ways of going out are the ones this seating offers (docs/rules.md#austrian › Going out: glatt only with
+    # partners)
     assert [value for value, _label in by_name["went_out"].choices] == [g.key for g in rules.going_out_offered]
 
 
@@ -76,7 +78,7 @@ def test_form_has_exactly_the_tables_inputs(base, layout, settings):
     rules = variants.configure(base, settings, layout)
     form = forms.side_form_class(rules)()
     assert set(form._fields) == _inputs(entry.side_fields(rules))
-    assert not entry.HAS_MELDED.form and "has_melded" not in form._fields  # the API's only (§2.5)
+    assert not entry.HAS_MELDED.form and "has_melded" not in form._fields  # the API's only (docs/rules.md#classic)
 
 
 def _side_inputs(page, side=0):
@@ -155,8 +157,8 @@ def test_stored_entry_round_trips_through_the_form(app, base, layout, settings, 
     stored = [_stored(rules, counts), _stored(rules, not counts)] + [{} for _ in range(rules.sides - 2)]
     stored = checks.stored_entry(stored)
     with app.test_request_context():
-        form = forms.hand_form_class(rules)(data=forms.form_data(stored, stock_out=False))
-        back = forms.hand_entry(form, rules)
+        form = forms.hand_form_class(rules)(data=hand_entry.form_data(stored, stock_out=False))
+        back = forms.sides_entry(form, rules)
     assert back[:2] == stored[:2]
     assert checks.stored_entry(back) == back  # stored as it comes from the form
 
@@ -199,7 +201,9 @@ def test_limits_are_the_checks_limits(rules):
         checks.read_side(rules, {f.name: f.max + 1}, 0, problems)
         assert [(p.field, p.message) for p in problems] == [(f.name, f"At most {f.max}.")]
     for f in entry.side_fields(rules):
-        if f.kind == "points":  # §0: multiples of 5, within the deck (or a penalty's most)
+        if (
+            f.kind == "points"
+        ):  # docs/rules.md › How a hand is scored: multiples of 5, within the deck (or a penalty's most)
             problems = []
             checks.read_side(rules, {f.name: f.max + 5}, 0, problems)
             assert [p.field for p in problems] == [f.name] and str(f.max) in problems[0].message
@@ -209,8 +213,8 @@ def test_limits_are_the_checks_limits(rules):
 
 
 def test_a_problem_of_a_card_count_is_shown_beside_its_input(client):
-    # §2.1: 4 jokers in 108 cards: 5 counted in hand is refused beside the jokers' stepper, and a
-    # count given the wrong way (not an object) beside the choice of points or counts
+    # docs/rules.md#classic › Card values: 4 jokers in 108 cards: 5 counted in hand is refused beside the jokers'
+    # stepper, and a count given the wrong way (not an object) beside the choice of points or counts
     game_id = start_game(client)
     response = post_hand(client, game_id, side_fields(0, melded=60), side_fields(1, hand_cards={"jokers": 5}))
     assert response.status_code == 422
@@ -218,6 +222,6 @@ def test_a_problem_of_a_card_count_is_shown_beside_its_input(client):
     assert 'aria-invalid="true"' in inputs["hand_jokers"]
     fields = forms.hand_form_class(variants.configure(variants.get("classic"))).side_fields
     problem = checks.Problem(0, "melded_cards", "x")
-    assert forms.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
-    assert forms.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"
-    assert forms.form_field_name(checks.Problem(0, "red_threes", "x"), fields) == "red_threes"
+    assert hand_entry.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
+    assert hand_entry.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"
+    assert hand_entry.form_field_name(checks.Problem(0, "red_threes", "x"), fields) == "red_threes"

@@ -1,4 +1,4 @@
-"""Slow or silent connections do not shut the phones out (issue 17, "Resources").
+"""Slow or silent connections do not shut the phones out.
 
 The production server (``python -m scorekeeper --https``) is started with its default 8 threads; on
 each port 100 connections drip a request's headers a byte a second and 100 more connect and send

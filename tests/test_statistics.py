@@ -4,8 +4,8 @@ to the defaults.
 
 The archive is built through the app's forms, on evenings whose dates put the games in and out of
 the periods, with "today" fixed at 2025-06-15. Every figure is worked by hand from
-shared/rules/scoring-spec.md §2.5 (Classic: 100 going out, 500 a natural canasta, 100 a red three,
-800 all four, plus the melded cards) and §4 (two players):
+docs/rules.md#classic (Classic: 100 going out, 500 a natural canasta, 100 a red three, 800 all four,
+plus the melded cards) and docs/rules.md#classic-2p (two players):
 
     G1  2025-03-10  classic     Anna & Carl 4000 + 4000 = 8000 (4 natural canastas a hand) beat
                                 Bert & Dora 50 + 50 = 100: finished, margin 7900.
@@ -361,8 +361,8 @@ def test_filtered_reads_go_through_the_indexes(app, archive):
 
 
 def test_a_game_in_play_is_not_counted_until_it_ends(client):
-    """Issue 16: "G 2 · W 1 · Win % 100%" after a won game and an empty one started after it. G counts
-    the finished games, as the win rate does: G 1 · W 1 · 100%."""
+    """A won game and an empty one started after it read "G 1 · W 1 · 100%", not "G 2 · W 1 · Win % 100%":
+    G counts the finished games, as the win rate does."""
     evening = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
     won, _ = game_in_evening(client, evening)
     for _ in range(2):

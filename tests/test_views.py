@@ -1,6 +1,6 @@
 """Every page and its error paths through the Flask test client, as a browser would use them.
 
-Expected scores are worked by hand from shared/rules/scoring-spec.md §2.5 (classic) and §4 (2 players).
+Expected scores are worked by hand from docs/rules.md#classic (classic) and docs/rules.md#classic-2p (2 players).
 """
 
 import re
@@ -35,7 +35,7 @@ def test_start_classic_game_shows_empty_scoreboard(client):
     assert page.status_code == 200
     assert "Anna &amp; Carl" in page.text and "Bert &amp; Dora" in page.text  # partners sit opposite
     assert totals(page.text) == [0, 0]
-    assert minimums(page.text) == [50, 50]  # §2.3: 0–1495 → 50
+    assert minimums(page.text) == [50, 50]  # docs/rules.md#classic › Opening minimum: 0–1495 → 50
     assert "Next deal: <strong>Anna</strong>" in page.text
     assert "No hands yet" in page.text
     home = client.get("/")
@@ -132,8 +132,8 @@ def test_hand_form_shows_minimums_and_both_sides(client):
 
 def test_enter_a_hand_and_see_the_breakdown(client):
     game_id = start_game(client)
-    # §2.5, side A: out 100 + natural 500 + mixed 300 + 2 red threes 200 + melded 420 − hand 15 = 1505
-    # side B: red three 100 + melded 95 − hand 130 = 65
+    # docs/rules.md#classic › Going out, side A: out 100 + natural 500 + mixed 300 + 2 red threes 200 + melded 420 −
+    # hand 15 = 1505 side B: red three 100 + melded 95 − hand 130 = 65
     response = post_hand(
         client,
         game_id,
@@ -143,7 +143,7 @@ def test_enter_a_hand_and_see_the_breakdown(client):
     assert response.status_code == 302
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [1505, 65]
-    assert minimums(page.text) == [90, 50]  # §2.3: 1500–2995 → 90
+    assert minimums(page.text) == [90, 50]  # docs/rules.md#classic › Opening minimum: 1500–2995 → 90
     assert "Next deal: <strong>Bert</strong>" in page.text  # the deal passes to the left
     for line in (
         "Going out",
@@ -160,7 +160,7 @@ def test_enter_a_hand_and_see_the_breakdown(client):
 def test_card_counts_become_points(client):
     game_id = start_game(client)
     # melded by counts: 2 jokers 100 + 3 twos/aces 60 + 8 K–8 80 + 6 7–4 30 = 270; one mixed canasta 300
-    # hand by counts: 1 joker 50 + 2 black threes 10 = 60 → 300 + 270 − 60 = 510 (§1.1, §2.5)
+    # hand by counts: 1 joker 50 + 2 black threes 10 = 60 → 300 + 270 − 60 = 510 (docs/rules.md#classic › Card values)
     response = post_hand(
         client,
         game_id,
@@ -182,13 +182,13 @@ def test_card_counts_become_points(client):
 
 def test_red_threes_without_a_meld_count_minus(client):
     game_id = start_game(client)
-    # §2.5 / D21: side B never melded: 4 red threes −800 and 85 in hand → −885; side A: out with 1 natural
-    # canasta 100 + 500 + melded 300 − 0 = 900
+    # docs/rules.md#classic › Red and black threes: side B never melded: 4 red threes −800 and 85 in hand → −885; side
+    # A: out with 1 natural canasta 100 + 500 + melded 300 − 0 = 900
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, red=4, hand=85))
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [900, -885]
     assert "4 red threes (nothing melded: minus)" in page.text
-    assert minimums(page.text) == [50, 15]  # §2.3: negative → 15
+    assert minimums(page.text) == [50, 15]  # docs/rules.md#classic › Opening minimum: negative → 15
 
 
 def test_bad_input_keeps_every_typed_value_and_says_why(client):
@@ -230,8 +230,8 @@ def test_cross_side_checks_show_beside_the_field(client):
 
 
 def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
-    # §1.2: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the pad,
-    # the message must be on the pad, not only beside the points box that the pad hides.
+    # docs/rules.md#classic › Canastas: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the
+    # pad, the message must be on the pad, not only beside the points box that the pad hides.
     game_id = start_game(client)
     response = post_hand(
         client,
@@ -260,7 +260,7 @@ def test_two_players_need_two_canastas_and_an_empty_hand_to_go_out(client):
     assert response.status_code == 422
     assert "Going out needs at least 2 completed canastas; this side has 1." in response.text
     assert "A player who went out has no cards left in hand." in response.text
-    # §4: out 100 + 2 natural 1000 + melded 400 = 1500; Bert: melded 60 − hand 45 = 15
+    # docs/rules.md#classic-2p › Going out: out 100 + 2 natural 1000 + melded 400 = 1500; Bert: melded 60 − hand 45 = 15
     ok = post_hand(
         client, game_id, side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=60, hand=45)
     )
@@ -362,13 +362,14 @@ def test_dealer_rotates_to_the_left(client):
 def test_game_ends_with_winner_and_margin(client):
     game_id = start_game(client)
     # each hand: A out with 4 natural canastas 100 + 2000 + melded 600 + 4 red threes 800 = 3500;
-    # B melded 200 − hand 50 = 150. After 2 hands: A 7000, B 300 → A wins by 6700 (§2.6)
+    # B melded 200 − hand 50 = 150. After 2 hands: A 7000, B 300 → A wins by 6700 (docs/rules.md#classic › End of the
+    # game)
     big = side_fields(0, went_out="normal", natural=4, red=4, melded=600)
     small = side_fields(1, melded=200, hand=50)
     post_hand(client, game_id, big, small)
     page = client.get(f"/games/{game_id}")
     assert "win by" not in page.text and totals(page.text) == [3500, 150]
-    assert minimums(page.text) == [120, 50]  # §2.3: 3000 or more → 120
+    assert minimums(page.text) == [120, 50]  # docs/rules.md#classic › Opening minimum: 3000 or more → 120
     post_hand(client, game_id, big, small)
     page = client.get(f"/games/{game_id}")
     assert "Anna &amp; Carl win</strong>" in page.text and "by 6700 points" in page.text
@@ -397,7 +398,7 @@ def test_both_sides_past_target_higher_total_wins(client):
     )
     assert totals(client.get(f"/games/{game_id}").text) == [4600, 3100]
     # hand 3: A 2300 → 6900; B out 100 + 4 natural 2000 + melded 650 = 2750 → 5850: both past 5000
-    # (500 + 650 melded: within the deck's 1180 card points, §1.1)
+    # (500 + 650 melded: within the deck's 1180 card points, docs/rules.md#classic › Card values)
     post_hand(
         client,
         game_id,
@@ -411,7 +412,7 @@ def test_both_sides_past_target_higher_total_wins(client):
 
 def test_tie_at_the_top_plays_on(client):
     game_id = start_game(client, variant="classic-2p", names=["Anna", "Bert"])
-    # each side, each hand: 2 natural canastas 1000 + 2 red threes 200 + melded 300 = 1500 (§2.5)
+    # each side, each hand: 2 natural canastas 1000 + 2 red threes 200 + melded 300 = 1500 (docs/rules.md#classic)
     for _ in range(4):
         response = post_hand(
             client, game_id, side_fields(0, natural=2, red=2, melded=300), side_fields(1, natural=2, red=2, melded=300)
@@ -419,13 +420,14 @@ def test_tie_at_the_top_plays_on(client):
         assert response.status_code == 302
     page = client.get(f"/games/{game_id}")
     assert totals(page.text) == [6000, 6000]
-    assert "Tie at 6000!" in page.text and "play another hand" in page.text  # §15.4 default
+    # docs/rules.md#classic › House rules: by default a tie plays another hand
+    assert "Tie at 6000!" in page.text and "play another hand" in page.text
     assert "Enter hand 5" in page.text
 
 
 def test_a_tie_of_two_of_three_sides_is_announced_at_their_total(client):
-    # §11 (encyclopedia, 3 players each for himself), target 500; §15.4 default: a tie at the top
-    # plays on. Totals 100, 500, 500: the tie is at 500, not at the first player's 100.
+    # docs/rules.md#encyclopedia (3 players each for himself), target 500; docs/rules.md#encyclopedia › House rules: by
+    # default a tie at the top plays on. Totals 100, 500, 500: the tie is at 500, not at the first player's 100.
     game_id = start_game(client, variant="encyclopedia", names=["Anna", "Bert", "Carl"], layout="3", target=500)
     response = post_hand(
         client,
@@ -442,7 +444,7 @@ def test_a_tie_of_two_of_three_sides_is_announced_at_their_total(client):
 
 def test_a_reopened_game_is_locked_again_when_the_corrections_are_done(client):
     game_id = start_game(client, target=1000)
-    # §2.5: 100 + 500 + 400 = 1000 reaches the target
+    # docs/rules.md#classic › End of the game: 100 + 500 + 400 = 1000 reaches the target
     post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
     token = csrf_token(client, f"/games/{game_id}")
     assert "Edit hand 1" not in client.get(f"/games/{game_id}").text
@@ -500,7 +502,7 @@ def test_melded_below_the_minimum_asks_to_confirm(client):
     game_id = start_game(client)
     fields = (side_fields(0, melded=40, hand=10), side_fields(1, melded=120))
     response = post_hand(client, game_id, *fields)
-    assert response.status_code == 422  # §13a: warn and ask, do not refuse
+    assert response.status_code == 422  # docs/rules.md#classic › Opening minimum: warn and ask, do not refuse
     assert "below this side&#39;s opening meld of 50" in response.text
     assert 'name="confirm"' in response.text and 'value="40"' in response.text
     confirmed = post_hand(client, game_id, *fields, extra={"confirm": "y"})
@@ -510,7 +512,8 @@ def test_melded_below_the_minimum_asks_to_confirm(client):
 
 def test_concealed_going_out_needs_no_minimum_confirmation(client):
     game_id = start_game(client)
-    # §2.3 exception: concealed out 200 + natural canasta 500 + melded 35 = 735, no question asked
+    # docs/rules.md#classic › Opening minimum: exception: concealed out 200 + natural canasta 500 + melded 35 = 735, no
+    # question asked
     response = post_hand(client, game_id, side_fields(0, went_out="concealed", natural=1, melded=35), side_fields(1))
     assert response.status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [735, 0]
@@ -555,14 +558,16 @@ def test_play_again_starts_a_new_game_with_the_same_table(client):
 
 
 def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
-    """§2.6: the game ends with the hand in which a side reaches 5000. A correction that ends it
+    """docs/rules.md#classic › End of the game: the game ends with the hand in which a side reaches 5000. A correction
+    that ends it
     earlier leaves the later hand after the end: the sheet says so, the history shows the totals
     of the ending hand, and the sheet cannot be locked until that hand is corrected or deleted."""
     from scorekeeper.storage import db as dbmod
     from scorekeeper.storage import queries
 
     game_id = start_game(client, target=1000)
-    # hand 1, §2.5: 100 going out + 500 natural + 300 melded = 900 : 80; hand 2: +900 : +80 ends it
+    # hand 1, docs/rules.md#classic › Going out: 100 going out + 500 natural + 300 melded = 900 : 80; hand 2: +900 : +80
+    # ends it
     first = (side_fields(0, went_out="normal", natural=1, melded=300), side_fields(1, melded=80, hand=0))
     assert post_hand(client, game_id, *first).status_code == 302
     assert post_hand(client, game_id, *first).status_code == 302  # 1800 : 160, finished

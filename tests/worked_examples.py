@@ -1,11 +1,12 @@
 """Helpers for the worked examples of each rule set (``tests/test_scoring_<family>.py``).
 
-Every expected number in those files was worked out by hand from ``shared/rules/scoring-spec.md``
-(the section is in each case's id or comment), never copied from the code's output. A side entry
+Every expected number in those files was worked out by hand from ``docs/rules.md``
+(the heading, ``docs/rules.md#<rule set> › <heading>``, is in each case's id or comment), never copied from the code's
+output. A side entry
 goes through the API-shaped reading: ``checks.read_hand(variants.configure(...), sides)`` and then
 ``scoring.score_side``, so the field names the app and the API take are covered too.
 
-If the code disagrees with the spec, a case keeps the spec's value and is marked
+If the code disagrees with the rules, a case keeps the rules' value and is marked
 ``xfail(strict=True)`` with the reason.
 """
 
@@ -24,8 +25,9 @@ FAMILIES = {
     "test_scoring_encyclopedia.py": ("encyclopedia",),
 }
 
-# §2.3 / §12 the classic opening-minimum table with its boundaries (no 150 row), kept by six-3x2 (§6),
-# Vienna (§7) and the encyclopedia (§11.3)
+# docs/rules.md#classic › Opening minimum: the classic opening-minimum table with its boundaries (no 150 row), kept by
+# six-3x2 (docs/rules.md#classic),
+# Vienna (docs/rules.md#vienna) and the encyclopedia (docs/rules.md#encyclopedia › Opening minimum)
 CLASSIC_ROWS = [
     (-1000, 15),
     (-5, 15),
@@ -108,10 +110,13 @@ def opening_rows(section, variant_id, rows, settings=None):
 
 def red_three_rows(rows):
     """Red threes the deck holds: (rule set, red threes of each side, refused): 6 in a 162-card deck
-    (§6, §9, §10.1), 4 in a 108-card deck (§2.1)."""
+    and 4 in a 108-card deck (docs/rules.md#<rule set> › Card values)."""
     return [
         pytest.param(
-            v, reds, refused, id=f"{'§2.1' if len(variants.get(v).red_three_values) == 5 else '§6/§9/§10.1'} {v} {reds}"
+            v,
+            reds,
+            refused,
+            id=f"docs/rules.md#{v} › Card values: {reds}",
         )
         for v, reds, refused in rows
     ]

@@ -4,7 +4,7 @@ A side entry is what one side scored with in one hand, in the shape the JSON API
 database stores (see ``docs/api.md``; docs/rules.md, "How a hand is scored"). This table is the only place that says
 which fields a rule set's entry has. The hand form (``forms.side_form_class``), the reading and
 checking (``checks.read_side``, ``count_fields``, ``known_fields``), storage (``checks.stored_entry``),
-a stored hand's form data (``forms.form_data``), the page (``hand.html``) and its script (``hand.js``,
+a stored hand's form data (``hand_entry.form_data``), the page (``hand.html``) and its script (``hand.js``,
 through the form's ``data-fields``) all read it.
 
 Pure: no Flask, no database.

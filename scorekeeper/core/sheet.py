@@ -178,7 +178,7 @@ def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple
 
 
 @dataclass(frozen=True)
-class Kept:
+class Running:
     """A game's running figures as the archive keeps them: enough to add the next hand and to fill
     the statistics without replaying a single hand. Each hand's side scores are kept with the hand."""
 
@@ -220,7 +220,7 @@ class Kept:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Kept:
+    def from_dict(cls, data: dict[str, Any]) -> Running:
         """Back from the store's JSON."""
         r = data["result"]
         result = scoring.Result(r["finished"], r["winner"], r["margin"], r["tie"], tuple(r["leads"]))
@@ -235,10 +235,10 @@ class Kept:
         )
 
 
-def nothing_kept(rules: variants.RuleSet) -> Kept:
+def running_start(rules: variants.RuleSet) -> Running:
     """A game without hands."""
     zeros = (0,) * rules.sides
-    return Kept(0, zeros, (None,) * rules.sides, zeros, None, scoring.game_result(rules, zeros))
+    return Running(0, zeros, (None,) * rules.sides, zeros, None, scoring.game_result(rules, zeros))
 
 
 def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
@@ -246,26 +246,26 @@ def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
     return tuple(s.score for s in scoring.score_hand(rules, read_stored(rules, hand), hand.lone))
 
 
-def keep_hand(rules: variants.RuleSet, kept: Kept, scores: tuple[int, ...], canastas: tuple[int, ...]) -> Kept:
-    """The kept figures with one more hand at the end: its scores added, the result decided once
+def with_hand(rules: variants.RuleSet, running: Running, scores: tuple[int, ...], canastas: tuple[int, ...]) -> Running:
+    """The running figures with one more hand at the end: its scores added, the result decided once
     (a hand recorded after the end counts in the totals, the result stays that of the ending hand)."""
-    totals = tuple(t + s for t, s in zip(kept.totals, scores))
-    best = tuple(s if b is None else max(b, s) for b, s in zip(kept.best, scores))
-    summed = tuple(c + n for c, n in zip(kept.canastas, canastas))
-    ended_after, result, end_totals = kept.ended_after, kept.result, kept.end_totals
+    totals = tuple(t + s for t, s in zip(running.totals, scores))
+    best = tuple(s if b is None else max(b, s) for b, s in zip(running.best, scores))
+    summed = tuple(c + n for c, n in zip(running.canastas, canastas))
+    ended_after, result, end_totals = running.ended_after, running.result, running.end_totals
     if ended_after is None:
         result = scoring.game_result(rules, totals)
         if result.finished:
-            ended_after, end_totals = kept.hands, totals
-    return Kept(kept.hands + 1, totals, best, summed, ended_after, result, end_totals)
+            ended_after, end_totals = running.hands, totals
+    return Running(running.hands + 1, totals, best, summed, ended_after, result, end_totals)
 
 
-def keep_all(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Kept:
-    """The kept figures of a game from each hand's (scores, canastas), in order."""
-    kept = nothing_kept(rules)
+def running_of_hands(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Running:
+    """The running figures of a game from each hand's (scores, canastas), in order."""
+    running = running_start(rules)
     for scores, canastas in hands:
-        kept = keep_hand(rules, kept, scores, canastas)
-    return kept
+        running = with_hand(rules, running, scores, canastas)
+    return running
 
 
 def hand_canastas(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:

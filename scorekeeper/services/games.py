@@ -31,12 +31,12 @@ from scorekeeper.services.verdicts import (
 from scorekeeper.storage import changes, games, reads, results, transaction
 
 
-def _locked(game: Game, running: sheet.Kept | None) -> bool:
+def _locked(game: Game, running: sheet.Running | None) -> bool:
     """A finished game is read-only until it is deliberately reopened."""
     return running is not None and running.result.finished and not game.reopened
 
 
-def _running(db: Database, game: Game) -> sheet.Kept:
+def _running(db: Database, game: Game) -> sheet.Running:
     """The game's running figures (worked out now if an older archive had none)."""
     running = reads.running_of(db, game.id)
     if running is None:

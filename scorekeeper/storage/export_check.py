@@ -103,10 +103,12 @@ def _ended_early(rules: variants.RuleSet, game_id: int, hands: list[dict[str, An
         for h in hands
         if h.get("deleted_at") is None
     ]
-    kept = sheet.keep_all(rules, [(sheet.hand_scores(rules, h), sheet.hand_canastas(rules, h)) for h in played])
-    if kept.ended_after is None or kept.ended_after == len(played) - 1:
+    running = sheet.running_of_hands(
+        rules, [(sheet.hand_scores(rules, h), sheet.hand_canastas(rules, h)) for h in played]
+    )
+    if running.ended_after is None or running.ended_after == len(played) - 1:
         return None
-    return kept.ended_after + 1, len(played) - 1 - kept.ended_after
+    return running.ended_after + 1, len(played) - 1 - running.ended_after
 
 
 def _check(data: dict[str, Any]) -> None:

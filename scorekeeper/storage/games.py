@@ -135,7 +135,7 @@ def insert_hand(
     lone: int | None,
     client_key: str | None,
     scores: tuple[int, ...] | None = None,
-    running: sheet.Kept | None = None,
+    running: sheet.Running | None = None,
 ) -> int:
     """Append a hand inside the caller's transaction, keep its scores, and bring the game's running
     figures up to date from this hand alone; its id."""

@@ -218,7 +218,7 @@ def m011_kept_figures(db: Database) -> None:
     results up to date from the hand it changed instead of replaying the game; one Partie per
     number in a complete Game. (The figures are filled by the app after the migrations.)"""
     db["hands"].add_column("scores", str)  # JSON list of each side's score of this hand
-    db["game_results"].add_column("kept", str)  # JSON of sheet.Kept
+    db["game_results"].add_column("kept", str)  # JSON of sheet.Running
     db.execute("create unique index games_match_partie on games(match_id, partie) where match_id is not null")
 
 

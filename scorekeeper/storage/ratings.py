@@ -27,7 +27,7 @@ from scorekeeper.storage.rating_reads import ratings_of
 Outcome = ratings.Outcome
 
 
-def results_written(db: Database, game_id: int, rules: variants.RuleSet, running: sheet.Kept, rows) -> None:
+def results_written(db: Database, game_id: int, rules: variants.RuleSet, running: sheet.Running, rows) -> None:
     """A game's results were just written (``rows``: its players' result rows, with ``player_id`` and
     ``side``): bring the ratings in step, inside the caller's transaction. Nothing to do when the
     game's outcome is the one it was rated with (a hand added to a game in play, a rename)."""
@@ -111,7 +111,7 @@ def stored_outcomes(db: Database, from_id: int = 0, skip: int | None = None) -> 
         rules = _rules(variant, layout, settings, target, cache)
         if rules is None:
             continue
-        outcome = rating_outcome(rules, sheet.Kept.from_dict(json.loads(running)), players.get(game_id, []))
+        outcome = rating_outcome(rules, sheet.Running.from_dict(json.loads(running)), players.get(game_id, []))
         if outcome is not None:
             yield game_id, outcome
 

@@ -280,7 +280,7 @@ def phone_name(db: Database, token: str | None) -> str | None:
     return row[0] if row else None
 
 
-def running_of(db: Database, game_id: int) -> sheet.Kept | None:
+def running_of(db: Database, game_id: int) -> sheet.Running | None:
     """A game's running figures (hands, totals, best hands, result), or None if not kept yet."""
     row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()
-    return sheet.Kept.from_dict(json.loads(row[0])) if row and row[0] else None
+    return sheet.Running.from_dict(json.loads(row[0])) if row and row[0] else None

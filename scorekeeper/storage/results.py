@@ -94,7 +94,7 @@ def apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
     _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
 
 
-def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: sheet.Kept) -> None:
+def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: sheet.Running) -> None:
     """Store a game's running figures, its result row and its players' rows, and move the totals the
     statistics read by the difference."""
     day = _day(db, game)
@@ -158,19 +158,19 @@ def refresh_results(db: Database, game_id: int) -> None:
     if game is None:
         return
     rules = sheet.rules_for(game)
-    _write_results(db, game, rules, sheet.keep_all(rules, _scored_hands(db, game, rules)))
+    _write_results(db, game, rules, sheet.running_of_hands(rules, _scored_hands(db, game, rules)))
 
 
 def results_added(
-    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, running: sheet.Kept | None = None
-) -> sheet.Kept:
+    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, running: sheet.Running | None = None
+) -> sheet.Running:
     """Bring a game's running figures up to date with one hand added at its end, from that hand alone
     (``running``: the figures before it, when the caller has read them already in this transaction)."""
     running = running or running_of(db, game.id)
     if running is None:
         refresh_results(db, game.id)
         return running_of(db, game.id)
-    running = sheet.keep_hand(rules, running, tuple(scores), tuple(canastas))
+    running = sheet.with_hand(rules, running, tuple(scores), tuple(canastas))
     _write_results(db, game, rules, running)
     return running
 

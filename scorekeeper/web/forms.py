@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -27,10 +27,9 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import entry, names, scoring
-from scorekeeper.core.checks import Problem
+from scorekeeper.core import entry, names
 from scorekeeper.core.variants import N_, RuleSet, Setting
-from scorekeeper.web import i18n
+from scorekeeper.web.hand_entry import STOCK_OUT, read_ending
 
 MAX_PLAYERS = 6
 ENTRY_MODES = [SelectChoice(entry.POINTS_MODE, N_("Points")), SelectChoice(entry.COUNTS_MODE, N_("Count cards"))]
@@ -155,7 +154,7 @@ class HandFormBase(FlaskForm):
 
     def ending(self) -> tuple[list[str | None], bool]:
         """Each side's way of going out (None: it did not) and whether the stock ran out."""
-        return _ending(
+        return read_ending(
             self.game_rules,
             self.out.data,
             self.how.data,
@@ -211,20 +210,6 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
     return HandForm
 
 
-STOCK_OUT = "stock"  # the hand form's answer to "Who went out?" when nobody did
-
-
-def _ending(
-    rules: RuleSet, out: str | None, how: str | None, legacy: list[str | None], legacy_stock: bool
-) -> tuple[list[str | None], bool]:
-    """Each side's ``went_out`` and ``stock_out`` from the hand's one answer (``out``: a side's index
-    or "stock"; ``how``: the way of going out), or from each side's own field of an older page."""
-    if out not in (None, ""):
-        kind = how if how in {g.key for g in rules.going_out_offered} else rules.going_out_offered[0].key
-        return [kind if out == str(i) else None for i in range(rules.sides)], out == STOCK_OUT
-    return [None if value in (None, "", "no") else value for value in legacy], legacy_stock
-
-
 def side_entry(side: Form, rules: RuleSet, counts: Any = None) -> dict[str, Any]:
     """The raw entry (as stored and as the API takes it) from one side's form; ``counts(field)`` says
     whether a figure was given as card counts (by default the side form's own choice)."""
@@ -248,117 +233,7 @@ def side_entry(side: Form, rules: RuleSet, counts: Any = None) -> dict[str, Any]
     return raw
 
 
-def _whole(value: str | None) -> int | None:
-    """A whole number as the form's number fields read it (empty: 0); None if it is not one."""
-    text = (value or "").strip()
-    if not text:
-        return 0
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
-class QuickHand(NamedTuple):
-    """A posted hand read straight from the form data: the entry, how it ended, the hidden fields."""
-
-    entry: list[dict[str, Any]]
-    stock_out: bool
-    lone: int | None
-    confirmed: bool
-    client_key: str | None
-    based_on: int | None
-
-
-class _Unreadable(Exception):
-    """A posted value the hand form would have something to say about."""
-
-
-def _quick_field(field: entry.Field, formdata, prefix: str, shared_mode: str | None) -> tuple[bool, Any]:
-    """One field of one side as the hand form would read it: (whether it was given this way, its value)."""
-    if field.mode:
-        mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
-        if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
-            raise _Unreadable
-        if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
-            return False, None  # the figure was given the other way (points or card counts)
-    if field.kind == "cards":
-        counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
-        if None in counts.values():
-            raise _Unreadable
-        return True, counts
-    if field.kind == "choice":
-        value = formdata.get(prefix + field.name, "no")
-        if value != "no" and value not in {v for v, _ in field.choices}:
-            raise _Unreadable
-        return True, None if value == "no" else value
-    if field.kind == "flag":
-        return True, formdata.get(prefix + field.name, "") not in ("", "false")
-    number = _whole(formdata.get(prefix + field.name))
-    if number is None:
-        raise _Unreadable
-    return True, number
-
-
-def _quick_side(rules: RuleSet, formdata, index: int) -> dict[str, Any]:
-    """One side's raw entry from the posted form data."""
-    raw: dict[str, Any] = {}
-    for field in entry.side_fields(rules):
-        if field.form:
-            given, value = _quick_field(field, formdata, f"sides-{index}-", formdata.get("mode"))
-            if given:
-                raw[field.name] = value
-    return raw
-
-
-def _quick_lone(rules: RuleSet, formdata) -> int | None:
-    """The lone player of a classic 3-player hand from the posted form data."""
-    if not rules.lone_player:
-        return None
-    value = formdata.get("lone")
-    if value == "none":
-        return None
-    if value is not None and value.isdigit() and int(value) < rules.sides:
-        return int(value)
-    raise _Unreadable
-
-
-def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
-    """The posted hand read from the raw form data as the hand form would read it, without building
-    the form (most of a save's time); None whenever the form would find anything to say (a figure
-    that is not a whole number, an unknown choice, a missing lone player): then the form is built
-    and shows its messages."""
-    out = formdata.get("out")
-    if out not in (None, "", STOCK_OUT) and not (out.isdigit() and int(out) < rules.sides):
-        return None
-    try:
-        sides = [_quick_side(rules, formdata, index) for index in range(rules.sides)]
-        lone = _quick_lone(rules, formdata)
-    except _Unreadable:
-        return None
-    key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
-    if len(key) > 64 or len(based_on) > 20:
-        return None
-    went_out, stock_out = _ending(
-        rules,
-        out,
-        formdata.get("how"),
-        [side.get("went_out") for side in sides],
-        formdata.get("stock_out", "") not in ("", "false"),
-    )
-    for side, kind in zip(sides, went_out):
-        side["went_out"] = kind
-    return QuickHand(
-        sides,
-        stock_out,
-        lone,
-        formdata.get("confirm", "") not in ("", "false"),
-        key or None,
-        int(based_on) if based_on.isdigit() else None,
-    )
-
-
-def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
+def sides_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
     """The raw entry of every side, how the hand ended put in from the hand's one answer."""
     sides = [
         side_entry(seat.form, rules, lambda field, i=i: form.counts_mode(i, field)) for i, seat in enumerate(form.sides)
@@ -367,124 +242,6 @@ def hand_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
     for side, kind in zip(sides, went_out):
         side["went_out"] = kind
     return sides
-
-
-def form_data(
-    sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None, rules: RuleSet | None = None
-) -> dict[str, Any]:
-    """Form data for editing a stored hand: each stored field put back into the form's inputs by its
-    kind (``entry.shape``: a stored entry's fields are the same in every rule set, limits aside).
-
-    The form gives every figure one way, points or card counts: counts when every part with cards
-    was stored as counts, else points (a part stored as counts then shows its points, worked out
-    with the rule set's card values; without ``rules`` each side keeps its own choice)."""
-    parts = [(stored.get(f.name), stored.get(f.pair)) for stored in sides for f in entry.FRAME if f.kind == "cards"]
-    all_counts = any(cards is not None for cards, _ in parts) and not any(
-        cards is None and points for cards, points in parts
-    )
-    data = []
-    for stored in sides:
-        side: dict[str, Any] = {}
-        for name, value in stored.items():
-            field = entry.shape(name)
-            if field.kind == "cards" or field.mode:
-                continue  # below, with its pair
-            side[name] = (value or "no") if field.kind == "choice" else value
-        for field in entry.FRAME:
-            if field.kind == "cards":  # counts if they were stored, else the points
-                cards = stored.get(field.name)
-                if cards is not None and rules is not None and not all_counts:
-                    side[field.mode] = entry.POINTS_MODE
-                    side[field.pair] = scoring.card_points(rules, cards)
-                    continue
-                side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
-                if cards is not None:
-                    for card in field.cards:
-                        side[card.input] = cards.get(card.key, 0)
-                else:
-                    side[field.pair] = stored.get(field.pair, 0)
-            elif field.kind == "choice" and field.name not in stored:
-                side[field.name] = "no"
-        data.append(side)
-    if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
-        stock_out = not any(side.get("went_out") not in (None, "", "no", False) for side in sides)
-    went_out = [i for i, side in enumerate(sides) if side.get("went_out") not in (None, "", "no", False)]
-    out = str(went_out[0]) if went_out else (STOCK_OUT if stock_out else "")
-    result = {
-        "sides": data,
-        "stock_out": bool(stock_out),
-        "lone": "none" if lone is None else str(lone),
-        "out": out,
-        "mode": entry.COUNTS_MODE if all_counts else entry.POINTS_MODE,
-    }
-    if went_out:
-        result["how"] = sides[went_out[0]]["went_out"]
-    return result
-
-
-def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FRAME) -> str:
-    """The side form field a problem of the checks belongs to: a card count's own input; a problem of
-    the counts as a whole beside the choice of points or counts."""
-    for field in fields:
-        if field.kind == "cards":
-            if problem.field == field.name:  # beside the first count of the part
-                return field.cards[0].input if field.cards else field.mode
-            for card in field.cards:
-                if problem.field == f"{field.name}.{card.key}":
-                    return card.input
-    return problem.field
-
-
-def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
-    """Put each problem beside its field; return the ones that belong to no field.
-
-    A problem is said once: the same sentence for several fields (cards beyond the deck, counted
-    in every card field) stands beside the first of them, and the others are only marked
-    (``form.marked``: field id -> the id of the field whose message explains it). How the hand
-    ended is asked once for the hand, so its problems stand beside that question."""
-    fields = getattr(form, "side_fields", entry.FRAME)
-    loose: list[str] = []
-    said: dict[str, str] = {}  # message -> the id of the field it stands beside
-    marked: dict[str, str] = getattr(form, "marked", {})
-    for problem in problems:
-        target = None
-        if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
-            target = form.out
-        elif problem.side is None or problem.side >= len(form.sides):
-            target = getattr(form, problem.field, None) if problem.side is None else None
-        else:
-            name = form_field_name(problem, fields)
-            pair = next((f for f in fields if f.name == name and f.kind == "points" and f.pair), None)
-            if pair is not None and hasattr(form, "counts_mode"):
-                cards = next(f for f in fields if f.name == pair.pair)
-                if form.counts_mode(problem.side, cards) and cards.cards:
-                    name = cards.cards[0].input  # counted on the pad: said where the counts are
-            target = getattr(form.sides[problem.side].form, name, None)
-        message = i18n.problem_message(problem)
-        if target is None:
-            if message not in loose:
-                loose.append(message)
-            continue
-        if message in said and said[message] != target.id:
-            marked.setdefault(target.id, said[message])
-            continue
-        said.setdefault(message, target.id)
-        if message not in target.errors:
-            target.errors = list(target.errors) + [message]
-    form.marked = marked
-    return loose
-
-
-def unshown_errors(form: FlaskForm) -> list[str]:
-    """Messages of the hand form's fields that the page has no place for (the points-or-count choice,
-    the hidden keys): shown at the top instead, so no refusal goes unexplained."""
-    # each side's own choices, sent by an older page only
-    legacy = [f.mode for f in getattr(form, "side_fields", entry.FRAME) if f.kind == "cards"] + ["went_out"]
-    fields = [form.client_key, form.based_on] + [
-        getattr(seat.form, name) for seat in form.sides for name in legacy if hasattr(seat.form, name)
-    ]
-    fields += [getattr(form, name) for name in ("mode", "how", "stock_out") if hasattr(form, name)]
-    return [message for field in fields for message in field.errors]
 
 
 def _setting_value(setting: Setting, raw: str | None) -> Any:

@@ -28,7 +28,8 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     assert page.get_by_label("Seat 2", exact=True).input_value() == "Bert"
     page.get_by_label("Seat 2", exact=True).fill("Carl")
     page.get_by_role("button", name="Start game").click()
-    # §4: Anna out with 2 natural canastas 1000 + 100 + 4 red threes 800 + melded 1100 = 3000, twice → 6000
+    # docs/rules.md#classic-2p › Going out: Anna out with 2 natural canastas 1000 + 100 + 4 red threes 800 + melded 1100
+    # = 3000, twice → 6000
     for number in (1, 2):
         page.get_by_role("link", name=f"Enter hand {number}").click()
         expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)  # its script is running
@@ -61,9 +62,9 @@ def test_an_evening_with_a_game_and_its_records(phone, live_url):
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
-# --- issue 16, item 8: the statistics table, tap targets, the Export button ------------------------------
+# --- the statistics table, tap targets, the Export button ----------------------------------------------
 
-# Classic §2.5: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
+# Classic docs/rules.md#classic › Going out: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
 BIG_HAND = {"went_out": "normal", "natural_canastas": 4, "red_threes": 4, "melded_points": 1100}
 
 

@@ -1,7 +1,7 @@
 """The main flow as a person does it, in headless Chromium at 390 x 844: a Classic game from the
 empty home page to the winner, with an edit and a refused entry on the way.
 
-Scores are worked by hand from shared/rules/scoring-spec.md §2.5 and §2.6.
+Scores are worked by hand from docs/rules.md#classic (its hand score and docs/rules.md#classic › End of the game).
 """
 
 import re
@@ -150,7 +150,8 @@ def test_classic_game_from_start_to_winner(phone, live_url):
     shot(page, "05-hand-form-errors")
 
     # Fix it. Anna & Carl: out 100 + 6 natural 3000 + 4 red threes 800 + melded 1000 = 4900 → 6120;
-    # Bert & Dora melded 100, without their canasta → 830. Anna & Carl win by 5290 (§2.6).
+    # Bert & Dora melded 100, without their canasta → 830. Anna & Carl win by 5290 (docs/rules.md#classic › End of the
+    # game).
     plus(page, 0, "Natural canastas", 5)
     plus(page, 0, "Red threes", 4)
     side(page, 0).locator('input[name="sides-0-melded_points"]').fill("1000")
@@ -181,7 +182,7 @@ def test_no_sideways_scrolling_at_360(browser, live_url):
 
 
 def test_the_first_dealer_is_picked_by_the_names_typed(phone, live_url):
-    """Issue 16: the first dealer's choices read 1 to 4 even after the names are typed."""
+    """The first dealer's choices read the names typed, not 1 to 4."""
     page = phone
     page.goto(live_url + "/games/new/classic")
     dealers = page.locator('fieldset:has(input[name="first_dealer"]) label:visible')

@@ -1,13 +1,17 @@
 """A Classic Canasta game played the way a person plays it on a phone: tapping links, steppers and
 segmented choices and typing figures, in headless Chromium at 390 x 844 against the live server.
 
-Every expected score is worked by hand from shared/rules/scoring-spec.md:
+Every expected score is worked by hand from docs/rules.md#classic:
 
-    §2.5  score = 100·wentOut + 100·concealed + 500·nNatural + 300·nMixed + RT(red, melded) + M − H
+    hand score (docs/rules.md#classic):
+          score = 100·wentOut + 100·concealed + 500·nNatural + 300·nMixed + RT(red, melded) + M − H
           RT(n, melded) = (800 if n == 4 else 100·n) · (+1 if melded else −1)
-    §2.3  opening meld by the total at the start of the hand: < 0 → 15, 0–1495 → 50, 1500–2995 → 90, ≥ 3000 → 120
-    §2.6  at 5000 or more after a hand the higher total wins; the margin is the difference
-    §1.1  card values: joker 50, 2 and ace 20, K–8 10, 7–4 5
+    docs/rules.md#classic › Opening minimum:
+          opening meld by the total at the start of the hand: < 0 → 15, 0–1495 → 50, 1500–2995 → 90, ≥ 3000 → 120
+    docs/rules.md#classic › End of the game:
+          at 5000 or more after a hand the higher total wins; the margin is the difference
+    docs/rules.md#classic › Card values:
+          joker 50, 2 and ace 20, K–8 10, 7–4 5
 
 The test module shares one live server (a fresh database) for the session; the first test expects
 the home page to be empty, so it is defined first.
@@ -27,14 +31,15 @@ US, THEM = "Anna & Cleo", "Ben & Dan"
 
 
 def classic_score(went_out=False, natural=0, mixed=0, red=0, melded=0, in_hand=0):
-    """§2.5 for one side, as written in the spec (no concealed going out, no penalties here)."""
+    """docs/rules.md#classic: the hand score of one side, as the rules write it (no concealed going out, no penalties
+    here)."""
     has_melded = melded > 0 or natural + mixed > 0
     red_threes = (800 if red == 4 else 100 * red) * (1 if has_melded else -1)
     return 100 * went_out + 500 * natural + 300 * mixed + red_threes + melded - in_hand
 
 
 def opening_minimum(total):
-    """§2.3."""
+    """docs/rules.md#classic › Opening minimum."""
     return 15 if total < 0 else 50 if total < 1500 else 90 if total < 3000 else 120
 
 
@@ -242,7 +247,7 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     # ---- Edit hand 1 -----------------------------------------------------------------------
     # Anna & Cleo had melded 430, not 380 (+50); Ben & Dan had 7 low cards, not 4 (+15):
     #   hand 1 → 1630 and 560; totals → 1630 + 235 = 1865 and 560 + 2440 = 3000,
-    #   so Ben & Dan's next opening meld goes up from 90 to 120 (§2.3: 3000 or more).
+    #   so Ben & Dan's next opening meld goes up from 90 to 120 (docs/rules.md#classic › Opening minimum: 3000 or more).
     # (one more joker melded: 3 × 50 + 100 + 140 + 40 = 430)
     us_1 = classic_score(went_out=True, natural=1, mixed=1, red=3, melded=3 * 50 + 5 * 20 + 14 * 10 + 8 * 5)
     them_1 = classic_score(mixed=1, red=1, melded=50 + 3 * 20 + 6 * 10 + 7 * 5, in_hand=45)
@@ -276,7 +281,7 @@ def test_classic_game_from_empty_home_to_the_winner(phone_page, live_server, scr
     # ---- Hand 3: past 5000 -----------------------------------------------------------------
     # Ben & Dan went out: 100 + 2 natural 1000 + 1 mixed 300 + 1 red three 100 + 700 melded = 2200 → 5200.
     # Anna & Cleo: 150 melded (over 90) + 3 red threes 300 − 60 in hand = 390 → 2255.
-    # §2.6: Ben & Dan win by 5200 − 2255 = 2945.
+    # docs/rules.md#classic › End of the game: Ben & Dan win by 5200 − 2255 = 2945.
     us_3 = classic_score(red=3, melded=150, in_hand=60)
     them_3 = classic_score(went_out=True, natural=2, mixed=1, red=1, melded=700)
     final = [us_1 + us_2 + us_3, them_1 + them_2 + them_3]

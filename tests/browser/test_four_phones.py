@@ -1,4 +1,4 @@
-"""Issue 5, done when: four phones follow one game live, one in German and one offline for a hand,
+"""Four phones follow one game live, one in German and one offline for a hand,
 and the sheet ends identical on all four."""
 
 import time

@@ -34,7 +34,8 @@ def test_two_phones_correct_a_hand_and_go_back_to_its_first_version(browser, liv
         bert.goto(game_url)
         _name(bert, game_url, "Bert's phone")
 
-        # Anna enters hand 1 (§2.5: 100 melded, nothing in hand, the stock ran out: +100 : +80)
+        # Anna enters hand 1 (docs/rules.md#classic › Going out: 100 melded, nothing in hand, the stock ran out: +100 :
+        # +80)
         anna.goto(game_url)
         anna.get_by_role("link", name="Enter hand 1").click()
         _fill(anna, 100, 80)

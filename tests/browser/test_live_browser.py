@@ -85,7 +85,7 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
 
 
 def test_the_qr_code_fills_a_tight_box_in_the_middle(browser, live_url):
-    """Issue 16: the code sat in the top left corner of a larger box. Its drawing fills its box, the
+    """The QR code does not sit in the top left corner of a larger box: its drawing fills its box, the
     white box fits it closely, and the box is centred under "Open this game on another phone"."""
     from tests.browser.live import start_classic
 

@@ -114,7 +114,7 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     expect(page.locator('input[name="sides-0-natural_canastas"]')).to_have_value("1")
     expect(page.locator("#out-0")).to_be_checked()
     expect(page.locator("#how-normal")).to_be_checked()
-    # §2.5: 100 + 500 + 215 = 815, shown again in the preview
+    # docs/rules.md#classic: 100 + 500 + 215 = 815, shown again in the preview
     expect(page.locator('[data-score="0"]')).to_contain_text("+815")
     page.locator('form.hand-form button[type="submit"]').last.click()
     expect(page.locator("main[data-saved]")).to_have_count(1)
@@ -128,7 +128,8 @@ def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_to
     game_url = start_classic(page, live_url)
     keep_for_offline(page, game_url)
     context.set_offline(True)
-    # hand 1 with a miscount the phone cannot see (§0: 12 is no multiple of 5), then a good hand 2
+    # hand 1 with a miscount the phone cannot see (docs/rules.md › How a hand is scored: 12 is no multiple of 5), then a
+    # good hand 2
     for melded in ("12", "100"):
         page.locator('a[href$="/hands/new"]').first.click()
         page.locator('input[name="sides-0-melded_points"]').fill(melded)

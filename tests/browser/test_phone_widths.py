@@ -1,4 +1,4 @@
-"""Every page of the app reads on a 320 px and a 390 px wide phone (issue 11): the page never scrolls
+"""Every page of the app reads on a 320 px and a 390 px wide phone: the page never scrolls
 sideways, and no word or number is broken across two lines.
 
 For each page, at each width, headless Chromium measures:
@@ -131,7 +131,7 @@ def _link(request, url: str, pattern: str) -> str:
     return match.group(1)
 
 
-# Classic §2.5: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
+# Classic docs/rules.md#classic › Going out: out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100 = 4000.
 BIG_HAND = {"went_out": "normal", "natural_canastas": 4, "red_threes": 4, "melded_points": 1100}
 
 
@@ -169,11 +169,11 @@ def build_site(request, base: str) -> dict[str, str]:
     urls["an evening"] = evening_url
     urls["new game of the evening"] = f"/games/new/classic?evening={evening}"
     urls["edit evening"] = evening_url + "/edit"
-    # a finished classic game with five-figure totals, target 25000 (§2.5): each side wins hands of 4000
-    # (out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100) while the other scores 370
-    # (a mixed canasta 300 + melded 70) or 50; the last hand, 1735 (out 100 + 2 natural canastas 1000 +
-    # melded 635) against 600 (a mixed canasta 300 + melded 300), ends it at 25935 to 18820:
-    # 6 · 4000 + 4 · 50 + 1735 = 25935 and 6 · 370 + 4 · 4000 + 600 = 18820.
+    # a finished classic game with five-figure totals, target 25000 (docs/rules.md#classic › End of the game): each side
+    # wins hands of 4000 (out 100 + 4 natural canastas 2000 + 4 red threes 800 + melded 1100) while the other scores 370
+    # (a mixed canasta 300 + melded 70) or 50; the last hand, 1735 (out 100 + 2 natural canastas 1000 + melded 635)
+    # against 600 (a mixed canasta 300 + melded 300), ends it at 25935 to 18820: 6 · 4000 + 4 · 50 + 1735 = 25935 and 6
+    # · 370 + 4 · 4000 + 600 = 18820.
     big = _start_game(request, base, "classic", evening=evening, target=25000)
     ours = [BIG_HAND, {"mixed_canastas": 1, "melded_points": 70}]
     theirs = [{"melded_points": 50}, BIG_HAND]
@@ -197,7 +197,7 @@ def build_site(request, base: str) -> dict[str, str]:
         urls[f"scoreboard {variant}"] = game
         urls[f"hand {variant}"] = game + "/hands/new"
         urls[f"minimums {variant}"] = game + "/minimums"
-    # a hand on the sheet of the three-sided games (§5, §6): a breakdown in each of three columns
+    # a hand on the sheet of the three-sided games (docs/rules.md#classic-3p): a breakdown in each of three columns
     three_sides = [
         {"went_out": "normal", "natural_canastas": 1, "mixed_canastas": 1, "red_threes": 2, "melded_points": 425},
         {"mixed_canastas": 1, "red_threes": 1, "melded_points": 245, "hand_points": 35},

@@ -40,7 +40,7 @@ def test_classic_hand_in_9_taps_and_8_keystrokes(phone, live_url):
     t.type(side(phone, 1).get_by_label("Points melded"), "150")
     t.type(side(phone, 1).get_by_label("Points in hand"), "45")
     t.tap(phone.get_by_role("button", name="Save hand 1"))
-    # §2.5: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105
+    # docs/rules.md#classic: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105
     expect(phone.locator("p.total").first).to_have_text("1380")
     assert phone.locator("p.total").all_inner_texts() == ["1380", "105"]
     assert (t.taps, t.digits) == (9, 8)
@@ -61,7 +61,7 @@ def test_modern_hand_in_12_taps_and_8_keystrokes(phone, live_url):
     t.type(side(phone, 1).get_by_label("Points melded"), "260")
     t.type(side(phone, 1).get_by_label("Points in hand"), "45")
     t.tap(phone.get_by_role("button", name="Save hand 1"))
-    # §8.5: 100 + 500 + 300 + two red threes 300 (2 canastas) + 480 = 1680;
+    # docs/rules.md#modern › Red and black threes: 100 + 500 + 300 + two red threes 300 (2 canastas) + 480 = 1680;
     # one canasta: threes not scored; 300 + 260 − 45 = 515
     expect(phone.locator("p.total").first).to_have_text("1680")
     assert phone.locator("p.total").all_inner_texts() == ["1680", "515"]

@@ -85,10 +85,10 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         expect(phone.locator('[data-score="0"]')).to_contain_text(f"+{expected_0} →")
     phone.get_by_role("button", name="Save hand 1").click()
     saved(phone, 1)
-    # Modern (§8.5): a side without a canasta counts its melded cards minus
+    # Modern (docs/rules.md#modern › Canastas): a side without a canasta counts its melded cards minus
     other = -150 if rules.melded_minus_without_canasta else 150
     if rules.lone_player:
-        # §5: Anna alone 100 + 500 + 135; the partners pool 150 + 150
+        # docs/rules.md#classic-3p: Anna alone 100 + 500 + 135; the partners pool 150 + 150
         first = [735, 300, 300]
     else:
         first = [expected_0] + [other] * (sides - 1)

@@ -137,7 +137,7 @@ def test_screenshots_of_the_pad(chromium, live_server, rule_id, scheme, width):
 
 def _fill_classic_hand(page):
     """Side A goes out with a natural and a mixed canasta, a red three and 380 melded; side B
-    melded 150 and holds 45 (§2.5: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105)."""
+    melded 150 and holds 45 (docs/rules.md#classic: 100 + 500 + 300 + 100 + 380 = 1380; 150 − 45 = 105)."""
     page.locator("label", has_text="Bernd & Dieter").first.click()
     _cell(page, 0).get_by_role("button", name="Natural canastas plus one").click()
     _cell(page, 0).get_by_role("button", name="Mixed canastas plus one").click()
@@ -162,7 +162,7 @@ def test_after_a_save_the_score_is_in_view(chromium, live_server):
             _cell(page, 1).get_by_label("Points melded").fill("50")
         page.get_by_role("button", name=f"Save hand {number}").click()
         expect(page.get_by_role("link", name=f"Enter hand {number + 1}")).to_be_visible()
-    # hands 1–7: 100 and 50 each (§2.5, nobody out): 700 and 350; hand 8: +1380 and +105
+    # hands 1–7: 100 and 50 each (docs/rules.md#classic › Going out, nobody out): 700 and 350; hand 8: +1380 and +105
     expect(page.locator("p.total").first).to_have_text("2080")
     assert page.locator("p.total").all_inner_texts() == ["2080", "455"]
     assert page.evaluate("window.scrollY") == 0
@@ -180,7 +180,7 @@ def test_after_a_save_the_score_is_in_view(chromium, live_server):
     # the next hand opens again from here, and the sheet's line of hand 8 holds the same figures
     assert re.search(r"\+1380\s*2080", page.locator("#hand-8 > summary").inner_text())
 
-    # a correction: hand 8's side B held 40, not 45 (§2.5: 150 − 40 = 110)
+    # a correction: hand 8's side B held 40, not 45 (docs/rules.md#classic: 150 − 40 = 110)
     page.locator("#hand-8 > summary").click()
     page.get_by_role("link", name="Edit hand 8").click()
     _form(page)
@@ -232,7 +232,8 @@ def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_serve
         t.digit(count)
     expect(page.locator('[name="sides-1-hand_black_threes"]')).to_be_focused()
     t.tap(page.get_by_role("button", name="Save hand 1"))
-    # §1.1, §2.5: A: out 100 + natural 500 + mixed 300 + cards 50 + 3×20 + 12×10 + 4×5 = 1150;
+    # docs/rules.md#classic › Card values, Going out: A: out 100 + natural 500 + mixed 300 + cards 50 + 3×20 + 12×10 +
+    # 4×5 = 1150;
     # B: cards 2×20 + 8×10 + 5×5 = 145, less in hand 2×20 + 6×10 + 4×5 = 120 → 25
     expect(page.locator("p.total").first).to_have_text("1150")
     assert page.locator("p.total").all_inner_texts() == ["1150", "25"]
@@ -254,7 +255,7 @@ def test_each_problem_is_said_at_most_twice(chromium, live_server):
     page.get_by_role("link", name="Enter hand 1").click()
     _form(page)
     page.locator("form.hand-form .mode-row label", has_text="Count cards").click()
-    # §8.5: two decks hold 4 jokers; 3 counted by each side are more than the deck
+    # docs/rules.md#modern › Card values: two decks hold 4 jokers; 3 counted by each side are more than the deck
     for side in (0, 1):
         page.locator(f'[name="sides-{side}-melded_jokers"]').fill("3")
         page.locator(f'[name="sides-{side}-melded_twos_aces"]').fill("9")
@@ -282,7 +283,7 @@ def test_twelve_hands_fit_one_screen_and_print_in_full(chromium, live_server):
     context, page = _phone(chromium)
     game = _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
     token = page.locator('input[name="csrf_token"]').first.get_attribute("value")
-    for number in range(12):  # through the phone's own JSON endpoint: 12 hands of 100 and 50 (§2.5)
+    for number in range(12):  # through the phone's own JSON endpoint: 12 hands of 100 and 50 (docs/rules.md#classic)
         answer = page.request.post(
             game + "/hands.json",
             data={

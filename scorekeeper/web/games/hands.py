@@ -23,16 +23,16 @@ from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
 from scorekeeper.storage import disk, reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api, errors, forms, i18n
+from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n
 from scorekeeper.web.games.common import LOCKED_MESSAGE, OVER_MESSAGE, load_game, phone_token, saved_category
 from scorekeeper.web.games.sheets import scoreboard_page
 
 
-def _posted(form, rules: variants.RuleSet) -> forms.QuickHand:
+def _posted(form, rules: variants.RuleSet) -> hand_entry.QuickHand:
     """The hand as the (validated) hand form reads it."""
     based_on = form.based_on.data or ""
-    return forms.QuickHand(
-        forms.hand_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
+    return hand_entry.QuickHand(
+        forms.sides_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
         form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
     )  # fmt: skip
 
@@ -47,7 +47,7 @@ def _save(game: Game, hand: Hand | None):
     rules = sheet.rules_for(game)
     form = None
     try:
-        posted = forms.quick_hand(rules, request.form)
+        posted = hand_entry.quick_hand(rules, request.form)
         outcome = None if posted is None else _store_hand(game, hand, posted)
         if outcome is not None and outcome.status in (service.SAVED, service.UNCHANGED):
             return _saved(game, hand, outcome)
@@ -68,10 +68,10 @@ def _save(game: Game, hand: Hand | None):
     if status in (service.SAVED, service.UNCHANGED):
         return _saved(game, hand, outcome)
     if status == service.PROBLEMS:
-        loose = forms.attach_problems(form, list(outcome.problems))
+        loose = hand_entry.attach_problems(form, list(outcome.problems))
         return _hand_page(game, form, hand, loose, 422, problems=True)
     if status == service.WARNINGS:
-        forms.attach_problems(form, list(outcome.problems))
+        hand_entry.attach_problems(form, list(outcome.problems))
         return _hand_page(game, form, hand, [], 422, warned=True)
     if status == service.OVERTAKEN:
         # the form now carries the current state, so saving again is a deliberate choice
@@ -174,7 +174,7 @@ def edit_hand(game_id: int, hand_id: int):
     if _finished(game) and not game.reopened:
         flash(gettext(LOCKED_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    form = form_class(data=forms.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
+    form = form_class(data=hand_entry.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
     form.based_on.data = _based_on(game, hand)
     return _hand_page(game, form, hand, [])
 
@@ -249,7 +249,7 @@ def _hand_page(
     """Render the hand form for a new or an edited hand."""
     the_sheet, number, totals, minimums = _position(game, hand)
     index = number - 1
-    loose = loose + [m for m in forms.unshown_errors(form) if m not in loose]
+    loose = loose + [m for m in hand_entry.unshown_errors(form) if m not in loose]
     return render_template(
         "games/hand.html",
         sheet=the_sheet,
@@ -284,7 +284,7 @@ def _overtaken_message(count: int) -> str:
     )
 
 
-def _store_hand(game: Game, hand: Hand | None, posted: forms.QuickHand) -> service.Verdict:
+def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.QuickHand) -> service.Verdict:
     """Add or correct the hand through the service, as the phone sent it."""
     if hand is None:
         return service.add_hand(
