@@ -141,7 +141,7 @@ def game_in_evening(client, evening_id, variant="classic", names=None):
 
 def win_hand():
     """Side 0: out 100 + 4 natural 2000 + 4 red threes 800 + melded 1100 = 4000; side 1: melded 50 = 50
-    (1150 card points in all: the deck holds 1180, §1.1)."""
+    (1150 card points in all: the deck holds 1180, docs/rules.md#classic › Card values)."""
     return side_fields(0, went_out="normal", natural=4, red=4, melded=1100), side_fields(1, melded=50)
 
 

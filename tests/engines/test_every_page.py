@@ -52,8 +52,8 @@ def site(tmp_path_factory):
     client = app.test_client()
     fill_archive(client)
     game = start_game(client, "modern", names=["Elisabeth", "Friedrich", "Konstanze", "Maximilian"])
-    # docs/rules.md, Modern American Canasta: nobody out; 260 melded, a red three with a canasta 100
-    # (Red and black threes), a natural canasta 500; the other side 130 melded less 25 in hand
+    # docs/rules.md#modern › Canastas, Red and black threes: nobody out; 260 melded, a red three with
+    # a canasta 100, a natural canasta 500; the other side 130 melded less 25 in hand
     answer = post_hand(client, game, side_fields(0, melded=260, red=1, natural=1), side_fields(1, melded=130, hand=25))
     assert answer.status_code == 302, answer.text
     pages = _crawl(client)

@@ -1,8 +1,8 @@
 """The table's flows in every engine a phone runs (Chromium, WebKit, Firefox): one set of tests,
 parametrised by engine (tests/engines/conftest.py), against the real server (waitress, CSRF on).
 
-Worked figures: docs/rules.md, "Classic Canasta" (going out 100, natural canasta 500, mixed 300,
-red three 100; card points by their values)."""
+Worked figures: docs/rules.md#classic › Going out, Canastas, Red and black threes, Card values
+(going out 100, natural canasta 500, mixed 300, red three 100; card points by their values)."""
 
 from __future__ import annotations
 
