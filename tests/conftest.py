@@ -6,6 +6,7 @@ import shutil
 import flask
 import jinja2
 import pytest
+from werkzeug.routing import rules
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import open_db
@@ -38,6 +39,74 @@ def _with_shared_bytecode(self):
 
 
 flask.Flask.create_jinja_environment = _with_shared_bytecode
+
+
+_BUILDERS: dict[tuple, object] = {}
+_compile_builder = rules.Rule._compile_builder
+
+
+def _shared_builder(self, append_unknown=True):
+    """A rule's URL builder, shared by every app the tests create: werkzeug writes and compiles a
+    Python function for each rule of each app, most of what ``create_app`` costs. The function
+    depends only on the rule, its parts and its defaults (a rule with a default for one of its
+    variables is compiled afresh); it is bound to each rule as werkzeug binds it."""
+    defaults = self.defaults or {}
+    if any(dynamic and name in defaults for dynamic, name in self._trace):
+        return _compile_builder(self, append_unknown)
+    key = (self.rule, tuple(self._trace), tuple(defaults), append_unknown)
+    if key not in _BUILDERS:
+        _BUILDERS[key] = _compile_builder(self, append_unknown)
+    return _BUILDERS[key]
+
+
+rules.Rule._compile_builder = _shared_builder
+
+_WHOLE_MODULE_MARK = re.compile(r"^pytestmark = pytest\.mark\.(\w+)\b", re.MULTILINE)
+
+
+def _left_out(markexpr: str, mark: str) -> bool:
+    """Whether ``-m markexpr`` leaves out every test marked ``mark``, whatever other marks it has."""
+    if not markexpr.strip():
+        return False
+    try:
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+        return not any(
+            expression.evaluate(lambda name, /, **kwargs: name == mark or (name != mark and others))
+            for others in (False, True)
+        )
+    except Exception:  # another pytest: collect, as pytest would
+        return False
+
+
+def pytest_configure(config):
+    """Schemathesis's pytest plugin (``-p no:schemathesis`` in pyproject.toml) loaded only for runs
+    that keep its slow tests: loading it costs every process of the quick loop seconds (pytest
+    rewrites the asserts of the whole package on each start)."""
+    if not _left_out(config.option.markexpr, "slow"):
+        config.pluginmanager.import_plugin("schemathesis.pytest.plugin")
+        return
+    # pytest still rewrites schemathesis's own asserts if a quick test imports it (test_openapi.py
+    # validates the document with it): 2 s of CPU for messages no quick test shows
+    hook = getattr(config.pluginmanager, "rewrite_hook", None)
+    marked = getattr(hook, "_must_rewrite", None)
+    if isinstance(marked, set) and "schemathesis" in marked:
+        marked.discard("schemathesis")
+        getattr(hook, "_marked_for_rewrite_cache", {}).clear()
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A test file marked as a whole (``pytestmark = pytest.mark.slow``) is not even imported when
+    ``-m`` leaves out all its tests: the quick loop skips importing hypothesis, schemathesis and the
+    browser fixtures, and building schemathesis's tests from the OpenAPI document."""
+    markexpr = config.option.markexpr
+    if not markexpr.strip() or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    found = _WHOLE_MODULE_MARK.search(collection_path.read_text(encoding="utf-8"))
+    if found and _left_out(markexpr, found.group(1)):
+        return True
+    return None
 
 
 @pytest.fixture(scope="session")

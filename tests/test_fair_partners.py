@@ -9,12 +9,11 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.core import ratings
 from tests.conftest import csrf_token
-from tests.helpers import game_in_evening, new_evening, post_hand, start_game, win_hand
+from tests.helpers import game_in_evening, new_evening, post_hand, quick_hash, start_game, win_hand
 
 R = ratings.Rating
 
@@ -188,7 +187,7 @@ def test_with_a_password_the_names_stay_behind_it(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test",
             "DATABASE": str(tmp_path / "locked.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("rote drei"),
+            "PASSWORD_HASH": quick_hash("rote drei"),
         }
     )
     locked = app.test_client()

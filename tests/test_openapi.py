@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.web import openapi
+from tests.helpers import quick_hash
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -144,7 +144,7 @@ def test_the_document_is_open_when_a_password_locks_the_rest(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test",
             "DATABASE": str(tmp_path / "locked.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("rote drei"),
+            "PASSWORD_HASH": quick_hash("rote drei"),
         }
     ).test_client()
     assert locked.get("/api/openapi.json").status_code == 200
