@@ -87,12 +87,14 @@ def pytest_configure(config):
     if not _left_out(config.option.markexpr, "slow"):
         config.pluginmanager.import_plugin("schemathesis.pytest.plugin")
         return
-    # pytest still rewrites schemathesis's own asserts if a quick test imports it (test_openapi.py
-    # validates the document with it): 2 s of CPU for messages no quick test shows
+    # pytest would still rewrite the asserts of all of schemathesis and hypothesis, as packages of
+    # pytest plugins, when a quick test imports them (test_openapi.py validates the document with
+    # schemathesis) and when hypothesis's plugin imports hypothesis for its summary: seconds of CPU
+    # for messages no quick test shows
     hook = getattr(config.pluginmanager, "rewrite_hook", None)
     marked = getattr(hook, "_must_rewrite", None)
-    if isinstance(marked, set) and "schemathesis" in marked:
-        marked.discard("schemathesis")
+    if isinstance(marked, set):
+        marked.difference_update({"schemathesis", "hypothesis"})
         getattr(hook, "_marked_for_rewrite_cache", {}).clear()
 
 
