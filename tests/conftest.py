@@ -1,5 +1,6 @@
 """Fixtures: an app with a fresh database file per test, its client and CLI runner."""
 
+import os
 import re
 import shutil
 
@@ -61,6 +62,7 @@ def _shared_builder(self, append_unknown=True):
 
 rules.Rule._compile_builder = _shared_builder
 
+_MEMORY = "/dev/shm"
 _WHOLE_MODULE_MARK = re.compile(r"^pytestmark = pytest\.mark\.(\w+)\b", re.MULTILINE)
 
 
@@ -87,6 +89,17 @@ def pytest_configure(config):
     if not _left_out(config.option.markexpr, "slow"):
         config.pluginmanager.import_plugin("schemathesis.pytest.plugin")
         return
+    # the quick loop's databases in memory (tmpfs) where there is one, unless a temporary folder is
+    # chosen (TMPDIR, --basetemp): each commit waits for the disk (synchronous = FULL), seconds of a
+    # run on a busy disk. The slow tests (disk faults, a full disk) keep the real disk.
+    if (
+        not config.option.basetemp
+        and not os.environ.get("TMPDIR")
+        and not os.environ.get("PYTEST_DEBUG_TEMPROOT")
+        and os.path.isdir(_MEMORY)
+        and os.access(_MEMORY, os.W_OK | os.X_OK)
+    ):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = _MEMORY  # read by pytest's tmp_path_factory; the workers inherit it
     # pytest would still rewrite the asserts of all of schemathesis and hypothesis, as packages of
     # pytest plugins, when a quick test imports them (test_openapi.py validates the document with
     # schemathesis) and when hypothesis's plugin imports hypothesis for its summary: seconds of CPU
