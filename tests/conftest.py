@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+import sqlite3
 
 import flask
 import jinja2
@@ -138,6 +139,36 @@ def app(tmp_path, migrated_database):
     database = tmp_path / "test.sqlite"
     shutil.copy(migrated_database, database)
     return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(database)})
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory):
+    """``made_once(app, client, build)``: what ``build(client)`` puts in a fresh app's archive (the
+    fixture's ``app``), built through the forms once per test process and copied for the next tests.
+    The first test builds it and a copy of its database and its client's cookies (the session, with
+    any message still waiting) are kept; each next test gets its own copy of that file, put in place
+    before its app opens its database, and the same cookies, then the value ``build`` returned."""
+    made = {}
+
+    def make(app, client, build):
+        key = f"{build.__module__}.{build.__qualname__}"
+        database = app.config["DATABASE"]
+        if key in made:
+            kept, cookies, value = made[key]
+            assert not os.path.exists(f"{database}-wal"), "made_once: the app opened its database already"
+            shutil.copy(kept, database)
+            client._cookies.update(cookies)
+            return value
+        value = build(client)
+        kept = tmp_path_factory.mktemp("made") / "archive.sqlite"
+        with sqlite3.connect(database) as source, sqlite3.connect(kept) as copy:
+            source.backup(copy)  # what is committed, the write-ahead log included
+        source.close()
+        copy.close()
+        made[key] = (kept, dict(client._cookies), value)
+        return value
+
+    return make
 
 
 @pytest.fixture

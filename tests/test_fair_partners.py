@@ -59,8 +59,13 @@ def test_newcomers_are_drawn_at_random():
 
 
 @pytest.fixture
-def evening(client):
-    """An evening of four: Anna and Carl won two games together against Bert and Dora."""
+def evening(app, client, made_once):
+    """An evening of four: Anna and Carl won two games together against Bert and Dora (built once,
+    each test on its own copy)."""
+    return made_once(app, client, _evening_of_four)
+
+
+def _evening_of_four(client):
     evening_id = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
     for _ in range(2):
         game, _names = game_in_evening(client, evening_id)  # Anna & Carl against Bert & Dora
