@@ -1,11 +1,14 @@
 """Fixtures: an app with a fresh database file per test, its client and CLI runner."""
 
+import os
 import re
 import shutil
+import sqlite3
 
 import flask
 import jinja2
 import pytest
+from werkzeug.routing import rules
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import open_db
@@ -40,6 +43,88 @@ def _with_shared_bytecode(self):
 flask.Flask.create_jinja_environment = _with_shared_bytecode
 
 
+_BUILDERS: dict[tuple, object] = {}
+_compile_builder = rules.Rule._compile_builder
+
+
+def _shared_builder(self, append_unknown=True):
+    """A rule's URL builder, shared by every app the tests create: werkzeug writes and compiles a
+    Python function for each rule of each app, most of what ``create_app`` costs. The function
+    depends only on the rule, its parts and its defaults (a rule with a default for one of its
+    variables is compiled afresh); it is bound to each rule as werkzeug binds it."""
+    defaults = self.defaults or {}
+    if any(dynamic and name in defaults for dynamic, name in self._trace):
+        return _compile_builder(self, append_unknown)
+    key = (self.rule, tuple(self._trace), tuple(defaults), append_unknown)
+    if key not in _BUILDERS:
+        _BUILDERS[key] = _compile_builder(self, append_unknown)
+    return _BUILDERS[key]
+
+
+rules.Rule._compile_builder = _shared_builder
+
+_MEMORY = "/dev/shm"
+_WHOLE_MODULE_MARK = re.compile(r"^pytestmark = pytest\.mark\.(\w+)\b", re.MULTILINE)
+
+
+def _left_out(markexpr: str, mark: str) -> bool:
+    """Whether ``-m markexpr`` leaves out every test marked ``mark``, whatever other marks it has."""
+    if not markexpr.strip():
+        return False
+    try:
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+        return not any(
+            expression.evaluate(lambda name, /, **kwargs: name == mark or (name != mark and others))
+            for others in (False, True)
+        )
+    except Exception:  # another pytest: collect, as pytest would
+        return False
+
+
+def pytest_configure(config):
+    """Schemathesis's pytest plugin (``-p no:schemathesis`` in pyproject.toml) loaded only for runs
+    that keep its slow tests: loading it costs every process of the quick loop seconds (pytest
+    rewrites the asserts of the whole package on each start)."""
+    if not _left_out(config.option.markexpr, "slow"):
+        config.pluginmanager.import_plugin("schemathesis.pytest.plugin")
+        return
+    # the quick loop's databases in memory (tmpfs) where there is one, unless a temporary folder is
+    # chosen (TMPDIR, --basetemp): each commit waits for the disk (synchronous = FULL), seconds of a
+    # run on a busy disk. The slow tests (disk faults, a full disk) keep the real disk.
+    if (
+        not config.option.basetemp
+        and not os.environ.get("TMPDIR")
+        and not os.environ.get("PYTEST_DEBUG_TEMPROOT")
+        and os.path.isdir(_MEMORY)
+        and os.access(_MEMORY, os.W_OK | os.X_OK)
+    ):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = _MEMORY  # read by pytest's tmp_path_factory; the workers inherit it
+    # pytest would still rewrite the asserts of all of schemathesis and hypothesis, as packages of
+    # pytest plugins, when a quick test imports them (test_openapi.py validates the document with
+    # schemathesis) and when hypothesis's plugin imports hypothesis for its summary: seconds of CPU
+    # for messages no quick test shows
+    hook = getattr(config.pluginmanager, "rewrite_hook", None)
+    marked = getattr(hook, "_must_rewrite", None)
+    if isinstance(marked, set):
+        marked.difference_update({"schemathesis", "hypothesis"})
+        getattr(hook, "_marked_for_rewrite_cache", {}).clear()
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A test file marked as a whole (``pytestmark = pytest.mark.slow``) is not even imported when
+    ``-m`` leaves out all its tests: the quick loop skips importing hypothesis, schemathesis and the
+    browser fixtures, and building schemathesis's tests from the OpenAPI document."""
+    markexpr = config.option.markexpr
+    if not markexpr.strip() or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    found = _WHOLE_MODULE_MARK.search(collection_path.read_text(encoding="utf-8"))
+    if found and _left_out(markexpr, found.group(1)):
+        return True
+    return None
+
+
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory):
     """An empty database with every migration applied, made once: each test starts from a copy."""
@@ -54,6 +139,36 @@ def app(tmp_path, migrated_database):
     database = tmp_path / "test.sqlite"
     shutil.copy(migrated_database, database)
     return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(database)})
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory):
+    """``made_once(app, client, build)``: what ``build(client)`` puts in a fresh app's archive (the
+    fixture's ``app``), built through the forms once per test process and copied for the next tests.
+    The first test builds it and a copy of its database and its client's cookies (the session, with
+    any message still waiting) are kept; each next test gets its own copy of that file, put in place
+    before its app opens its database, and the same cookies, then the value ``build`` returned."""
+    made = {}
+
+    def make(app, client, build):
+        key = f"{build.__module__}.{build.__qualname__}"
+        database = app.config["DATABASE"]
+        if key in made:
+            kept, cookies, value = made[key]
+            assert not os.path.exists(f"{database}-wal"), "made_once: the app opened its database already"
+            shutil.copy(kept, database)
+            client._cookies.update(cookies)
+            return value
+        value = build(client)
+        kept = tmp_path_factory.mktemp("made") / "archive.sqlite"
+        with sqlite3.connect(database) as source, sqlite3.connect(kept) as copy:
+            source.backup(copy)  # what is committed, the write-ahead log included
+        source.close()
+        copy.close()
+        made[key] = (kept, dict(client._cookies), value)
+        return value
+
+    return make
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import re
 import threading
 
 import waitress
+from werkzeug.security import generate_password_hash
 
 from scorekeeper.core import clock
 from scorekeeper.server import headfirst
@@ -12,6 +13,14 @@ from scorekeeper.web import limits
 from tests.conftest import csrf_token
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]
+
+
+def quick_hash(password):
+    """A password hash the app checks like any other (werkzeug's own format), in a millisecond:
+    werkzeug's default, scrypt, takes a tenth of a second of CPU to make and each time it is checked.
+    These tests ask who gets in, not how hard a stolen hash is to crack; tests/test_password_race.py
+    keeps the slow default, as its race needs a check that takes a while."""
+    return generate_password_hash(password, method="pbkdf2:sha256:1000")
 
 
 def start_game(client, variant="classic", names=NAMES4, first_dealer=0, layout=None, settings=None, target=None):

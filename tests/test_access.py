@@ -8,16 +8,15 @@ import unicodedata
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import pytest
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.network import addresses
 from scorekeeper.web import access
 from scorekeeper.web.redirects import safe_path
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields, start_game, totals
+from tests.helpers import post_hand, quick_hash, side_fields, start_game, totals
 
-LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": generate_password_hash("rote drei")}
+LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": quick_hash("rote drei")}
 
 
 @pytest.fixture
@@ -108,7 +107,7 @@ def test_locking_the_phone_and_changing_the_password(locked_app):
     phone.post("/logout", data={"csrf_token": csrf_token(phone, "/")})
     assert phone.get("/").status_code == 302
     _unlock(phone)
-    locked_app.config["PASSWORD_HASH"] = generate_password_hash("neu")
+    locked_app.config["PASSWORD_HASH"] = quick_hash("neu")
     assert phone.get("/").status_code == 302  # a new password locks every phone
 
 
@@ -359,7 +358,7 @@ def test_locking_the_phone_revokes_its_cookie_on_the_server(locked_app, tmp_path
 
 def test_a_new_password_revokes_every_phone_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
-    (tmp_path / "config.py").write_text(f"PASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    (tmp_path / "config.py").write_text(f"PASSWORD_HASH = {quick_hash('alt')!r}\n")
     app = create_app(None)
     phone = app.test_client()
     _unlock(phone, "alt")
@@ -386,7 +385,7 @@ def test_a_new_password_holds_at_once_on_the_running_server_and_its_page_cache(t
     """set-password while the server runs (another process): an old cookie gets no page, not even
     the score sheet kept for it in the page cache, and the old password stops working at once."""
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
-    (tmp_path / "config.py").write_text(f"EXTRA_HOSTS = []\nPASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    (tmp_path / "config.py").write_text(f"EXTRA_HOSTS = []\nPASSWORD_HASH = {quick_hash('alt')!r}\n")
     app = create_app(None)
     phone = app.test_client()
     _unlock(phone, "alt")
@@ -420,7 +419,7 @@ def test_a_new_password_holds_at_once_on_the_running_server_and_its_page_cache(t
 def test_a_config_file_being_edited_never_opens_the_archive(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     config = tmp_path / "config.py"
-    config.write_text(f"PASSWORD_HASH = {generate_password_hash('alt')!r}\n")
+    config.write_text(f"PASSWORD_HASH = {quick_hash('alt')!r}\n")
     app = create_app(None)
     assert app.test_client().get("/history").status_code == 302
     config.write_text("PASSWORD_HASH = 'half")  # an editor saving half a line: not read

@@ -9,12 +9,11 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.core import ratings
 from tests.conftest import csrf_token
-from tests.helpers import game_in_evening, new_evening, post_hand, start_game, win_hand
+from tests.helpers import game_in_evening, new_evening, post_hand, quick_hash, start_game, win_hand
 
 R = ratings.Rating
 
@@ -60,8 +59,13 @@ def test_newcomers_are_drawn_at_random():
 
 
 @pytest.fixture
-def evening(client):
-    """An evening of four: Anna and Carl won two games together against Bert and Dora."""
+def evening(app, client, made_once):
+    """An evening of four: Anna and Carl won two games together against Bert and Dora (built once,
+    each test on its own copy)."""
+    return made_once(app, client, _evening_of_four)
+
+
+def _evening_of_four(client):
     evening_id = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
     for _ in range(2):
         game, _names = game_in_evening(client, evening_id)  # Anna & Carl against Bert & Dora
@@ -188,7 +192,7 @@ def test_with_a_password_the_names_stay_behind_it(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test",
             "DATABASE": str(tmp_path / "locked.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("rote drei"),
+            "PASSWORD_HASH": quick_hash("rote drei"),
         }
     )
     locked = app.test_client()

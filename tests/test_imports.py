@@ -8,6 +8,7 @@ none of them. No cycles; no import hides inside a function without a comment say
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
@@ -42,6 +43,7 @@ PURE_BUT_NO_RULE = {
 }
 
 
+@functools.cache  # parsed once per test process: the tests only read the trees
 def _modules() -> dict[str, ast.Module]:
     """Every module by its dotted name under the package: "core.variants", "__main__"."""
     found = {}

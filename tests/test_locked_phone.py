@@ -11,13 +11,12 @@ import re
 
 import pytest
 from werkzeug.routing import IntegerConverter, PathConverter, UnicodeConverter
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.core import variants
 from scorekeeper.web import access
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields
+from tests.helpers import post_hand, quick_hash, side_fields
 
 EVENINGS = [
     # date, place, note, players
@@ -50,7 +49,7 @@ def archive(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "walk",
             "DATABASE": str(tmp_path / "walk.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("karo sieben"),
+            "PASSWORD_HASH": quick_hash("karo sieben"),
         }
     )
     owner = app.test_client()

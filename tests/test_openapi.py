@@ -9,12 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.core import checks, variants
 from scorekeeper.web import api_models, openapi
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import post_hand, quick_hash, side_fields, start_game
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -148,7 +147,7 @@ def test_the_document_is_open_when_a_password_locks_the_rest(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test",
             "DATABASE": str(tmp_path / "locked.sqlite"),
-            "PASSWORD_HASH": generate_password_hash("rote drei"),
+            "PASSWORD_HASH": quick_hash("rote drei"),
         }
     ).test_client()
     assert locked.get("/api/openapi.json").status_code == 200

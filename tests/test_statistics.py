@@ -42,9 +42,14 @@ def _post(client, game_id, *sides):
 
 
 @pytest.fixture
-def archive(client, monkeypatch):
-    """The four games of the module docstring; the client."""
+def archive(app, client, monkeypatch, made_once):
+    """The four games of the module docstring (built once, each test on its own copy); the client."""
     monkeypatch.setattr(clock, "today", lambda: TODAY)
+    made_once(app, client, _four_games)
+    return client
+
+
+def _four_games(client):
     e1 = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2025-03-10")
     g1, _ = game_in_evening(client, e1)
     for _ in range(2):
@@ -64,7 +69,6 @@ def archive(client, monkeypatch):
     g4, _ = game_in_evening(client, e3)
     for _ in range(2):
         _post(client, g4, *win_hand())
-    return client
 
 
 FIGURES = ("games", "won", "rate", "avg", "best", "canastas", "margin")
