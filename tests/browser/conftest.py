@@ -37,8 +37,7 @@ def _require_chromium() -> None:
         pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
+def serve_fresh(tmp_path_factory):
     """The app on a fresh database file, served on 127.0.0.1:<free port>; yields its base URL."""
     database = tmp_path_factory.mktemp("live-server") / "scorekeeper.sqlite"
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(database)})
@@ -51,6 +50,12 @@ def live_server(tmp_path_factory):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app on a fresh database file, shared by the browser tests of a test process."""
+    yield from serve_fresh(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

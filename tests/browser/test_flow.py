@@ -24,6 +24,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import serve_fresh
+
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]  # seats 1 & 3 against 2 & 4
@@ -140,6 +142,13 @@ def start_classic_game(page, base_url, names=PLAYERS):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
     page.get_by_role("button", name="Start game").tap()
     expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """This file's own server on an empty archive: its first test starts from the empty home page,
+    whatever other files' tests have stored on the shared one."""
+    yield from serve_fresh(tmp_path_factory)
 
 
 # --- the tests ---------------------------------------------------------------------------------
