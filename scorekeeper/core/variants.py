@@ -26,8 +26,11 @@ from scorekeeper.core.rulesets import (
     RuleSet,
     Setting,
     TieRule,
+    Value,
     configure,
     get,
+    problems,
+    values_of,
 )
 
 __all__ = [
@@ -48,6 +51,9 @@ __all__ = [
     "RuleSet",
     "Setting",
     "TieRule",
+    "Value",
     "configure",
     "get",
+    "problems",
+    "values_of",
 ]
