@@ -314,8 +314,9 @@ def _penalties(rules: RuleSet) -> list[Value]:
     for attribute, prefix in (("incomplete_melds", "incomplete"), ("holding_penalties", "holding"),
                               ("penalty_catalogue", "offence")):  # fmt: skip
         for d in getattr(rules, attribute):
+            what = (("what", d.label),)
             values.append(_points(f"{prefix}_{d.key}", N_("%(what)s: penalty"), N_("Taken off for each one."),
-                                  d.points, "penalties", _deduction(attribute, d.key), (("what", d.label),)))  # fmt: skip
+                                  d.points, "penalties", _deduction(attribute, d.key), what))  # fmt: skip
     if rules.exact_cut_bonus:
         values.append(_points("exact_cut_bonus", N_("Exact cut: bonus"), N_("Added to the team that did not deal."),
                               rules.exact_cut_bonus, "penalties", _field("exact_cut_bonus")))  # fmt: skip
