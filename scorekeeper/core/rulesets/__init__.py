@@ -51,7 +51,7 @@ from scorekeeper.core.rulesets.model import (
 from scorekeeper.core.rulesets.modern import MODERN
 from scorekeeper.core.rulesets.shared import with_target
 from scorekeeper.core.rulesets.six import MILLER, SIX_2X3, SIX_3X2
-from scorekeeper.core.rulesets.values import Value, apply_values, problems, values_of
+from scorekeeper.core.rulesets.values import VALUE_GROUPS, Value, apply_values, problems, values_of
 from scorekeeper.core.rulesets.vienna import VIENNA
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "RuleSet",
     "Setting",
     "TieRule",
+    "VALUE_GROUPS",
     "Value",
     "configure",
     "get",

@@ -60,7 +60,7 @@ class Value:
         return self.kind != POINTS or value % 5 == 0
 
 
-GROUPS = (
+VALUE_GROUPS = (
     ("cards", N_("Card values")),
     ("canastas", N_("Canastas")),
     ("going_out", N_("Going out")),
