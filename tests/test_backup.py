@@ -393,9 +393,10 @@ def _import_page(tmp_path, data, name="fresh"):
 
 EMPTY = {
     "format": "canasta-scorekeeper",
-    "version": 2,
+    "version": 3,
     "players": [],
     "evenings": [],
+    "house_rules": [],
     "games": [],
     "phones": [],
     "changes": [],
