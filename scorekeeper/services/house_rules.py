@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core import variants
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict
+from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict  # noqa: F401 (the statuses callers compare with)
 from scorekeeper.storage import changes as change_log
 from scorekeeper.storage import house_rules, reads, transaction
 

@@ -33,6 +33,11 @@ def house_of(variant: str) -> reads.HouseRules | None:
     return found
 
 
+def rule_set_keys(own) -> set[str]:
+    """What a rule-set filter may be: a built-in rule set's id, or ``house-<id>`` of a table's own."""
+    return set(variants.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
+
+
 def house_list():
     """The table's own rule sets, and the built-in ones to start a new one from."""
     return render_template(
