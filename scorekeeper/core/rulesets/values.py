@@ -247,7 +247,7 @@ def _threes(rules: RuleSet) -> list[Value]:
     values = [
         _points(
             f"red_threes_{n}",
-            N_("%(count)s red threes"),
+            N_("Red threes: %(count)s"),
             N_("What a side with this many red threes scores."),
             rules.red_three_values[n],
             "threes",
@@ -259,7 +259,7 @@ def _threes(rules: RuleSet) -> list[Value]:
     values += [
         _points(
             f"black_threes_{n}",
-            N_("%(count)s black threes"),
+            N_("Black threes: %(count)s"),
             N_("What a side with this many black threes melded scores."),
             rules.black_three_values[n],
             "threes",
