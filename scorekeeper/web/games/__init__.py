@@ -51,3 +51,4 @@ ROUTES = [
 
 for _rule, _view, _methods in ROUTES:
     bp.add_url_rule(_rule, _view.__name__, _view, methods=_methods)
+bp.add_app_template_global(house.game_settings, "game_settings")

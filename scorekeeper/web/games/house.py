@@ -33,6 +33,14 @@ def house_of(variant: str) -> reads.HouseRules | None:
     return found
 
 
+def game_settings(game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's settings and its table's own values apart, as POST /api/score takes them (the hand form's
+    live score sends both)."""
+    keys = {setting.key for setting in variants.get(game.variant).settings}
+    settings = {k: v for k, v in game.settings.items() if k in keys}
+    return settings, {k: v for k, v in game.settings.items() if k not in keys}
+
+
 def rule_set_keys(own) -> set[str]:
     """What a rule-set filter may be: a built-in rule set's id, or ``house-<id>`` of a table's own."""
     return set(variants.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
