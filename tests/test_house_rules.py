@@ -151,3 +151,13 @@ def test_every_value_of_every_rule_set_is_on_its_page(client):
         page = client.get(f"/house-rules/new/{rules.id}").text
         for value in variants.values_of(rules):
             assert f'name="v_{value.name}"' in page, (rules.id, value.name)
+
+
+def test_the_opening_meld_table_of_a_game_follows_and_marks_the_values(client):
+    """docs/rules.md#classic › Opening minimum with tier 3 at 100 from 2000: the game's table says so."""
+    assert keep(client, name="Steep", opening_3=100, opening_3_from=2000).status_code == 302
+    house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game_id = start_game(client, variant=f"house-{house_id}")
+    page = client.get(f"/games/{game_id}/minimums").text
+    assert "2000" in page and '<td class="num">100</td>' in page
+    assert page.count('class="changed-mark"') == 1  # the row of tier 3, whose minimum and start changed

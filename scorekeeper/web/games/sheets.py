@@ -122,5 +122,8 @@ def minimums(game_id: int):
     """The variant's opening-meld table with each side's current row highlighted."""
     game = load_game(game_id)
     return render_template(
-        "games/minimums.html", sheet=sheet.build(game, reads.hands(get_db(), game_id)), live_game=game
+        "games/minimums.html",
+        sheet=sheet.build(game, reads.hands(get_db(), game_id)),
+        live_game=game,
+        changed=house.changed_parts(variants.get(game.variant), game.settings),
     )
