@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scorekeeper.core import variants  # noqa: E402
+from scripts import house_doc  # noqa: E402
 
 DOC = ROOT / "docs" / "rules.md"
 
@@ -630,8 +631,11 @@ def render(rule_sets: Mapping[str, variants.RuleSet] | None = None) -> str:
     ]
     out += [f"- [{rules.name}](#{anchor(rules)})" for rules in rule_sets.values()]
     out.append("")
+    out.append("- [A table's own rules](#house-values)")
+    out.append("")
     for rules in rule_sets.values():
         out += rule_set_section(rules)
+    out += house_doc.section(rule_sets)
     while out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

@@ -315,6 +315,51 @@ def test_score_tells_the_problems_a_step_at_a_time(client, body, fields):
     assert {e["field"] for e in response.get_json()["errors"]} == fields
 
 
-def test_score_leaves_unknown_top_level_keys_alone(client):
-    body = {"variant": "classic", "sides": [side(), side()], "note": "from a newer phone"}
-    assert client.post("/api/score", json=body).status_code == 200
+def test_score_refuses_an_unknown_top_level_key_naming_it(client):
+    """A misspelt "values" ("value") must not score silently with the defaults: 422 naming the key."""
+    body = {"variant": "classic", "sides": [side(), side()], "value": {"canasta_natural": 600}}
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == ["value"]
+
+
+def test_score_with_the_tables_own_values(client):
+    """docs/rules.md#classic › House rules: natural canasta 600, going out 300: 300 + 600 + 50 melded = 950."""
+    body = {"variant": "classic", "values": {"canasta_natural": 600, "going_out_bonus": 300},
+            "sides": [side(went_out="normal", natural_canastas=1, melded_points=50), side()]}  # fmt: skip
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["sides"][0]["score"] == 950
+    lines = {line["item"]: line["points"] for line in response.get_json()["sides"][0]["breakdown"]}
+    assert lines == {"going_out": 300, "natural_canastas": 600, "melded_cards": 50}
+
+
+@pytest.mark.parametrize(
+    "values, field",
+    [
+        ({"canasta_naturall": 600}, "values.canasta_naturall"),  # unknown name
+        ({"going_out_bonus": 3}, "values.going_out_bonus"),  # not a multiple of 5
+        ({"card_low": -5}, "values.card_low"),  # below its limit
+        ({"hands_limit": 201}, "values.hands_limit"),  # above its limit
+        ({"opening_3": 40}, "values.opening_3"),  # an impossible table: tier 3 below tier 2
+        ({"cards_in_hand_count": 1}, "values.cards_in_hand_count"),  # yes or no
+    ],
+)
+def test_score_refuses_a_value_naming_it(client, values, field):
+    body = {"variant": "classic", "values": values, "sides": [side(), side()]}
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == [field]
+
+
+def test_variants_list_every_changeable_value(client):
+    """Each rule set lists its values with name, default, kind and limits."""
+    listed = client.get("/api/variants").get_json()
+    classic = next(v for v in listed["variants"] if v["id"] == "classic")
+    values = {v["name"]: v for v in classic["values"]}
+    assert values["canasta_natural"] | {"label": ""} == {
+        "name": "canasta_natural", "label": "", "default": 500, "kind": "points", "low": 0, "high": 10000,
+        "choices": None, "group": "canastas", "explanation": "Added for each completed canasta of this kind.",
+    }  # fmt: skip
+    assert values["tie_rule"]["choices"] == ["play_on", "draw"]
+    assert listed["house_rules"] == []

@@ -268,7 +268,7 @@ def test_a_number_changed_in_the_document_is_caught(old, new):
 def test_every_rule_set_and_setting_is_in_the_rules_doc():
     text = RULES_DOC.read_text(encoding="utf-8")
     sections = _sections(text)
-    assert list(sections) == list(variants.RULE_SETS)
+    assert list(sections) == list(variants.RULE_SETS) + ["house-values"]  # the table's own rules last
     for rules in variants.RULE_SETS.values():
         assert f"- [{rules.name}](#{rules.id})" in text
         section = sections[rules.id]
@@ -279,6 +279,17 @@ def test_every_rule_set_and_setting_is_in_the_rules_doc():
             assert f"- *{rules_doc.plain(setting.label)}*: {rules_doc.SETTING_NOTES[setting.key]}" in section
             for _value, label in setting.choices:
                 assert rules_doc.plain(label) in section
+
+
+def test_every_changeable_value_is_in_the_rules_doc_with_its_default():
+    """docs/rules.md#house-values lists every value of every rule set's list, with its default."""
+    section = _sections(RULES_DOC.read_text(encoding="utf-8"))["house-values"]
+    for rules in variants.RULE_SETS.values():
+        for value in variants.values_of(rules):
+            row = next((line for line in section.splitlines() if line.startswith(f"| `{value.name}` |")), None)
+            assert row is not None, value.name
+            default = rules_doc.house_doc._default(value.default)
+            assert f"| {default} |" in row or f"{default} (" in row, (rules.id, value.name, row)
 
 
 def test_rules_doc_names_its_sources_and_cites_no_spec():

@@ -9,6 +9,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import checks, scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     case,
     empty_sides,
@@ -473,3 +474,39 @@ def test_plausibility_warning(variant_id, side, minimum, warned, settings):
     hands = read(rules, empty_sides(rules, side))
     warnings = checks.plausibility_warnings(rules, hands, [minimum] * rules.sides)
     assert [(w.side, w.field) for w in warnings] == ([(0, "melded_points")] if warned else [])
+
+
+# docs/rules.md#austrian › House rules: glatt 200: 100 + 200 + 500 + 100 = 900; each offence changed, once, with
+# 100 melded
+HOUSE = [
+    we.case(
+        "docs/rules.md#austrian › House rules: glatt ausmachen 200",
+        "austrian",
+        {"went_out": "glatt", "natural_canastas": 1, "melded_points": 100},
+        {"glatt_bonus": 200},
+        900,
+        {"going_out": 100, "glatt": 200, "natural_canastas": 500, "melded_cards": 100},
+    ),
+] + [
+    we.case(
+        f"docs/rules.md#austrian › House rules: {key} {points}",
+        "austrian",
+        {"melded_points": 100, f"offence_{key}": 1},
+        {f"offence_{key}": points},
+        100 - points,
+        {"melded_cards": 100, f"offence_{key}": -points},
+    )
+    for key, points in (
+        ("minimum_failed", 100),
+        ("pile_before_meld", 300),
+        ("drew_out_of_turn", 150),
+        ("drew_out_of_turn_kept", 250),
+        ("pile_out_of_turn", 150),
+    )
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)

@@ -8,6 +8,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     case,
     going_out,
@@ -459,3 +460,30 @@ def test_target():
     """docs/rules.md#canadian › End of the game: targets; configure(target=...) overrides it."""
     assert rules_of("canadian").target == 10000
     assert rules_of("canadian", target=3000).target == 3000
+
+
+# docs/rules.md#canadian › House rules: a black three in hand 200: 50 − 40 − 200 = −190; exact cut 300: 50 + 300
+HOUSE = [
+    we.case(
+        "docs/rules.md#canadian › House rules: black three in hand 200",
+        "canadian",
+        {"melded_points": 50, "black_threes_in_hand": 1, "hand_points": 40},
+        {"black_three_in_hand": 200},
+        -190,
+        {"melded_cards": 50, "cards_in_hand": -40, "black_threes_in_hand": -200},
+    ),
+    we.case(
+        "docs/rules.md#canadian › House rules: exact cut 300",
+        "canadian",
+        {"melded_points": 50, "exact_cut": True},
+        {"exact_cut_bonus": 300},
+        350,
+        {"melded_cards": 50, "exact_cut": 300},
+    ),
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)

@@ -8,6 +8,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import checks, scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     CLASSIC_ROWS,
     case,
@@ -244,3 +245,23 @@ def test_plausibility_warning(variant_id, side, minimum, warned, settings):
     hands = read(rules, empty_sides(rules, side))
     warnings = checks.plausibility_warnings(rules, hands, [minimum] * rules.sides)
     assert [(w.side, w.field) for w in warnings] == ([(0, "melded_points")] if warned else [])
+
+
+# docs/rules.md#encyclopedia › House rules: each offence changed, once, with 100 melded: 100 − its points
+HOUSE = [
+    we.case(
+        f"docs/rules.md#encyclopedia › House rules: {key} {points}",
+        "encyclopedia",
+        {"melded_points": 100, f"offence_{key}": 1},
+        {f"offence_{key}": points},
+        100 - points,
+        {"melded_cards": 100, f"offence_{key}": -points},
+    )
+    for key, points in (("red_three_not_laid", 600), ("drawing_error", 100), ("melded_out_of_turn", 150))
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)

@@ -8,6 +8,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import checks, scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     breakdown,
     case,
@@ -886,3 +887,148 @@ def test_plausibility_warning(variant_id, side, minimum, warned, settings):
     hands = read(rules, empty_sides(rules, side))
     warnings = checks.plausibility_warnings(rules, hands, [minimum] * rules.sides)
     assert [(w.side, w.field) for w in warnings] == ([(0, "melded_points")] if warned else [])
+
+
+# docs/rules.md#modern › House rules: every value only Modern has, changed (docs/rules.md#house-values)
+HOUSE = [
+    # 3000 + 140 melded
+    we.case(
+        "docs/rules.md#modern › House rules: aces or 7s canasta 3000",
+        "modern",
+        {"natural_aces_sevens_canastas": 1, "melded_points": 140},
+        {"canasta_natural_aces_sevens": 3000},
+        3140,
+        {"natural_aces_sevens_canastas": 3000, "melded_cards": 140},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: seven 2s 3500",
+        "modern",
+        {"twos_canastas": 1, "melded_points": 140},
+        {"canasta_twos": 3500},
+        3640,
+        {"twos_canastas": 3500, "melded_cards": 140},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: joker canasta 3000",
+        "modern",
+        {"jokers_canastas": 1, "melded_points": 260},
+        {"canasta_jokers": 3000},
+        3260,
+        {"jokers_canastas": 3000, "melded_cards": 260},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: Straight 4000",
+        "modern",
+        {"went_out": "straight"},
+        {"straight_bonus": 4000},
+        4000,
+        {"straight": 4000},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: Pairs 3000",
+        "modern",
+        {"went_out": "pairs"},
+        {"pairs_bonus": 3000},
+        3000,
+        {"pairs": 3000},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: Pairs with wild cards 2500",
+        "modern",
+        {"went_out": "pairs_wild"},
+        {"pairs_wild_bonus": 2500},
+        2500,
+        {"pairs_wild": 2500},
+    ),
+    # Garbage 3000 replaces the rest: the one red three is not scored
+    we.case(
+        "docs/rules.md#modern › House rules: Garbage 3000",
+        "modern",
+        {"went_out": "garbage", "red_threes": 1},
+        {"garbage_bonus": 3000},
+        3000,
+        {"garbage": 3000},
+    ),
+    # adds: 3000 + the red three, which counts minus with no canasta (−100) = 2900
+    we.case(
+        "docs/rules.md#modern › House rules: Garbage 3000 added to the rest",
+        "modern",
+        {"went_out": "garbage", "red_threes": 1},
+        {"garbage_bonus": 3000, "special_adds": True},
+        2900,
+        {"garbage": 3000, "red_threes": -100},
+    ),
+    # black threes with 2 canastas (plus): n black threes + 1000 + 70 melded
+    we.case(
+        "docs/rules.md#modern › House rules: one black three 150",
+        "modern",
+        {"black_threes": 1, "natural_canastas": 2, "melded_points": 70},
+        {"black_threes_1": 150},
+        1220,
+        {"black_threes": 150, "natural_canastas": 1000, "melded_cards": 70},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: two black threes 400",
+        "modern",
+        {"black_threes": 2, "natural_canastas": 2, "melded_points": 70},
+        {"black_threes_2": 400},
+        1470,
+        {"black_threes": 400, "natural_canastas": 1000, "melded_cards": 70},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: three black threes 600",
+        "modern",
+        {"black_threes": 3, "natural_canastas": 2, "melded_points": 70},
+        {"black_threes_3": 600},
+        1670,
+        {"black_threes": 600, "natural_canastas": 1000, "melded_cards": 70},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: four black threes 1200",
+        "modern",
+        {"black_threes": 4, "natural_canastas": 2, "melded_points": 70},
+        {"black_threes_4": 1200},
+        2270,
+        {"black_threes": 1200, "natural_canastas": 1000, "melded_cards": 70},
+    ),
+    # no canasta: melded cards minus; −2000 − 60 = −2060; −2000 − 15 = −2015
+    we.case(
+        "docs/rules.md#modern › House rules: incomplete aces 2000",
+        "modern",
+        {"incomplete_aces": 1, "melded_points": 60},
+        {"incomplete_aces": 2000},
+        -2060,
+        {"incomplete_aces": -2000, "melded_cards": -60},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: incomplete 7s 2000",
+        "modern",
+        {"incomplete_sevens": 1, "melded_points": 15},
+        {"incomplete_sevens": 2000},
+        -2015,
+        {"incomplete_sevens": -2000, "melded_cards": -15},
+    ),
+    # −1000 − 60 in hand
+    we.case(
+        "docs/rules.md#modern › House rules: holding aces 1000",
+        "modern",
+        {"holding_aces": 1, "hand_points": 60},
+        {"holding_aces": 1000},
+        -1060,
+        {"holding_aces": -1000, "cards_in_hand": -60},
+    ),
+    we.case(
+        "docs/rules.md#modern › House rules: holding 7s 1000",
+        "modern",
+        {"holding_sevens": 1, "hand_points": 60},
+        {"holding_sevens": 1000},
+        -1060,
+        {"holding_sevens": -1000, "cards_in_hand": -60},
+    ),
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)

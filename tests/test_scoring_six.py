@@ -9,6 +9,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     CLASSIC_ROWS,
     case,
@@ -692,3 +693,54 @@ def test_six_2x3_opening_150_after_a_hand():
     assert state.totals == (7100, 1900)
     assert state.opening_minimums == (150, 90)
     assert not state.result.finished
+
+
+# docs/rules.md#six-3x2 › House rules: the values only six-player rule sets have, changed (docs/rules.md#house-values)
+# five red threes 900 + 50 melded = 950; six 1500 + 50 = 1550; Miller: wild canasta 1500 + 2 naturals 1000 + 300
+# melded − an incomplete wild meld 500 = 2300
+HOUSE = [
+    we.case(
+        "docs/rules.md#six-3x2 › House rules: five red threes 900",
+        "six-3x2",
+        {"red_threes": 5, "melded_points": 50},
+        {"red_threes_5": 900},
+        950,
+        {"red_threes": 900, "melded_cards": 50},
+    ),
+    we.case(
+        "docs/rules.md#six-3x2 › House rules: six red threes 1500",
+        "six-3x2",
+        {"red_threes": 6, "melded_points": 50},
+        {"red_threes_6": 1500},
+        1550,
+        {"red_threes": 1500, "melded_cards": 50},
+    ),
+    we.case(
+        "docs/rules.md#miller › House rules: wild canasta 1500, incomplete wild meld 500",
+        "miller",
+        {"wild_canastas": 1, "natural_canastas": 2, "melded_points": 300, "incomplete_wild": 1},
+        {"canasta_wild": 1500, "incomplete_wild": 500},
+        2300,
+        {"wild_canastas": 1500, "natural_canastas": 1000, "melded_cards": 300, "incomplete_wild": -500},
+    ),
+]
+HOUSE_NAMES = {"opening_5", "opening_5_from", "wild_canastas_to_go_out"}  # worked below
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)
+
+
+def test_house_fifth_opening_tier():
+    """docs/rules.md#six-2x3 › House rules: the fifth tier 200 from 8000: 7995 → 120, 8000 → 200."""
+    rules = we.rules_of("six-2x3", {"opening_5": 200, "opening_5_from": 8000})
+    assert [scoring.opening_minimum(rules, t) for t in (7000, 7995, 8000)] == [120, 120, 200]
+
+
+def test_house_wild_canasta_to_go_out():
+    """docs/rules.md#miller › House rules: with one wild canasta needed, three natural ones are not enough."""
+    side = {"went_out": "normal", "natural_canastas": 3, "melded_points": 200}
+    assert we.going_out_problems("miller", side) == []
+    assert we.going_out_problems("miller", side, {"wild_canastas_to_go_out": 1}) == [(0, "went_out")]

@@ -8,6 +8,7 @@ is read and scored.
 import pytest
 
 from scorekeeper.core import checks, scoring
+from tests import worked_examples as we
 from tests.worked_examples import (
     CLASSIC_ROWS,
     case,
@@ -253,3 +254,30 @@ def test_plausibility_warning(variant_id, side, minimum, warned, settings):
     hands = read(rules, empty_sides(rules, side))
     warnings = checks.plausibility_warnings(rules, hands, [minimum] * rules.sides)
     assert [(w.side, w.field) for w in warnings] == ([(0, "melded_points")] if warned else [])
+
+
+# docs/rules.md#vienna › House rules: Verdeckt 300 + mixed 300 + 80 = 680; Hand-Canasta 1500 + 500 + 35 = 2035
+HOUSE = [
+    we.case(
+        "docs/rules.md#vienna › House rules: Verdeckt 300",
+        "vienna",
+        {"went_out": "verdeckt", "mixed_canastas": 1, "melded_points": 80},
+        {"verdeckt_bonus": 300},
+        680,
+        {"verdeckt": 300, "mixed_canastas": 300, "melded_cards": 80},
+    ),
+    we.case(
+        "docs/rules.md#vienna › House rules: Hand-Canasta 1500",
+        "vienna",
+        {"went_out": "hand_canasta", "natural_canastas": 1, "melded_points": 35},
+        {"hand_canasta_bonus": 1500},
+        2035,
+        {"hand_canasta": 1500, "natural_canastas": 500, "melded_cards": 35},
+    ),
+]
+
+
+@pytest.mark.parametrize("variant_id, side, settings, expected, items", HOUSE)
+def test_house_values(variant_id, side, settings, expected, items):
+    """A hand scored with changed values."""
+    assert we.score_of(variant_id, side, settings) == (expected, items)

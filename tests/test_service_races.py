@@ -200,3 +200,66 @@ def test_two_imports_at_once_into_an_empty_archive_restore_it_once(server, tmp_p
         counts = [db.execute(f"select count(*) from {t}").fetchone()[0] for t in ("games", "hands", "players")]
         imported = db.execute("select count(*) from changes where action = 'archive imported'").fetchone()[0]
     assert counts == [3, 3, 4] and imported == 1
+
+
+def _house_fields(phone: Phone, path: str) -> dict[str, str]:
+    """Every field of a table's own rule set's page, as the page fills it, with this phone's token."""
+    page = phone.get(path)
+    fields = dict(re.findall(r'name="(v_\w+)"[^>]*value="([^"]*)"', page))
+    for name, options in re.findall(r'<select id="\w+" name="(v_\w+)">(.*?)</select>', page, re.S):
+        fields[name] = re.search(r'value="([^"]*)" selected', options).group(1)
+    fields["csrf_token"] = re.search(r'name="csrf_token"[^>]*value="([^"]*)"', page).group(1)
+    fields["name"] = re.search(r'id="name" name="name"[^>]*value="([^"]*)"', page).group(1)
+    version = re.search(r'name="version" value="(\d+)"', page)
+    if version:
+        fields["version"] = version.group(1)
+    return fields
+
+
+def test_two_tables_rules_kept_under_one_name_at_once_one_is_kept(server):
+    """docs/rules.md#house-values: the name is decided inside the write (and the unique index behind it)."""
+    base, app = server
+    for trial in range(8):
+        phones = [Phone(base), Phone(base)]
+        forms = [_house_fields(p, "/house-rules/new/classic") for p in phones]
+        name = f"Thursday {trial}"
+        results = _at_once(
+            [
+                (lambda p=p, f=f, k=k: p.post("/house-rules/new/classic", f | {"name": name, "v_card_high": k}))
+                for p, f, k in zip(phones, forms, ("15", "20"))
+            ]
+        )
+        statuses = sorted(status for status, _, _ in results)
+        assert statuses == [302, 422], (trial, statuses)
+        assert "A rule set of that name exists." in next(body for status, _, body in results if status == 422)
+        with app.app_context():
+            kept = [h for h in reads.all_house_rules(dbmod.get_db()) if h.name == name]
+        assert len(kept) == 1
+
+
+def test_one_tables_rules_changed_by_two_phones_at_once_one_change_stands(server):
+    """Both based on version 0: one is saved, the other told someone changed them meanwhile."""
+    base, app = server
+    for trial in range(8):
+        maker = Phone(base)
+        made = maker.post(
+            "/house-rules/new/classic", _house_fields(maker, "/house-rules/new/classic") | {"name": f"Friday {trial}"}
+        )
+        assert made[0] == 302
+        with app.app_context():
+            house_id = next(h.id for h in reads.all_house_rules(dbmod.get_db()) if h.name == f"Friday {trial}")
+        path = f"/house-rules/{house_id}"
+        phones = [Phone(base), Phone(base)]
+        forms = [_house_fields(p, path) for p in phones]
+        results = _at_once(
+            [
+                (lambda p=p, f=f, k=k: p.post(path, f | {"v_canasta_natural": k}))
+                for p, f, k in zip(phones, forms, ("600", "700"))
+            ]
+        )
+        statuses = sorted(status for status, _, _ in results)
+        assert statuses == [302, 422], (trial, statuses)
+        assert "Someone changed these rules meanwhile" in next(body for status, _, body in results if status == 422)
+        with app.app_context():
+            kept = reads.get_house_rules(dbmod.get_db(), house_id)
+        assert kept.version == 1 and kept.changes["canasta_natural"] in (600, 700)

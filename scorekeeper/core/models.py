@@ -26,6 +26,7 @@ class Game:
     evening_id: int | None = None
     reopened: bool = False  # a finished game opened again for corrections
     version: int = 0  # rises with every change (phones follow it)
+    house_rules_id: int | None = None  # started from a table's own rule set (its values are in ``settings``)
 
 
 @dataclass(frozen=True)

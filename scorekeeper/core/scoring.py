@@ -181,6 +181,8 @@ def three_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
     lines = []
     if side.red_threes:
         points = rules.red_three_values[side.red_threes] * sign
+        if points < 0 and rules.red_three_minus_cap:  # docs/rules.md, "House rules": a cap on minus red threes
+            points = max(points, -rules.red_three_minus_cap)
         label = _plural(side.red_threes, "red three") + note
         lines.append(LineItem("red_threes", label, points, N_("Red threes"), side.red_threes, why))
     if side.black_threes and rules.black_three_values:
@@ -200,7 +202,7 @@ def card_lines(rules: RuleSet, side: SideHand) -> list[LineItem]:
         points = -side.melded_points if minus else side.melded_points
         note = N_("no canasta: minus") if minus else ""
         lines.append(LineItem("melded_cards", label, points, N_("Melded cards"), 0, note))
-    if side.hand_points:
+    if side.hand_points and rules.hand_counts:  # docs/rules.md, "House rules": a table may not count them
         lines.append(LineItem("cards_in_hand", "Cards left in hand", -side.hand_points, N_("Cards left in hand")))
     return lines
 
@@ -254,7 +256,7 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
     A Modern special hand scores only itself (docs/rules.md, Modern American Canasta, "Going out").
     """
     way = rules.going_out_kind(side.went_out) if side.went_out else None
-    if way is not None and way.special:
+    if way is not None and way.special and not rules.special_adds:
         return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in way.lines))
     lines = going_out_lines(way) if way is not None else []
     lines += canasta_lines(rules, side)
@@ -343,7 +345,7 @@ def opening_row(rules: RuleSet, total: int):
     return found
 
 
-def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
+def game_result(rules: RuleSet, totals: Sequence[int], hands: int = 0) -> Result:
     """Whether the game has ended after a hand with these totals, who won and by how much
     (docs/rules.md, "End of the game").
 
@@ -351,9 +353,12 @@ def game_result(rules: RuleSet, totals: Sequence[int]) -> Result:
     margin is its lead over the next side (with three sides, ``leads`` gives the lead over each,
     docs/rules.md, "House rules"). Sides level at the top: no source covers it; by default (docs/rules.md,
     "House rules") the app announces the
-    tie and plays another hand, the "draw" setting ends the game drawn.
+    tie and plays another hand, the "draw" setting ends the game drawn. A table's own rule set may
+    end the game after a fixed number of hands (``hands``: how many have been played; docs/rules.md,
+    "House rules"): then the highest total wins, whatever it is.
     """
-    if not totals or max(totals) < rules.target:
+    limit_reached = bool(rules.hands_limit) and hands >= rules.hands_limit
+    if not totals or (max(totals) < rules.target and not limit_reached):
         return Result(finished=False)
     top = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == top]
@@ -384,12 +389,12 @@ def play(
     for index, sides in enumerate(hands):
         scores = score_hand(rules, sides, lones[index] if lones else None)
         totals = tuple(t + s.score for t, s in zip(totals, scores))
-        result = game_result(rules, totals)
+        result = game_result(rules, totals, index + 1)
         outcomes.append(HandOutcome(scores, totals, tuple(opening_minimum(rules, t) for t in totals), result))
         if result.finished and ended_after is None:
             ended_after = index
     if ended_after is None:
-        final = game_result(rules, totals)
+        final = game_result(rules, totals, len(outcomes))
         extra = 0
     else:
         final = outcomes[ended_after].result

@@ -254,7 +254,7 @@ def with_hand(rules: variants.RuleSet, running: Running, scores: tuple[int, ...]
     summed = tuple(c + n for c, n in zip(running.canastas, canastas))
     ended_after, result, end_totals = running.ended_after, running.result, running.end_totals
     if ended_after is None:
-        result = scoring.game_result(rules, totals)
+        result = scoring.game_result(rules, totals, running.hands + 1)
         if result.finished:
             ended_after, end_totals = running.hands, totals
     return Running(running.hands + 1, totals, best, summed, ended_after, result, end_totals)

@@ -14,6 +14,7 @@ from scorekeeper.core.rulesets import (
     N_,
     RANKS,
     RULE_SETS,
+    VALUE_GROUPS,
     CanastaKind,
     Deduction,
     GoingOut,
@@ -26,8 +27,11 @@ from scorekeeper.core.rulesets import (
     RuleSet,
     Setting,
     TieRule,
+    Value,
     configure,
     get,
+    problems,
+    values_of,
 )
 
 __all__ = [
@@ -48,6 +52,10 @@ __all__ = [
     "RuleSet",
     "Setting",
     "TieRule",
+    "VALUE_GROUPS",
+    "Value",
     "configure",
     "get",
+    "problems",
+    "values_of",
 ]

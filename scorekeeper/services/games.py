@@ -216,9 +216,11 @@ def create_game(
     complete_game: bool = False,
     guests: list[bool] | None = None,
     phone: str | None = None,
+    house_rules_id: int | None = None,
 ) -> Verdict:
     """Start a game (with ``complete_game``, as Partie 1 of a complete Game): SAVED with its id,
-    MISSING if its evening is gone."""
+    MISSING if its evening is gone. From a table's own rule set (``house_rules_id``) the game keeps
+    its values in ``settings``, copied now: a later change of that rule set changes no game."""
     with transaction.write(db):
         if evening_id is not None and reads.get_evening(db, evening_id) is None:
             return Verdict(MISSING)
@@ -232,6 +234,7 @@ def create_game(
             target=target,
             evening_id=evening_id,
             guests=guests,
+            house_rules_id=house_rules_id,
         )
         if complete_game:
             games.set_match(db, game_id, game_id, 1)
@@ -244,6 +247,7 @@ def _game_record(game: Game) -> dict[str, Any]:
     return {
         "variant": game.variant, "players": game.players, "layout": game.layout, "settings": game.settings,
         "target": game.target, "first_dealer": game.first_dealer, "match_id": game.match_id, "partie": game.partie,
+        "house_rules_id": game.house_rules_id,
     }  # fmt: skip
 
 
@@ -268,6 +272,7 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
         layout = rules.partie_layouts[len(parties) - 1]
         game_id = games.create_game(
             db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
+            house_rules_id=last.house_rules_id,
             match_id=match_id, partie=len(parties) + 1, evening_id=last.evening_id, guests=reads.guests_of(db, last.id),
         )  # fmt: skip
         changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)

@@ -20,6 +20,7 @@ from scorekeeper.storage.export_check import FORMAT, VERSION
 # A game's columns an export carries as they are (players, settings, seats and hands are shaped).
 GAME_COLUMNS = (
     "id", "variant", "layout", "target", "first_dealer", "created_at", "updated_at", "evening_id", "match_id", "partie",
+    "house_rules_id",
 )  # fmt: skip
 
 
@@ -31,6 +32,9 @@ def export(db: Database) -> dict[str, Any]:
         "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "players": list(db.query("select id, name, created_at from players order by id")),
         "evenings": [_evening(db, row) for row in db.query("select * from evenings order by id")],
+        "house_rules": [
+            {**row, "changes": json.loads(row["changes"])} for row in db.query("select * from house_rules order by id")
+        ],
         "games": [_game(db, row) for row in db.query("select * from games order by id")],
         "phones": [
             {"id": r[0], "name": r[1], "created_at": r[2]}

@@ -17,8 +17,8 @@ from scorekeeper.core.models import Hand
 from scorekeeper.storage.reads import ACTIONS, MAX_ID, valid_id
 
 FORMAT = "canasta-scorekeeper"
-VERSION = 2  # 2: guests' seats (no player), the change log and the phones that made it
-READS = (1, 2)  # versions this app imports: a version 1 file is brought up to version 2 first
+VERSION = 3  # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules
+READS = (1, 2, 3)  # versions this app imports: a version 1 file is brought up to version 2 first
 
 
 class NotAnExport(Refused):
@@ -118,9 +118,37 @@ def _check(data: dict[str, Any]) -> None:
     and no game holding hands after the hand that ended it (unless reopened for corrections)."""
     players = _check_players(data["players"])
     evenings = _check_evenings(data["evenings"], players)
+    own = _check_house_rules(data.setdefault("house_rules", []))
     seen = _Seen(set(), set(), set())
     for i, g in enumerate(data["games"]):
         _check_game(g, f"games[{i}]", players, evenings, seen)
+        if _id(g.get("house_rules_id"), f"games[{i}].house_rules_id", null=True) not in own | {None}:
+            raise _Damaged(f"games[{i}].house_rules_id is not a table's own rule set")
+
+
+def _check_house_rules(own: list[dict[str, Any]]) -> set[int]:
+    """Each of the table's own rule sets (version 3): id once, a name given once, a built-in rule set,
+    its layout and changes that make a possible table; their ids."""
+    ids: set[int] = set()
+    names: set[str] = set()
+    for i, h in enumerate(own):
+        where = f"house_rules[{i}]"
+        _unique(_id(h["id"], f"{where}.id"), ids, f"{where}.id")
+        name = _text(h["name"], f"{where}.name", length=60)
+        if not name.strip() or name.translate(_NOCASE) in names:
+            raise _Damaged(f"{where}.name is empty or another's")
+        names.add(name.translate(_NOCASE))
+        rules = variants.RULE_SETS.get(h["base"]) if isinstance(h["base"], str) else None
+        if rules is None:
+            raise _Damaged(f"{where}.base is unknown")
+        if h.get("layout") is not None and h["layout"] not in [lay.key for lay in rules.layouts]:
+            raise _Damaged(f"{where}.layout is unknown")
+        if not isinstance(h["changes"], dict) or variants.problems(rules, h["changes"]):
+            raise _Damaged(f"{where}.changes are not values of a possible table")
+        _number(h.get("version"), f"{where}.version")
+        for key in ("created_at", "updated_at"):
+            _time(h.get(key), f"{where}.{key}")
+    return ids
 
 
 def _check_players(players: list[dict[str, Any]]) -> set[int]:
@@ -209,11 +237,8 @@ def _check_rules(g: dict[str, Any], where: str) -> tuple[variants.RuleSet, varia
     except KeyError:
         raise _Damaged(f"{where}.layout is unknown") from None
     settings = g.get("settings") or {}
-    known = {s.key: s for s in rules.settings}
-    if not isinstance(settings, dict) or any(
-        k not in known or not any(v == c and type(v) is type(c) for c, _label in known[k].choices)
-        for k, v in settings.items()
-    ):
+    # the settings and the table's own values, one list (docs/rules.md, "A table's own rules")
+    if not isinstance(settings, dict) or variants.problems(rules, settings):
         raise _Damaged(f"{where}.settings are not this rule set's")
     target = _number(g.get("target"), f"{where}.target", null=True)
     low, high = TARGET_RANGE

@@ -30,6 +30,7 @@ def create_game(
     partie: int | None = None,
     evening_id: int | None = None,
     guests: list[bool] | None = None,
+    house_rules_id: int | None = None,
 ) -> int:
     """Store a new game with its seats and return its id (players are found or added by name).
     A seat marked in ``guests`` (left empty on the form) is a guest of this game only: no archive
@@ -58,6 +59,7 @@ def create_game(
                 "layout": layout,
                 "settings": json.dumps(settings or {}),
                 "target": target,
+                "house_rules_id": house_rules_id,
                 "created_at": now,
                 "updated_at": now,
             }

@@ -319,3 +319,18 @@ def m015_evening_players_by_hand(db: Database) -> None:
     or only because he sat at one of its games: a player whose only games were deleted leaves the
     lists then. The players already on a list stay there (by hand)."""
     db["evening_players"].add_column("by_hand", int, not_null_default=1)
+
+
+@migrations()
+def m016_house_rules(db: Database) -> None:
+    """A table's own rule sets (docs/rules.md, "A table's own rules"): a built-in rule set and layout with
+    some values changed, named (each name once), versioned; a game started from one keeps its id (the
+    values themselves are copied into the game's settings, so changing the rule set later changes no game)."""
+    db.execute(
+        "create table house_rules (id integer primary key, name text not null, base text not null, layout text, "
+        "changes text not null, version integer not null default 0, created_at text not null, "
+        "updated_at text not null)"
+    )
+    db.execute("create unique index house_rules_name on house_rules(name collate nocase)")
+    db["games"].add_column("house_rules_id", int)
+    db.execute("create index games_house_rules on games(house_rules_id)")

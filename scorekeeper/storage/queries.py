@@ -127,7 +127,10 @@ def _filters(since: str | None, until: str | None, variant: str | None, alias: s
     """The WHERE of a filtered read over game_results (named ``alias``; the index on (variant, day)
     or on day)."""
     where, params = [], []
-    if variant:
+    if variant and variant.startswith("house-"):  # a table's own rule set: the games started from it
+        where.append(f"{alias}.game_id in (select id from games where house_rules_id = ?)")
+        params.append(int(variant.removeprefix("house-")))
+    elif variant:
         where.append(f"{alias}.variant = ?")
         params.append(variant)
     if since:

@@ -4,7 +4,8 @@ pages and the services look up. Nothing here writes."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from sqlite_utils import Database
 
@@ -28,6 +29,8 @@ ACTIONS = (
     "game deleted",
     "game restored",
     "archive imported",
+    "house rules created",
+    "house rules changed",
 )
 
 
@@ -52,6 +55,7 @@ def game_from_row(row: dict[str, Any]) -> Game:
         row.get("evening_id"),
         bool(row.get("reopened")),
         row.get("version") or 0,
+        row.get("house_rules_id"),
     )
 
 
@@ -284,3 +288,42 @@ def running_of(db: Database, game_id: int) -> sheet.Running | None:
     """A game's running figures (hands, totals, best hands, result), or None if not kept yet."""
     row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()
     return sheet.Running.from_dict(json.loads(row[0])) if row and row[0] else None
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A built-in rule set (and layout) with the values a table changed, under the table's name."""
+
+    id: int
+    name: str
+    base: str
+    layout: str | None
+    changes: Mapping[str, Any]
+    version: int
+
+    def record(self) -> dict[str, Any]:
+        """What the change log keeps of it."""
+        return {"name": self.name, "base": self.base, "layout": self.layout, "changes": dict(self.changes)}
+
+
+def _house_of(row: tuple) -> HouseRules:
+    """A row of ``house_rules`` as a value."""
+    return HouseRules(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5])
+
+
+HOUSE_COLUMNS = "id, name, base, layout, changes, version"
+
+
+def all_house_rules(db: Database) -> list[HouseRules]:
+    """Every table's own rule set, by name."""
+    return [
+        _house_of(r) for r in db.execute(f"select {HOUSE_COLUMNS} from house_rules order by name collate nocase, id")
+    ]
+
+
+def get_house_rules(db: Database, house_id: Any) -> HouseRules | None:
+    """The one with this id, or None."""
+    if not isinstance(house_id, int) or isinstance(house_id, bool) or not 0 < house_id < 2**63:
+        return None
+    row = db.execute(f"select {HOUSE_COLUMNS} from house_rules where id = ?", [house_id]).fetchone()
+    return _house_of(row) if row else None

@@ -30,6 +30,7 @@ _TABLES = (
     "evenings",
     "players",
     "deleted_games",
+    "house_rules",
 )
 
 
@@ -56,6 +57,8 @@ def load(db: Database, data: dict[str, Any], progress=None) -> None:
         db["players"].insert({"id": int(p["id"]), "name": str(p["name"]), "created_at": str(p["created_at"])})
     for e in data["evenings"]:
         _load_evening(db, e)
+    for h in data.get("house_rules", []):
+        db["house_rules"].insert({**h, "changes": json.dumps(h["changes"], sort_keys=True)})
     for done, g in enumerate(data["games"], start=1):
         _load_game(db, g)
         if progress is not None:

@@ -86,6 +86,29 @@ def _variant(rules: variants.RuleSet) -> m.Variant:
             m.Setting(key=s.key, label=s.label, default=s.default, choices=[v for v, _ in s.choices], spec=s.spec)
             for s in rules.settings
         ],
+        values=[_changeable(v) for v in variants.values_of(rules)],
+    )
+
+
+def _changeable(value: variants.Value) -> m.ChangeableValue:
+    """One changeable value as the API lists it (its label in the reader's language)."""
+    return m.ChangeableValue(
+        name=value.name,
+        label=i18n.value_label(value),
+        explanation=i18n.gettext(value.explanation),
+        kind=value.kind,
+        default=value.default,
+        low=value.low,
+        high=value.high,
+        choices=[c for c, _ in value.choices] or None,
+        group=value.group,
+    )
+
+
+def _house(row: reads.HouseRules) -> m.HouseRuleSet:
+    """A table's own rule set as the API lists it."""
+    return m.HouseRuleSet(
+        id=row.id, name=row.name, base=row.base, layout=row.layout, changes=dict(row.changes), version=row.version
     )
 
 
@@ -105,7 +128,12 @@ def json_body() -> Any:
 @bp.get("/variants")
 def list_variants():
     """Every rule set with its target and opening-minimum table."""
-    return jsonify(m.Variants(variants=[_variant(variants.configure(r)) for r in variants.RULE_SETS.values()]))
+    return jsonify(
+        m.Variants(
+            variants=[_variant(variants.configure(r)) for r in variants.RULE_SETS.values()],
+            house_rules=[_house(row) for row in reads.all_house_rules(get_db())],
+        )
+    )
 
 
 def _configure(
@@ -137,13 +165,19 @@ def _configure(
         elif value not in [v for v, _ in setting.choices] or type(value) is not type(setting.default):
             choices = ", ".join(json.dumps(v) for v, _ in setting.choices)
             problems.append(Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices}))
+    values = body.get("values") or {}
+    if () in refused.get("values", ()):
+        problems.append(Problem(None, "values", N_("values must be an object.")))
+        values = {}
+    for name, (message, args) in variants.problems(base, values).items():  # docs/rules.md, "A table's own rules"
+        problems.append(Problem(None, f"values.{name}", message, args))
     if "target" in refused:
         problems.append(
             Problem(None, "target", N_("target must be a multiple of 5 up to 100000 (0 or null: the rule set's)."))
         )
     if problems:
         return base, problems
-    return variants.configure(base, settings, layout, body.get("target") or None), []
+    return variants.configure(base, {**settings, **values}, layout, body.get("target") or None), []
 
 
 def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideScore:
@@ -182,6 +216,9 @@ def score():
     if not isinstance(body, dict):
         return _errors([Problem(None, "body", N_("The body must be a JSON object."))], 400)
     refused = m.refusals(m.ScoreRequest, body)
+    unknown = sorted(key for key in refused if key not in m.ScoreRequest.model_fields)
+    if unknown:  # an unknown top-level key is refused, not ignored
+        return _errors([Problem(None, key, N_("Unknown field; see GET /api/openapi.json.")) for key in unknown])
     if "variant" in refused:
         known = ", ".join(variants.RULE_SETS)
         return _errors([Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})])
@@ -235,6 +272,8 @@ def game(game_id: int):
             variant=found.variant,
             layout=s.rules.layouts[0].key,
             settings={setting.key: found.settings.get(setting.key, setting.default) for setting in defaults},
+            values={k: v for k, v in found.settings.items() if k not in {d.key for d in defaults}},
+            house_rules=found.house_rules_id,
             target=s.rules.target,
             players=found.players,
             sides=[

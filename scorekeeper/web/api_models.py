@@ -82,12 +82,17 @@ LONE = "classic-3p: who played alone"
 class ScoreRequest(BaseModel):
     """One hand to score, with the totals before it; nothing is stored."""
 
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     variant: VariantId = Field(description="a rule set's id")
     layout: str | None = Field(None, description="a layout of the rule set (default: its first)")
     settings: dict[SettingKey, Choice] | None = Field(
         None, description="house rules: setting key → value; left out: the default"
+    )
+    values: dict[str, Choice] | None = Field(
+        None,
+        description="the table's own values: name → value (GET /api/variants lists each rule set's); left out: "
+        "the default; applied after settings",
     )
     target: Annotated[int, Field(ge=0, le=100_000, multiple_of=5)] | None = Field(
         None, description="a custom target; 0 or null: the rule set's"
@@ -312,6 +317,31 @@ class Setting(TypedDict, closed=True):
     spec: str
 
 
+class ChangeableValue(TypedDict, closed=True):
+    """A value of the rule set's table a table may change (docs/rules.md, "A table's own rules")."""
+
+    name: Annotated[str, Field(description="stable: the key of `values` in POST /api/score")]
+    label: str
+    explanation: str
+    kind: Literal["points", "count", "yes_no", "choice"]
+    default: Choice
+    low: Annotated[int | None, Field(description="the least value (points and counts)")]
+    high: Annotated[int | None, Field(description="the greatest value (points and counts)")]
+    choices: Annotated[list[Choice] | None, Field(description="the values a yes/no or a choice takes")]
+    group: str
+
+
+class HouseRuleSet(TypedDict, closed=True):
+    """A table's own rule set: a built-in one with some values changed."""
+
+    id: Id
+    name: str
+    base: VariantId
+    layout: str | None
+    changes: Annotated[dict[str, Choice], Field(description="value name → value, only the changed ones")]
+    version: Annotated[int, Field(ge=0)]
+
+
 class Variant(TypedDict, closed=True):
     """A rule set with every table the scoring uses."""
 
@@ -342,12 +372,14 @@ class Variant(TypedDict, closed=True):
     count_fields: dict[str, int]
     opening_minimums: list[OpeningMinimum]
     settings: list[Setting]
+    values: Annotated[list[ChangeableValue], Field(description="every value a table may change, settings too")]
 
 
 class Variants(TypedDict, closed=True):
-    """Every rule set."""
+    """Every rule set, and the table's own rule sets."""
 
     variants: list[Variant]
+    house_rules: list[HouseRuleSet]
 
 
 class GameSide(TypedDict, closed=True):
@@ -378,6 +410,8 @@ class Game(Result, closed=True):
     variant: VariantId
     layout: str
     settings: dict[str, Choice]
+    values: Annotated[dict[str, Choice], Field(description="the values the game changed (its own rules)")]
+    house_rules: Annotated[Id | None, Field(description="the table's own rule set it started from, or null")]
     target: int
     players: list[str]
     sides: list[GameSide]

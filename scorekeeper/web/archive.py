@@ -21,6 +21,7 @@ from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
 from scorekeeper.storage.reads import valid_id
 from scorekeeper.web import access, commands, forms, i18n, pagecache
+from scorekeeper.web.games.house import rule_set_keys
 
 bp = Blueprint("archive", __name__, cli_group=None)  # its commands are `flask ratings`, not `flask archive ratings`
 for _command in commands.COMMANDS:
@@ -295,7 +296,8 @@ def history():
     if not errors:  # 20240105 and 2024-W01-5 are dates too: compare them as the archive writes them
         since, until = (date.fromisoformat(v).isoformat() if v else None for v in (since, until))
     variant = args.get("variant") or None
-    if variant and variant not in variants.RULE_SETS:
+    own = reads.all_house_rules(db)
+    if variant and variant not in rule_set_keys(own):
         errors["variant"] = gettext("Unknown rule set.")
     player_id = args.get("player", type=int)
     page = _page()
@@ -315,6 +317,7 @@ def history():
             errors=errors,
             players=reads.list_players(db),
             rule_sets=variants.RULE_SETS,
+            own_rule_sets=own,
             args=args,
             **extra,
         )
@@ -335,7 +338,8 @@ def statistics():
     db = get_db()
     args = request.args
     period = args.get("period") if args.get("period") in queries.PERIODS else "all"
-    variant = args.get("variant") if args.get("variant") in variants.RULE_SETS else None
+    own = reads.all_house_rules(db)
+    variant = args.get("variant") if args.get("variant") in rule_set_keys(own) else None
     sort, desc = queries.sort_order(args.get("sort"), args.get("dir"), queries.PLAYER_SORTS, "won")
     psort, pdesc = queries.sort_order(args.get("psort"), args.get("pdir"), queries.PAIR_SORTS, "games")
     since, until = queries.period_days(period, clock.today())
@@ -373,6 +377,7 @@ def statistics():
         sort_link=sort_link,
         filtered=bool(since or variant),
         rule_sets=variants.RULE_SETS,
+        own_rule_sets=own,
     )
 
 

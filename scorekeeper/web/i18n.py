@@ -58,6 +58,12 @@ def line_label(line: Any) -> str:
     return f"{label} ({gettext(line.note)})" if line.note else label
 
 
+def value_label(value: Any) -> str:
+    """A changeable value's label in the reader's language ("Natural canastas: bonus each")."""
+    args = {k: gettext(v) if isinstance(v, str) else v for k, v in value.label_args}
+    return gettext(value.label, **args) if args else gettext(value.label)
+
+
 def row_label(row: Any) -> str:
     """An opening-minimum row's range in the request's language ("negative", "3000 or more")."""
     if row.low is None and row.high == -5:

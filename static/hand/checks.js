@@ -184,6 +184,7 @@ function ask(pad) {  // the server's scoring of the hand as typed now
     headers: { "Content-Type": "application/json", "X-CSRFToken": pad.csrf },
     body: JSON.stringify({
       variant: form.dataset.variant, layout: form.dataset.layout, settings: JSON.parse(form.dataset.settings || "{}"),
+      values: JSON.parse(form.dataset.values || "{}"),
       target: toInt(form.dataset.target), totals_before: pad.totals, sides: allSides(pad), lone: loneChoice(form)
     }),
     credentials: "same-origin"

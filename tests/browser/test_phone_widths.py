@@ -97,8 +97,9 @@ def _post_form(request, url: str, data: dict, page_url: str | None = None):
 
 
 def _start_game(request, base: str, variant: str, names=NAMES, evening: int | None = None, target=None, **extra):
-    """Start a game of a rule set through its New game form (its first seating); the game's URL."""
-    rules = variants.RULE_SETS[variant]
+    """Start a game of a rule set through its New game form (its first seating); the game's URL. A table's
+    own rule set (``house-<id>``) here is always one made from Classic."""
+    rules = variants.RULE_SETS.get(variant) or variants.RULE_SETS["classic"]
     layout = rules.layouts[0]
     data = {"first_dealer": "0", "layout": layout.key, **extra}
     for i, name in enumerate(names[: layout.players]):
@@ -228,6 +229,23 @@ def build_site(request, base: str) -> dict[str, str]:
     urls["statistics"] = "/stats"
     urls["statistics this year, classic, by margin"] = "/stats?period=year&variant=classic&sort=margin&dir=asc"
     urls["statistics empty period"] = "/stats?variant=canadian&period=12m"
+    # the table's own rules: the list, the page of every value (Modern's has the most), one kept, its game
+    urls["house rules"] = "/house-rules"
+    urls["new house rules modern"] = "/house-rules/new/modern"
+    page = request.get(base + "/house-rules/new/classic").text()
+    fields = dict(re.findall(r'name="(v_\w+)"[^>]*value="([^"]*)"', page))
+    for name, options in re.findall(r'<select id="\w+" name="(v_\w+)">(.*?)</select>', page, re.S):
+        fields[name] = re.search(r'value="([^"]*)" selected', options).group(1)
+    fields |= {
+        "name": "Donnerstagsregeln der Familie Bartholomäus",
+        "v_canasta_natural": "600",
+        "v_going_out_bonus": "300",
+    }
+    _post_form(request, base + "/house-rules/new/classic", fields)
+    kept = _link(request, base + "/house-rules", r"/house-rules/\d+")
+    urls["house rules kept"] = kept
+    urls["rules house"] = "/rules/house-" + kept.rsplit("/", 1)[1]
+    urls["scoreboard house"] = _start_game(request, base, "house-" + kept.rsplit("/", 1)[1])
     return {name: (url if url.startswith("http") else base + url) for name, url in urls.items()}
 
 

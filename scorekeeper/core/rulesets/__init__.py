@@ -51,6 +51,7 @@ from scorekeeper.core.rulesets.model import (
 from scorekeeper.core.rulesets.modern import MODERN
 from scorekeeper.core.rulesets.shared import with_target
 from scorekeeper.core.rulesets.six import MILLER, SIX_2X3, SIX_3X2
+from scorekeeper.core.rulesets.values import VALUE_GROUPS, Value, apply_values, problems, values_of
 from scorekeeper.core.rulesets.vienna import VIENNA
 
 __all__ = [
@@ -71,8 +72,12 @@ __all__ = [
     "RuleSet",
     "Setting",
     "TieRule",
+    "VALUE_GROUPS",
+    "Value",
     "configure",
     "get",
+    "problems",
+    "values_of",
 ]
 
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(
@@ -130,6 +135,7 @@ def _configure(
     configured = rules.for_layout(rules.layout(layout)) if layout else rules
     for setting in rules.settings:
         configured = setting.apply(configured, settings.get(setting.key, setting.default))
+    configured = apply_values(configured, rules, settings)  # docs/rules.md, "House rules": the table's own values
     if target:
         configured = with_target(configured, target)
     return configured

@@ -305,6 +305,11 @@ class RuleSet:
     lone_red_sign: LoneRedSign = LoneRedSign.PARTNERSHIP  # docs/rules.md, "Classic Canasta (3 players)", "House rules"
     lone_all_four: LoneAllFour = LoneAllFour.INDIVIDUAL  # docs/rules.md, "Classic Canasta (3 players)", "House rules"
     tie_rule: TieRule = TieRule.PLAY_ON  # docs/rules.md, "House rules"
+    # docs/rules.md, "House rules": values only a table's own rule set changes (the books' are these)
+    red_three_minus_cap: int = 0  # red threes counting minus cost at most this (0: no cap)
+    hand_counts: bool = True  # cards left in hand count against a side
+    special_adds: bool = False  # a special hand adds to the rest of the hand's score instead of replacing it
+    hands_limit: int = 0  # the game ends after this many hands (0: no limit)
     settings: tuple[Setting, ...] = ()
     terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.web.games import appfiles, changelog, hands, newgame, partners, sheets
+from scorekeeper.web.games import appfiles, changelog, hands, house, newgame, partners, sheets
 from scorekeeper.web.games.changelog import ACTION_NAMES
 from scorekeeper.web.games.common import saved_category
 from scorekeeper.web.games.sheets import scoreboard_page
@@ -28,6 +28,9 @@ ROUTES = [
     ("/matches/<int:match_id>/next", newgame.next_partie, ["POST"]),
     ("/matches/<int:match_id>", newgame.match, ["GET"]),
     ("/rules/<variant>", newgame.reference, ["GET"]),
+    ("/house-rules", house.house_list, ["GET"]),
+    ("/house-rules/new/<variant>", house.new_house, ["GET", "POST"]),
+    ("/house-rules/<int:house_id>", house.edit_house, ["GET", "POST"]),
     ("/evenings/<int:evening_id>/partners", partners.fair_partners, ["GET"]),
     ("/games/<int:game_id>", sheets.scoreboard, ["GET"]),
     ("/games/<int:game_id>/reopen", sheets.reopen, ["POST"]),
@@ -48,3 +51,4 @@ ROUTES = [
 
 for _rule, _view, _methods in ROUTES:
     bp.add_url_rule(_rule, _view.__name__, _view, methods=_methods)
+bp.add_app_template_global(house.game_settings, "game_settings")

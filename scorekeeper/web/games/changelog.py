@@ -110,6 +110,8 @@ ACTION_NAMES = {
     "game deleted": N_("game deleted"),
     "game restored": N_("game restored"),
     "archive imported": N_("archive imported"),
+    "house rules created": N_("table's rule set created"),
+    "house rules changed": N_("table's rule set changed"),
 }
 
 

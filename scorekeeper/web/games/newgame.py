@@ -19,6 +19,7 @@ from scorekeeper.services import games as service
 from scorekeeper.storage import queries, reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import forms, i18n
+from scorekeeper.web.games import house
 from scorekeeper.web.games.common import phone_token
 
 
@@ -45,21 +46,47 @@ def _evening_arg():
 
 
 def choose_rules():
-    """Step 1 of a new game: pick the rule set the table plays."""
-    return render_template("games/choose.html", rule_sets=variants.RULE_SETS.values(), evening=_evening_arg())
+    """Step 1 of a new game: pick the rule set the table plays (the table's own beside the built-in ones)."""
+    return render_template(
+        "games/choose.html",
+        rule_sets=variants.RULE_SETS.values(),
+        house=reads.all_house_rules(get_db()),
+        rule_names={r.id: r.name for r in variants.RULE_SETS.values()},
+        evening=_evening_arg(),
+    )
+
+
+def _rules_of(variant: str):
+    """The built-in rule set a new game's ``variant`` names (``house-<id>``: the table's own one's base),
+    and the table's own rule set or None; 404 for neither."""
+    own = house.house_of(variant)
+    rules = variants.RULE_SETS.get(own.base if own else variant)
+    if rules is None:
+        abort(404)
+    return rules, own
+
+
+def _prefill_house(form, rules: variants.RuleSet, own) -> None:
+    """A table's own rule set: its layout and its settings on the form."""
+    if own.layout and any(layout.key == own.layout for layout in rules.layouts):
+        form.layout.data = own.layout
+    for setting in rules.settings:
+        if setting.key in own.changes:
+            getattr(form, f"setting_{setting.key}").data = str(own.changes[setting.key])
 
 
 def new_game(variant: str):
-    """Step 2: seating, players, first dealer, house rules and target; then the empty scoreboard."""
-    rules = variants.RULE_SETS.get(variant)
-    if rules is None:
-        abort(404)
+    """Step 2: seating, players, first dealer, house rules and target; then the empty scoreboard. A
+    table's own rule set (``house-<id>``) starts the game with its values copied into the game."""
+    rules, own = _rules_of(variant)
     evening = _evening_arg()
     form = forms.new_game_form_class(rules)()
     table = None
     if request.method == "GET" and evening is not None:
         table = _tonights_table(form, rules, evening)
     if request.method == "GET":
+        if own is not None:
+            _prefill_house(form, rules, own)
         _prefill_again(form, rules)
         _prefill_seats(form, rules)
     if form.validate_on_submit():
@@ -76,7 +103,8 @@ def new_game(variant: str):
         ):
             outcome = service.create_game(
                 get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
-                layout=layout.key, settings=form.settings(), target=form.target.data,
+                layout=layout.key, settings={**(own.changes if own else {}), **form.settings()},
+                target=form.target.data, house_rules_id=own.id if own else None,
                 evening_id=evening.id if evening else None, complete_game=wants_match,
                 guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
                 phone=phone_token(),
@@ -85,9 +113,9 @@ def new_game(variant: str):
                 abort(404)  # the evening was deleted meanwhile
             return redirect(url_for("games.scoreboard", game_id=outcome.id))
     known = [p.name for p in reads.list_players(get_db())]
-    return render_template("games/new.html", form=form, rules=rules, evening=evening, known=known, table=table), (
-        422 if form.is_submitted() else 200
-    )
+    return render_template(
+        "games/new.html", form=form, rules=rules, evening=evening, known=known, table=table, own=own, variant=variant
+    ), (422 if form.is_submitted() else 200)
 
 
 def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
@@ -188,10 +216,11 @@ def match(match_id: int):
 
 
 def reference(variant: str):
-    """A rule set's reference page, generated from the tables the scoring uses."""
-    rules = variants.RULE_SETS.get(variant)
-    if rules is None:
-        abort(404)
+    """A rule set's reference page, generated from the tables the scoring uses; a table's own rule set
+    (``house-<id>``) with its values, the changed ones marked."""
+    rules, own = _rules_of(variant)
+    changes = dict(own.changes) if own else {}
     return render_template(
-        "games/reference.html", rules=variants.configure(rules), base=rules, card_groups=variants.CARD_GROUPS
-    )
+        "games/reference.html", rules=variants.configure(rules, changes, own.layout if own else None), base=rules,
+        card_groups=variants.CARD_GROUPS, own=own, changed=house.changed_parts(rules, changes),
+    )  # fmt: skip

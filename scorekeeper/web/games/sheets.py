@@ -3,6 +3,8 @@ meld table."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import (
     abort,
     flash,
@@ -19,6 +21,7 @@ from scorekeeper.storage import reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, i18n, pagecache
+from scorekeeper.web.games import house
 from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
 
 
@@ -50,6 +53,12 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
     for setting in base.settings:
         value = game.settings.get(setting.key, setting.default)
         house_rules.append((setting.label, dict(setting.choices).get(value, str(value))))
+    own_values = [
+        (i18n.value_label(spec), house.default_text(replace(spec, default=game.settings[spec.name])))
+        for spec in variants.values_of(base)
+        if spec.group != "settings" and spec.name in game.settings
+    ]
+    own = reads.get_house_rules(get_db(), game.house_rules_id) if game.house_rules_id else None
     the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
     chart = ""
     if the_sheet.rows:
@@ -72,6 +81,8 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         "games/scoreboard.html",
         sheet=the_sheet,
         house_rules=house_rules,
+        own_values=own_values,
+        own_name=own.name if own else "",
         variant_layouts=len(base.layouts),
         chart=chart,
         evening=evening,
@@ -111,5 +122,8 @@ def minimums(game_id: int):
     """The variant's opening-meld table with each side's current row highlighted."""
     game = load_game(game_id)
     return render_template(
-        "games/minimums.html", sheet=sheet.build(game, reads.hands(get_db(), game_id)), live_game=game
+        "games/minimums.html",
+        sheet=sheet.build(game, reads.hands(get_db(), game_id)),
+        live_game=game,
+        changed=house.changed_parts(variants.get(game.variant), game.settings),
     )

@@ -1,0 +1,168 @@
+"""A table's own rule sets (docs/rules.md, "A table's own rules"): the list, and one page to start
+from a built-in rule set, change any value (each shows its default, changed ones are marked), name
+it and keep it. What was typed is kept when something is refused; the message stands beside the value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+
+from scorekeeper.core import variants
+from scorekeeper.core.messages import N_, Problem
+from scorekeeper.services import house_rules as service
+from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS
+from scorekeeper.storage import reads
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import i18n
+from scorekeeper.web.games.common import phone_token
+
+HOUSE_PREFIX = "house-"
+
+
+def house_of(variant: str) -> reads.HouseRules | None:
+    """The table's own rule set a ``house-<id>`` variant names, or None; 404 for a missing one."""
+    if not variant.startswith(HOUSE_PREFIX):
+        return None
+    number = variant[len(HOUSE_PREFIX) :]
+    found = reads.get_house_rules(get_db(), int(number)) if number.isdigit() and len(number) < 12 else None
+    if found is None:
+        abort(404)
+    return found
+
+
+def game_settings(game) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's settings and its table's own values apart, as POST /api/score takes them (the hand form's
+    live score sends both)."""
+    keys = {setting.key for setting in variants.get(game.variant).settings}
+    settings = {k: v for k, v in game.settings.items() if k in keys}
+    return settings, {k: v for k, v in game.settings.items() if k not in keys}
+
+
+def rule_set_keys(own) -> set[str]:
+    """What a rule-set filter may be: a built-in rule set's id, or ``house-<id>`` of a table's own."""
+    return set(variants.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
+
+
+def house_list():
+    """The table's own rule sets, and the built-in ones to start a new one from."""
+    return render_template(
+        "games/house_list.html",
+        house=reads.all_house_rules(get_db()),
+        rule_sets=variants.RULE_SETS.values(),
+        names={r.id: r.name for r in variants.RULE_SETS.values()},
+    )
+
+
+def _typed(spec: variants.Value) -> str:
+    """What was sent for one value, as typed."""
+    return (request.form.get(f"v_{spec.name}") or "").strip()
+
+
+def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
+    """A typed value as the kind it is, or the problem with it."""
+    if spec.kind in ("points", "count"):
+        number = typed.removeprefix("-") if typed.startswith("-") else typed
+        if not number.isdigit() or len(number) > 7:
+            return None, Problem(None, spec.name, N_("Give a whole number."))
+        return int(typed), None
+    for choice, _label in spec.choices:
+        if str(choice).lower() == typed.lower():
+            return choice, None
+    return None, Problem(None, spec.name, N_("Choose one of the options."))
+
+
+def _sent(rules: variants.RuleSet) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
+    """The values sent (every one, defaults included), what was typed, and what could not be read."""
+    values, typed, problems = {}, {}, []
+    for spec in variants.values_of(rules):
+        typed[spec.name] = _typed(spec)
+        value, problem = _read(spec, typed[spec.name])
+        if problem is None:
+            values[spec.name] = value
+        else:
+            problems.append(problem)
+    return values, typed, problems
+
+
+def _page(rules, house, typed, problems, name, layout, status=200):
+    """The page of one table's own rule set: its values by group, each with its default."""
+    by_field: dict[str, list[str]] = {}
+    for problem in problems:
+        by_field.setdefault(problem.field, []).append(i18n.problem_message(problem))
+    return render_template(
+        "games/house.html", rules=rules, house=house, specs=variants.values_of(rules), typed=typed,
+        errors=by_field, name=name, layout=layout, groups=variants.VALUE_GROUPS, form=FlaskForm(),
+        label=i18n.value_label, shown=_shown, default_text=default_text,
+    ), status  # fmt: skip
+
+
+def _shown(spec: variants.Value, value: Any) -> str:
+    """A value as the page shows it in a field ("true" / "false" for yes and no, the option's text)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def default_text(spec: variants.Value) -> str:
+    """A value's default as the page says it: the option's words, or the number."""
+    for choice, text in spec.choices:
+        if choice == spec.default and type(choice) is type(spec.default):
+            return gettext(text)
+    return str(spec.default)
+
+
+def changed_parts(rules: variants.RuleSet, changes: dict[str, Any]) -> set[str]:
+    """The names of the values a table's own rule set changed (its defaults left out)."""
+    defaults = {spec.name: spec.default for spec in variants.values_of(rules)}
+    return {name for name, value in changes.items() if defaults.get(name) != value}
+
+
+def new_house(variant: str):
+    """Start a table's own rule set from a built-in one."""
+    rules = variants.RULE_SETS.get(variant)
+    if rules is None:
+        abort(404)
+    defaults = {spec.name: _shown(spec, spec.default) for spec in variants.values_of(rules)}
+    if request.method == "GET":
+        return _page(rules, None, defaults, [], "", rules.layouts[0].key)
+    return _save(rules, None)
+
+
+def edit_house(house_id: int):
+    """Change a table's own rule set (games already started keep their values)."""
+    house = reads.get_house_rules(get_db(), house_id)
+    if house is None:
+        abort(404)
+    rules = variants.get(house.base)
+    if request.method == "GET":
+        typed = {s.name: _shown(s, house.changes.get(s.name, s.default)) for s in variants.values_of(rules)}
+        return _page(rules, house, typed, [], house.name, house.layout)
+    return _save(rules, house)
+
+
+def _save(rules: variants.RuleSet, house: reads.HouseRules | None):
+    """Keep what was sent: the list on success, the page again with every problem beside its value."""
+    form = FlaskForm()
+    name = (request.form.get("name") or "").strip()
+    layout = request.form.get("layout") or rules.layouts[0].key
+    values, typed, problems = _sent(rules)
+    if not form.validate_on_submit():
+        problems.append(Problem(None, "name", N_("The page was open too long: send it again.")))
+    if not problems:
+        db, phone = get_db(), phone_token()
+        if house is None:
+            verdict = service.create(db, name, rules.id, layout, values, phone)
+        else:
+            version = request.form.get("version", type=int)
+            verdict = service.change(db, house.id, -1 if version is None else version, name, values, phone)
+        if verdict.status == MISSING:
+            abort(404)
+        if verdict.status == OVERTAKEN:
+            problems.append(Problem(None, "name", N_("Someone changed these rules meanwhile: look again.")))
+        elif verdict.status == PROBLEMS:
+            problems.extend(verdict.problems)
+        else:
+            flash(gettext("Kept: %(name)s.", name=name), "success")
+            return redirect(url_for("games.house_list"))
+    return _page(rules, house, typed, problems, name, layout, 422)

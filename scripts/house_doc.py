@@ -1,0 +1,79 @@
+"""The section of docs/rules.md on a table's own rules (``house-values``): what they are, and every
+changeable value with its default, written from ``scorekeeper/core/rulesets/values.py``. Called by
+``scripts/rules_doc.py``."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from scorekeeper.core import variants
+
+KINDS = {"points": "points, a multiple of 5", "count": "a count", "yes_no": "yes or no", "choice": "one of"}
+
+INTRO = [
+    '<a id="house-values"></a>',
+    "",
+    "## A table's own rules",
+    "",
+    "A table that plays by its own values (natural canastas at 600, going out at 300, red threes of a side "
+    "that melded nothing capped at −400, cards left in hand not counted, Garbage at 3000, a special hand added "
+    "to the rest of the hand, a game of ten hands …) keeps them as a rule set of its own: under "
+    "**The table's own rules** (`/house-rules`) it starts from any rule set above (and its layout), changes any "
+    'of the values below, names the result ("Thursday rules") and keeps it. New games offer it beside the '
+    "built-in rule sets. A game copies the values it starts with, so changing the table's rules later never "
+    "changes a game already played. Making and changing a table's rules is on the change log.",
+    "",
+    "Every value has a stable name (the API's `values` take it: see docs/api.md), a default (the rule set's "
+    "own), a kind and limits. The settings of each rule set's **House rules** are values too. Refused, with "
+    "the message beside the value: a value outside its limits (no negative card value or bonus), opening tiers "
+    "that do not start higher one after the other or whose minimums go down, a target not above the start of "
+    "the first opening tier that starts above 0, more natural and wild-card canastas to go out than canastas, "
+    "and a table where no card counts.",
+    "",
+    "- The red threes of a side that counts them minus cost at most the cap (0: no cap).",
+    "- When cards left in hand do not count, the line *Cards left in hand* is left out of every side's score.",
+    "- When a special hand adds to the rest (Modern American Canasta), the side scores the special hand plus "
+    "its canastas, threes, melded cards and the rest, instead of the special hand alone.",
+    "- In a game of a fixed number of hands, the game ends after that hand even if no side reached the "
+    "target: the highest total wins; sides level at the top follow the tie rule.",
+    "- With other card values the deck holds other totals, and a canasta needs at least the points its "
+    "fewest cards are worth (seven 4s for a natural canasta): the checks follow.",
+    "",
+]
+
+
+def _default(value: Any) -> str:
+    """A default as the table shows it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"`{value}`" if isinstance(value, str) else str(value)
+
+
+def _limits(spec: variants.Value) -> str:
+    """A value's kind and limits."""
+    if spec.kind == "choice":
+        return "one of " + ", ".join(f"`{c}`" for c, _ in spec.choices)
+    if spec.kind == "yes_no":
+        return "yes or no"
+    return f"{KINDS[spec.kind]}, {spec.low} to {spec.high}"
+
+
+def section(rule_sets: Mapping[str, variants.RuleSet]) -> list[str]:
+    """The whole section: the introduction and one row per value name, with each rule set's default."""
+    rows: dict[str, dict[str, Any]] = {}
+    for rules in rule_sets.values():
+        for spec in variants.values_of(rules):
+            row = rows.setdefault(spec.name, {"spec": spec, "defaults": {}})
+            row["defaults"].setdefault(_default(spec.default), []).append(rules.id)
+    out = INTRO + ["| value | what it is | kind and limits | default |", "|---|---|---|---|"]
+    for name, row in rows.items():
+        spec = row["spec"]
+        label = spec.label % dict(spec.label_args) if spec.label_args else spec.label
+        defaults = row["defaults"]
+        if len(defaults) == 1 and len(next(iter(defaults.values()))) == len(rule_sets):
+            shown = next(iter(defaults))
+        else:
+            shown = "; ".join(f"{default} ({', '.join(ids)})" for default, ids in defaults.items())
+        explanation = f"{label}. {spec.explanation}".replace("|", "/")
+        out.append(f"| `{name}` | {explanation} | {_limits(spec)} | {shown} |")
+    return out + [""]

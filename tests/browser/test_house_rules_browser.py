@@ -1,0 +1,96 @@
+"""The table's own rules as a person makes and plays them, in headless Chromium at 390 x 844: make
+"Thursday rules" from Classic (natural canasta 600, going out 300; an impossible opening tier refused
+on the way, beside the value, what was typed kept), start a game with them, play two hands and check
+the sheet.
+
+Scores worked by hand from docs/rules.md#classic › Going out with the values of docs/rules.md#house-values:
+hand 1: Anna & Carl out 300 + natural canasta 600 + melded 120 = 1020; Bert & Dora melded 80 − 30 in hand = 50.
+hand 2: Bert & Dora out 300 + mixed canasta 300 + melded 200 = 800; Anna & Carl melded 60 − 40 = 20.
+Totals 1040 and 850.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def totals(page):
+    """The totals on the scoreboard (written with a real minus sign)."""
+    return [int(t.replace("\u2212", "-")) for t in page.locator("p.total").all_inner_texts()]
+
+
+def side(page, i):
+    """One side's column of the hand form."""
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
+    return page.locator(f'form.hand-form .cell[data-side="{i}"]')
+
+
+def value_field(page, name):
+    """One value's box on the page of the table's own rules."""
+    return page.locator(f'.house-value[data-value="{name}"]')
+
+
+def test_thursday_rules_made_and_played(phone_page, live_server, screenshot):
+    page = phone_page
+    page.goto(live_server + "/games/new")
+    page.get_by_role("link", name="The table's own rules: make or change them").click()
+    page.get_by_role("link", name=re.compile(r"Classic Canasta \(4 players")).click()
+    expect(value_field(page, "canasta_natural")).to_contain_text("Default: 500.")
+    page.get_by_label("Name", exact=True).fill("Thursday rules")
+    page.get_by_label("Natural canastas: bonus each", exact=True).fill("600")
+    page.get_by_label("Going out: bonus", exact=True).fill("300")
+    page.get_by_label("Opening tier 4: from a total of").fill("1000")  # below tier 3's 1500: refused
+    page.get_by_role("button", name="Keep these rules").click()
+    tier = value_field(page, "opening_4_from")
+    expect(tier.locator(".error")).to_have_text("Each tier must start above the one before (1500).")
+    expect(tier.locator("input")).to_have_value("1000")  # what was typed is kept
+    expect(value_field(page, "canasta_natural").locator(".changed-mark")).to_be_visible()
+    expect(page.get_by_label(re.compile("Natural canastas: bonus each"))).to_have_value("600")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    screenshot(page, "house-01-refused-beside-the-value")
+    tier.locator("input").fill("3000")
+    page.get_by_role("button", name="Keep these rules").click()
+    expect(page.get_by_text("Kept: Thursday rules.")).to_be_visible()
+
+    # a new game offers them beside the built-in rule sets
+    page.goto(live_server + "/games/new")
+    page.get_by_role("link", name=re.compile("Thursday rules")).first.click()
+    for seat, name in enumerate(["Anna", "Bert", "Carl", "Dora"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    expect(page.get_by_text("The table's own rules: Thursday rules")).to_be_visible()
+
+    # hand 1: Anna & Carl out 300 + natural 600 + 120 = 1020; Bert & Dora 80 − 30 = 50
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator('form.hand-form label[for="out-0"]').click()
+    side(page, 0).get_by_role("button", name="Natural canastas plus one").click()
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("120")
+    side(page, 1).locator('input[name="sides-1-melded_points"]').fill("80")
+    side(page, 1).locator('input[name="sides-1-hand_points"]').fill("30")
+    expect(page.locator('[data-score="0"]')).to_contain_text("+1020")
+    expect(page.locator('[data-score="1"]')).to_contain_text("+50")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator('.flash .saved-line[data-hand="1"]')).to_be_visible()
+    assert totals(page) == [1020, 50]
+
+    # hand 2: Bert & Dora out 300 + mixed 300 + 200 = 800; Anna & Carl 60 − 40 = 20
+    page.get_by_role("link", name="Enter hand 2").click()
+    page.locator('form.hand-form label[for="out-1"]').click()
+    side(page, 1).get_by_role("button", name="Mixed canastas plus one").click()
+    side(page, 1).locator('input[name="sides-1-melded_points"]').fill("200")
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("60")
+    side(page, 0).locator('input[name="sides-0-hand_points"]').fill("40")
+    expect(page.locator('[data-score="1"]')).to_contain_text("+800")
+    page.get_by_role("button", name="Save hand 2").click()
+    expect(page.locator('.flash .saved-line[data-hand="2"]')).to_be_visible()
+    assert totals(page) == [1040, 850]
+    # the sheet: each hand's breakdown with the table's values
+    page.locator("#hand-1 > summary").click()
+    expect(page.locator("#hand-1")).to_contain_text("600")
+    expect(page.locator("#hand-1")).to_contain_text("300")
+    expect(page.locator(".own-values")).to_contain_text("600")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    screenshot(page, "house-02-sheet")

@@ -1,0 +1,163 @@
+"""A table's own rule set (docs/rules.md#house-values): its page, its service and the change log,
+new games from it keeping their values, the reference page, statistics and export. The scoring
+itself is worked in tests/test_scoring_house.py and the families' files."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from scorekeeper import create_app
+from scorekeeper.core import variants
+from scorekeeper.services import house_rules as service
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import reads
+from tests.conftest import csrf_token
+from tests.helpers import post_hand, side_fields, start_game
+
+
+def form_of(client, url: str) -> dict[str, str]:
+    """Every field of the page's form as the page fills it (the values' defaults)."""
+    page = client.get(url).text
+    fields = dict(re.findall(r'name="(v_\w+)"[^>]*value="([^"]*)"', page))
+    for name, options in re.findall(r'<select id="\w+" name="(v_\w+)">(.*?)</select>', page, re.S):
+        fields[name] = re.search(r'value="([^"]*)" selected', options).group(1)
+    fields["csrf_token"] = csrf_token(client, url)
+    return fields
+
+
+def keep(client, base="classic", name="Thursday rules", **values):
+    """Make a table's own rule set through its page; the response."""
+    url = f"/house-rules/new/{base}"
+    data = form_of(client, url) | {"name": name} | {f"v_{k}": str(v) for k, v in values.items()}
+    return client.post(url, data=data)
+
+
+def thursday(client) -> int:
+    """ "Thursday rules": natural canasta 600, going out 300; its id."""
+    assert keep(client, canasta_natural=600, going_out_bonus=300).status_code == 302
+    return client.get("/api/variants").get_json()["house_rules"][0]["id"]
+
+
+def test_the_page_shows_each_default_and_keeps_the_rules(client):
+    page = client.get("/house-rules/new/classic").text
+    assert "Natural canastas: bonus each" in page and "Default: 500." in page
+    assert "changed-mark" not in page  # nothing changed yet
+    house_id = thursday(client)
+    listed = client.get("/api/variants").get_json()["house_rules"]
+    assert listed == [{"id": house_id, "name": "Thursday rules", "base": "classic", "layout": "4",
+                       "changes": {"canasta_natural": 600, "going_out_bonus": 300}, "version": 0}]  # fmt: skip
+    again = client.get(f"/house-rules/{house_id}").text
+    assert again.count('class="changed-mark"') == 2  # the two changed values are marked
+
+
+def test_an_impossible_table_is_refused_beside_the_value_and_what_was_typed_kept(client):
+    response = keep(client, opening_4_from=1000, card_low="five")
+    assert response.status_code == 422
+    page = response.text
+    assert 'value="five"' in page and 'value="1000"' in page
+    low = page[page.index('data-value="card_low"') :]
+    assert "Give a whole number." in low[: low.index("</div>")]
+    response = keep(client, opening_4_from=1000)
+    tier = response.text[response.text.index('data-value="opening_4_from"') :]
+    assert "Each tier must start above the one before (1500)." in tier[: tier.index("</div>")]
+    response = keep(client, target=1000)
+    target = response.text[response.text.index('data-value="target"') :]
+    assert "The target must be above the first opening tier (1500)." in target[: target.index("</div>")]
+    assert client.get("/api/variants").get_json()["house_rules"] == []
+
+
+def test_a_name_is_kept_once(client):
+    thursday(client)
+    response = keep(client, name="thursday RULES", card_high=15)
+    assert response.status_code == 422 and "A rule set of that name exists." in response.text
+
+
+def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):
+    """docs/rules.md#classic › House rules: 300 out + 600 natural + 50 melded = 950; the other side 80."""
+    house_id = thursday(client)
+    assert "Thursday rules" in client.get("/games/new").text  # offered beside the built-in ones
+    game_id = start_game(client, variant=f"house-{house_id}")
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+              side_fields(1, melded=80, hand=0))  # fmt: skip
+    game = client.get(f"/api/games/{game_id}").get_json()
+    assert game["totals"] == [950, 80] and game["house_rules"] == house_id
+    assert game["values"] == {"canasta_natural": 600, "going_out_bonus": 300}
+    # changing the table's rules later changes no game already started
+    url = f"/house-rules/{house_id}"
+    data = form_of(client, url) | {"name": "Thursday rules", "version": "0", "v_canasta_natural": "700"}
+    assert client.post(url, data=data).status_code == 302
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [950, 80]
+    with app.app_context():
+        log = [c["action"] for c in dbmod.get_db().query("select action from changes where game_id is null")]
+    assert log == ["house rules created", "house rules changed"]
+
+
+def test_the_reference_page_marks_the_changes(client):
+    house_id = thursday(client)
+    page = client.get(f"/rules/house-{house_id}").text
+    # the natural canasta row, and both ways of going out (went out 300; concealed 300 + 100 = 400)
+    assert "Thursday rules" in page and page.count('class="changed-mark"') == 3
+    assert '<td class="num">400</td>' in page
+    assert '<td class="num">600</td>' in page
+
+
+def test_statistics_filter_by_the_tables_own_rules(client):
+    house_id = thursday(client)
+    game_id = start_game(client, variant=f"house-{house_id}", names=["Eve", "Finn", "Gus", "Hal"])
+    post_hand(client, game_id, side_fields(0, melded=50, hand=0), side_fields(1, melded=80, hand=0))
+    start_game(client, names=["Ivy", "Jon", "Kai", "Lea"])
+    page = client.get(f"/stats?variant=house-{house_id}").text
+    assert "Eve" in page and "Ivy" not in page
+    assert "Ivy" in client.get("/stats").text
+
+
+def test_export_and_import_keep_the_tables_own_rules(client, tmp_path):
+    house_id = thursday(client)
+    game_id = start_game(client, variant=f"house-{house_id}")
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+              side_fields(1, melded=80, hand=0))  # fmt: skip
+    exported = client.get("/export.json").data
+    data = json.loads(exported)
+    assert data["house_rules"][0]["changes"] == {"canasta_natural": 600, "going_out_bonus": 300}
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    other = fresh.test_client()
+    response = other.post("/import", data={"csrf_token": csrf_token(other, "/export"),
+                                           "file": (io.BytesIO(exported), "archive.json")},
+                          content_type="multipart/form-data", follow_redirects=True)  # fmt: skip
+    assert response.status_code == 200, response.text
+    again = json.loads(other.get("/export.json").data)
+    for key in ("house_rules", "games", "players"):
+        assert again[key] == data[key], key
+    assert other.get(f"/api/games/{game_id}").get_json()["totals"] == [950, 80]
+
+
+def test_the_service_decides_a_stale_change(app):
+    with app.app_context():
+        db = dbmod.get_db()
+        made = service.create(db, "Friday", "modern", None, {"special_adds": True})
+        assert made.status == service.SAVED
+        assert service.change(db, made.id, 0, "Friday", {"special_adds": True, "garbage_bonus": 3000}).ok
+        stale = service.change(db, made.id, 0, "Friday", {"target": 5000})
+        assert stale.status == service.OVERTAKEN
+        assert reads.get_house_rules(db, made.id).changes == {"special_adds": True, "garbage_bonus": 3000}
+        refused = service.create(db, "Bad", "classic", None, {"opening_3": 40})
+        assert [p.field for p in refused.problems] == ["opening_3"]
+
+
+def test_every_value_of_every_rule_set_is_on_its_page(client):
+    for rules in variants.RULE_SETS.values():
+        page = client.get(f"/house-rules/new/{rules.id}").text
+        for value in variants.values_of(rules):
+            assert f'name="v_{value.name}"' in page, (rules.id, value.name)
+
+
+def test_the_opening_meld_table_of_a_game_follows_and_marks_the_values(client):
+    """docs/rules.md#classic › Opening minimum with tier 3 at 100 from 2000: the game's table says so."""
+    assert keep(client, name="Steep", opening_3=100, opening_3_from=2000).status_code == 302
+    house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game_id = start_game(client, variant=f"house-{house_id}")
+    page = client.get(f"/games/{game_id}/minimums").text
+    assert "2000" in page and '<td class="num">100</td>' in page
+    assert page.count('class="changed-mark"') == 1  # the row of tier 3, whose minimum and start changed
