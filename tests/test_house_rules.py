@@ -92,6 +92,12 @@ def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):
     with app.app_context():
         log = [c["action"] for c in dbmod.get_db().query("select action from changes where game_id is null")]
     assert log == ["house rules created", "house rules changed"]
+    # and the rule set's page shows it, newest first: what each change did
+    page = client.get(url).text
+    history = page[page.index('class="changes house-changes"') :]
+    assert history.index("rule set changed") < history.index("rule set created")
+    assert re.search(r"Natural canasta[^<]*: 600 → 700", history), history[:600]
+    assert re.search(r"Going out[^<]*: 300", history)
 
 
 def test_the_reference_page_marks_the_changes(client):

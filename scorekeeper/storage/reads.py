@@ -303,7 +303,31 @@ class HouseRules:
 
     def record(self) -> dict[str, Any]:
         """What the change log keeps of it."""
-        return {"name": self.name, "base": self.base, "layout": self.layout, "changes": dict(self.changes)}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "base": self.base,
+            "layout": self.layout,
+            "changes": dict(self.changes),
+        }
+
+
+def house_changes(db: Database, house_id: int) -> list[Change]:
+    """The change log of one table's own rule set (made, then changed), newest first."""
+    if not valid_id(house_id):
+        return []
+    rows = db.execute(
+        "select c.id, c.game_id, c.hand_id, c.at, c.phone_id, p.name, c.action, c.before, c.after "
+        "from changes c left join phones p on p.id = c.phone_id "
+        "where c.game_id is null and c.action in ('house rules created', 'house rules changed') "
+        "and json_extract(c.after, '$.id') = ? order by c.id desc",
+        [house_id],
+    ).fetchall()
+    return [
+        Change(r[0], r[1], r[2], r[3], r[4], r[5] or (f"phone {r[4]}" if r[4] else ""), r[6],
+               json.loads(r[7]) if r[7] else None, json.loads(r[8]) if r[8] else None, bool(r[5]))
+        for r in rows
+    ]  # fmt: skip
 
 
 def _house_of(row: tuple) -> HouseRules:

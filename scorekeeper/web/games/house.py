@@ -17,6 +17,7 @@ from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS
 from scorekeeper.storage import reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
+from scorekeeper.web.games.changelog import ACTION_NAMES
 from scorekeeper.web.games.common import phone_token
 
 HOUSE_PREFIX = "house-"
@@ -88,15 +89,41 @@ def _sent(rules: variants.RuleSet) -> tuple[dict[str, Any], dict[str, str], list
 
 
 def _page(rules, house, typed, problems, name, layout, status=200):
-    """The page of one table's own rule set: its values by group, each with its default."""
+    """The page of one table's own rule set: its values by group, each with its default, and what
+    was changed in it when (the change log)."""
     by_field: dict[str, list[str]] = {}
     for problem in problems:
         by_field.setdefault(problem.field, []).append(i18n.problem_message(problem))
+    history = [] if house is None else [(c, _differences(rules, c)) for c in reads.house_changes(get_db(), house.id)]
     return render_template(
         "games/house.html", rules=rules, house=house, specs=variants.values_of(rules), typed=typed,
         errors=by_field, name=name, layout=layout, groups=variants.VALUE_GROUPS, form=FlaskForm(),
-        label=i18n.value_label, shown=_shown, default_text=default_text,
+        label=i18n.value_label, shown=_shown, default_text=default_text, history=history, actions=ACTION_NAMES,
     ), status  # fmt: skip
+
+
+def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:
+    """What one change of a table's own rule set did: (what, before, after) for its name and each
+    value it changed (a value left at its default shows the default)."""
+    before, after = change.before or {}, change.after or {}
+    found = []
+    if before and before.get("name") != after.get("name"):
+        found.append((gettext("Name"), before.get("name", ""), after.get("name", "")))
+    old, new = before.get("changes", {}), after.get("changes", {})
+    for spec in variants.values_of(rules):
+        if spec.name in old or spec.name in new:
+            was, now = old.get(spec.name, spec.default), new.get(spec.name, spec.default)
+            if was != now or not before:
+                found.append((i18n.value_label(spec), _said(spec, was), _said(spec, now)))
+    return found
+
+
+def _said(spec: variants.Value, value: Any) -> str:
+    """A value as the change log says it: the option's words, or the number."""
+    for choice, text in spec.choices:
+        if choice == value and type(choice) is type(value):
+            return gettext(text)
+    return str(value)
 
 
 def _shown(spec: variants.Value, value: Any) -> str:
@@ -106,10 +133,7 @@ def _shown(spec: variants.Value, value: Any) -> str:
 
 def default_text(spec: variants.Value) -> str:
     """A value's default as the page says it: the option's words, or the number."""
-    for choice, text in spec.choices:
-        if choice == spec.default and type(choice) is type(spec.default):
-            return gettext(text)
-    return str(spec.default)
+    return _said(spec, spec.default)
 
 
 def changed_parts(rules: variants.RuleSet, changes: dict[str, Any]) -> set[str]:
