@@ -85,8 +85,7 @@ class Phone:
 
     def find(self, css: str):
         """The first element for ``css``, once it is there."""
-        self.until(lambda: self.all(css), css)
-        return self.all(css)[0]
+        return self.until(lambda: (self.all(css) or [None])[0], css)
 
     def until(self, condition, what: str, timeout: float = WAIT):
         """Wait until ``condition()`` is true; fail saying what was waited for and where."""
@@ -94,8 +93,8 @@ class Phone:
         def check(_driver):
             try:
                 return condition()
-            except (StaleElementReferenceException, WebDriverException):
-                return False
+            except (StaleElementReferenceException, WebDriverException, IndexError):
+                return False  # the page changing under the look (a reload, a redraw)
 
         try:
             return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(check)
