@@ -71,6 +71,7 @@ def twenty_clubs() -> tuple[tuple[float, float], ...]:
     return tuple(correlations(seed) for seed in range(CLUBS))
 
 
+@pytest.mark.slow  # slow: a simulated club of many games
 def test_the_ratings_rank_a_synthetic_club_by_its_hidden_strengths_better_than_the_win_rate():
     started = time.perf_counter()
     measured = twenty_clubs()
@@ -110,6 +111,7 @@ def couples_club(seed: int, stick: float = 0.7):
     return strength, played
 
 
+@pytest.mark.slow  # slow: a simulated club of many games
 def test_across_changing_partners_the_rating_tells_a_couple_apart_and_the_win_rate_cannot():
     """Couples who mostly play together share their win rate; the games with other partners tell
     the ratings who of the two is the stronger."""

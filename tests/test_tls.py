@@ -205,6 +205,7 @@ def test_the_tls_server_speaks_https_with_the_certificate(tmp_path):
         server.stop()
 
 
+@pytest.mark.slow  # slow: the production server started as a process
 def test_start_with_https_serves_both_and_prints_where_to_trust(tmp_path):
     http_port, https_port = _free_port(), _free_port()
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path)}
