@@ -8,54 +8,7 @@ import variants`` working: ``variants.get``, ``variants.configure``, ``variants.
 
 from __future__ import annotations
 
-from scorekeeper.core.rulesets import (
-    CARD_GROUP_KEYS,
-    CARD_GROUPS,
-    N_,
-    RANKS,
-    RULE_SETS,
-    VALUE_GROUPS,
-    CanastaKind,
-    Deduction,
-    GoingOut,
-    Layout,
-    LoneAllFour,
-    LoneRedSign,
-    LoneTrigger,
-    OpeningRow,
-    RedThreeSign,
-    RuleSet,
-    Setting,
-    TieRule,
-    Value,
-    configure,
-    get,
-    problems,
-    values_of,
-)
+from scorekeeper.core import rulesets
+from scorekeeper.core.rulesets import *  # noqa: F403  (the registry's names, as its __all__ lists them)
 
-__all__ = [
-    "CARD_GROUP_KEYS",
-    "CARD_GROUPS",
-    "N_",
-    "RANKS",
-    "RULE_SETS",
-    "CanastaKind",
-    "Deduction",
-    "GoingOut",
-    "Layout",
-    "LoneAllFour",
-    "LoneRedSign",
-    "LoneTrigger",
-    "OpeningRow",
-    "RedThreeSign",
-    "RuleSet",
-    "Setting",
-    "TieRule",
-    "VALUE_GROUPS",
-    "Value",
-    "configure",
-    "get",
-    "problems",
-    "values_of",
-]
+__all__ = list(rulesets.__all__)

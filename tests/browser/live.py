@@ -22,6 +22,18 @@ ARGS = [
 SHOTS = os.path.join(os.path.dirname(__file__), "screenshots")
 
 
+def need_certutil() -> str:
+    """certutil (Debian's libnss3-tools), which puts the app's authority into a browser's NSS
+    database; skipped without it on a developer's machine, failed under CI."""
+    path = shutil.which("certutil")
+    if path is None:
+        message = "certutil is missing (Debian's libnss3-tools; scripts/setup.sh test installs it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
 def need_chromium():
     """Skip without Chromium on a developer's machine; fail under CI, where it must be there."""
     if not shutil.which(CHROMIUM):

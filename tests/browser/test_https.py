@@ -27,22 +27,12 @@ from playwright.sync_api import Error, expect
 from scorekeeper import create_app
 from scorekeeper.network import tls
 from scorekeeper.server import https
-from tests.browser.live import ARGS, CHROMIUM, need_chromium, shot, start_classic
+from tests.browser.live import ARGS, CHROMIUM, need_certutil, need_chromium, shot, start_classic
 
 pytestmark = pytest.mark.browser
 
 NAME = "table.lan"
 WAIT = 30000
-
-
-def _need_certutil() -> str:
-    path = shutil.which("certutil")
-    if path is None:
-        message = "certutil is missing (Debian's libnss3-tools; scripts/setup.sh test installs it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 class Site:
@@ -93,7 +83,7 @@ def site(tmp_path_factory):
 
 def _nssdb(home, ca_cert=None) -> None:
     """A fresh NSS database in ``home/.pki/nssdb``, trusting ``ca_cert`` for TLS servers if given."""
-    certutil = _need_certutil()
+    certutil = need_certutil()
     nss = home / ".pki" / "nssdb"
     shutil.rmtree(nss, ignore_errors=True)
     nss.mkdir(parents=True)

@@ -31,22 +31,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.live import ARGS, need_certutil
+
 ENGINES = ("chromium", "webkit", "firefox")
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "browser" / "screenshots"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 WEBKITDRIVER = "/usr/bin/WebKitWebDriver"
 FIREFOX = "/usr/bin/firefox-esr"
-CHROMIUM_ARGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-)
+CHROMIUM_ARGS = ("--headless=new", *ARGS)  # the browser tests' flags, headless as Selenium needs it
 APT = "apt-get install -y chromium chromium-driver webkit2gtk-driver xvfb firefox-esr"
 
 
@@ -121,12 +114,7 @@ class Display:
 def nss_trusting(folder: Path, ca_cert: Path) -> Path:
     """An NSS certificate database in ``folder`` that trusts ``ca_cert`` for TLS servers, as a person
     does once from the /trust page (Chromium reads ``$HOME/.pki/nssdb``, Firefox its profile's)."""
-    certutil = shutil.which("certutil")
-    if certutil is None:
-        message = "certutil is missing (Debian's libnss3-tools; scripts/setup.sh test installs it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    certutil = need_certutil()
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run([certutil, "-N", "-d", f"sql:{folder}", "--empty-password"], check=True, capture_output=True)
     subprocess.run(
