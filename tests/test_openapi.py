@@ -257,7 +257,7 @@ def test_every_answer_object_has_exactly_its_keys():
     """Every object an answer holds says which keys it has, all of them given (Side: those typed)."""
     schemas = openapi.document()["components"]["schemas"]
     # unknown keys of a phone's hand are left alone (an older server, a newer phone); POST /api/score refuses
-    # them (issue 20: a misspelt "values" must not score with the defaults)
+    # them (a misspelt "values" must not score with the defaults)
     open_ones = {"HandRequest", "OpenAPIDocument"}
     for name, schema in schemas.items():
         if name in open_ones:
