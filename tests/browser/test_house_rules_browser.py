@@ -14,7 +14,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import serve_fresh
+
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """This file's own server: the new-game page holds no other table's rules than the ones made here."""
+    yield from serve_fresh(tmp_path_factory)
 
 
 def totals(page):

@@ -41,6 +41,11 @@ def step(page, side, label, times=1):
         ).click()
 
 
+def settled(page):
+    """The form shows the answer to what was entered last (a person looks before the next tap)."""
+    expect(page.locator("form.hand-form[data-ready]:not([data-previewing])")).to_have_count(1)
+
+
 def saved(page, number):
     """The scoreboard of the answer shown in place of the form: at the game's address, the hand's line
     in the flash."""
@@ -69,10 +74,12 @@ def test_choose_and_play_two_hands(phone, live_url, variant):
         step(phone, 0, rules.kind("wild").label, wild)
     min_points = 35 * natural + 140 * wild
     melded(phone, 0, min_points + 100)
+    settled(phone)
     phone.locator('form.hand-form label[for="out-0"]').click()  # who went out: side 0 (the first way)
     for side in range(1, sides):
         melded(phone, side, 150)
     if rules.lone_player:
+        settled(phone)
         phone.locator("fieldset.lone").get_by_text("Anna", exact=True).click()
     expected_0 = (
         100
