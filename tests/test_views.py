@@ -130,6 +130,15 @@ def test_hand_form_shows_minimums_and_both_sides(client):
     assert 'inputmode="numeric"' in page.text
 
 
+def test_hand_form_writes_a_total_below_zero_with_a_real_minus(client):
+    # docs/rules.md#classic › Card values: the stock ran out; 120 melded; the other side melded
+    # nothing and held 100 in hand: −100 (its opening meld then 15: docs/rules.md#classic › Opening minimum)
+    game_id = start_game(client)
+    assert post_hand(client, game_id, side_fields(0, melded=120), side_fields(1, hand=100)).status_code == 302
+    page = client.get(f"/games/{game_id}/hands/new").text
+    assert "Total \u2212100 · opening meld 15" in page and "Total -100" not in page
+
+
 def test_enter_a_hand_and_see_the_breakdown(client):
     game_id = start_game(client)
     # docs/rules.md#classic › Going out, side A: out 100 + natural 500 + mixed 300 + 2 red threes 200 + melded 420 −
