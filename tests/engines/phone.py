@@ -138,7 +138,12 @@ class Phone:
         element.send_keys(text)
 
     def value(self, css: str) -> str:
-        return self.find(css).get_attribute("value") or ""
+        """A field's value, read at one moment (a refused save may redraw the form)."""
+        self.find(css)
+        return self.until(
+            lambda: self.js("const e = document.querySelector(arguments[0]); return e ? [e.value] : null", css),
+            css,
+        )[0]
 
     def text(self, css: str) -> str:
         return self.find(css).text.strip()
