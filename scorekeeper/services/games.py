@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
+from scorekeeper.services.tournaments import hand_guard
 from scorekeeper.services.verdicts import (
     LOCKED,
     MISSING,
@@ -29,6 +30,7 @@ from scorekeeper.services.verdicts import (
     Verdict,
 )
 from scorekeeper.storage import changes, games, reads, results, transaction
+from scorekeeper.storage.tournament_reads import seat_of_game as tournament_seat
 
 
 def _locked(game: Game, running: sheet.Running | None) -> bool:
@@ -106,6 +108,9 @@ def add_hand(
         running = _running(db, game)
         if running.result.finished:
             return Verdict(LOCKED)
+        guarded = hand_guard(db, game_id, adding=True)
+        if guarded is not None:
+            return guarded
         rules = sheet.rules_for(game)
         refused, scores = _check(game, rules, entry, stock_out, lone, running.hands, running.totals, confirmed)
         if refused is not None:
@@ -151,7 +156,7 @@ def correct_hand(
         if hand is None:
             return Verdict(MISSING)
         running = _running(db, game)
-        if _locked(game, running):
+        if _locked(game, running) or hand_guard(db, game_id, adding=False):
             return Verdict(LOCKED)
         rules = sheet.rules_for(game)
         before = results.totals_before(db, game, rules, hand_id)
@@ -177,7 +182,7 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
-        if _locked(game, _running(db, game)):
+        if _locked(game, _running(db, game)) or hand_guard(db, game_id, adding=False):
             return Verdict(LOCKED)
         games.delete_hand(db, game_id, hand_id)
         changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
@@ -193,7 +198,7 @@ def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = N
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        if _locked(game, _running(db, game)):
+        if _locked(game, _running(db, game)) or hand_guard(db, game_id, adding=False):
             deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
             return Verdict(LOCKED if deleted is not None else MISSING)
         if not games.restore_hand(db, game_id, hand_id):
@@ -285,6 +290,8 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
+        if hand_guard(db, game_id, adding=False):
+            return Verdict(LOCKED)
         running = _running(db, game)
         if not reopened and running.after_end:
             # the sheet would show a result that the hands after it contradict: they go first
@@ -314,6 +321,9 @@ def delete_game(db: Database, game_id: int, phone: str | None = None) -> Verdict
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
+        if tournament_seat(db, game_id) is not None:
+            problem = Problem(None, "game", N_("A tournament's game cannot be deleted: the organiser ends its round."))
+            return Verdict(REFUSED, problems=(problem,))
         if not games.delete_game(db, game_id):
             problem = Problem(None, "game", N_("A Partie of a complete Game cannot be deleted on its own."))
             return Verdict(REFUSED, problems=(problem,))

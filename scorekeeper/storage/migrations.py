@@ -334,3 +334,38 @@ def m016_house_rules(db: Database) -> None:
     db.execute("create unique index house_rules_name on house_rules(name collate nocase)")
     db["games"].add_column("house_rules_id", int)
     db.execute("create index games_house_rules on games(house_rules_id)")
+
+
+@migrations()
+def m017_tournaments(db: Database) -> None:
+    """A club night at several tables (docs/tournaments.md): the tournament with its entrants (JSON: a
+    list of players or pairs, each a list of names), its format, rules and round end; the seed of its
+    draw; each round's start and its end by the organiser; each table's game of a round (a game is in
+    one tournament, one table, one round); the organiser's actions on record."""
+    db.execute(
+        "create table tournaments (id integer primary key, name text not null, format text not null, "
+        "variant text not null, layout text, settings text not null, house_rules_id integer, target integer, "
+        "round_end text not null, round_hands integer, round_minutes integer, season_points text not null, "
+        "entrants text not null, seed integer, drawn_at text, closed_at text, evening_id integer, "
+        "version integer not null default 0, created_at text not null, updated_at text not null)"
+    )
+    db.execute(
+        "create table tournament_rounds (tournament_id integer not null references tournaments(id), "
+        "round integer not null, started_at text not null, ended_at text, primary key (tournament_id, round))"
+    )
+    db.execute(
+        "create table tournament_games (tournament_id integer not null references tournaments(id), "
+        "round integer not null, table_no integer not null, game_id integer not null unique, units text not null, "
+        "primary key (tournament_id, round, table_no))"
+    )
+    db.execute(
+        "create table tournament_log (id integer primary key, tournament_id integer not null, action text not null, "
+        "detail text, at text not null, phone_id integer)"
+    )
+    db.execute("create index tournament_log_of on tournament_log(tournament_id, id)")
+    for table in ("tournaments", "tournament_rounds", "tournament_games"):
+        for event in ("insert", "update", "delete"):
+            db.execute(
+                f"create trigger {table}_{event}_generation after {event} on {table} "
+                "begin update meta set generation = generation + 1 where id = 1; end"
+            )

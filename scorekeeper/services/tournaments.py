@@ -1,0 +1,174 @@
+"""A club night at several tables (docs/tournaments.md): every change the organiser makes, one
+``BEGIN IMMEDIATE`` transaction each, its conflicts decided inside it (the tournament's version is a
+condition of its update; a round's number and a game's table are unique), each on record. The
+tables' games are ordinary games: ``hand_guard`` is what the games' service asks before a change."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any, Sequence
+
+from sqlite_utils import Database
+
+from scorekeeper.core import clock
+from scorekeeper.core import tournaments as core
+from scorekeeper.core.messages import N_, Problem
+from scorekeeper.services.verdicts import LOCKED, MISSING, PROBLEMS, REFUSED, SAVED, Verdict
+from scorekeeper.storage import changes, evenings, games, tournament_reads, transaction
+from scorekeeper.storage import tournaments as store
+
+
+def _refused(text: str, **args: Any) -> Verdict:
+    return Verdict(REFUSED, problems=(Problem(None, "tournament", text, args),))
+
+
+def create(
+    db: Database,
+    *,
+    name: str,
+    fmt: str,
+    variant: str,
+    entrants: Sequence[Sequence[str]],
+    layout: str | None = None,
+    settings: dict[str, Any] | None = None,
+    house_rules_id: int | None = None,
+    target: int | None = None,
+    round_end: str = "target",
+    round_hands: int | None = None,
+    round_minutes: int | None = None,
+    season_points: Sequence[int] = core.DEFAULT_SEASON_POINTS,
+    phone: str | None = None,
+) -> Verdict:
+    """A new tournament with its own evening in the archive (its games are played on it): SAVED with
+    its id, or PROBLEMS when the entrants cannot play the format."""
+    assert fmt in core.FORMATS and round_end in core.ROUND_ENDS
+    problems = core.entrant_problems(fmt, entrants)
+    if problems:
+        return Verdict(PROBLEMS, problems=tuple(problems))
+    with transaction.write(db):
+        players = [n for e in entrants for n in e]
+        evening_id = evenings.create_evening(db, clock.today(), players, place=name)
+        fields = dict(
+            name=name, format=fmt, variant=variant, layout=layout, settings=settings, house_rules_id=house_rules_id,
+            target=target, round_end=round_end, round_hands=round_hands if round_end == "hands" else None,
+            round_minutes=round_minutes if round_end == "minutes" else None, season_points=season_points,
+            entrants=entrants, evening_id=evening_id,
+        )  # fmt: skip
+        tournament_id = store.insert(db, fields)
+        store.log(db, tournament_id, "created", {"name": name, "format": fmt, "entrants": len(entrants)}, phone)
+        return Verdict(SAVED, id=tournament_id)
+
+
+def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int | None = None) -> Verdict:
+    """The draw by lot: the seating of every round follows from it. REFUSED once drawn."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if t.seed is not None:
+            return _refused(N_("The seats are drawn already."))
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        store.set_fields(db, t.id, t.version, seed=seed, drawn_at=transaction.utc_now())
+        store.log(db, t.id, "draw", {"order": core.draw(len(t.entrants), seed)}, phone)
+        return Verdict(SAVED, id=t.id)
+
+
+def start_round(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
+    """Start the next round: a game for every table, seated by the movement (``final``'s round 2: the
+    final table). REFUSED before the draw, after the close, while a round is being played, or when
+    every round is played; decided inside the write, so two taps start one round."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        refused = _may_start(t, rounds := tournament_reads.rounds(db, t))
+        if refused:
+            return refused
+        number = len(rounds) + 1
+        store.start_round(db, t.id, number, transaction.utc_now())
+        for table in core.next_tables(t, rounds):
+            game_id = games.create_game(
+                db, t.variant, list(table.seats), table.first_dealer, layout=t.layout, settings=t.settings,
+                target=t.target, evening_id=t.evening_id, house_rules_id=t.house_rules_id,
+            )  # fmt: skip
+            store.add_table(db, t.id, number, table.table, game_id, table.units)
+            record = {"variant": t.variant, "players": list(table.seats), "tournament": t.id, "round": number}
+            changes.log_change(db, game_id, None, "game created", None, record, phone)
+        store.set_fields(db, t.id, t.version)
+        store.log(db, t.id, "round started", {"round": number}, phone)
+        return Verdict(SAVED, id=number)
+
+
+def _may_start(t: core.Tournament, rounds: list[core.RoundState]) -> Verdict | None:
+    if t.closed_at:
+        return _refused(N_("The tournament is closed."))
+    if t.seed is None:
+        return _refused(N_("Draw the seats first."))
+    if rounds and not rounds[-1].complete:
+        return _refused(N_("Round %(round)s is still being played."), round=rounds[-1].number)
+    if len(rounds) >= t.rounds:
+        return _refused(N_("Every round has been played."))
+    return None
+
+
+def end_round(db: Database, tournament_id: int, number: int, phone: str | None = None) -> Verdict:
+    """The organiser ends a round for the tables still playing (their games keep the hands saved so
+    far): SAVED, REFUSED when it is over already, MISSING."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        rounds = tournament_reads.rounds(db, t)
+        if not 0 < number <= len(rounds):
+            return Verdict(MISSING)
+        if t.closed_at or rounds[number - 1].complete:
+            return _refused(N_("Round %(round)s is over already."), round=number)
+        store.end_round(db, t.id, number)
+        store.set_fields(db, t.id, t.version)
+        store.log(db, t.id, "round ended", {"round": number}, phone)
+        return Verdict(SAVED, id=number)
+
+
+def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
+    """Close the tournament: its standings and season points are final and its games read-only.
+    REFUSED while a round is being played or before any round, or when closed already."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if t.closed_at:
+            return _refused(N_("The tournament is closed."))
+        rounds = tournament_reads.rounds(db, t)
+        if not rounds:
+            return _refused(N_("No round has been played yet."))
+        if not rounds[-1].complete:
+            return _refused(N_("Round %(round)s is still being played."), round=rounds[-1].number)
+        store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now())
+        places = core.ranking(t, rounds)
+        store.log(db, t.id, "closed", {"places": [[p.place, p.unit] for p in places]}, phone)
+        return Verdict(SAVED, id=t.id)
+
+
+def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
+    """Asked by the games' service inside its write: a tournament's game is read-only once the
+    tournament is closed (LOCKED), and takes no new hand once its table's round is over (REFUSED:
+    corrections stay possible until the close). None: go ahead."""
+    seat = tournament_reads.seat_of_game(db, game_id)
+    if seat is None:
+        return None
+    t = tournament_reads.get(db, seat.tournament_id)
+    if t.closed_at:
+        return Verdict(LOCKED)
+    if not adding:
+        return None
+    state = tournament_reads.rounds(db, t)[seat.round - 1]
+    table = state.table(seat.table)
+    if table is not None and table.done and not table.finished:
+        return _refused(N_("The round is over at this table: no more hands."))
+    return None
+
+
+def now() -> datetime:
+    """This moment as the rounds' times are kept (UTC)."""
+    return datetime.fromisoformat(transaction.utc_now())

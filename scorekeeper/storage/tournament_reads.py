@@ -1,0 +1,124 @@
+"""What the tournament pages read (docs/tournaments.md): a tournament, its rounds with each table's
+game as it stands, the organiser's actions, the season's tournaments. Nothing here writes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlite_utils import Database
+
+from scorekeeper.core import tournaments as core
+from scorekeeper.storage import reads
+
+
+def _from_row(row: dict[str, Any]) -> core.Tournament:
+    return core.Tournament(
+        id=row["id"],
+        name=row["name"],
+        format=row["format"],
+        variant=row["variant"],
+        layout=row["layout"],
+        settings=json.loads(row["settings"] or "{}"),
+        house_rules_id=row["house_rules_id"],
+        target=row["target"],
+        round_end=row["round_end"],
+        round_hands=row["round_hands"],
+        round_minutes=row["round_minutes"],
+        season_points=tuple(json.loads(row["season_points"])),
+        entrants=tuple(tuple(e) for e in json.loads(row["entrants"])),
+        seed=row["seed"],
+        drawn_at=row["drawn_at"],
+        closed_at=row["closed_at"],
+        evening_id=row["evening_id"],
+        version=row["version"],
+        created_at=row["created_at"],
+    )
+
+
+def get(db: Database, tournament_id: int) -> core.Tournament | None:
+    """The tournament with this id, or None."""
+    if not reads.valid_id(tournament_id):
+        return None
+    rows = list(db.query("select * from tournaments where id = ?", [tournament_id]))
+    return _from_row(rows[0]) if rows else None
+
+
+def all_tournaments(db: Database) -> list[core.Tournament]:
+    """Every tournament, the newest first."""
+    return [_from_row(r) for r in db.query("select * from tournaments order by id desc")]
+
+
+def _moment(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _table(db: Database, row: dict[str, Any]) -> core.TableState:
+    """A table's game as it stands: totals at its end (or now), when each hand was saved."""
+    game = reads.get_game(db, row["game_id"])
+    running = reads.running_of(db, row["game_id"])
+    saved = tuple(
+        datetime.fromisoformat(r[0])
+        for r in db.execute(
+            "select created_at from hands where game_id = ? and deleted_at is null order by id", [row["game_id"]]
+        )
+    )
+    totals = tuple(running.final_totals) if running else (0, 0)
+    finished = bool(running and running.result.finished)
+    units = tuple(tuple(u) for u in json.loads(row["units"]))
+    seats = tuple(game.players) if game else ()
+    return core.TableState(row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished)
+
+
+def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:
+    """Every round started so far, each with its tables as they stand."""
+    out = []
+    for r in db.query("select * from tournament_rounds where tournament_id = ? order by round", [t.id]):
+        tables = [
+            _table(db, row)
+            for row in db.query(
+                "select * from tournament_games where tournament_id = ? and round = ? order by table_no",
+                [t.id, r["round"]],
+            )
+        ]
+        out.append(core.round_state(t, r["round"], _moment(r["started_at"]), _moment(r["ended_at"]), tables))
+    return out
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a game sits in a tournament."""
+
+    tournament_id: int
+    round: int
+    table: int
+
+
+def seat_of_game(db: Database, game_id: int) -> Seat | None:
+    """The tournament, round and table of a game, or None for a game outside any tournament."""
+    row = db.execute(
+        "select tournament_id, round, table_no from tournament_games where game_id = ?", [game_id]
+    ).fetchone()
+    return Seat(*row) if row else None
+
+
+@dataclass(frozen=True)
+class Action:
+    """One of the organiser's actions on record."""
+
+    action: str
+    detail: Any
+    at: str
+    phone: str | None
+
+
+def actions(db: Database, tournament_id: int) -> list[Action]:
+    """The organiser's actions, the newest first."""
+    rows = db.execute(
+        "select l.action, l.detail, l.at, p.name from tournament_log l left join phones p on p.id = l.phone_id "
+        "where l.tournament_id = ? order by l.id desc",
+        [tournament_id],
+    ).fetchall()
+    return [Action(r[0], json.loads(r[1]) if r[1] else None, r[2], r[3]) for r in rows]
