@@ -212,6 +212,7 @@ STORAGE_THE_WEB_READS = {
     "storage.reads",  # one game, its hands, an evening, a player, a phone, a change log
     "storage.queries",  # the archive's pages: history, statistics, standings
     "storage.rating_reads",  # the ratings and fair partners
+    "storage.tournament_reads",  # a tournament, its rounds and tables as they stand, the organiser's actions
     "storage.backup",  # the export and the CSV files
     "storage.export_check",  # why an import was refused (NotAnExport)
     "storage.disk",  # a busy, full or replaced disk (Unavailable)

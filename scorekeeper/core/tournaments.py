@@ -486,3 +486,43 @@ def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
     if t.format == "final" and number == 2:
         return [final_table(t.entrants, t.order, [table.played for table in rounds[0].tables])]
     return round_plan(t.format, t.entrants, t.order, number)[0]
+
+
+def start_problem(t: Tournament, rounds: Sequence[RoundState]) -> Problem | None:
+    """Why the next round cannot start now, or None: before the draw, after the close, while a round
+    is being played, once every round is played."""
+    if t.closed_at:
+        return Problem(None, "tournament", N_("The tournament is closed."))
+    if t.seed is None:
+        return Problem(None, "tournament", N_("Draw the seats first."))
+    if rounds and not rounds[-1].complete:
+        return Problem(None, "tournament", N_("Round %(round)s is still being played."), {"round": rounds[-1].number})
+    if len(rounds) >= t.rounds:
+        return Problem(None, "tournament", N_("Every round has been played."))
+    return None
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """A player's line in the season's table."""
+
+    place: int
+    name: str
+    points: int
+    played: int
+    firsts: int
+
+
+def season_table(results: Sequence[tuple[Tournament, Sequence[Place]]]) -> list[SeasonRow]:
+    """Season points summed over tournaments (each player of a pair gets the pair's points), ranked by
+    points, then first places, then tournaments played, then name (docs/tournaments.md, "Season points")."""
+    totals: dict[str, list[int]] = {}
+    for t, places in results:
+        for p in places:
+            for name in t.entrants[p.unit]:
+                row = totals.setdefault(name, [0, 0, 0])
+                row[0] += season_points(p.place, t.season_points)
+                row[1] += 1
+                row[2] += p.place == 1
+    ranked = sorted(totals.items(), key=lambda item: (-item[1][0], -item[1][2], -item[1][1], item[0].casefold()))
+    return [SeasonRow(i + 1, name, *row) for i, (name, row) in enumerate(ranked)]

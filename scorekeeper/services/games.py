@@ -156,8 +156,11 @@ def correct_hand(
         if hand is None:
             return Verdict(MISSING)
         running = _running(db, game)
-        if _locked(game, running) or hand_guard(db, game_id, adding=False):
+        if _locked(game, running):
             return Verdict(LOCKED)
+        guarded = hand_guard(db, game_id, adding=False)
+        if guarded is not None:
+            return guarded
         rules = sheet.rules_for(game)
         before = results.totals_before(db, game, rules, hand_id)
         refused, _scores = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
@@ -182,8 +185,11 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
-        if _locked(game, _running(db, game)) or hand_guard(db, game_id, adding=False):
+        if _locked(game, _running(db, game)):
             return Verdict(LOCKED)
+        guarded = hand_guard(db, game_id, adding=False)
+        if guarded is not None:
+            return guarded
         games.delete_hand(db, game_id, hand_id)
         changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
         return Verdict(SAVED, id=hand_id)
@@ -198,7 +204,10 @@ def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = N
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        if _locked(game, _running(db, game)) or hand_guard(db, game_id, adding=False):
+        guarded = hand_guard(db, game_id, adding=False)
+        if guarded is not None:
+            return guarded
+        if _locked(game, _running(db, game)):
             deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
             return Verdict(LOCKED if deleted is not None else MISSING)
         if not games.restore_hand(db, game_id, hand_id):
@@ -243,17 +252,10 @@ def create_game(
         )
         if complete_game:
             games.set_match(db, game_id, game_id, 1)
-        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
+        changes.log_change(
+            db, game_id, None, "game created", None, changes.game_record(reads.get_game(db, game_id)), phone
+        )
         return Verdict(SAVED, id=game_id)
-
-
-def _game_record(game: Game) -> dict[str, Any]:
-    """A game's set-up as the log keeps it."""
-    return {
-        "variant": game.variant, "players": game.players, "layout": game.layout, "settings": game.settings,
-        "target": game.target, "first_dealer": game.first_dealer, "match_id": game.match_id, "partie": game.partie,
-        "house_rules_id": game.house_rules_id,
-    }  # fmt: skip
 
 
 def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdict:
@@ -280,7 +282,9 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
             house_rules_id=last.house_rules_id,
             match_id=match_id, partie=len(parties) + 1, evening_id=last.evening_id, guests=reads.guests_of(db, last.id),
         )  # fmt: skip
-        changes.log_change(db, game_id, None, "game created", None, _game_record(reads.get_game(db, game_id)), phone)
+        changes.log_change(
+            db, game_id, None, "game created", None, changes.game_record(reads.get_game(db, game_id)), phone
+        )
         return Verdict(SAVED, id=game_id)
 
 
@@ -290,8 +294,9 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        if hand_guard(db, game_id, adding=False):
-            return Verdict(LOCKED)
+        guarded = hand_guard(db, game_id, adding=False)
+        if guarded is not None:
+            return guarded
         running = _running(db, game)
         if not reopened and running.after_end:
             # the sheet would show a result that the hands after it contradict: they go first
@@ -327,7 +332,7 @@ def delete_game(db: Database, game_id: int, phone: str | None = None) -> Verdict
         if not games.delete_game(db, game_id):
             problem = Problem(None, "game", N_("A Partie of a complete Game cannot be deleted on its own."))
             return Verdict(REFUSED, problems=(problem,))
-        changes.log_change(db, game_id, None, "game deleted", _game_record(game), None, phone)
+        changes.log_change(db, game_id, None, "game deleted", changes.game_record(game), None, phone)
         return Verdict(SAVED, id=game_id, extra={"evening": game.evening_id})
 
 
@@ -339,5 +344,7 @@ def restore_game(db: Database, game_id: int, phone: str | None = None) -> Verdic
         restored = games.undelete_game(db, game_id)
         if restored is None:
             return Verdict(MISSING)
-        changes.log_change(db, restored, None, "game restored", None, _game_record(reads.get_game(db, restored)), phone)
+        changes.log_change(
+            db, restored, None, "game restored", None, changes.game_record(reads.get_game(db, restored)), phone
+        )
         return Verdict(SAVED, id=restored)

@@ -14,8 +14,8 @@ from sqlite_utils import Database
 from scorekeeper.core import clock
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.services.verdicts import LOCKED, MISSING, PROBLEMS, REFUSED, SAVED, Verdict
-from scorekeeper.storage import changes, evenings, games, tournament_reads, transaction
+from scorekeeper.services.verdicts import MISSING, PROBLEMS, REFUSED, SAVED, Verdict
+from scorekeeper.storage import changes, evenings, games, reads, tournament_reads, transaction
 from scorekeeper.storage import tournaments as store
 
 
@@ -82,9 +82,9 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
-        refused = _may_start(t, rounds := tournament_reads.rounds(db, t))
-        if refused:
-            return refused
+        problem = core.start_problem(t, rounds := tournament_reads.rounds(db, t))
+        if problem:
+            return Verdict(REFUSED, problems=(problem,))
         number = len(rounds) + 1
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in core.next_tables(t, rounds):
@@ -93,23 +93,11 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
                 target=t.target, evening_id=t.evening_id, house_rules_id=t.house_rules_id,
             )  # fmt: skip
             store.add_table(db, t.id, number, table.table, game_id, table.units)
-            record = {"variant": t.variant, "players": list(table.seats), "tournament": t.id, "round": number}
+            record = changes.game_record(reads.get_game(db, game_id))
             changes.log_change(db, game_id, None, "game created", None, record, phone)
         store.set_fields(db, t.id, t.version)
         store.log(db, t.id, "round started", {"round": number}, phone)
         return Verdict(SAVED, id=number)
-
-
-def _may_start(t: core.Tournament, rounds: list[core.RoundState]) -> Verdict | None:
-    if t.closed_at:
-        return _refused(N_("The tournament is closed."))
-    if t.seed is None:
-        return _refused(N_("Draw the seats first."))
-    if rounds and not rounds[-1].complete:
-        return _refused(N_("Round %(round)s is still being played."), round=rounds[-1].number)
-    if len(rounds) >= t.rounds:
-        return _refused(N_("Every round has been played."))
-    return None
 
 
 def end_round(db: Database, tournament_id: int, number: int, phone: str | None = None) -> Verdict:
@@ -152,14 +140,14 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
 
 def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
-    tournament is closed (LOCKED), and takes no new hand once its table's round is over (REFUSED:
-    corrections stay possible until the close). None: go ahead."""
+    tournament is closed, and takes no new hand once its table's round is over (corrections stay
+    possible until the close): REFUSED with the reason. None: go ahead."""
     seat = tournament_reads.seat_of_game(db, game_id)
     if seat is None:
         return None
     t = tournament_reads.get(db, seat.tournament_id)
     if t.closed_at:
-        return Verdict(LOCKED)
+        return _refused(N_("The tournament is closed: its games are read-only."))
     if not adding:
         return None
     state = tournament_reads.rounds(db, t)[seat.round - 1]

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core.models import Hand
+from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import transaction
 from scorekeeper.storage.reads import ACTIONS
 from scorekeeper.storage.transaction import write
@@ -29,6 +29,15 @@ def name_phone(db: Database, token: str, name: str) -> bool:
     with write(db):
         pid = phone_id(db, token)
         return db.execute("update phones set name = ? where id = ? and name is null", [name, pid]).rowcount == 1
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """A game's set-up as the log keeps it."""
+    return {
+        "variant": game.variant, "players": game.players, "layout": game.layout, "settings": game.settings,
+        "target": game.target, "first_dealer": game.first_dealer, "match_id": game.match_id, "partie": game.partie,
+        "house_rules_id": game.house_rules_id,
+    }  # fmt: skip
 
 
 def log_change(

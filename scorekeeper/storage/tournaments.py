@@ -33,9 +33,9 @@ def insert(db: Database, fields: dict[str, Any]) -> int:
 def set_fields(db: Database, tournament_id: int, version: int, **fields: Any) -> bool:
     """Change some of its columns if it is still at ``version``: False when another change came first."""
     assert db.conn.in_transaction
-    sets = ", ".join(f"{k} = ?" for k in fields)
+    sets = "".join(f"{k} = ?, " for k in fields)
     cursor = db.execute(
-        f"update tournaments set {sets}, version = version + 1, updated_at = ? where id = ? and version = ?",
+        f"update tournaments set {sets}version = version + 1, updated_at = ? where id = ? and version = ?",
         [*fields.values(), transaction.utc_now(), tournament_id, version],
     )
     return cursor.rowcount == 1

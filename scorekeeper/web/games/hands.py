@@ -83,6 +83,12 @@ def _save(game: Game, hand: Hand | None):
             "to replace the other phone's, or go back to the score sheet to see them."
         )
         return _hand_page(game, form, hand, [message], 409)
+    if status == service.REFUSED:  # a tournament's table whose round is over, or a closed tournament
+        message = i18n.problem_message(outcome.problems[0])
+        if hand is None:
+            return _hand_page(game, form, hand, [message], 409)
+        flash(message)
+        return redirect(url_for("games.scoreboard", game_id=game.id))
     # LOCKED: finished by another phone meanwhile: keep what was typed on the screen, with the reason
     if hand is None:
         return _hand_page(game, form, hand, [gettext(OVER_MESSAGE)], 409)
@@ -152,6 +158,8 @@ def add_hand_json(game_id: int):
         )
     if status == service.LOCKED:
         return answers.json_error("game", gettext(OVER_MESSAGE), 409)
+    if status == service.REFUSED:
+        return answers.json_error("game", i18n.problem_message(outcome.problems[0]), 409)
     if status == service.OVERTAKEN:
         message = gettext(
             "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
@@ -186,6 +194,8 @@ def delete_hand(game_id: int, hand_id: int):
         abort(404)
     if outcome.status == service.LOCKED:
         flash(gettext(LOCKED_MESSAGE))
+    elif outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
     else:
         flash(gettext("Hand deleted."), "undo:" + str(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -221,6 +231,8 @@ def restore_hand(game_id: int, hand_id: int):
         abort(404)
     if outcome.status == service.LOCKED:
         flash(gettext(LOCKED_MESSAGE))
+    elif outcome.status == service.REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
     else:
         flash(N_("Hand restored."), saved_category(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))

@@ -3,7 +3,7 @@ meld table."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from flask import (
     abort,
@@ -17,7 +17,7 @@ from flask_babel import gettext
 from scorekeeper.core import charts, sheet, variants
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
-from scorekeeper.storage import reads
+from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, i18n, pagecache
@@ -95,13 +95,39 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
         corrections={} if readonly else reads.corrections(get_db(), game_id),
+        tournament=_tournament_seat(game_id),
     )
+
+
+@dataclass(frozen=True)
+class TournamentSeat:
+    """Where a tournament's game is played, for the score sheet's line about it."""
+
+    id: int
+    name: str
+    round: int
+    table: int
+    done: bool
+
+
+def _tournament_seat(game_id: int) -> TournamentSeat | None:
+    """The tournament, round and table of a game, and whether its table's round is over (None: no tournament)."""
+    seat = tournament_reads.seat_of_game(get_db(), game_id)
+    if seat is None:
+        return None
+    t = tournament_reads.get(get_db(), seat.tournament_id)
+    state = tournament_reads.rounds(get_db(), t)[seat.round - 1].table(seat.table)
+    return TournamentSeat(t.id, t.name, seat.round, seat.table, bool(state and state.done))
 
 
 def reopen(game_id: int):
     """Open a finished game again to correct its hands."""
-    if service.reopen_game(get_db(), game_id, phone=phone_token()).status == service.MISSING:
+    outcome = service.reopen_game(get_db(), game_id, phone=phone_token())
+    if outcome.status == service.MISSING:
         abort(404)
+    if outcome.status == service.REFUSED:  # a closed tournament's game
+        flash(i18n.problem_message(outcome.problems[0]))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("The game is open for corrections."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 

@@ -1,0 +1,146 @@
+"""The form that starts a tournament (docs/tournaments.md): its name, format, rules, round end, its
+players or pairs (one a line) and its season points. What was typed stays when something is refused;
+each message stands beside its field."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.core import names, variants
+from scorekeeper.core import tournaments as core
+from scorekeeper.core.messages import N_
+from scorekeeper.web.forms import no_control_characters
+from scorekeeper.web.i18n import problem_message
+
+FORMAT_NAMES = {
+    "final": N_("Tables with a final"),
+    "mitchell": N_("Pairs moving between tables"),
+    "rotation": N_("Four players changing partners"),
+}
+FORMAT_HINTS = {
+    "final": N_(
+        "Seats drawn by lot; the round ends when one table reaches the target; the best pairs meet at a final table."
+    ),
+    "mitchell": N_(
+        "Pairs keep their seats; after each round East–West move one table up. Standings by wins, then points."
+    ),
+    "rotation": N_("Each table of four plays three Partien, each with other partners. Each player's total decides."),
+}
+ROUND_END_NAMES = {
+    "target": N_("At the target score"),
+    "hands": N_("After a number of hands"),
+    "minutes": N_("After a time"),
+}
+PAIR_SPLIT = re.compile(r"\s*[&+/]\s*")
+
+
+def partnership_layout(rules: variants.RuleSet) -> variants.Layout | None:
+    """The rule set's seating for four players in two partnerships, which tournament tables play."""
+    return next((lay for lay in rules.layouts if lay.players == 4 and len(lay.sides) == 2), None)
+
+
+def rule_choices(house: list[Any]) -> list[tuple[str, str, str | None]]:
+    """What a tournament can play: (value, name, layout) for every built-in rule set with a table of four
+    in partnerships, and the table's own rule sets made from one (and for four players)."""
+    out = []
+    for rules in variants.RULE_SETS.values():
+        layout = partnership_layout(rules)
+        if layout:
+            out.append((rules.id, rules.name, layout.key))
+    for own in house:
+        base = variants.RULE_SETS.get(own.base)
+        layout = partnership_layout(base) if base else None
+        if layout and own.layout in (None, layout.key):
+            out.append((f"house-{own.id}", own.name, layout.key))
+    return out
+
+
+class TournamentForm(FlaskForm):
+    """Start a tournament."""
+
+    name = StringField(
+        N_("Name"),
+        validators=[
+            InputRequired(message=_l("Give the tournament a name.")),
+            Length(max=80, message=_l("At most 80 characters.")),
+            no_control_characters,
+        ],
+    )
+    format = RadioField(N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default="final")
+    rules = SelectField(N_("Rules"), choices=[])
+    round_end = RadioField(
+        N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
+    )
+    round_hands = IntegerField(
+        N_("Hands a round"), default=3, validators=[Optional(), NumberRange(1, 50, _l("Between 1 and 50."))]
+    )
+    round_minutes = IntegerField(
+        N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(15, 300, _l("Between 15 and 300."))]
+    )
+    target = IntegerField(
+        N_("Target score"), validators=[Optional(), NumberRange(500, 100000, _l("Between 500 and 100000."))]
+    )
+    entrants = TextAreaField(
+        N_("Players"),
+        validators=[InputRequired(message=_l("Enter the players.")), Length(max=4000), no_control_characters],
+    )
+    season_points = StringField(
+        N_("Season points by place"), default=", ".join(str(p) for p in core.DEFAULT_SEASON_POINTS)
+    )
+
+    def entrant_list(self) -> list[tuple[str, ...]]:
+        """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line; a line's
+        problem goes on the field."""
+        lines = [" ".join(line.split()) for line in (self.entrants.data or "").splitlines()]
+        lines = [unicodedata.normalize("NFC", line) for line in lines if line]
+        if self.format.data == "mitchell":
+            return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
+        return [(line,) for line in lines]
+
+    def check(self) -> bool:
+        """What the validators cannot see: the entrants' names and number, the round end's number,
+        the target's and season points' form."""
+        ok = True
+        entrants = self.entrant_list()
+        seen: set[str] = set()
+        for name in (n for e in entrants for n in e):
+            if len(name) > 40 or names.invisible(name):
+                self.entrants.errors = [
+                    gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
+                ]
+                return False
+            if names.skeleton(name) in seen:
+                self.entrants.errors = [gettext("%(name)s is on the list twice; add an initial.", name=name)]
+                return False
+            seen.add(names.skeleton(name))
+        problems = core.entrant_problems(self.format.data, entrants)
+        if problems:
+            self.entrants.errors = [problem_message(problems[0])]
+            ok = False
+        needed = {"hands": self.round_hands, "minutes": self.round_minutes}.get(self.round_end.data)
+        if needed is not None and needed.data is None and not needed.errors:
+            needed.errors = [gettext("Give the number.")]
+            ok = False
+        if self.target.data is not None and self.target.data % 5:
+            self.target.errors = [gettext("Scores are multiples of 5.")]
+            ok = False
+        if self.points() is None:
+            self.season_points.errors = [gettext("Whole numbers with commas between them, best place first.")]
+            ok = False
+        return ok
+
+    def points(self) -> tuple[int, ...] | None:
+        """The season points typed (``10, 8, 6``), or None if they cannot be read."""
+        parts = [p for p in re.split(r"[,\s;]+", self.season_points.data or "") if p]
+        if not parts or len(parts) > 64 or not all(p.isdigit() and len(p) <= 4 for p in parts):
+            return None
+        return tuple(int(p) for p in parts)

@@ -1,0 +1,246 @@
+"""A club night at several tables (docs/tournaments.md): the list and a new tournament, the organiser's
+page (draw, rounds, tables with their QR codes, close, the actions on record), each table's own link
+(its current game, or where its players go next), the standings for a big screen and the season."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from scorekeeper.core import tournaments as core
+from scorekeeper.core import variants
+from scorekeeper.network import addresses
+from scorekeeper.services import tournaments as service
+from scorekeeper.services.verdicts import MISSING, PROBLEMS, REFUSED
+from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage.db import generation, get_db
+from scorekeeper.web import i18n
+from scorekeeper.web.games.common import phone_token
+from scorekeeper.web.tournament_forms import FORMAT_HINTS, FORMAT_NAMES, ROUND_END_NAMES, TournamentForm, rule_choices
+
+bp = Blueprint("tournaments", __name__)
+
+
+def _load(tournament_id: int) -> core.Tournament:
+    t = tournament_reads.get(get_db(), tournament_id)
+    if t is None:
+        abort(404)
+    return t
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def _rules_name(t: core.Tournament) -> str:
+    own = reads.get_house_rules(get_db(), t.house_rules_id) if t.house_rules_id else None
+    return own.name if own else gettext(variants.get(t.variant).name)
+
+
+@bp.get("/tournaments")
+def tournament_list():
+    """Every tournament, the newest first, and the season's table."""
+    return render_template(
+        "tournaments/list.html", tournaments=tournament_reads.all_tournaments(get_db()), formats=FORMAT_NAMES
+    )
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+def new_tournament():
+    """Start a tournament: what was typed stays when something is refused."""
+    form = TournamentForm()
+    choices = rule_choices(reads.all_house_rules(get_db()))
+    form.rules.choices = [(value, gettext(name)) for value, name, _layout in choices]
+    if form.validate_on_submit() and form.check():
+        value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
+        own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
+        outcome = service.create(
+            get_db(), name=" ".join(form.name.data.split()), fmt=form.format.data,
+            variant=own.base if own else value, entrants=form.entrant_list(), layout=layout,
+            settings=dict(own.changes) if own else {}, house_rules_id=own.id if own else None,
+            target=form.target.data, round_end=form.round_end.data, round_hands=form.round_hands.data,
+            round_minutes=form.round_minutes.data, season_points=form.points(), phone=phone_token(),
+        )  # fmt: skip
+        if outcome.status == PROBLEMS:
+            form.entrants.errors = [i18n.problem_message(outcome.problems[0])]
+        else:
+            return redirect(url_for("tournaments.tournament", tournament_id=outcome.id))
+    return render_template("tournaments/new.html", form=form, hints=FORMAT_HINTS), (422 if form.is_submitted() else 200)
+
+
+def _plan(t: core.Tournament) -> list[list[core.Table]]:
+    """The seating of every round the movement fixes at the draw (``final``: the first round)."""
+    if t.seed is None:
+        return []
+    rounds = 1 if t.format == "final" else t.rounds
+    return [core.round_plan(t.format, t.entrants, t.order, r)[0] for r in range(1, rounds + 1)]
+
+
+def _state(t: core.Tournament):
+    rounds = tournament_reads.rounds(get_db(), t)
+    current = rounds[-1] if rounds else None
+    return rounds, current
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+def tournament(tournament_id: int):
+    """The organiser's page: the draw, the rounds' seating, the tables now, what to do next."""
+    t = _load(tournament_id)
+    rounds, current = _state(t)
+    start_problem = core.start_problem(t, rounds)
+    return render_template(
+        "tournaments/show.html", t=t, rounds=rounds, current=current, plan=_plan(t), start_problem=start_problem,
+        formats=FORMAT_NAMES, round_ends=ROUND_END_NAMES, rules_name=_rules_name(t), now=_now(),
+        places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
+        can_close=not t.closed_at and rounds and rounds[-1].complete, tables=core.tables_of(t.format, len(t.entrants)),
+        action_name=_action_name,
+    )  # fmt: skip
+
+
+def _action_name(action: tournament_reads.Action) -> str:
+    """An organiser's action as the page says it."""
+    number = (action.detail or {}).get("round")
+    return {
+        "created": lambda: gettext("Tournament created"),
+        "draw": lambda: gettext("Seats drawn by lot"),
+        "round started": lambda: gettext("Round %(round)s started", round=number),
+        "round ended": lambda: gettext("Round %(round)s ended by the organiser", round=number),
+        "closed": lambda: gettext("Tournament closed"),
+    }[action.action]()
+
+
+def _act(tournament_id: int, outcome, done: str):
+    if outcome.status == MISSING:
+        abort(404)
+    if outcome.status == REFUSED:
+        flash(i18n.problem_message(outcome.problems[0]))
+    else:
+        flash(done)
+    return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/draw")
+def draw(tournament_id: int):
+    outcome = service.draw(get_db(), tournament_id, phone=phone_token())
+    return _act(tournament_id, outcome, gettext("The seats are drawn."))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds")
+def start_round(tournament_id: int):
+    outcome = service.start_round(get_db(), tournament_id, phone=phone_token())
+    return _act(tournament_id, outcome, gettext("Round %(round)s has started.", round=outcome.id))
+
+
+@bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/end")
+def end_round(tournament_id: int, number: int):
+    outcome = service.end_round(get_db(), tournament_id, number, phone=phone_token())
+    return _act(tournament_id, outcome, gettext("Round %(round)s is over at every table.", round=number))
+
+
+@bp.post("/tournaments/<int:tournament_id>/close")
+def close(tournament_id: int):
+    outcome = service.close(get_db(), tournament_id, phone=phone_token())
+    return _act(tournament_id, outcome, gettext("The tournament is closed: its standings are final."))
+
+
+def _table_url(t: core.Tournament, number: int) -> str:
+    return addresses.reachable_url(url_for("tournaments.table", tournament_id=t.id, number=number, _external=True))
+
+
+@bp.get("/tournaments/<int:tournament_id>/qr")
+def table_codes(tournament_id: int):
+    """A QR code per table, to print and put on the tables: each opens its table's current game."""
+    t = _load(tournament_id)
+    tables = core.tables_of(t.format, len(t.entrants))
+    codes = [(n, _table_url(t, n), addresses.qr_svg(_table_url(t, n))) for n in range(1, tables + 1)]
+    return render_template("tournaments/codes.html", t=t, codes=codes)
+
+
+def _where_next(t: core.Tournament, rounds, state: core.TableState) -> list[tuple[str, str]]:
+    """Where each player of a table that has finished its round goes next: (who, where)."""
+    names = t.names
+    if len(rounds) > state.round:  # the next round has started: its table for each
+        nxt = rounds[state.round]
+        tables = list(nxt.tables)
+        byes = list(nxt.byes)
+    elif t.format == "final":
+        if state.round == 1 and len(rounds) == 1 and rounds[0].complete and t.rounds > 1:
+            tables, byes = core.next_tables(t, rounds), []
+        else:
+            return []
+    elif state.round < t.rounds:
+        tables, byes = core.round_plan(t.format, t.entrants, t.order, state.round + 1)
+    else:
+        return []
+    out = []
+    for unit in [u for side in state.units for u in side]:
+        target = next((x for x in tables if any(unit in side for side in x.units)), None)
+        if target is not None:
+            out.append((names[unit], gettext("Table %(table)s", table=target.table)))
+        elif any(b.unit == unit for b in byes):
+            out.append((names[unit], gettext("sits the round out")))
+        elif t.format == "final":
+            out.append((names[unit], gettext("has finished: thank you for playing")))
+    return out
+
+
+@bp.get("/tournaments/<int:tournament_id>/tables/<int:number>")
+def table(tournament_id: int, number: int):
+    """A table's own link (its QR code): the table's game of the round being played, seated; once its
+    round is over, where its players go next."""
+    t = _load(tournament_id)
+    if not 0 < number <= core.tables_of(t.format, len(t.entrants)):
+        abort(404)
+    rounds, current = _state(t)
+    state = None
+    for r in reversed(rounds):
+        state = r.table(number)
+        if state is not None:
+            break
+    if state is not None and not state.done and not t.closed_at:
+        return redirect(url_for("games.scoreboard", game_id=state.game_id))
+    return render_template(
+        "tournaments/table.html", t=t, number=number, state=state, current=current,
+        where=_where_next(t, rounds, state) if state else [], formats=FORMAT_NAMES,
+    )  # fmt: skip
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings")
+def standings(tournament_id: int):
+    """The standings for a big screen: every table's state, the ranking, the round's timer."""
+    t = _load(tournament_id)
+    rounds, current = _state(t)
+    now = _now()
+    tables = len(current.tables) if current else core.tables_of(t.format, len(t.entrants))
+    return render_template(
+        "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now,
+        places=core.ranking(t, rounds) if rounds else [], density="wide" if tables > 9 or len(t.entrants) > 24 else "",
+        version=generation(get_db()), formats=FORMAT_NAMES,
+    )  # fmt: skip
+
+
+@bp.get("/tournaments/<int:tournament_id>/standings/version")
+def standings_version(tournament_id: int):
+    """What the standings page polls: the archive's generation (every saved hand raises it)."""
+    _load(tournament_id)
+    response = jsonify({"version": generation(get_db())})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/tournaments/season")
+def season():
+    """The season's table: season points over the closed tournaments of a year."""
+    db = get_db()
+    closed = [t for t in tournament_reads.all_tournaments(db) if t.closed_at]
+    years = sorted({t.closed_at[:4] for t in closed}, reverse=True)
+    year = request.args.get("year") or (years[0] if years else str(_now().year))
+    if not (year.isdigit() and len(year) == 4):
+        abort(404)
+    of_year = [t for t in closed if t.closed_at.startswith(year)]
+    results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]
+    return render_template(
+        "tournaments/season.html", year=year, years=years, rows=core.season_table(results), count=len(of_year)
+    )
