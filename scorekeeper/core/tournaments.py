@@ -420,6 +420,7 @@ class TableState:
     hands: tuple[datetime, ...]
     finished: bool
     done: bool = False
+    hand_ids: tuple[int, ...] = ()  # the hands' numbers, in the order they were saved (across all games)
 
     @property
     def played(self) -> Played:
@@ -451,22 +452,24 @@ def round_state(
     t: Tournament, number: int, started: datetime, ended: datetime | None, tables: Sequence[TableState]
 ) -> RoundState:
     """Which tables are done in a round, when it stops, its timer (docs/tournaments.md, "When a round ends")."""
-    finished_at = [table.hands[-1] for table in tables if table.finished and table.hands]
-    stop = stop_moment(t.round_end, t.round_minutes, started, t.format, finished_at)
-    if ended is not None:
-        stop = min(stop, ended) if stop else ended
-    done = tuple(
-        TableState(
-            **{
-                **table.__dict__,
-                "done": ended is not None or table_done(t.round_end, t.round_hands, table.finished, table.hands, stop),
-            }
-        )
-        for table in tables
+    clock_stop = stop_moment(t.round_end, t.round_minutes, started, t.format, ())
+    # ``final``: the first hand that took a table to the target stops the others; a hand saved after it
+    # (a higher number: no two hands share one, as two may share a second) is the hand in progress
+    finishing = [table for table in tables if t.format == "final" and table.finished and table.hand_ids]
+    first = min(finishing, key=lambda table: table.hand_ids[-1]) if finishing else None
+    stop = (
+        min(x for x in (clock_stop, first and first.hands[-1], ended) if x) if (clock_stop or first or ended) else None
     )
+
+    def done(table: TableState) -> bool:
+        if ended is not None or table_done(t.round_end, t.round_hands, table.finished, table.hands, clock_stop):
+            return True
+        return first is not None and any(i > first.hand_ids[-1] for i in table.hand_ids)
+
+    done_tables = tuple(TableState(**{**table.__dict__, "done": done(table)}) for table in tables)
     byes = tuple(round_plan(t.format, t.entrants, t.order, number)[1]) if t.format == "mitchell" else ()
     clock = Clock(started, t.round_minutes) if t.round_end == "minutes" and t.round_minutes else None
-    return RoundState(number, started, ended, done, byes, stop, clock)
+    return RoundState(number, started, ended, done_tables, byes, stop, clock)
 
 
 def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:

@@ -59,17 +59,18 @@ def _table(db: Database, row: dict[str, Any]) -> core.TableState:
     """A table's game as it stands: totals at its end (or now), when each hand was saved."""
     game = reads.get_game(db, row["game_id"])
     running = reads.running_of(db, row["game_id"])
-    saved = tuple(
-        datetime.fromisoformat(r[0])
-        for r in db.execute(
-            "select created_at from hands where game_id = ? and deleted_at is null order by id", [row["game_id"]]
-        )
-    )
+    rows = db.execute(
+        "select created_at, id from hands where game_id = ? and deleted_at is null order by id", [row["game_id"]]
+    ).fetchall()
+    saved = tuple(datetime.fromisoformat(r[0]) for r in rows)
     totals = tuple(running.final_totals) if running else (0, 0)
     finished = bool(running and running.result.finished)
     units = tuple(tuple(u) for u in json.loads(row["units"]))
     seats = tuple(game.players) if game else ()
-    return core.TableState(row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished)
+    return core.TableState(
+        row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished,
+        hand_ids=tuple(r[1] for r in rows),
+    )  # fmt: skip
 
 
 def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:

@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.core import names, variants
 from scorekeeper.core import tournaments as core
@@ -70,7 +70,7 @@ class TournamentForm(FlaskForm):
     name = StringField(
         N_("Name"),
         validators=[
-            InputRequired(message=_l("Give the tournament a name.")),
+            DataRequired(message=_l("Give the tournament a name.")),
             Length(max=80, message=_l("At most 80 characters.")),
             no_control_characters,
         ],

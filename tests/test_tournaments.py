@@ -1,0 +1,430 @@
+"""Running a tournament through its pages (docs/tournaments.md): the form and its messages, the draw,
+the rounds, each table's link, a round's end (the target at one table, a number of hands, a time, the
+organiser), the final table, corrections until the close, the standings, the season; and two
+organisers at once against the real server."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from scorekeeper.core import tournaments as core
+from scorekeeper.services import tournaments as service
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import reads, tournament_reads
+from tests.helpers import csrf_token, post_hand, side_fields, win_hand
+
+EIGHT = [f"Player{c}" for c in "ABCDEFGH"]
+
+
+def lose_hand():
+    """The same hand the other way round: side 1 scores 4000, side 0 50 (tests.helpers.win_hand)."""
+    return side_fields(1, went_out="normal", natural=4, red=4, melded=1100), side_fields(0, melded=50)
+
+
+def small_hand():
+    """The stock ran out: side 0 scores 150, side 1 130 (melded points only, each above the opening minimum
+    of a side at 3000 or more, 120)."""
+    return side_fields(0, melded=150), side_fields(1, melded=130)
+
+
+def create(client, **fields):
+    data = {
+        "csrf_token": csrf_token(client, "/tournaments/new"),
+        "name": "Club night",
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": "\n".join(EIGHT),
+        "season_points": "10, 8, 6, 5, 4, 3, 2, 1",
+        **fields,
+    }
+    return client.post("/tournaments/new", data=data)
+
+
+def act(client, tid, path):
+    """An organiser's button on the tournament's page."""
+    return client.post(f"/tournaments/{tid}{path}", data={"csrf_token": csrf_token(client, f"/tournaments/{tid}")})
+
+
+def started(client, **fields) -> int:
+    """A tournament created, drawn and with round 1 started; its id."""
+    response = create(client, **fields)
+    assert response.status_code == 302, response.text
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert act(client, tid, "/draw").status_code == 302
+    assert act(client, tid, "/rounds").status_code == 302
+    return tid
+
+
+def table_game(client, tid, number) -> int:
+    """The game a table's link (its QR code) opens."""
+    response = client.get(f"/tournaments/{tid}/tables/{number}")
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def messages(page: str) -> list[str]:
+    return [" ".join(m.split()) for m in re.findall(r'class="(?:error|flash)"[^>]*>(.*?)</', page, re.S)]
+
+
+def state(app, tid):
+    with app.app_context():
+        db = dbmod.get_db()
+        t = tournament_reads.get(db, tid)
+        return t, tournament_reads.rounds(db, t)
+
+
+# --- the form ---------------------------------------------------------------------------------------
+
+
+def test_an_empty_archive_says_what_a_tournament_is(client):
+    page = client.get("/tournaments").text
+    assert "No tournament yet" in page and 'href="/tournaments/new"' in page
+    assert "Tournaments" in client.get("/").text  # reached from home
+
+
+@pytest.mark.parametrize(
+    "fields, field, message",
+    [
+        ({"name": "  "}, "name", "Give the tournament a name."),
+        ({"entrants": "A\nB\nC\nD\nE"}, "entrants", "5 players: the tables seat four each. Add 3 more or leave 1 out"),
+        ({"entrants": "A\nB\nC"}, "entrants", "Enter at least four players"),
+        ({"entrants": "A\nB\nC\nA"}, "entrants", "A is on the list twice"),
+        ({"format": "mitchell", "entrants": "A & B\nC"}, "entrants", "Each line is a pair"),
+        ({"format": "mitchell", "entrants": "A & B"}, "entrants", "Enter at least two pairs"),
+        ({"round_end": "hands", "round_hands": ""}, "round_hands", "Give the number."),
+        ({"round_end": "minutes", "round_minutes": "5"}, "round_minutes", "Between 15 and 300."),
+        ({"target": "5003"}, "target", "Scores are multiples of 5."),
+        ({"season_points": "ten, 8"}, "season_points", "Whole numbers with commas between them"),
+        ({"entrants": "\n".join(f"P{i}" for i in range(68))}, "entrants", "At most 16 tables."),
+    ],
+)
+def test_the_form_refuses_with_the_reason_beside_the_field_and_keeps_what_was_typed(client, fields, field, message):
+    response = create(client, **fields)
+    assert response.status_code == 422
+    error = re.search(rf'<p class="error" id="{field}-error">(.*?)</p>', response.text, re.S)
+    assert error and message in " ".join(error.group(1).split()).replace("&amp;", "&").replace("&#34;", '"')
+    typed = fields.get("entrants", "\n".join(EIGHT)).split("\n")[0].strip()
+    assert html.escape(typed, quote=False) in response.text
+    assert client.get("/tournaments").text.count("Club night") == 0  # nothing was stored
+
+
+def test_only_rule_sets_with_a_table_of_four_in_partnerships_are_offered(client):
+    page = client.get("/tournaments/new").text
+    offered = re.findall(r'<option value="([^"]+)"', page)
+    assert "classic" in offered and "canadian" in offered and "austrian" in offered
+    assert "classic-3p" not in offered and "six-3x2" not in offered
+    assert create(client, rules="classic-3p").status_code == 422
+
+
+# --- tables with a final ----------------------------------------------------------------------------
+
+
+def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
+    tid = started(client)
+    t, rounds = state(app, tid)
+    assert len(rounds[0].tables) == 2 and [len(x.seats) for x in rounds[0].tables] == [4, 4]
+    one, two = table_game(client, tid, 1), table_game(client, tid, 2)
+    # each table's game is seated by the draw: table k's seats are the players drawn 4(k-1)+1 … 4k
+    with app.app_context():
+        seats = {n: reads.get_game(dbmod.get_db(), g).players for n, g in ((1, one), (2, two))}
+    assert seats[1] == [t.entrants[u][0] for u in t.order[:4]] and seats[2] == [t.entrants[u][0] for u in t.order[4:]]
+    assert "1.1" in client.get(f"/tournaments/{tid}").text
+
+    assert post_hand(client, one, *win_hand()).status_code == 302  # table 1: 4000 to 50
+    assert post_hand(client, two, *lose_hand()).status_code == 302  # table 2: 50 to 4000
+    assert post_hand(client, one, *win_hand()).status_code == 302  # table 1 reaches 5000: the round stops
+    # table 2 finishes the hand in progress, then stops
+    assert post_hand(client, two, *small_hand()).status_code == 302
+    refused = post_hand(client, two, *small_hand())
+    assert refused.status_code == 409 and "The round is over at this table: no more hands." in refused.text
+    assert 'value="150"' in refused.text  # what was typed is still on the form
+
+    # the table's link now says where its players go: the winning pair to the final table
+    page = client.get(f"/tournaments/{tid}/tables/2").text
+    winners = [seats[2][1], seats[2][3]]
+    for name in winners:
+        assert re.search(rf"<strong>{name}</strong>: Table 1", page)
+    assert re.search(rf"<strong>{seats[2][0]}</strong>: has finished", page)
+    assert "Round over at this table" in client.get(f"/games/{two}").text
+
+    assert act(client, tid, "/rounds").status_code == 302  # the final table
+    final = table_game(client, tid, 1)
+    with app.app_context():
+        final_seats = reads.get_game(dbmod.get_db(), final).players
+    # the better qualifying pair (8000 points, table 1's seats 1 and 3) sits at seats 1 and 3
+    assert final_seats == [seats[1][0], seats[2][1], seats[1][2], seats[2][3]]
+    post_hand(client, final, *win_hand())
+    post_hand(client, final, *win_hand())
+    _t, rounds = state(app, tid)
+    assert rounds[1].complete
+    assert act(client, tid, "/close").status_code == 302
+    # places: final winners 1, final losers 2, then table 2's losers (50 + 150) before table 1's (100)
+    season = client.get("/tournaments/season").text
+    points = dict(re.findall(r"<td>([^<]+)</td><td class=\"num\">(\d+)</td>", season))
+    expected = {seats[1][0]: "10", seats[1][2]: "10", seats[2][1]: "8", seats[2][3]: "8"}
+    expected.update({seats[2][0]: "6", seats[2][2]: "6", seats[1][1]: "5", seats[1][3]: "5"})
+    assert points == expected
+    # closed: the games are read-only, the standings final
+    refused = post_hand(client, two, *small_hand())
+    assert refused.status_code == 409 and "The tournament is closed" in refused.text
+    assert "Final standings" in client.get(f"/tournaments/{tid}/standings").text
+
+
+def test_a_result_can_be_corrected_until_the_close(client, app):
+    tid = started(client, entrants="\n".join(EIGHT[:4]))
+    game = table_game(client, tid, 1)
+    post_hand(client, game, *small_hand())
+    assert act(client, tid, "/rounds/1/end").status_code == 302
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    fixed = post_hand(
+        client, game, side_fields(0, melded=170), side_fields(1, melded=130), url=f"/games/{game}/hands/{hand}/edit"
+    )
+    assert fixed.status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"][0] == 170
+    assert act(client, tid, "/close").status_code == 302
+    refused = post_hand(
+        client, game, side_fields(0, melded=200), side_fields(1, melded=130), url=f"/games/{game}/hands/{hand}/edit"
+    )
+    assert "The tournament is closed: its games are read-only." in " ".join(
+        messages(client.get(f"/games/{game}").text) + [refused.text]
+    )
+    assert client.get(f"/api/games/{game}").get_json()["totals"][0] == 170
+    deleted = client.post(
+        f"/games/{game}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/games/{game}")}
+    )
+    assert deleted.status_code == 302 and client.get(f"/api/games/{game}").get_json()["totals"][0] == 170
+
+
+def test_a_tournament_game_is_not_deleted_on_its_own(client, app):
+    tid = started(client, entrants="\n".join(EIGHT[:4]))
+    game = table_game(client, tid, 1)
+    response = client.post(f"/games/{game}/delete", data={"csrf_token": csrf_token(client, f"/games/{game}")})
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/games/{game}")
+    assert "cannot be deleted" in client.get(f"/games/{game}").text
+    assert client.get(f"/api/games/{game}").status_code == 200
+
+
+def test_the_organisers_steps_out_of_order_are_refused_with_the_reason(client, app):
+    response = create(client)
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    act(client, tid, "/rounds")
+    assert "Draw the seats first." in client.get(f"/tournaments/{tid}").text
+    act(client, tid, "/close")
+    assert "No round has been played yet." in client.get(f"/tournaments/{tid}").text
+    act(client, tid, "/draw")
+    act(client, tid, "/draw")
+    assert "The seats are drawn already." in client.get(f"/tournaments/{tid}").text
+    act(client, tid, "/rounds")
+    act(client, tid, "/rounds")
+    assert "Round 1 is still being played." in client.get(f"/tournaments/{tid}").text
+    act(client, tid, "/close")
+    assert "Round 1 is still being played." in client.get(f"/tournaments/{tid}").text
+    _t, rounds = state(app, tid)
+    assert len(rounds) == 1
+    assert act(client, tid, "/rounds/2/end").status_code == 404
+    page = client.get(f"/tournaments/{tid}").text
+    for action in ("Tournament created", "Seats drawn by lot", "Round 1 started"):
+        assert action in page
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/tournaments/9",
+        "/tournaments/9/standings",
+        "/tournaments/9/qr",
+        "/tournaments/9/tables/1",
+        "/tournaments/9/standings/version",
+    ],
+)
+def test_an_unknown_tournament_is_a_404(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_a_table_that_does_not_exist_is_a_404_and_one_before_its_round_says_so(client):
+    response = create(client)
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert client.get(f"/tournaments/{tid}/tables/3").status_code == 404
+    assert client.get(f"/tournaments/{tid}/tables/0").status_code == 404
+    assert "the organiser starts the round" in client.get(f"/tournaments/{tid}/tables/1").text
+    for number in (9999, 0):
+        assert (
+            client.post(
+                f"/tournaments/{number}/draw", data={"csrf_token": csrf_token(client, "/tournaments/new")}
+            ).status_code
+            == 404
+        )
+
+
+def test_every_table_has_a_qr_code_that_opens_its_link(client):
+    tid = started(client)
+    page = client.get(f"/tournaments/{tid}/qr", base_url="http://192.168.1.20:8000").text
+    assert len(re.findall(r'<svg[^>]*class="qr"', page)) == 2
+    assert f"http://192.168.1.20:8000/tournaments/{tid}/tables/2" in page
+
+
+# --- pairs moving between tables, four players changing partners ------------------------------------
+
+
+def test_pairs_moving_a_number_of_hands_a_round(client, app):
+    pairs = "Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal\nIda & Jon"
+    tid = started(client, format="mitchell", entrants=pairs, round_end="hands", round_hands="1")
+    t, rounds = state(app, tid)
+    assert t.rounds == 3 and len(rounds[0].tables) == 2 and len(rounds[0].byes) == 1
+    for table in (1, 2):
+        game = table_game(client, tid, table)
+        assert post_hand(client, game, *small_hand()).status_code == 302
+        refused = post_hand(client, game, *small_hand())  # one hand a round
+        assert refused.status_code == 409
+    page = client.get(f"/tournaments/{tid}/tables/1").text
+    assert "Table 2" in page  # East–West move one table up
+    for _round in (2, 3):
+        assert act(client, tid, "/rounds").status_code == 302
+        for table in (1, 2):
+            post_hand(client, table_game(client, tid, table), *small_hand())
+    t, rounds = state(app, tid)
+    assert all(r.complete for r in rounds) and core.start_problem(t, rounds) is not None
+    places = core.ranking(t, rounds)
+    # North–South won every game (150 to 130), East–West lost theirs; each East–West pair had one bye,
+    # counted as a win with its average points (130)
+    by_name = {t.names[p.unit]: p for p in places}
+    north_south = [t.names[u] for u in t.order[:2]]
+    for name in north_south:
+        assert by_name[name].match_points == 6 and by_name[name].points == 450
+    east_west = [t.names[u] for u in t.order[2:]]
+    for name in east_west:
+        assert by_name[name].match_points == 2 and by_name[name].byes == 1 and by_name[name].points == 260 + 130
+    assert [p.place for p in places] == [1, 2, 3, 4, 5]
+    standings = client.get(f"/tournaments/{tid}/standings").text
+    assert standings.index(north_south[0].split(" & ")[0]) < standings.index(east_west[0].split(" & ")[0])
+
+
+def test_four_players_changing_partners_each_total_decides(client, app):
+    tid = started(client, format="rotation", entrants="\n".join(EIGHT[:4]), round_end="hands", round_hands="1")
+    seats_by_round = []
+    for rnd in (1, 2, 3):
+        if rnd > 1:
+            assert act(client, tid, "/rounds").status_code == 302
+        game = table_game(client, tid, 1)
+        with app.app_context():
+            g = reads.get_game(dbmod.get_db(), game)
+        seats_by_round.append((g.players, g.first_dealer))
+        post_hand(client, game, *small_hand())  # seats 1 and 3 score 150, seats 2 and 4 130
+    t, rounds = state(app, tid)
+    drawn = [t.entrants[u][0] for u in t.order]
+    # partners: N–S, then N–E, then N–W; the first deal passes to the left
+    assert [set(p[0::2]) for p, _ in seats_by_round] == [
+        {drawn[0], drawn[2]},
+        {drawn[0], drawn[1]},
+        {drawn[0], drawn[3]},
+    ]
+    assert [p[d] for p, d in seats_by_round] == drawn[:3]
+    totals = {t.names[p.unit]: p.points for p in core.ranking(t, rounds)}
+    assert totals == {drawn[0]: 450, drawn[1]: 410, drawn[2]: 410, drawn[3]: 410}
+    # level players: match points are level too (one win each), so the draw decides
+    assert [t.names[p.unit] for p in core.ranking(t, rounds)] == drawn
+
+
+# --- a round on time --------------------------------------------------------------------------------
+
+
+def _started_minutes_ago(app, tid, minutes):
+    moment = (datetime.now(timezone.utc) - timedelta(minutes=minutes)).isoformat(timespec="seconds")
+    with app.app_context():
+        db = dbmod.get_db()
+        with db.conn:
+            db.execute("update tournament_rounds set started_at = ? where tournament_id = ?", [moment, tid])
+
+
+def test_a_round_on_time_warns_then_lets_the_hand_in_progress_finish(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert re.search(r'class="s-clock"[^>]*data-left="(29\d\d|3000)"', page)  # 50 minutes, just started
+    _started_minutes_ago(app, tid, 45)
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert 'class="s-clock warn"' in page and "10 minutes left" in page
+    _started_minutes_ago(app, tid, 51)
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert "Time is up: finish the hand in progress." in page
+    assert post_hand(client, game, *small_hand()).status_code == 302  # the hand in progress
+    assert post_hand(client, game, *small_hand()).status_code == 409
+    _t, rounds = state(app, tid)
+    assert rounds[0].complete
+
+
+# --- the standings ----------------------------------------------------------------------------------
+
+
+def test_the_standings_page_polls_a_version_that_every_saved_hand_raises(client):
+    tid = started(client)
+    url = f"/tournaments/{tid}/standings/version"
+    first = client.get(url)
+    assert first.headers["Cache-Control"] == "no-store"
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert f'data-version="{first.get_json()["version"]}"' in page and "/static/standings.js" in page
+    post_hand(client, table_game(client, tid, 1), *small_hand())
+    assert client.get(url).get_json()["version"] > first.get_json()["version"]
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert "1 hand" in page and "Round 1 of 2" in page
+
+
+def test_the_standings_say_so_before_the_first_round(client):
+    response = create(client)
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert "The round has not started yet" in page and "No hand has been played yet." in page
+
+
+# --- two organisers at once -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
+    from scorekeeper import create_app
+    from tests.helpers import served
+    from tests.test_concurrency import Phone, _at_once
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    with app.app_context():
+        db = dbmod.get_db()
+        ids = []
+        for trial in range(8):
+            tid = service.create(
+                db,
+                name=f"T{trial}",
+                fmt="final",
+                variant="classic",
+                layout="4",
+                entrants=[(f"{trial}{n}",) for n in EIGHT],
+            ).id
+            service.draw(db, tid)
+            ids.append(tid)
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        for tid in ids:
+            phones = [Phone(base), Phone(base)]
+            tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
+            results = _at_once(
+                [
+                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}/rounds", {"csrf_token": t}))
+                    for p, t in zip(phones, tokens)
+                ]
+            )
+            assert [status for status, _, _ in results] == [302, 302]
+            with app.app_context():
+                db = dbmod.get_db()
+                rounds = db.execute("select count(*) from tournament_rounds where tournament_id = ?", [tid]).fetchone()[
+                    0
+                ]
+                tables = db.execute("select count(*) from tournament_games where tournament_id = ?", [tid]).fetchone()[
+                    0
+                ]
+            assert (rounds, tables) == (1, 2)
+            pages = [p.get(f"/tournaments/{tid}") for p in phones]
+            assert sum("Round 1 is still being played." in page for page in pages) == 1
