@@ -393,13 +393,14 @@ def _import_page(tmp_path, data, name="fresh"):
 
 EMPTY = {
     "format": "canasta-scorekeeper",
-    "version": 3,
+    "version": 4,
     "players": [],
     "evenings": [],
     "house_rules": [],
     "games": [],
     "phones": [],
     "changes": [],
+    "tournaments": [],
 }
 
 
@@ -499,7 +500,7 @@ def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
     game_id = start_game(client, names=["Anna", "Bert", "", ""])
     post_hand(client, game_id, side_fields(0, melded=100, hand=0), side_fields(1, melded=80, hand=0))
     data = json.loads(client.get("/export.json").data)
-    assert data["version"] == 3  # 3: the table's own rules too; version 2 files are still read
+    assert data["version"] == 4  # 3: the table's own rules too, 4: tournaments; version 2 files are still read
     game = data["games"][0]
     assert game["seats"][2:] == [None, None] and game["seat_names"] == ["Anna", "Bert", "Player 3", "Player 4"]
     assert [c["action"] for c in data["changes"]] == ["game created", "hand added"]

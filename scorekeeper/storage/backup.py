@@ -23,9 +23,16 @@ GAME_COLUMNS = (
     "house_rules_id",
 )  # fmt: skip
 
+# A tournament's columns an export carries as they are (settings, season points and entrants are
+# JSON in the archive and lists or an object in the export; its rounds, tables and log go with it).
+TOURNAMENT_COLUMNS = (
+    "id", "name", "format", "variant", "layout", "house_rules_id", "target", "round_end", "round_hands",
+    "round_minutes", "seed", "drawn_at", "closed_at", "evening_id", "version", "created_at", "updated_at",
+)  # fmt: skip
+
 
 def export(db: Database) -> dict[str, Any]:
-    """Every player, evening, game and hand, the phones and the change log."""
+    """Every player, evening, game and hand, the phones and the change log, the tournaments."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -41,6 +48,7 @@ def export(db: Database) -> dict[str, Any]:
             for r in db.execute("select id, name, created_at from phones order by id")
         ],
         "changes": _change_log(db),
+        "tournaments": [_tournament(db, row) for row in db.query("select * from tournaments order by id")],
     }
 
 
@@ -89,9 +97,49 @@ def _change_log(db: Database) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+def _tournament(db: Database, row: dict[str, Any]) -> dict[str, Any]:
+    """A tournament with its rounds, each table's game and the organiser's actions on record (the
+    phone by its id, as in the change log)."""
+    tid = row["id"]
+    return {
+        **{k: row[k] for k in TOURNAMENT_COLUMNS},
+        "settings": json.loads(row["settings"] or "{}"),
+        "season_points": json.loads(row["season_points"]),
+        "entrants": json.loads(row["entrants"]),
+        "rounds": list(
+            db.query(
+                "select round, started_at, ended_at from tournament_rounds where tournament_id = ? order by round",
+                [tid],
+            )
+        ),
+        "tables": [
+            {**r, "units": json.loads(r["units"])}
+            for r in db.query(
+                "select round, table_no, game_id, units from tournament_games where tournament_id = ? "
+                "order by round, table_no",
+                [tid],
+            )
+        ],
+        "log": [
+            {
+                "id": r[0],
+                "action": r[1],
+                "detail": None if r[2] is None else json.loads(r[2]),
+                "at": r[3],
+                "phone_id": r[4],
+            }
+            for r in db.execute(
+                "select id, action, detail, at, phone_id from tournament_log where tournament_id = ? order by id", [tid]
+            )
+        ],
+    }
+
+
 def is_empty(db: Database) -> bool:
     """Whether the archive holds nothing yet."""
-    return not any(db.execute(f"select 1 from {t} limit 1").fetchone() for t in ("games", "players", "evenings"))
+    return not any(
+        db.execute(f"select 1 from {t} limit 1").fetchone() for t in ("games", "players", "evenings", "tournaments")
+    )
 
 
 # A spreadsheet reads a cell starting with one of these as a formula (=HYPERLINK(...), +cmd|...,

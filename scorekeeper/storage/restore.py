@@ -11,12 +11,17 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.storage import changes, results
-from scorekeeper.storage.backup import GAME_COLUMNS
+from scorekeeper.storage.backup import GAME_COLUMNS, TOURNAMENT_COLUMNS
 from scorekeeper.storage.transaction import write
 
-# Every table an export fills or that is derived from them, children first (foreign keys); the
-# kept statistics (player_totals, pair_totals) have no foreign key, so nothing else would clear them.
+# Every table an export fills or that is derived from them, children first (foreign keys: a
+# tournament's rounds and tables refer to it); the kept statistics (player_totals, pair_totals) have
+# no foreign key, so nothing else would clear them.
 _TABLES = (
+    "tournament_log",
+    "tournament_games",
+    "tournament_rounds",
+    "tournaments",
     "changes",
     "phones",
     "player_results",
@@ -49,9 +54,9 @@ def wipe(db: Database) -> None:
 
 
 def load(db: Database, data: dict[str, Any], progress=None) -> None:
-    """Insert a checked export's players, evenings, games with their hands, phones and change log,
-    inside the caller's transaction, and keep each game's results. ``progress(games done, games in
-    all)`` is told after each game."""
+    """Insert a checked export's players, evenings, games with their hands, phones and change log and
+    its tournaments (none in an older export), inside the caller's transaction, and keep each game's
+    results. ``progress(games done, games in all)`` is told after each game."""
     assert db.conn.in_transaction
     for p in data["players"]:
         db["players"].insert({"id": int(p["id"]), "name": str(p["name"]), "created_at": str(p["created_at"])})
@@ -64,6 +69,8 @@ def load(db: Database, data: dict[str, Any], progress=None) -> None:
         if progress is not None:
             progress(done, len(data["games"]))
     _load_log(db, data["phones"], data["changes"])
+    for t in data.get("tournaments", []):
+        _load_tournament(db, t)
 
 
 def _load_evening(db: Database, e: dict[str, Any]) -> None:
@@ -119,4 +126,40 @@ def _load_log(db: Database, phones: list[dict[str, Any]], log: list[dict[str, An
             [change["id"], change.get("game_id"), change.get("hand_id"), change["at"], change.get("phone_id"),
              change["action"], None if change.get("before") is None else json.dumps(change["before"]),
              None if change.get("after") is None else json.dumps(change["after"])],
+        )  # fmt: skip
+
+
+def _load_tournament(db: Database, t: dict[str, Any]) -> None:
+    """One tournament, its rounds, its tables' games and the organiser's actions, as they were (JSON
+    written as ``storage.tournaments`` writes it)."""
+    db["tournaments"].insert(
+        {
+            **{k: t.get(k) for k in TOURNAMENT_COLUMNS},
+            "settings": json.dumps(t.get("settings") or {}, sort_keys=True),
+            "season_points": json.dumps(list(t["season_points"])),
+            "entrants": json.dumps([list(e) for e in t["entrants"]]),
+        }
+    )
+    for r in t["rounds"]:
+        db.execute(
+            "insert into tournament_rounds (tournament_id, round, started_at, ended_at) values (?, ?, ?, ?)",
+            [t["id"], r["round"], r["started_at"], r.get("ended_at")],
+        )
+    for table in t["tables"]:
+        db.execute(
+            "insert into tournament_games (tournament_id, round, table_no, game_id, units) values (?, ?, ?, ?, ?)",
+            [
+                t["id"],
+                table["round"],
+                table["table_no"],
+                table["game_id"],
+                json.dumps([list(u) for u in table["units"]]),
+            ],
+        )
+    for entry in t["log"]:
+        db.execute(
+            "insert into tournament_log (id, tournament_id, action, detail, at, phone_id) values (?, ?, ?, ?, ?, ?)",
+            [entry["id"], t["id"], entry["action"],
+             None if entry.get("detail") is None else json.dumps(entry["detail"], sort_keys=True), entry["at"],
+             entry.get("phone_id")],
         )  # fmt: skip

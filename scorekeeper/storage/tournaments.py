@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from sqlite_utils import Database
 
+from scorekeeper.core import tournaments as core
 from scorekeeper.storage import changes, transaction
 
 
@@ -72,8 +73,9 @@ def add_table(
 
 
 def log(db: Database, tournament_id: int, action: str, detail: Any, phone: str | None) -> None:
-    """An organiser's action on record, inside the transaction that made it."""
-    assert db.conn.in_transaction
+    """An organiser's action on record (one of ``core.ACTIONS``: an export carries no other), inside
+    the transaction that made it."""
+    assert db.conn.in_transaction and action in core.ACTIONS
     db.execute(
         "insert into tournament_log (tournament_id, action, detail, at, phone_id) values (?, ?, ?, ?, ?)",
         [tournament_id, action, json.dumps(detail, sort_keys=True), transaction.utc_now(), changes.phone_id(db, phone)],

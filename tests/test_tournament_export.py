@@ -1,0 +1,195 @@
+"""Tournaments travel with the archive: the JSON export carries each tournament with its rounds, its
+tables' games and the organiser's log; an import into an empty instance brings them back with the
+same ids and values (the standings too); a file whose tournaments do not fit is refused with the
+reason; an older export, without tournaments, still imports."""
+
+import html
+import io
+import json
+
+from scorekeeper import create_app
+from scorekeeper.core import tournaments as core
+from scorekeeper.services import games, tournaments
+from scorekeeper.services.verdicts import SAVED
+from scorekeeper.storage import restore, tournament_reads
+from scorekeeper.storage.db import get_db
+from tests.conftest import csrf_token
+
+EIGHT = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fini", "Gust", "Hans"]
+PHONE = "the-organisers-phone"  # a phone token: the log keeps the phone's id
+
+
+def _club_night(app):
+    """A tournament built through the service: 8 players at two tables with a final (classic, four
+    players in partnerships), drawn with seed 7, round 1 started and a hand at table 1; its id."""
+    with app.app_context():
+        db = get_db()
+        made = tournaments.create(
+            db, name="Club night", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT],
+            phone=PHONE,
+        )  # fmt: skip
+        assert made.status == SAVED, made
+        assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
+        assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
+        t = tournament_reads.get(db, made.id)
+        table = tournament_reads.rounds(db, t)[0].tables[0]
+        hand = games.add_hand(db, table.game_id, [{"melded_points": 100}, {"melded_points": 80}], True, phone=PHONE)
+        assert hand.status == SAVED, hand
+        return made.id
+
+
+def _standings(app, tournament_id):
+    """The tournament as the pages read it: itself, its rounds as they stand, its ranking."""
+    with app.app_context():
+        db = get_db()
+        t = tournament_reads.get(db, tournament_id)
+        rounds = tournament_reads.rounds(db, t)
+        return t, rounds, core.ranking(t, rounds)
+
+
+def _without_time(data):
+    """An export without its time and the log's "archive imported" entries (an import adds one)."""
+    data = dict(data)
+    data.pop("exported_at")
+    data["changes"] = [c for c in data["changes"] if c["action"] != "archive imported"]
+    return data
+
+
+def _fresh(tmp_path, name="fresh"):
+    """A new app on an empty archive."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")})
+
+
+def _import(app, data):
+    """Import ``data`` through the page: the response."""
+    client = app.test_client()
+    return client.post(
+        "/import",
+        data={
+            "csrf_token": csrf_token(client, "/export"),
+            "file": (io.BytesIO(json.dumps(data, ensure_ascii=False).encode()), "archive.json"),
+        },
+        content_type="multipart/form-data",
+    )
+
+
+def _export(app):
+    return json.loads(app.test_client().get("/export.json").data)
+
+
+def test_a_tournament_survives_export_and_import(app, client, tmp_path):
+    tournament_id = _club_night(app)
+    before = _standings(app, tournament_id)
+    data = json.loads(client.get("/export.json").data)
+    assert data["version"] == 4
+    [exported] = data["tournaments"]
+    assert exported["id"] == tournament_id and exported["format"] == "final" and exported["seed"] == 7
+    assert exported["entrants"] == [[n] for n in EIGHT] and exported["settings"] == {}
+    assert exported["season_points"] == list(core.DEFAULT_SEASON_POINTS)
+    assert [r["round"] for r in exported["rounds"]] == [1] and exported["rounds"][0]["ended_at"] is None
+    assert [(t["round"], t["table_no"]) for t in exported["tables"]] == [(1, 1), (1, 2)]
+    assert {t["game_id"] for t in exported["tables"]} <= {g["id"] for g in data["games"]}
+    assert all(len(t["units"]) == 2 for t in exported["tables"])
+    assert [e["action"] for e in exported["log"]] == ["created", "draw", "round started"]
+    phone_ids = {p["id"] for p in data["phones"]}
+    assert {e["phone_id"] for e in exported["log"]} <= phone_ids and exported["log"][0]["phone_id"] is not None
+    assert exported["log"][1]["detail"] == {"order": core.draw(8, 7)}
+
+    fresh = _fresh(tmp_path)
+    response = _import(fresh, data)
+    assert response.status_code == 302, html.unescape(response.text)
+    assert _without_time(_export(fresh)) == _without_time(data)
+    assert _standings(fresh, tournament_id) == before
+    places = before[2]
+    assert len(places) == 8 and [p.place for p in places] == sorted(p.place for p in places)
+
+
+def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, runner, tmp_path):
+    tournament_id = _club_night(app)
+    with app.app_context():
+        assert tournaments.end_round(get_db(), tournament_id, 1, phone=PHONE).status == SAVED
+    before, standings = _export(app), _standings(app, tournament_id)
+    assert before["tournaments"][0]["rounds"][0]["ended_at"] is not None
+    path = tmp_path / "backup.json"
+    assert runner.invoke(args=["backup", str(path)]).exit_code == 0
+    result = runner.invoke(args=["restore", str(path), "--replace"])  # the tournament's rows erased first
+    assert result.exit_code == 0, result.output
+    assert _without_time(_export(app)) == _without_time(before)
+    assert _standings(app, tournament_id) == standings
+    with app.app_context():
+        db = get_db()
+        restore.wipe(db)
+        for table in ("tournaments", "tournament_rounds", "tournament_games", "tournament_log"):
+            assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
+
+
+def _doctored(data, change):
+    data = json.loads(json.dumps(data))
+    change(data["tournaments"][0])
+    return data
+
+
+def _missing_game(t):
+    t["tables"][0]["game_id"] = 9999
+
+
+def _unknown_format(t):
+    t["format"] = "swiss"
+
+
+def _unknown_round_end(t):
+    t["round_end"] = "midnight"
+
+
+def _unknown_evening(t):
+    t["evening_id"] = 9999
+
+
+def _table_twice(t):
+    t["tables"][1]["game_id"] = t["tables"][0]["game_id"]
+
+
+def _unknown_phone(t):
+    t["log"][0]["phone_id"] = 9999
+
+
+DOCTORED = {
+    "a table's game missing": (_missing_game, "tournaments[0].tables[0].game_id 9999 is not a game of the export"),
+    "an unknown format": (_unknown_format, "tournaments[0].format is not one of final, mitchell, rotation"),
+    "an unknown round end": (_unknown_round_end, "tournaments[0].round_end is not one of target, hands, minutes"),
+    "an unknown evening": (_unknown_evening, "tournaments[0].evening_id is not an evening"),
+    "a game at two tables": (_table_twice, "is another table's game"),
+    "an unknown phone": (_unknown_phone, "tournaments[0].log[0].phone_id is not a phone"),
+}
+
+
+def test_an_export_whose_tournaments_do_not_fit_is_refused_with_the_reason(app, client, runner, tmp_path):
+    _club_night(app)
+    data = json.loads(client.get("/export.json").data)
+    for number, (name, (change, message)) in enumerate(DOCTORED.items()):
+        fresh = _fresh(tmp_path, f"doctored-{number}")
+        response = _import(fresh, _doctored(data, change))
+        shown = html.unescape(response.text)
+        assert response.status_code == 422, name
+        assert "The export is damaged" in shown and message in shown, (name, shown[-2000:])
+        assert _export(fresh)["tournaments"] == [] and _export(fresh)["games"] == [], name  # nothing imported
+    # the command refuses it too, and leaves the archive as it was
+    path = tmp_path / "doctored.json"
+    path.write_text(json.dumps(_doctored(data, _missing_game)))
+    result = runner.invoke(args=["restore", str(path), "--replace"])
+    assert result.exit_code != 0 and DOCTORED["a table's game missing"][1] in result.output
+    assert _without_time(_export(app)) == _without_time(data)
+
+
+def test_an_export_without_tournaments_still_imports(app, client, tmp_path):
+    _club_night(app)
+    data = json.loads(client.get("/export.json").data)
+    for version in (3, 4):  # a version 3 file knows no tournaments
+        older = {k: v for k, v in data.items() if k != "tournaments"}
+        older["version"] = version
+        fresh = _fresh(tmp_path, f"v{version}")
+        response = _import(fresh, older)
+        assert response.status_code == 302, html.unescape(response.text)
+        again = _export(fresh)
+        assert again["tournaments"] == []
+        assert again["games"] == data["games"] and again["evenings"] == data["evenings"]
