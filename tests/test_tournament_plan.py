@@ -1,0 +1,516 @@
+"""Worked examples of the tournaments' pure core (``scorekeeper/core/tournaments.py``): the draw, the
+three movements, the final table, the ranking and its ties, the round's end and the season points.
+
+Every expected value here was worked out by hand from the rules (docs/tournaments.md, the heading is
+cited beside each case), never copied from the code's output. Seats are counted 1 … 4 in the draw
+("1.3" is table 1, seat 3): seat 1 is North, 2 East, 3 South, 4 West; a game's seats 0 and 2 (the
+draw's seats 1 and 3) are partners against 1 and 3.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timedelta
+from itertools import combinations
+
+import pytest
+
+from scorekeeper.core import tournaments as core
+from scorekeeper.core.tournaments import Bye, Clock, Place, Played, Table, TableState
+
+START = datetime(2026, 11, 26, 19, 0)
+
+
+def minutes(m: float) -> datetime:
+    """A moment ``m`` minutes after the round's start."""
+    return START + timedelta(minutes=m)
+
+
+def players(count: int) -> list[tuple[str, ...]]:
+    return [(f"P{i}",) for i in range(count)]
+
+
+def pairs(count: int) -> list[tuple[str, ...]]:
+    return [(f"A{i}", f"B{i}") for i in range(count)]
+
+
+def tournament(fmt: str, entrants, seed: int | None = 7, round_end: str = "target", **fields) -> core.Tournament:
+    values = dict(
+        id=1, name="Club night", format=fmt, variant="classic", layout=None, settings={}, house_rules_id=None,
+        target=5000, round_end=round_end, round_hands=None, round_minutes=None,
+        season_points=core.DEFAULT_SEASON_POINTS, entrants=tuple(tuple(e) for e in entrants), seed=seed,
+        drawn_at=None, closed_at=None, evening_id=1, version=1, created_at="2026-11-26T18:00:00",
+    )  # fmt: skip
+    values.update(fields)
+    return core.Tournament(**values)
+
+
+# --- The draw ---------------------------------------------------------------------------------------
+
+
+def test_the_draw_is_a_permutation_fixed_by_its_seed():
+    """docs/tournaments.md "The draw": by lot, every entrant once; the same seed gives the same draw."""
+    for count in (1, 4, 9, 64):
+        assert sorted(core.draw(count, 12345)) == list(range(count))
+        assert core.draw(count, 12345) == core.draw(count, 12345)
+    assert core.draw(0, 3) == []
+    assert any(core.draw(20, seed) != core.draw(20, 0) for seed in range(1, 4))
+    assert len({tuple(core.draw(8, seed)) for seed in range(10)}) > 1
+
+
+# --- Pairs moving between tables (Mitchell) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", range(2, 34))
+def test_mitchell_movement(count):
+    """docs/tournaments.md "Pairs moving between tables": North–South pairs keep their table, East–West
+    pairs move one table up each round (the last to table 1), rounds = tables, every North–South pair
+    meets every East–West pair once; an odd number of pairs: the East–West pair at the last table (no
+    North–South pair there) has a bye, once each."""
+    entrants = pairs(count)
+    order = core.draw(count, count)
+    tables = (count + 1) // 2
+    odd = count % 2 == 1
+    assert core.tables_of("mitchell", count) == tables
+    assert core.rounds_of("mitchell", count) == tables
+    north_south = set(order[: count // 2])  # the first half of the draw
+    east_west = set(order) - north_south
+    meetings: Counter = Counter()
+    at_table: dict[int, dict[int, int]] = {}  # round → East–West pair → its table (the last: a bye)
+    ns_table: dict[int, set[int]] = {u: set() for u in north_south}
+    byes: Counter = Counter()
+    for rnd in range(1, tables + 1):
+        games, round_byes = core.round_plan("mitchell", entrants, order, rnd)
+        assert all(g.round == rnd for g in games) and all(b.round == rnd for b in round_byes)
+        # every table one game (the last table with an odd count: the bye instead)
+        assert [g.table for g in games] == list(range(1, tables + (0 if odd else 1)))
+        assert len(round_byes) == (1 if odd else 0)
+        seen = [u for g in games for side in g.units for u in side] + [b.unit for b in round_byes]
+        assert sorted(seen) == sorted(order), "every pair once a round: a game or a bye"
+        at_table[rnd] = {}
+        for g in games:
+            (ns,), (ew,) = g.units
+            assert ns in north_south and ew in east_west, "never a pair of its own direction"
+            assert g.seats == (entrants[ns][0], entrants[ew][0], entrants[ns][1], entrants[ew][1])
+            meetings[ns, ew] += 1
+            ns_table[ns].add(g.table)
+            at_table[rnd][ew] = g.table
+        for b in round_byes:
+            assert b.unit in east_west
+            byes[b.unit] += 1
+            at_table[rnd][b.unit] = tables
+    assert meetings == Counter({(ns, ew): 1 for ns in north_south for ew in east_west})
+    # North–South pairs keep their table: the k-th drawn at table k
+    assert all(ns_table[order[k]] == {k + 1} for k in range(len(north_south)))
+    for rnd in range(1, tables):
+        for ew, table in at_table[rnd].items():
+            assert at_table[rnd + 1][ew] == table % tables + 1, (rnd, ew, table)
+    assert byes == (Counter({ew: 1 for ew in east_west}) if odd else Counter())
+
+
+def test_mitchell_five_pairs_worked_example():
+    """docs/tournaments.md "Pairs moving between tables": 5 pairs, 3 tables (the third without a
+    North–South pair); drawn 1st and 2nd sit North–South at tables 1 and 2, drawn 3rd … 5th start
+    East–West at tables 1 … 3 and move up."""
+    d = [3, 0, 4, 1, 2]  # d[k]: the pair drawn (k + 1)-th
+    plan = {rnd: core.round_plan("mitchell", pairs(5), d, rnd) for rnd in (1, 2, 3)}
+    meet = {rnd: [(g.table, g.units) for g in games] for rnd, (games, _) in plan.items()}
+    assert meet[1] == [(1, ((d[0],), (d[2],))), (2, ((d[1],), (d[3],)))]
+    assert meet[2] == [(1, ((d[0],), (d[4],))), (2, ((d[1],), (d[2],)))]
+    assert meet[3] == [(1, ((d[0],), (d[3],))), (2, ((d[1],), (d[4],)))]
+    assert [plan[rnd][1] for rnd in (1, 2, 3)] == [[Bye(1, d[4])], [Bye(2, d[3])], [Bye(3, d[2])]]
+
+
+# --- Four players changing partners (rotation) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", range(4, 65, 4))
+def test_rotation(count):
+    """docs/tournaments.md "Four players changing partners": each table of four plays three Partien,
+    N–S v E–W, N–E v S–W, N–W v S–E (everyone partners each other player once and plays against
+    each twice); the first deal passes to the left: the players drawn 1st, 2nd, 3rd at the table."""
+    entrants = players(count)
+    order = core.draw(count, 1000 + count)
+    assert core.rounds_of("rotation", count) == 3
+    assert core.tables_of("rotation", count) == count // 4
+    partners: dict[int, Counter] = {}
+    opponents: dict[int, Counter] = {}
+    for rnd in (1, 2, 3):
+        tables, byes = core.round_plan("rotation", entrants, order, rnd)
+        assert byes == [] and [t.table for t in tables] == list(range(1, count // 4 + 1))
+        for table in tables:
+            n, e, s, w = order[4 * (table.table - 1) : 4 * table.table]  # drawn at seats 1 … 4
+            expected = {1: ((n, s), (e, w)), 2: ((n, e), (s, w)), 3: ((n, w), (s, e))}[rnd]
+            assert {frozenset(side) for side in table.units} == {frozenset(side) for side in expected}
+            (a, c), (b, d) = table.units  # seats 0 and 2 against 1 and 3
+            assert table.seats == tuple(entrants[u][0] for u in (a, b, c, d))
+            assert table.seats[table.first_dealer] == entrants[(n, e, s)[rnd - 1]][0]
+            assert table.round == rnd
+            partners.setdefault(table.table, Counter()).update([frozenset((a, c)), frozenset((b, d))])
+            opponents.setdefault(table.table, Counter()).update(frozenset((x, y)) for x in (a, c) for y in (b, d))
+    for number, counts in partners.items():
+        four = order[4 * (number - 1) : 4 * number]
+        assert counts == Counter({frozenset(p): 1 for p in combinations(four, 2)})
+        assert opponents[number] == Counter({frozenset(p): 2 for p in combinations(four, 2)})
+
+
+# --- Tables with a final -----------------------------------------------------------------------------
+
+
+def test_final_round_one_seats_by_the_draw():
+    """docs/tournaments.md "Tables with a final" and "The draw": the k-th drawn player (k from 0) sits
+    at table k // 4 + 1, seat k % 4 + 1; seats 1 and 3 are partners against 2 and 4."""
+    entrants = players(12)
+    order = core.draw(12, 99)
+    tables, byes = core.round_plan("final", entrants, order, 1)
+    assert byes == [] and [t.table for t in tables] == [1, 2, 3]
+    for k, unit in enumerate(order):
+        table = tables[k // 4]
+        assert table.table == k // 4 + 1 and table.seats[k % 4] == entrants[unit][0]
+    for table in tables:
+        o = order[4 * (table.table - 1) : 4 * table.table]
+        assert table.units == ((o[0], o[2]), (o[1], o[3]))
+    assert core.seat_label(1, 3) == "1.3"
+    assert core.seat_label(12, 4) == "12.4"
+    assert core.rounds_of("final", 4) == 1
+    assert core.rounds_of("final", 8) == 2
+    assert core.rounds_of("final", 64) == 2
+
+
+def test_final_table_two_best_qualifying_pairs():
+    """docs/tournaments.md "Tables with a final": each table's winning pair qualifies (a drawn table:
+    the side with the lower draw number); the two with most points meet at the final table, the better
+    pair at seats 1 and 3, dealing first."""
+    entrants = players(12)
+    order = list(range(12))  # player i drawn (i + 1)-th
+    games = [
+        Played(1, 3, ((8, 10), (9, 11)), (3050, 4110)),  # 9 & 11 qualify with 4110
+        Played(1, 2, ((5, 7), (4, 6)), (4600, 4600)),  # drawn: 4 & 6 hold draw numbers 5 and 7, 5 & 7: 6 and 8
+        Played(1, 1, ((0, 2), (1, 3)), (5120, 3400)),  # 0 & 2 qualify with 5120
+    ]
+    assert core.qualifiers(order, games) == [(0, 2), (4, 6), (9, 11)]
+    assert core.final_table(entrants, order, games) == Table(2, 1, ("P0", "P4", "P2", "P6"), 0, ((0, 2), (4, 6)))
+    # two qualifying pairs level on points: the lower draw number goes first
+    level = [
+        Played(1, 3, ((8, 10), (9, 11)), (3050, 4110)),
+        Played(1, 2, ((4, 6), (5, 7)), (2500, 2000)),
+        Played(1, 1, ((0, 2), (1, 3)), (4110, 3400)),
+    ]
+    assert core.qualifiers(order, level) == [(0, 2), (9, 11), (4, 6)]
+    assert core.final_table(entrants, order, level).units == ((0, 2), (9, 11))
+    # the draw numbers, not the players' numbers, break the tie
+    reversed_draw = list(range(11, -1, -1))  # player 11 drawn first
+    assert core.qualifiers(reversed_draw, level) == [(9, 11), (0, 2), (4, 6)]
+
+
+def test_final_places_two_tables():
+    """docs/tournaments.md "Tables with a final" and "Ranking and ties": the final's winners 1st, its
+    losers 2nd, then the other pairs by the preliminary ranking (points); partners share a place; a
+    drawn final goes to the better qualifying pair."""
+    order = list(range(8))
+    prelim = [
+        Played(1, 1, ((0, 2), (1, 3)), (5050, 3200)),
+        Played(1, 2, ((4, 6), (5, 7)), (3900, 5300)),
+    ]
+    # qualifying: 5 & 7 (5300), then 0 & 2 (5050): the final seats 5 & 7 at seats 1 and 3
+    assert core.final_table(players(8), order, prelim).units == ((5, 7), (0, 2))
+
+    def places(final_totals):
+        final = [Played(2, 1, ((5, 7), (0, 2)), final_totals)] if final_totals else []
+        return [(p.place, p.unit) for p in core.final_places(8, order, prelim + final)]
+
+    # 0 & 2 win the final; 4 & 6 (3900) rank before 1 & 3 (3200)
+    assert places((2100, 5000)) == [(1, 0), (1, 2), (2, 5), (2, 7), (3, 4), (3, 6), (4, 1), (4, 3)]
+    assert places((3000, 3000)) == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 4), (3, 6), (4, 1), (4, 3)]
+    assert places(None) == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 4), (3, 6), (4, 1), (4, 3)]
+    won = core.final_places(8, order, prelim + [Played(2, 1, ((5, 7), (0, 2)), (2100, 5000))])
+    assert won[0] == Place(1, 0, 2, 5050, 1, 1) and won[-1] == Place(4, 3, 0, 3200, 0, 1)
+
+
+def test_final_places_one_table():
+    """docs/tournaments.md "Tables with a final": one table plays no final; its winning pair is 1st,
+    a drawn table goes to the pair with the lower draw number."""
+    order = [3, 1, 0, 2]  # seats 1 … 4: players 3, 1, 0, 2
+    won = [Played(1, 1, ((3, 0), (1, 2)), (2900, 5010))]
+    assert [(p.place, p.unit) for p in core.final_places(4, order, won)] == [(1, 1), (1, 2), (2, 3), (2, 0)]
+    drawn = [Played(1, 1, ((1, 2), (3, 0)), (3000, 3000))]
+    assert [(p.place, p.unit) for p in core.final_places(4, order, drawn)] == [(1, 3), (1, 0), (2, 1), (2, 2)]
+
+
+# --- Ranking and ties --------------------------------------------------------------------------------
+
+
+def test_mitchell_standings_worked_example():
+    """docs/tournaments.md "Ranking and ties" and "Pairs moving between tables": match points (a win 2,
+    a draw 1, a bye 2), then points; a bye scores the pair's average of its games, rounded down to a
+    multiple of 5; two pairs level: the winner of their game first."""
+    d = [3, 0, 4, 1, 2]  # d[k]: the pair drawn (k + 1)-th; the meetings of test_mitchell_five_pairs_worked_example
+    games = [
+        Played(1, 1, ((d[0],), (d[2],)), (3000, 3000)),  # a draw
+        Played(1, 2, ((d[1],), (d[3],)), (2200, 2600)),  # d3 beats d1
+        Played(2, 1, ((d[0],), (d[4],)), (1500, 2635)),
+        Played(2, 2, ((d[1],), (d[2],)), (2300, 1200)),
+        Played(3, 1, ((d[0],), (d[3],)), (3400, 1815)),
+        Played(3, 2, ((d[1],), (d[4],)), (2120, 1990)),
+    ]
+    byes = [Bye(1, d[4]), Bye(2, d[3]), Bye(3, d[2])]
+    # d0: 1 + 0 + 2 = 3 mp, 3000 + 1500 + 3400 = 7900
+    # d1: 0 + 2 + 2 = 4 mp, 2200 + 2300 + 2120 = 6620
+    # d2: 1 + 0 + bye 2 = 3 mp, 3000 + 1200 = 4200, average 2100 → 6300
+    # d3: 2 + 0 + bye 2 = 4 mp, 2600 + 1815 = 4415, average 2207.5 → 2205 → 6620 (level with d1; d3 won)
+    # d4: bye 2 + 2 + 0 = 4 mp, 2635 + 1990 = 4625, average 2312.5 → 2310 → 6935
+    assert core.standings("mitchell", 5, d, games, byes) == [
+        Place(1, d[4], 4, 6935, 1, 2, 1),
+        Place(2, d[3], 4, 6620, 1, 2, 1),
+        Place(3, d[1], 4, 6620, 2, 3, 0),
+        Place(4, d[0], 3, 7900, 1, 3, 0),
+        Place(5, d[2], 3, 6300, 0, 2, 1),
+    ]
+
+
+def test_mitchell_three_level_pairs_go_by_the_draw():
+    """docs/tournaments.md "Ranking and ties": three pairs level on match points and points: the draw
+    number decides (their games against each other do not); two level pairs that drew their game: the
+    draw number."""
+    d = [4, 2, 5, 0, 3, 1]  # d[k]: the pair drawn (k + 1)-th; North–South d0, d1, d2
+    games = [
+        Played(1, 1, ((d[0],), (d[3],)), (2800, 2500)),
+        Played(1, 2, ((d[1],), (d[4],)), (2600, 2000)),
+        Played(1, 3, ((d[2],), (d[5],)), (2000, 3000)),
+        Played(2, 1, ((d[0],), (d[5],)), (2700, 2000)),
+        Played(2, 2, ((d[1],), (d[3],)), (2400, 2500)),  # d3 beats d1
+        Played(2, 3, ((d[2],), (d[4],)), (1800, 1800)),  # a draw
+    ]
+    # d0: 4 mp 5500; d1, d3, d5: 2 mp 5000 each; d2, d4: 1 mp 3800 each
+    ranked = core.standings("mitchell", 6, d, games)
+    assert [(p.place, p.unit, p.match_points, p.points) for p in ranked] == [
+        (1, d[0], 4, 5500),
+        (2, d[1], 2, 5000),
+        (3, d[3], 2, 5000),
+        (4, d[5], 2, 5000),
+        (5, d[2], 1, 3800),
+        (6, d[4], 1, 3800),
+    ]
+
+
+def test_mitchell_two_level_pairs_that_never_met_go_by_the_draw():
+    """docs/tournaments.md "Ranking and ties": two North–South pairs level never played each other:
+    the draw number decides."""
+    d = [3, 1, 2, 0]
+    games = [Played(1, 1, ((d[0],), (d[2],)), (3000, 2000)), Played(1, 2, ((d[1],), (d[3],)), (3000, 2000))]
+    assert [p.unit for p in core.standings("mitchell", 4, d, games)] == [d[0], d[1], d[2], d[3]]
+    # four pairs level (each won one game): the draw number, whoever beat whom
+    games = [Played(1, 1, ((d[0],), (d[2],)), (2000, 3000)), Played(1, 2, ((d[1],), (d[3],)), (2000, 3000))]
+    games += [Played(2, 1, ((d[0],), (d[3],)), (3000, 2000)), Played(2, 2, ((d[1],), (d[2],)), (3000, 2000))]
+    assert [p.unit for p in core.standings("mitchell", 4, d, games)] == d
+
+
+def test_rotation_standings_worked_example():
+    """docs/tournaments.md "Ranking and ties" and "Four players changing partners": points (each player
+    his side's total), then match points, then the draw number."""
+    d = [7, 5, 1, 0, 3, 6, 2, 4]  # d[k]: the player drawn (k + 1)-th; table 1: g0 … g3, table 2: h0 … h3
+    g0, g1, g2, g3, h0, h1, h2, h3 = d
+    games = [
+        Played(1, 1, ((g0, g2), (g1, g3)), (2600, 2400)),
+        Played(2, 1, ((g0, g1), (g2, g3)), (1800, 2000)),
+        Played(3, 1, ((g0, g3), (g1, g2)), (1800, 1800)),
+        Played(1, 2, ((h0, h2), (h1, h3)), (3200, 1800)),
+        Played(2, 2, ((h0, h1), (h2, h3)), (1000, 1000)),
+        Played(3, 2, ((h0, h3), (h1, h2)), (2000, 1700)),
+    ]
+    # g0 6200 3 mp, g1 6000 1, g2 6400 5, g3 6200 3; h0 6200 5, h1 4500 1, h2 5900 3, h3 4800 3
+    assert [(p.place, p.unit, p.points, p.match_points) for p in core.standings("rotation", 8, d, games)] == [
+        (1, g2, 6400, 5),
+        (2, h0, 6200, 5),  # level on points with g0 and g3: more match points
+        (3, g0, 6200, 3),  # level with g3 on both: drawn 1st before 4th
+        (4, g3, 6200, 3),
+        (5, g1, 6000, 1),  # more points, fewer match points than h2: points first
+        (6, h2, 5900, 3),
+        (7, h3, 4800, 3),
+        (8, h1, 4500, 1),
+    ]
+
+
+# --- Problems with the entrants ----------------------------------------------------------------------
+
+
+def test_entrant_problems():
+    """docs/tournaments.md "The draw": tables of four (players a multiple of four; pairs two or more,
+    each line a pair), at most MAX_TABLES tables."""
+
+    def one(fmt, entrants):
+        problems = core.entrant_problems(fmt, entrants)
+        assert len(problems) == 1 and problems[0].side is None and problems[0].field == "entrants"
+        return problems[0]
+
+    nine = one("final", players(9))
+    assert nine.args == {"count": 9, "short": 3, "over": 1}
+    assert nine.message == "9 players: the tables seat four each. Add 3 more or leave 1 out (a reserve)."
+    assert one("rotation", players(14)).args == {"count": 14, "short": 2, "over": 2}
+    assert one("rotation", players(7)).args == {"count": 7, "short": 1, "over": 3}
+    for fmt in ("final", "rotation"):
+        assert one(fmt, players(3)).message == "Enter at least four players, one a line."
+        assert one(fmt, []).message == "Enter at least four players, one a line."
+        assert core.entrant_problems(fmt, players(4)) == []
+        assert core.entrant_problems(fmt, players(64)) == []  # 16 tables
+        too_many = one(fmt, players(68))  # 17 tables
+        assert too_many.args == {"tables": core.MAX_TABLES} and too_many.message == "At most 16 tables."
+    assert one("mitchell", pairs(1)).message == "Enter at least two pairs, one pair a line."
+    assert (
+        one("mitchell", pairs(2)[:1] + [("Cleo",)]).message == 'Each line is a pair: two names with "&" between them.'
+    )
+    assert one("mitchell", pairs(2) + [("Cleo", "Dan", "Eve")]).message.startswith("Each line is a pair")
+    assert core.entrant_problems("mitchell", pairs(2)) == []
+    assert core.entrant_problems("mitchell", pairs(31)) == []  # 16 tables
+    assert core.entrant_problems("mitchell", pairs(32)) == []
+    assert one("mitchell", pairs(33)).args == {"tables": 16}  # 17 tables
+    assert core.MAX_TABLES == 16
+    assert core.players_per_unit("mitchell") == 2 and core.players_per_unit("rotation") == 1
+    assert core.unit_names("mitchell", [("Anna", "Ben")]) == ["Anna & Ben"]
+
+
+# --- Season points -----------------------------------------------------------------------------------
+
+
+def test_season_points():
+    """docs/tournaments.md "Season points": the table's points for places 1 …; a place beyond it: none."""
+    table = core.DEFAULT_SEASON_POINTS
+    assert [core.season_points(place, table) for place in range(1, 11)] == [10, 8, 6, 5, 4, 3, 2, 1, 0, 0]
+    assert core.season_points(3, (25, 18, 15)) == 15
+    assert core.season_points(4, (25, 18, 15)) == 0
+    assert core.season_points(0, table) == 0
+    assert core.season_points(1, ()) == 0
+
+
+# --- When a round ends -------------------------------------------------------------------------------
+
+
+def test_clock_warns_ten_minutes_before_the_end():
+    """docs/tournaments.md "When a round ends": a round of minutes; the timer warns 10 minutes before."""
+    clock = Clock(START, 45)
+    assert clock.ends == minutes(45)
+    assert clock.left(minutes(34)) == 11 * 60 and not clock.warning(minutes(34))
+    assert clock.left(minutes(35)) == 10 * 60 and clock.warning(minutes(35))
+    assert clock.left(minutes(44)) == 60 and clock.warning(minutes(44))
+    assert clock.left(minutes(45)) == 0 and not clock.warning(minutes(45))
+    assert clock.left(minutes(50)) == 0 and not clock.warning(minutes(50))
+
+
+def test_stop_moment():
+    """docs/tournaments.md "When a round ends": at the end of the round's minutes; in the final's round 1
+    when the first table reaches the target; both: the earlier; else each table plays to its own end."""
+    assert core.stop_moment("minutes", 45, START, "mitchell", []) == minutes(45)
+    assert core.stop_moment("target", None, START, "final", [minutes(40), minutes(31)]) == minutes(31)
+    assert core.stop_moment("minutes", 45, START, "final", [minutes(50)]) == minutes(45)
+    assert core.stop_moment("minutes", 45, START, "final", [minutes(30)]) == minutes(30)
+    assert core.stop_moment("minutes", 45, START, "final", []) == minutes(45)
+    assert core.stop_moment("target", None, START, "final", []) is None
+    assert core.stop_moment("target", None, START, "mitchell", [minutes(31)]) is None
+    assert core.stop_moment("target", None, START, "rotation", [minutes(31)]) is None
+    assert core.stop_moment("hands", None, START, "mitchell", []) is None
+
+
+def test_table_done():
+    """docs/tournaments.md "When a round ends": a table's round is over when its game reaches the target,
+    when it played the round's hands, or once the round stopped and it saved the hand in progress."""
+    stop = minutes(30)
+    assert core.table_done("target", None, True, [minutes(29)], stop)
+    assert core.table_done("target", None, True, [], None)
+    assert not core.table_done("target", None, False, [minutes(10), minutes(20)], None)
+    assert core.table_done("hands", 6, False, [minutes(i) for i in range(6)], None)
+    assert not core.table_done("hands", 6, False, [minutes(i) for i in range(5)], None)
+    assert not core.table_done("target", 6, False, [minutes(i) for i in range(6)], None)  # no hands' limit
+    assert not core.table_done("minutes", None, False, [minutes(10), minutes(29)], stop)  # hand in progress
+    assert core.table_done("minutes", None, False, [minutes(10), minutes(30)], stop)  # saved at the stop
+    assert core.table_done("minutes", None, False, [minutes(10), minutes(33)], stop)
+    assert not core.table_done("minutes", None, False, [], stop)
+
+
+def _states(tables, totals, hands, finished=()):
+    return [
+        TableState(t.round, t.table, 100 + t.table, t.units, t.seats, totals[t.table], hands[t.table],
+                   t.table in finished)
+        for t in tables
+    ]  # fmt: skip
+
+
+def test_round_state_and_the_organisers_end():
+    """docs/tournaments.md "When a round ends" and "Tables with a final": round 1 stops when table 1
+    reaches the target; table 2 finishes its hand in progress; the organiser may end the round."""
+    t = tournament("final", players(8))
+    tables = core.next_tables(t, [])
+    hands = {1: (minutes(10), minutes(25)), 2: (minutes(12), minutes(20))}
+    states = _states(tables, {1: (5120, 2300), 2: (3000, 2100)}, hands, finished={1})
+    state = core.round_state(t, 1, START, None, states)
+    assert state.stop == minutes(25) and state.clock is None and state.byes == ()
+    assert [s.done for s in state.tables] == [True, False] and not state.complete
+    assert state.table(2).table == 2 and state.table(3) is None
+    # table 2 saves the hand that was in progress
+    hands[2] += (minutes(27),)
+    state = core.round_state(t, 1, START, None, _states(tables, {1: (5120, 2300), 2: (3300, 2100)}, hands, {1}))
+    assert [s.done for s in state.tables] == [True, True] and state.complete
+    # the organiser ends the round: every table is done, the stop is the earlier moment
+    ended = core.round_state(t, 1, START, minutes(26), states)
+    assert ended.complete and all(s.done for s in ended.tables) and ended.stop == minutes(25)
+    m = tournament("mitchell", pairs(4))
+    free = _states(core.next_tables(m, []), {1: (900, 400), 2: (300, 200)}, {1: (minutes(5),), 2: (minutes(6),)})
+    playing = core.round_state(m, 1, START, None, free)
+    assert playing.stop is None and not playing.complete
+    stopped = core.round_state(m, 1, START, minutes(40), free)
+    assert stopped.stop == minutes(40) and stopped.complete
+    timed = tournament("rotation", players(4), round_end="minutes", round_minutes=45)
+    state = core.round_state(timed, 1, START, None, _states(core.next_tables(timed, []), {1: (0, 0)}, {1: ()}))
+    assert state.clock == Clock(START, 45) and state.stop == minutes(45) and not state.complete
+    early = core.round_state(timed, 1, START, minutes(30), state.tables)  # ended before the time is up
+    assert early.stop == minutes(30) and early.complete and early.clock == Clock(START, 45)
+
+
+def test_a_final_tournament_from_draw_to_places():
+    """docs/tournaments.md "Tables with a final": round 1 by the draw, round 2 the final table of the two
+    best qualifying pairs, then no more rounds; the places as they stand after each round."""
+    assert tournament("final", players(8), seed=None).order == []
+    t = tournament("final", players(8), seed=2026)
+    o = t.order
+    assert o == core.draw(8, 2026) and t.rounds == 2 and t.names == [f"P{i}" for i in range(8)]
+    first = core.next_tables(t, [])
+    assert [x.units for x in first] == [((o[0], o[2]), (o[1], o[3])), ((o[4], o[6]), (o[5], o[7]))]
+    hands = {1: (minutes(30),), 2: (minutes(31),)}
+    r1 = core.round_state(t, 1, START, None, _states(first, {1: (2500, 5040), 2: (4100, 2250)}, hands, {1}))
+    assert r1.complete
+    # qualifying: o1 & o3 (5040), o4 & o6 (4100); then o0 & o2 (2500) before o5 & o7 (2250)
+    final = core.next_tables(t, [r1])
+    assert final == [Table(2, 1, (f"P{o[1]}", f"P{o[4]}", f"P{o[3]}", f"P{o[6]}"), 0, ((o[1], o[3]), (o[4], o[6])))]
+    assert [(p.place, p.unit) for p in core.ranking(t, [r1])] == [
+        (1, o[1]), (1, o[3]), (2, o[4]), (2, o[6]), (3, o[0]), (3, o[2]), (4, o[5]), (4, o[7]),
+    ]  # fmt: skip
+    r2 = core.round_state(t, 2, minutes(40), None, _states(final, {1: (3000, 5100)}, {1: (minutes(70),)}, {1}))
+    assert [(p.place, p.unit) for p in core.ranking(t, [r1, r2])] == [
+        (1, o[4]), (1, o[6]), (2, o[1]), (2, o[3]), (3, o[0]), (3, o[2]), (4, o[5]), (4, o[7]),
+    ]  # fmt: skip
+    assert core.next_tables(t, [r1, r2]) == []
+    single = tournament("final", players(4))
+    assert single.rounds == 1 and len(core.next_tables(single, [])) == 1
+
+
+def test_a_mitchell_tournament_counts_its_byes():
+    """docs/tournaments.md "Pairs moving between tables" and "Ranking and ties": three pairs, two rounds;
+    the pair with the bye scores 2 match points and its average."""
+    t = tournament("mitchell", pairs(3), seed=5)
+    o = t.order  # North–South o0 at table 1; o1, o2 East–West (table 2: no North–South pair)
+    assert t.rounds == 2 and t.names == [f"A{i} & B{i}" for i in range(3)]
+    tables1 = core.next_tables(t, [])
+    assert [x.units for x in tables1] == [((o[0],), (o[1],))]
+    r1 = core.round_state(t, 1, START, None, _states(tables1, {1: (5000, 3333)}, {1: (minutes(50),)}, {1}))
+    assert r1.byes == (Bye(1, o[2]),) and r1.complete
+    tables2 = core.next_tables(t, [r1])
+    assert [x.units for x in tables2] == [((o[0],), (o[2],))]
+    r2 = core.round_state(t, 2, minutes(60), None, _states(tables2, {1: (2000, 5010)}, {1: (minutes(99),)}, {1}))
+    assert r2.byes == (Bye(2, o[1]),)
+    # o2: won 5010 + bye (2 mp, 5010 → 5010) = 4 mp 10020; o1: lost 3333 + bye (3333 → 3330) = 2 mp 6663;
+    # o0: won, lost = 2 mp 7000
+    assert [(p.place, p.unit, p.match_points, p.points, p.byes) for p in core.ranking(t, [r1, r2])] == [
+        (1, o[2], 4, 10020, 1),
+        (2, o[0], 2, 7000, 0),
+        (3, o[1], 2, 6663, 1),
+    ]
+    assert core.next_tables(t, [r1, r2]) == []
