@@ -427,9 +427,13 @@ def test_table_done():
 
 
 def _states(tables, totals, hands, finished=()):
+    """Each table's state; its hands numbered in the order they were saved across the tables, as the
+    archive numbers them."""
+    saved = sorted((moment, table, i) for table, moments in hands.items() for i, moment in enumerate(moments))
+    number = {(table, i): n for n, (_moment, table, i) in enumerate(saved, start=1)}
     return [
         TableState(t.round, t.table, 100 + t.table, t.units, t.seats, totals[t.table], hands[t.table],
-                   t.table in finished)
+                   t.table in finished, hand_ids=tuple(number[t.table, i] for i in range(len(hands[t.table]))))
         for t in tables
     ]  # fmt: skip
 

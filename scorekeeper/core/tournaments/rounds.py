@@ -1,0 +1,157 @@
+"""A round as the tables play it: its clock, when it stops, which tables are done, the standings now
+and the next round's tables (docs/tournaments.md, "When a round ends"). Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Sequence
+
+from scorekeeper.core.messages import N_, Problem
+from scorekeeper.core.tournaments.ranking import Place, Played, final_places, final_table, standings
+from scorekeeper.core.tournaments.seating import WARNING_MINUTES, Bye, Table, Tournament, round_plan
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A round's timer: minutes from its start, a warning WARNING_MINUTES before the end."""
+
+    started: datetime
+    minutes: int
+
+    @property
+    def ends(self) -> datetime:
+        return self.started + timedelta(minutes=self.minutes)
+
+    def left(self, now: datetime) -> int:
+        """Seconds left (0 once time is up)."""
+        return max(0, int((self.ends - now).total_seconds()))
+
+    def warning(self, now: datetime) -> bool:
+        return 0 < self.left(now) <= WARNING_MINUTES * 60
+
+
+def stop_moment(
+    round_end: str, minutes: int | None, started: datetime, fmt: str, finished_at: Sequence[datetime]
+) -> datetime | None:
+    """When the round stops for every table still playing (each then finishes the hand in progress):
+    at the end of its time, and in ``final`` when the first table's game reaches the target
+    (``finished_at``: when each finished game's last hand was saved). None: tables play to their own end."""
+    moments = []
+    if round_end == "minutes" and minutes:
+        moments.append(Clock(started, minutes).ends)
+    if fmt == "final" and finished_at:
+        moments.append(min(finished_at))
+    return min(moments) if moments else None
+
+
+def table_done(
+    round_end: str, hands_limit: int | None, finished: bool, hands: Sequence[datetime], stop: datetime | None
+) -> bool:
+    """Whether a table's round is over: its game reached the target, or it played the round's number of
+    hands, or the round stopped and the table has since saved the hand that was in progress
+    (``hands``: when each of its hands was saved)."""
+    if finished:
+        return True
+    if round_end == "hands" and hands_limit and len(hands) >= hands_limit:
+        return True
+    return stop is not None and any(saved >= stop for saved in hands)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table's game in a round as the archive has it: seats, each side's totals, when each hand was
+    saved, whether the game reached its end; ``done`` once worked out by ``round_state``."""
+
+    round: int
+    table: int
+    game_id: int
+    units: tuple[tuple[int, ...], tuple[int, ...]]
+    seats: tuple[str, ...]
+    totals: tuple[int, int]
+    hands: tuple[datetime, ...]
+    finished: bool
+    done: bool = False
+    hand_ids: tuple[int, ...] = ()  # the hands' numbers, in the order they were saved (across all games)
+
+    @property
+    def played(self) -> Played:
+        return Played(self.round, self.table, self.units, self.totals, len(self.hands))
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """A round as the tables play it: its tables, its byes, when it stops for all, its timer."""
+
+    number: int
+    started: datetime
+    ended: datetime | None
+    tables: tuple[TableState, ...]
+    byes: tuple[Bye, ...]
+    stop: datetime | None
+    clock: Clock | None
+
+    @property
+    def complete(self) -> bool:
+        """Every table's round is over (or the organiser ended it)."""
+        return self.ended is not None or all(t.done for t in self.tables)
+
+    def table(self, number: int) -> TableState | None:
+        return next((t for t in self.tables if t.table == number), None)
+
+
+def round_state(
+    t: Tournament, number: int, started: datetime, ended: datetime | None, tables: Sequence[TableState]
+) -> RoundState:
+    """Which tables are done in a round, when it stops, its timer (docs/tournaments.md, "When a round ends")."""
+    clock_stop = stop_moment(t.round_end, t.round_minutes, started, t.format, ())
+    # ``final``: the first hand that took a table to the target stops the others; a hand saved after it
+    # (a higher number: no two hands share one, as two may share a second) is the hand in progress
+    finishing = [table for table in tables if t.format == "final" and table.finished and table.hand_ids]
+    first = min(finishing, key=lambda table: table.hand_ids[-1]) if finishing else None
+    stop = (
+        min(x for x in (clock_stop, first and first.hands[-1], ended) if x) if (clock_stop or first or ended) else None
+    )
+
+    def done(table: TableState) -> bool:
+        if ended is not None or table_done(t.round_end, t.round_hands, table.finished, table.hands, clock_stop):
+            return True
+        return first is not None and any(i > first.hand_ids[-1] for i in table.hand_ids)
+
+    done_tables = tuple(TableState(**{**table.__dict__, "done": done(table)}) for table in tables)
+    byes = tuple(round_plan(t.format, t.entrants, t.order, number)[1]) if t.format == "mitchell" else ()
+    clock = Clock(started, t.round_minutes) if t.round_end == "minutes" and t.round_minutes else None
+    return RoundState(number, started, ended, done_tables, byes, stop, clock)
+
+
+def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
+    """The standings now: every game played so far counts with its totals as they stand."""
+    games = [table.played for r in rounds for table in r.tables]
+    if t.format == "final":
+        return final_places(len(t.entrants), t.order, games)
+    byes = [b for r in rounds for b in r.byes]
+    return standings(t.format, len(t.entrants), t.order, games, byes)
+
+
+def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
+    """The tables of the next round (empty when all are played): by the movement, or ``final``'s final table."""
+    number = len(rounds) + 1
+    if number > t.rounds:
+        return []
+    if t.format == "final" and number == 2:
+        return [final_table(t.entrants, t.order, [table.played for table in rounds[0].tables])]
+    return round_plan(t.format, t.entrants, t.order, number)[0]
+
+
+def start_problem(t: Tournament, rounds: Sequence[RoundState]) -> Problem | None:
+    """Why the next round cannot start now, or None: before the draw, after the close, while a round
+    is being played, once every round is played."""
+    if t.closed_at:
+        return Problem(None, "tournament", N_("The tournament is closed."))
+    if t.seed is None:
+        return Problem(None, "tournament", N_("Draw the seats first."))
+    if rounds and not rounds[-1].complete:
+        return Problem(None, "tournament", N_("Round %(round)s is still being played."), {"round": rounds[-1].number})
+    if len(rounds) >= t.rounds:
+        return Problem(None, "tournament", N_("Every round has been played."))
+    return None
