@@ -150,8 +150,7 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
         return _refused(N_("The tournament is closed: its games are read-only."))
     if not adding:
         return None
-    state = tournament_reads.rounds(db, t)[seat.round - 1]
-    table = state.table(seat.table)
+    table = tournament_reads.one_round(db, t, seat.round).table(seat.table)
     if table is not None and table.done and not table.finished:
         return _refused(N_("The round is over at this table: no more hands."))
     return None

@@ -75,8 +75,18 @@ def _table(db: Database, row: dict[str, Any]) -> core.TableState:
 
 def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:
     """Every round started so far, each with its tables as they stand."""
+    return _rounds(db, t, "select * from tournament_rounds where tournament_id = ? order by round", [t.id])
+
+
+def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:
+    """One round with its tables as they stand (what a hand's save asks about its table), or None."""
+    found = _rounds(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])
+    return found[0] if found else None
+
+
+def _rounds(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list[core.RoundState]:
     out = []
-    for r in db.query("select * from tournament_rounds where tournament_id = ? order by round", [t.id]):
+    for r in db.query(sql, args):
         tables = [
             _table(db, row)
             for row in db.query(

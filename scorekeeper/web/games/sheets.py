@@ -116,7 +116,7 @@ def _tournament_seat(game_id: int) -> TournamentSeat | None:
     if seat is None:
         return None
     t = tournament_reads.get(get_db(), seat.tournament_id)
-    state = tournament_reads.rounds(get_db(), t)[seat.round - 1].table(seat.table)
+    state = tournament_reads.one_round(get_db(), t, seat.round).table(seat.table)
     return TournamentSeat(t.id, t.name, seat.round, seat.table, bool(state and state.done))
 
 
