@@ -113,6 +113,15 @@ def test_the_form_refuses_with_the_reason_beside_the_field_and_keeps_what_was_ty
     assert client.get("/tournaments").text.count("Club night") == 0  # nothing was stored
 
 
+def test_a_name_that_looks_like_a_player_kept_asks_did_you_mean(client):
+    assert create(client).status_code == 302  # PlayerA … PlayerH are kept now
+    looks_alike = "\n".join(["PlayerА"] + EIGHT[1:])  # a Cyrillic А
+    response = create(client, name="Second night", entrants=looks_alike)
+    assert response.status_code == 422 and "Did you mean PlayerA?" in response.text
+    assert 'name="someone_new"' in response.text
+    assert create(client, name="Second night", entrants=looks_alike, someone_new="y").status_code == 302
+
+
 def test_only_rule_sets_with_a_table_of_four_in_partnerships_are_offered(client):
     page = client.get("/tournaments/new").text
     offered = re.findall(r'<option value="([^"]+)"', page)
@@ -173,6 +182,16 @@ def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
     refused = post_hand(client, two, *small_hand())
     assert refused.status_code == 409 and "The tournament is closed" in refused.text
     assert "Final standings" in client.get(f"/tournaments/{tid}/standings").text
+
+
+def test_the_tournaments_games_are_ordinary_games_of_its_evening(client, app):
+    tid = started(client)
+    t, _rounds = state(app, tid)
+    page = client.get(f"/evenings/{t.evening_id}").text
+    assert f'href="/tournaments/{tid}"' in page and "Tournament: Club night" in page
+    for number in (1, 2):
+        assert f'href="/games/{table_game(client, tid, number)}"' in page
+    assert all(name in client.get("/players").text for name in EIGHT)
 
 
 def test_a_result_can_be_corrected_until_the_close(client, app):

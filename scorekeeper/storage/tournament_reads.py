@@ -51,6 +51,11 @@ def all_tournaments(db: Database) -> list[core.Tournament]:
     return [_from_row(r) for r in db.query("select * from tournaments order by id desc")]
 
 
+def of_evening(db: Database, evening_id: int) -> list[core.Tournament]:
+    """The tournaments played on an evening (a tournament makes its own evening)."""
+    return [_from_row(r) for r in db.query("select * from tournaments where evening_id = ? order by id", [evening_id])]
+
+
 def _moment(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
 

@@ -15,7 +15,7 @@ from scorekeeper.services import archive as archive_service
 from scorekeeper.services import evenings as evening_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services.verdicts import MISSING
-from scorekeeper.storage import backup, queries, rating_reads, reads
+from scorekeeper.storage import backup, queries, rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
@@ -147,6 +147,7 @@ def evening(evening_id: int):
         payments=payments,
         today=clock.today(),
         rating_changes=rating_reads.evening_changes(get_db(), evening_id),
+        tournaments=tournament_reads.of_evening(get_db(), evening_id),
     )
 
 

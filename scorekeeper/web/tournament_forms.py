@@ -11,14 +11,14 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.core import names, variants
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_
-from scorekeeper.web.forms import no_control_characters
+from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
 FORMAT_NAMES = {
@@ -93,6 +93,7 @@ class TournamentForm(FlaskForm):
         N_("Players"),
         validators=[InputRequired(message=_l("Enter the players.")), Length(max=4000), no_control_characters],
     )
+    someone_new = BooleanField(SOMEONE_NEW)
     season_points = StringField(
         N_("Season points by place"), default=", ".join(str(p) for p in core.DEFAULT_SEASON_POINTS)
     )
@@ -137,6 +138,12 @@ class TournamentForm(FlaskForm):
             self.season_points.errors = [gettext("Whole numbers with commas between them, best place first.")]
             ok = False
         return ok
+
+    def new_names_checked(self, known: list[str]) -> bool:
+        """A name that looks like a player kept without being him asks "Did you mean Anna?" (unless
+        "someone new" is ticked); True when nothing needs asking."""
+        typed = [(self.entrants, n) for e in self.entrant_list() for n in e if n not in known]
+        return look_alikes(self, typed, known)
 
     def points(self) -> tuple[int, ...] | None:
         """The season points typed (``10, 8, 6``), or None if they cannot be read."""

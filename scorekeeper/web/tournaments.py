@@ -53,7 +53,8 @@ def new_tournament():
     form = TournamentForm()
     choices = rule_choices(reads.all_house_rules(get_db()))
     form.rules.choices = [(value, gettext(name)) for value, name, _layout in choices]
-    if form.is_submitted() and all([form.validate_on_submit(), form.check()]):  # every message at once
+    checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(reads.all_player_names(get_db())))
+    if form.is_submitted() and all([check() for check in checks]):  # every message at once
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
         own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
         outcome = service.create(
