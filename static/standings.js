@@ -1,11 +1,40 @@
 // The standings on a big screen: ask every second whether anything was saved (the archive's version),
 // fetch the page again when it was and put its content in place; the round's clock counts down here.
+// On a screen wider than 1000 px the page is one screen: its text takes the largest size at which
+// every table and every line of the ranking is in view and no name is cut (style.css: --fit).
 (function () {
   "use strict";
   var polling = false;
   var shownAt = Date.now();
 
   function main() { return document.querySelector("main.standings"); }
+
+  var WIDE = window.matchMedia ? window.matchMedia("(min-width: 1000px)") : null;
+
+  // 2: something is out of view (the page would scroll); 1: all is in view but a name is cut; 0: it fits.
+  function overflows(root) {
+    if (root.scrollHeight > root.clientHeight + 1 || root.scrollWidth > root.clientWidth + 1) return 2;
+    var cut = root.querySelectorAll(".s-names, .s-name, .s-head h1, .s-ranking ol");
+    for (var i = 0; i < cut.length; i++) if (cut[i].scrollWidth > cut[i].clientWidth + 1) return 1;
+    return 0;
+  }
+
+  // The largest scale (of the screen's own size, 1.4 down to 0.4) at which everything is in view and no
+  // name is cut, tried from the largest down, as a smaller text may put more tables on a row and so
+  // need more room; when none is, the largest at which everything is in view (a long name cut short).
+  function fit() {
+    var root = main();
+    if (!root) return;
+    if (!WIDE || !WIDE.matches) { root.style.removeProperty("--fit"); return; }
+    var inView = null;
+    for (var scale = 1.4; scale >= 0.4 - 1e-9; scale = Math.round((scale - 0.05) * 100) / 100) {
+      root.style.setProperty("--fit", String(scale));
+      var state = overflows(root);
+      if (state === 0) return;
+      if (state === 1 && inView === null) inView = scale;
+    }
+    root.style.setProperty("--fit", String(inView === null ? 0.4 : inView));
+  }
 
   function refresh() {
     return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
@@ -20,6 +49,7 @@
         now.dataset.version = fresh.dataset.version;
         shownAt = Date.now();
         tick();
+        fit();
       });
   }
 
@@ -50,6 +80,9 @@
     note.textContent = left === 0 ? clock.dataset.tUp : (warn ? clock.dataset.tWarn : "");
   }
 
+  fit();
+  window.addEventListener("resize", fit);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   setInterval(poll, 1000);
   setInterval(tick, 1000);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
