@@ -182,6 +182,7 @@ def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
     refused = post_hand(client, two, *small_hand())
     assert refused.status_code == 409 and "The tournament is closed" in refused.text
     assert "Final standings" in client.get(f"/tournaments/{tid}/standings").text
+    assert "10 season points" in client.get(f"/tournaments/{tid}").text
 
 
 def test_the_tournaments_games_are_ordinary_games_of_its_evening(client, app):
@@ -308,6 +309,7 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
             post_hand(client, table_game(client, tid, table), *small_hand())
     t, rounds = state(app, tid)
     assert all(r.complete for r in rounds) and core.start_problem(t, rounds) is not None
+    assert "That was the last round" in client.get(f"/tournaments/{tid}/tables/1").text
     places = core.ranking(t, rounds)
     # North–South won every game (150 to 130), East–West lost theirs; each East–West pair had one bye,
     # counted as a win with its average points (130)
