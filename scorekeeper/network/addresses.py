@@ -184,8 +184,8 @@ def reachable_url(url: str, addresses: tuple[str, ...] | None = None, trusted=No
 
 
 @functools.lru_cache(maxsize=256)
-def qr_svg(text: str) -> str:
-    """A QR code of the text as inline SVG markup."""
+def qr_svg(text: str, title: str = "QR code") -> str:
+    """A QR code of the text as inline SVG markup (``title``: what a screen reader says, in the reader's language)."""
     out = io.BytesIO()
     segno.make(text, error="m").save(
         out,
@@ -196,7 +196,7 @@ def qr_svg(text: str) -> str:
         xmldecl=False,
         svgns=True,
         nl=False,
-        title="QR code",
+        title=title,
         svgclass="qr",
         dark="#000",
         light="#fff",

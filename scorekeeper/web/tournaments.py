@@ -155,7 +155,9 @@ def table_codes(tournament_id: int):
     """A QR code per table, to print and put on the tables: each opens its table's current game."""
     t = _load(tournament_id)
     tables = core.tables_of(t.format, len(t.entrants))
-    codes = [(n, _table_url(t, n), addresses.qr_svg(_table_url(t, n))) for n in range(1, tables + 1)]
+    codes = [
+        (n, _table_url(t, n), addresses.qr_svg(_table_url(t, n), gettext("QR code"))) for n in range(1, tables + 1)
+    ]
     return render_template("tournaments/codes.html", t=t, codes=codes)
 
 

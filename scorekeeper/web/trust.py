@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from cryptography.x509.oid import NameOID
 from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask_babel import gettext
 
 from scorekeeper.network import addresses, tls
 
@@ -41,7 +42,7 @@ def page():
         common_name=ca.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value if ca is not None else "",
         fingerprint=tls.fingerprint(ca) if ca is not None else "",
         download=download,
-        qr=addresses.qr_svg(download) if ca is not None else "",
+        qr=addresses.qr_svg(download, gettext("QR code")) if ca is not None else "",
         file_name=DOWNLOAD_NAME,
         https_url=_https_url(int(port)) if port else None,
         secure=request.is_secure,

@@ -91,7 +91,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         live_game=game,
         live_url=url_for("access.view_version", token=token) if readonly else None,
         share_url=share_url,
-        share_qr=addresses.qr_svg(share_url),
+        share_qr=addresses.qr_svg(share_url, gettext("QR code")),
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
         corrections={} if readonly else reads.corrections(get_db(), game_id),
