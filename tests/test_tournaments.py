@@ -367,12 +367,14 @@ def test_a_round_on_time_warns_then_lets_the_hand_in_progress_finish(client, app
     game = table_game(client, tid, 1)
     page = client.get(f"/tournaments/{tid}/standings").text
     assert re.search(r'class="s-clock"[^>]*data-left="(29\d\d|3000)"', page)  # 50 minutes, just started
+    assert "The round has stopped" not in client.get(f"/tournaments/{tid}").text
     _started_minutes_ago(app, tid, 45)
     page = client.get(f"/tournaments/{tid}/standings").text
     assert 'class="s-clock warn"' in page and "10 minutes left" in page
     _started_minutes_ago(app, tid, 51)
     page = client.get(f"/tournaments/{tid}/standings").text
     assert "Time is up: finish the hand in progress." in page
+    assert "The round has stopped: each table finishes the hand in progress." in client.get(f"/tournaments/{tid}").text
     assert post_hand(client, game, *small_hand()).status_code == 302  # the hand in progress
     assert post_hand(client, game, *small_hand()).status_code == 409
     _t, rounds = state(app, tid)
