@@ -451,3 +451,96 @@ def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
             assert (rounds, tables) == (1, 2)
             pages = [p.get(f"/tournaments/{tid}") for p in phones]
             assert sum("Round 1 is still being played." in page for page in pages) == 1
+
+
+@pytest.mark.slow
+def test_the_organisers_double_taps_at_once_act_once(tmp_path):
+    """Two phones tap the same button at the same instant: one draw, one end of the round, one close,
+    each once on record; the other phone is told why."""
+    from scorekeeper import create_app
+    from tests.helpers import served
+    from tests.test_concurrency import Phone, _at_once
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    with app.app_context():
+        db = dbmod.get_db()
+        ids = [
+            service.create(
+                db, name=f"T{n}", fmt="final", variant="classic", layout="4", entrants=[(f"{n}{x}",) for x in EIGHT]
+            ).id
+            for n in range(5)
+        ]
+
+    def log(tid, action):
+        with app.app_context():
+            return (
+                dbmod.get_db()
+                .execute("select count(*) from tournament_log where tournament_id = ? and action = ?", [tid, action])
+                .fetchone()[0]
+            )
+
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        for tid in ids:
+            for path, action, told in (
+                ("/draw", "draw", "The seats are drawn already."),
+                ("/rounds", "round started", "Round 1 is still being played."),
+                ("/rounds/1/end", "round ended", "Round 1 is over already."),
+                ("/close", "closed", "The tournament is closed."),
+            ):
+                phones = [Phone(base), Phone(base)]
+                tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
+                calls = [
+                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}{path}", {"csrf_token": t}))
+                    for p, t in zip(phones, tokens)
+                ]
+                assert [status for status, _, _ in _at_once(calls)] == [302, 302]
+                assert log(tid, action) == 1, (tid, action)
+                pages = [p.get(f"/tournaments/{tid}") for p in phones]
+                assert sum(told in page for page in pages) == 1, (tid, path)
+
+
+@pytest.mark.slow
+def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_refused(tmp_path):
+    from scorekeeper import create_app
+    from tests.helpers import as_the_form_posts, served
+    from tests.test_concurrency import Phone, _at_once
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    games = []
+    with app.app_context():
+        db = dbmod.get_db()
+        for n in range(8):
+            tid = service.create(
+                db,
+                name=f"T{n}",
+                fmt="mitchell",
+                variant="classic",
+                layout="4",
+                entrants=[(f"A{n}", f"B{n}"), (f"C{n}", f"D{n}")],
+            ).id
+            service.draw(db, tid)
+            service.start_round(db, tid)
+            games.append((tid, tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id))
+    outcomes = set()
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        for tid, game in games:
+            organiser, table = Phone(base), Phone(base)
+            end = {"csrf_token": organiser.form(f"/tournaments/{tid}")["csrf_token"]}
+            hand = {
+                **table.form(f"/games/{game}/hands/new"),
+                **as_the_form_posts({k: v for side in small_hand() for k, v in side.items()}, {}),
+            }
+            results = _at_once(
+                [
+                    lambda: organiser.post(f"/tournaments/{tid}/rounds/1/end", end),
+                    lambda: table.post(f"/games/{game}/hands/new", hand),
+                ]
+            )
+            ended, saved = results[0][0], results[1][0]
+            with app.app_context():
+                hands = reads.hand_count(dbmod.get_db(), game)
+            assert ended == 302 and saved in (302, 409) and hands == (1 if saved == 302 else 0), (ended, saved, hands)
+            outcomes.add(saved)
+    assert outcomes  # which one came first is the server's to decide; both are consistent
