@@ -114,12 +114,62 @@ def test_the_form_refuses_with_the_reason_beside_the_field_and_keeps_what_was_ty
 
 
 def test_a_name_that_looks_like_a_player_kept_asks_did_you_mean(client):
-    assert create(client).status_code == 302  # PlayerA … PlayerH are kept now
+    started(client)  # PlayerA … PlayerH play a round: they are kept now
     looks_alike = "\n".join(["PlayerА"] + EIGHT[1:])  # a Cyrillic А
     response = create(client, name="Second night", entrants=looks_alike)
     assert response.status_code == 422 and "Did you mean PlayerA?" in response.text
     assert 'name="someone_new"' in response.text
     assert create(client, name="Second night", entrants=looks_alike, someone_new="y").status_code == 302
+
+
+def test_before_the_draw_the_players_and_settings_can_be_changed(client, app):
+    tid = int(create(client).headers["Location"].rsplit("/", 1)[1])
+    form = client.get(f"/tournaments/{tid}/edit").text
+    assert "PlayerA\nPlayerB" in form and 'value="Club night"' in form and 'name="version" value="0"' in form
+    token = csrf_token(client, f"/tournaments/{tid}/edit")
+    fields = {"csrf_token": token, "version": "0", "name": "Club night", "format": "mitchell", "rules": "modern"}
+    fields.update(round_end="hands", round_hands="3", entrants="Ann & Bob\nCid & Dee\nEve & Fay", season_points="5, 3")
+    assert client.post(f"/tournaments/{tid}/edit", data=fields).status_code == 302
+    t, _rounds = state(app, tid)
+    assert (t.format, t.variant, t.round_hands, t.season_points) == ("mitchell", "modern", 3, (5, 3))
+    assert t.entrants == (("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"))
+    assert "Tournament changed" in client.get(f"/tournaments/{tid}").text
+    stale = client.post(f"/tournaments/{tid}/edit", data={**fields, "name": "Other name"})  # still at version 0
+    assert stale.status_code == 422 and "Another phone changed this tournament meanwhile" in stale.text
+    assert 'value="Other name"' in stale.text  # what was typed stays
+    act(client, tid, "/draw")
+    assert client.get(f"/tournaments/{tid}/edit").status_code == 302
+    late = client.post(f"/tournaments/{tid}/edit", data={**fields, "version": "2"})
+    assert late.status_code == 302 and state(app, tid)[0].name == "Club night"
+
+
+def test_the_evening_is_made_when_the_first_round_starts_with_the_players_as_they_are(client, app):
+    tid = int(create(client).headers["Location"].rsplit("/", 1)[1])
+    assert state(app, tid)[0].evening_id is None
+    act(client, tid, "/draw")
+    act(client, tid, "/rounds")
+    t, _rounds = state(app, tid)
+    with app.app_context():
+        evening = reads.get_evening(dbmod.get_db(), t.evening_id)
+    assert evening.place == "Club night" and sorted(p.name for p in evening.players) == sorted(EIGHT)
+
+
+def test_a_tournament_is_deleted_before_its_first_round_once_the_box_is_ticked(client, app):
+    tid = int(create(client).headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/tournaments/{tid}").text
+    assert "Delete this tournament" in page
+    assert act(client, tid, "/delete").status_code == 302
+    assert "Tick the box to delete the tournament." in client.get(f"/tournaments/{tid}").text
+    token = csrf_token(client, f"/tournaments/{tid}")
+    response = client.post(f"/tournaments/{tid}/delete", data={"csrf_token": token, "sure": "y"})
+    assert response.status_code == 302 and response.headers["Location"].endswith("/tournaments")
+    assert "Tournament Club night deleted." in client.get("/tournaments").text
+    assert client.get(f"/tournaments/{tid}").status_code == 404
+    played = started(client)
+    assert "Delete this tournament" not in client.get(f"/tournaments/{played}").text
+    token = csrf_token(client, f"/tournaments/{played}")
+    client.post(f"/tournaments/{played}/delete", data={"csrf_token": token, "sure": "y"})
+    assert "A round has started: the tournament can no longer be deleted." in client.get(f"/tournaments/{played}").text
 
 
 def test_only_rule_sets_with_a_table_of_four_in_partnerships_are_offered(client):

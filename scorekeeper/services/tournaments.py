@@ -5,6 +5,7 @@ tables' games are ordinary games: ``hand_guard`` is what the games' service asks
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime
 from typing import Any, Sequence
@@ -14,7 +15,7 @@ from sqlite_utils import Database
 from scorekeeper.core import clock
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.services.verdicts import MISSING, PROBLEMS, REFUSED, SAVED, Verdict
+from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
 from scorekeeper.storage import changes, evenings, games, reads, tournament_reads, transaction
 from scorekeeper.storage import tournaments as store
 
@@ -23,41 +24,66 @@ def _refused(text: str, **args: Any) -> Verdict:
     return Verdict(REFUSED, problems=(Problem(None, "tournament", text, args),))
 
 
-def create(
-    db: Database,
-    *,
-    name: str,
-    fmt: str,
-    variant: str,
-    entrants: Sequence[Sequence[str]],
-    layout: str | None = None,
-    settings: dict[str, Any] | None = None,
-    house_rules_id: int | None = None,
-    target: int | None = None,
-    round_end: str = "target",
-    round_hands: int | None = None,
-    round_minutes: int | None = None,
-    season_points: Sequence[int] = core.DEFAULT_SEASON_POINTS,
-    phone: str | None = None,
-) -> Verdict:
-    """A new tournament with its own evening in the archive (its games are played on it): SAVED with
-    its id, or PROBLEMS when the entrants cannot play the format."""
+def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, settings: Any, **given: Any) -> dict[str, Any]:
+    """A tournament's columns as the form gives them (a round's number of hands or minutes only where it ends so)."""
     assert fmt in core.FORMATS and round_end in core.ROUND_ENDS
+    given.update(entrants=entrants, format=fmt, round_end=round_end, settings=settings or {})
+    given["round_hands"] = given.get("round_hands") if round_end == "hands" else None
+    given["round_minutes"] = given.get("round_minutes") if round_end == "minutes" else None
+    return given
+
+
+def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_end: str = "target", settings=None,
+           phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
+    """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
+    season_points): SAVED with its id, or PROBLEMS when the entrants cannot play the format. Its evening
+    in the archive is made when its first round starts, with the players as they are then."""
+    problems = core.entrant_problems(fmt, entrants)
+    if problems:
+        return Verdict(PROBLEMS, problems=tuple(problems))
+    fields.setdefault("season_points", core.DEFAULT_SEASON_POINTS)
+    with transaction.write(db):
+        tournament_id = store.insert(db, _fields(entrants, fmt, round_end, settings, **fields))
+        store.log(
+            db, tournament_id, "created", {"name": fields["name"], "format": fmt, "entrants": len(entrants)}, phone
+        )
+        return Verdict(SAVED, id=tournament_id)
+
+
+def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence[Sequence[str]], fmt: str,
+           round_end: str = "target", settings=None, phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
+    """Change a tournament before its draw (its players, format, rules, round end, season points):
+    SAVED; PROBLEMS; REFUSED once drawn; OVERTAKEN when another phone changed it since ``version``."""
     problems = core.entrant_problems(fmt, entrants)
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
     with transaction.write(db):
-        players = [n for e in entrants for n in e]
-        evening_id = evenings.create_evening(db, clock.today(), players, place=name)
-        fields = dict(
-            name=name, format=fmt, variant=variant, layout=layout, settings=settings, house_rules_id=house_rules_id,
-            target=target, round_end=round_end, round_hands=round_hands if round_end == "hands" else None,
-            round_minutes=round_minutes if round_end == "minutes" else None, season_points=season_points,
-            entrants=entrants, evening_id=evening_id,
-        )  # fmt: skip
-        tournament_id = store.insert(db, fields)
-        store.log(db, tournament_id, "created", {"name": name, "format": fmt, "entrants": len(entrants)}, phone)
-        return Verdict(SAVED, id=tournament_id)
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if t.seed is not None:
+            return _refused(N_("The seats are drawn: the tournament can no longer be changed."))
+        changed = _fields(entrants, fmt, round_end, settings, **fields)
+        changed["season_points"] = json.dumps(list(changed["season_points"]))
+        changed["entrants"] = json.dumps([list(e) for e in entrants])
+        changed["settings"] = json.dumps(changed["settings"], sort_keys=True)
+        if not store.set_fields(db, t.id, version, **changed):
+            return Verdict(OVERTAKEN, id=t.id, now=t.version)
+        store.log(db, t.id, "changed", {"name": fields["name"], "format": fmt, "entrants": len(entrants)}, phone)
+        return Verdict(SAVED, id=t.id)
+
+
+def delete(db: Database, tournament_id: int) -> Verdict:
+    """Delete a tournament before its first round (nothing was played: no game, no evening): SAVED with
+    its name in ``extra``; REFUSED once a round has started; MISSING."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if tournament_reads.rounds(db, t):
+            return _refused(N_("A round has started: the tournament can no longer be deleted."))
+        store.delete(db, t.id)
+        return Verdict(SAVED, id=t.id, extra={"name": t.name})
 
 
 def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int | None = None) -> Verdict:
@@ -86,6 +112,10 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         if problem:
             return Verdict(REFUSED, problems=(problem,))
         number = len(rounds) + 1
+        if t.evening_id is None:  # the first round: the tournament's evening, with its players as they are now
+            evening_id = evenings.create_evening(db, clock.today(), [n for e in t.entrants for n in e], place=t.name)
+            store.set_fields(db, t.id, t.version, evening_id=evening_id)
+            t = tournament_reads.get(db, t.id)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in core.next_tables(t, rounds):
             game_id = games.create_game(

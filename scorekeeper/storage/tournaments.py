@@ -80,3 +80,10 @@ def log(db: Database, tournament_id: int, action: str, detail: Any, phone: str |
         "insert into tournament_log (tournament_id, action, detail, at, phone_id) values (?, ?, ?, ?, ?)",
         [tournament_id, action, json.dumps(detail, sort_keys=True), transaction.utc_now(), changes.phone_id(db, phone)],
     )
+
+
+def delete(db: Database, tournament_id: int) -> None:
+    """Remove a tournament that never started a round, with its record."""
+    assert db.conn.in_transaction
+    db.execute("delete from tournament_log where tournament_id = ?", [tournament_id])
+    db.execute("delete from tournaments where id = ?", [tournament_id])

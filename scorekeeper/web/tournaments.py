@@ -13,7 +13,7 @@ from scorekeeper.core import tournaments as core
 from scorekeeper.core import variants
 from scorekeeper.network import addresses
 from scorekeeper.services import tournaments as service
-from scorekeeper.services.verdicts import MISSING, PROBLEMS, REFUSED
+from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web import i18n
@@ -50,25 +50,76 @@ def tournament_list():
 @bp.route("/tournaments/new", methods=["GET", "POST"])
 def new_tournament():
     """Start a tournament: what was typed stays when something is refused."""
-    form = TournamentForm()
+    return _tournament_form(None)
+
+
+@bp.route("/tournaments/<int:tournament_id>/edit", methods=["GET", "POST"])
+def edit_tournament(tournament_id: int):
+    """Change a tournament before its draw (a name mistyped, a player missing)."""
+    t = _load(tournament_id)
+    if t.seed is not None:
+        flash(gettext("The seats are drawn: the tournament can no longer be changed."))
+        return redirect(url_for("tournaments.tournament", tournament_id=t.id))
+    return _tournament_form(t)
+
+
+def _as_typed(t: core.Tournament) -> dict:
+    """A tournament's values as its form shows them."""
+    return dict(
+        name=t.name, format=t.format, rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
+        round_end=t.round_end, round_hands=t.round_hands or 3, round_minutes=t.round_minutes or 50, target=t.target,
+        entrants="\n".join(" & ".join(e) for e in t.entrants), season_points=", ".join(map(str, t.season_points)),
+    )  # fmt: skip
+
+
+def _tournament_form(t: core.Tournament | None):
+    """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
+    form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
     choices = rule_choices(reads.all_house_rules(get_db()))
     form.rules.choices = [(value, gettext(name)) for value, name, _layout in choices]
     checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(reads.all_player_names(get_db())))
-    if form.is_submitted() and all([check() for check in checks]):  # every message at once
+    if form.is_submitted() and all([check() for check in checks]):
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
         own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
-        outcome = service.create(
-            get_db(), name=" ".join(form.name.data.split()), fmt=form.format.data,
-            variant=own.base if own else value, entrants=form.entrant_list(), layout=layout,
-            settings=dict(own.changes) if own else {}, house_rules_id=own.id if own else None,
-            target=form.target.data, round_end=form.round_end.data, round_hands=form.round_hands.data,
-            round_minutes=form.round_minutes.data, season_points=form.points(), phone=phone_token(),
+        fields = dict(
+            name=" ".join(form.name.data.split()), fmt=form.format.data, variant=own.base if own else value,
+            entrants=form.entrant_list(), layout=layout, settings=dict(own.changes) if own else {},
+            house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
+            round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
+            phone=phone_token(),
         )  # fmt: skip
-        if outcome.status == PROBLEMS:
+        if t is None:
+            outcome = service.create(get_db(), **fields)
+        else:
+            outcome = service.change(get_db(), t.id, request.form.get("version", -1, type=int), **fields)
+        if outcome.status == MISSING:
+            abort(404)
+        if outcome.status in (PROBLEMS, REFUSED):
             form.entrants.errors = [i18n.problem_message(outcome.problems[0])]
+        elif outcome.status == OVERTAKEN:
+            form.name.errors = [gettext("Another phone changed this tournament meanwhile: check it and save again.")]
+            t = _load(t.id)
         else:
             return redirect(url_for("tournaments.tournament", tournament_id=outcome.id))
-    return render_template("tournaments/new.html", form=form, hints=FORMAT_HINTS), (422 if form.is_submitted() else 200)
+    return render_template("tournaments/new.html", form=form, hints=FORMAT_HINTS, t=t), (
+        422 if form.is_submitted() else 200
+    )
+
+
+@bp.post("/tournaments/<int:tournament_id>/delete")
+def delete_tournament(tournament_id: int):
+    """Delete a tournament before its first round, once the box saying so is ticked."""
+    _load(tournament_id)
+    if request.form.get("sure") != "y":
+        flash(gettext("Tick the box to delete the tournament."))
+        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    outcome = service.delete(get_db(), tournament_id)
+    if outcome.status == REFUSED:
+        return _act(tournament_id, outcome, "")
+    if outcome.status == MISSING:
+        abort(404)
+    flash(gettext("Tournament %(name)s deleted.", name=outcome.extra["name"]))
+    return redirect(url_for("tournaments.tournament_list"))
 
 
 def _plan(t: core.Tournament) -> list[list[core.Table]]:
@@ -105,6 +156,7 @@ def _action_name(action: tournament_reads.Action) -> str:
     number = (action.detail or {}).get("round")
     return {
         "created": lambda: gettext("Tournament created"),
+        "changed": lambda: gettext("Tournament changed"),
         "draw": lambda: gettext("Seats drawn by lot"),
         "round started": lambda: gettext("Round %(round)s started", round=number),
         "round ended": lambda: gettext("Round %(round)s ended by the organiser", round=number),

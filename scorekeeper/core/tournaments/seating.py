@@ -12,7 +12,14 @@ from scorekeeper.core.messages import N_, Problem
 
 FORMATS = ("final", "mitchell", "rotation")
 ROUND_ENDS = ("target", "hands", "minutes")
-ACTIONS = ("created", "draw", "round started", "round ended", "closed")  # the organiser's, as they are on record
+ACTIONS = (
+    "created",
+    "changed",
+    "draw",
+    "round started",
+    "round ended",
+    "closed",
+)  # the organiser's, as they are on record
 WARNING_MINUTES = 10  # the round timer warns this long before the end
 DEFAULT_SEASON_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)  # for places 1, 2, 3 …; a place beyond the list: none
 MAX_TABLES = 16  # the standings page shows this many tables without scrolling
