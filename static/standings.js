@@ -5,7 +5,17 @@
 (function () {
   "use strict";
   var polling = false;
-  var shownAt = Date.now();
+  var endsAt = null; // when the round's time is up, by this screen's own clock
+
+  // The server counts whole seconds, so two of its pages may differ by a second or two from what is
+  // counted here: a fresh page within 3 s of the count keeps it (no jump, no pause after each saved
+  // hand); a round started or moved takes the page's time.
+  function takeClock() {
+    var clock = document.querySelector(".s-clock[data-left]");
+    if (!clock) { endsAt = null; return; }
+    var ends = Date.now() + Number(clock.dataset.left) * 1000;
+    if (endsAt === null || Math.abs(ends - endsAt) > 3000) endsAt = ends;
+  }
 
   function main() { return document.querySelector("main.standings"); }
 
@@ -47,7 +57,7 @@
         now.innerHTML = fresh.innerHTML;
         now.className = fresh.className;
         now.dataset.version = fresh.dataset.version;
-        shownAt = Date.now();
+        takeClock();
         tick();
         fit();
       });
@@ -67,23 +77,27 @@
       .then(function () { polling = false; });
   }
 
+  // Looked at four times a second, so that the seconds turn evenly whatever the timers' phase.
   function tick() {
     var clock = document.querySelector(".s-clock[data-left]");
-    if (!clock) return;
-    var left = Math.max(0, Number(clock.dataset.left) - Math.floor((Date.now() - shownAt) / 1000));
+    if (!clock || endsAt === null) return;
+    var left = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
+    var shown = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     var time = clock.querySelector(".s-time");
     var note = clock.querySelector(".s-clock-note");
-    time.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    if (time.textContent !== shown) time.textContent = shown;
     var warn = left > 0 && left <= Number(clock.dataset.warn);
     clock.classList.toggle("warn", warn);
     clock.classList.toggle("up", left === 0);
-    note.textContent = left === 0 ? clock.dataset.tUp : (warn ? clock.dataset.tWarn : "");
+    var said = left === 0 ? clock.dataset.tUp : (warn ? clock.dataset.tWarn : "");
+    if (note.textContent !== said) note.textContent = said;
   }
 
+  takeClock();
   fit();
   window.addEventListener("resize", fit);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
   setInterval(poll, 1000);
-  setInterval(tick, 1000);
+  setInterval(tick, 250);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();
