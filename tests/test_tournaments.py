@@ -346,6 +346,8 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
     tid = started(client, format="mitchell", entrants=pairs, round_end="hands", round_hands="1")
     t, rounds = state(app, tid)
     assert t.rounds == 3 and len(rounds[0].tables) == 2 and len(rounds[0].byes) == 1
+    # before a hand is played only the bye counts: 2 match points for the pair sitting out
+    assert sorted(p.match_points for p in core.ranking(t, rounds)) == [0, 0, 0, 0, 2]
     for table in (1, 2):
         game = table_game(client, tid, table)
         assert post_hand(client, game, *small_hand()).status_code == 302

@@ -125,10 +125,12 @@ def round_state(
 
 
 def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
-    """The standings now: every game played so far counts with its totals as they stand."""
+    """The standings now: every game played so far counts with its totals as they stand; a game without a
+    hand yet counts for nobody (in ``final`` its players keep their place by the draw)."""
     games = [table.played for r in rounds for table in r.tables]
     if t.format == "final":
         return final_places(len(t.entrants), t.order, games)
+    games = [g for g in games if g.hands]
     byes = [b for r in rounds for b in r.byes]
     return standings(t.format, len(t.entrants), t.order, games, byes)
 
