@@ -153,6 +153,18 @@ def _unknown_phone(t):
     t["log"][0]["phone_id"] = 9999
 
 
+def _order_twice(t):
+    t["draw_order"][1] = t["draw_order"][0]
+
+
+def _unknown_player(t):
+    t["entrant_ids"][0][0] = 9999
+
+
+def _places_before_the_close(t):
+    t["places"] = [[1, 0, 2, 100, 1, 1, 0]]
+
+
 DOCTORED = {
     "a table's game missing": (_missing_game, "tournaments[0].tables[0].game_id 9999 is not a game of the export"),
     "an unknown format": (_unknown_format, "tournaments[0].format is not one of final, mitchell, rotation"),
@@ -160,6 +172,12 @@ DOCTORED = {
     "an unknown evening": (_unknown_evening, "tournaments[0].evening_id is not an evening"),
     "a game at two tables": (_table_twice, "is another table's game"),
     "an unknown phone": (_unknown_phone, "tournaments[0].log[0].phone_id is not a phone"),
+    "an entrant drawn twice": (_order_twice, "tournaments[0].draw_order is not an order of its entrants"),
+    "a player not in the export": (
+        _unknown_player,
+        "tournaments[0].entrant_ids name a player who is not in the export",
+    ),
+    "places before the close": (_places_before_the_close, "tournaments[0].places are kept before the close"),
 }
 
 

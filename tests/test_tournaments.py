@@ -46,8 +46,9 @@ def create(client, **fields):
 
 
 def act(client, tid, path):
-    """An organiser's button on the tournament's page."""
-    return client.post(f"/tournaments/{tid}{path}", data={"csrf_token": csrf_token(client, f"/tournaments/{tid}")})
+    """An organiser's button on the tournament's page (closing and deleting: with the box ticked)."""
+    data = {"csrf_token": csrf_token(client, f"/tournaments/{tid}"), "sure": "y"}
+    return client.post(f"/tournaments/{tid}{path}", data=data)
 
 
 def started(client, **fields) -> int:
@@ -158,9 +159,9 @@ def test_a_tournament_is_deleted_before_its_first_round_once_the_box_is_ticked(c
     tid = int(create(client).headers["Location"].rsplit("/", 1)[1])
     page = client.get(f"/tournaments/{tid}").text
     assert "Delete this tournament" in page
-    assert act(client, tid, "/delete").status_code == 302
-    assert "Tick the box to delete the tournament." in client.get(f"/tournaments/{tid}").text
     token = csrf_token(client, f"/tournaments/{tid}")
+    assert client.post(f"/tournaments/{tid}/delete", data={"csrf_token": token}).status_code == 302
+    assert "Tick the box to delete the tournament." in client.get(f"/tournaments/{tid}").text
     response = client.post(f"/tournaments/{tid}/delete", data={"csrf_token": token, "sure": "y"})
     assert response.status_code == 302 and response.headers["Location"].endswith("/tournaments")
     assert "Tournament Club night deleted." in client.get("/tournaments").text
@@ -243,6 +244,78 @@ def test_the_tournaments_games_are_ordinary_games_of_its_evening(client, app):
     for number in (1, 2):
         assert f'href="/games/{table_game(client, tid, number)}"' in page
     assert all(name in client.get("/players").text for name in EIGHT)
+
+
+def test_closing_asks_for_the_box_and_needs_every_round_over(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="hands", round_hands="1")
+    post_hand(client, table_game(client, tid, 1), *small_hand())
+    token = csrf_token(client, f"/tournaments/{tid}")
+    assert client.post(f"/tournaments/{tid}/close", data={"csrf_token": token}).status_code == 302
+    assert "Tick the box to close the tournament." in client.get(f"/tournaments/{tid}").text
+    assert state(app, tid)[0].closed_at is None
+    assert act(client, tid, "/close").status_code == 302
+    t, rounds = state(app, tid)
+    north_south, east_west = t.order  # North–South won 150 to 130
+    assert t.closed_at and t.places == ((1, north_south, 2, 150, 1, 1, 0), (2, east_west, 0, 130, 0, 1, 0))
+    assert core.ranking(t, rounds) == [core.Place(*row) for row in t.places]  # kept at the close
+
+
+def test_a_player_renamed_during_the_evening_keeps_his_seat_and_his_season(client, app):
+    tid = started(client, format="rotation", entrants="\n".join(EIGHT[:4]), round_end="hands", round_hands="1")
+    post_hand(client, table_game(client, tid, 1), *small_hand())
+    with app.app_context():
+        ann = next(p.id for p in reads.list_players(dbmod.get_db()) if p.name == "PlayerA")
+    token = csrf_token(client, f"/players/{ann}")
+    assert client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Anna Berg"}).status_code == 302
+    act(client, tid, "/rounds")
+    game = table_game(client, tid, 1)
+    with app.app_context():
+        db = dbmod.get_db()
+        assert "Anna Berg" in reads.get_game(db, game).players
+        assert not any(p.name == "PlayerA" for p in reads.list_players(db))  # no second player made
+    assert "Anna Berg" in client.get(f"/tournaments/{tid}/standings").text
+
+
+def test_the_next_round_ends_the_one_before_for_good(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal")
+    first = table_game(client, tid, 1)
+    post_hand(client, first, *small_hand())
+    act(client, tid, "/rounds/1/end")
+    act(client, tid, "/rounds")
+    _t, rounds = state(app, tid)
+    assert rounds[0].ended is not None and rounds[0].complete
+    hand = client.get(f"/api/games/{first}").get_json()["hands"][0]["id"]
+    client.post(f"/games/{first}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/games/{first}")})
+    refused = post_hand(client, first, *small_hand())  # a correction does not reopen an earlier round
+    assert refused.status_code == 409 and "The round is over at this table" in refused.text
+
+
+def test_once_the_final_table_starts_the_first_rounds_results_stand(client, app):
+    tid = started(client)
+    one, two = table_game(client, tid, 1), table_game(client, tid, 2)
+    post_hand(client, one, *win_hand())
+    post_hand(client, one, *win_hand())
+    post_hand(client, two, *small_hand())
+    act(client, tid, "/rounds")  # the final table
+    hand = client.get(f"/api/games/{two}").get_json()["hands"][0]["id"]
+    client.post(f"/games/{two}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/games/{two}")})
+    page = html.unescape(client.get(f"/games/{two}").text)
+    assert "The final table has started: the first round's results stand as they are." in page
+    assert len(client.get(f"/api/games/{two}").get_json()["hands"]) == 1
+
+
+def test_a_pair_on_a_line_is_refused_outside_the_pairs_format(client):
+    response = create(client, entrants="Ann & Bob\n" + "\n".join(EIGHT[:3]))
+    assert response.status_code == 422 and "One player a line here" in response.text
+
+
+def test_an_odd_number_of_pairs_plays_at_the_tables_it_fills(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal\nIda & Jon")
+    assert "2 tables" in client.get(f"/tournaments/{tid}").text
+    assert len(re.findall(r'<svg[^>]*class="qr"', client.get(f"/tournaments/{tid}/qr").text)) == 2
+    assert client.get(f"/tournaments/{tid}/tables/3").status_code == 404
+    title = re.search(r"<title>(.*?)</title>", client.get(f"/tournaments/{tid}").text, re.S).group(1)
+    assert "<form" not in title and "Delete" not in title
 
 
 def test_a_result_can_be_corrected_until_the_close(client, app):
@@ -543,7 +616,7 @@ def test_the_organisers_double_taps_at_once_act_once(tmp_path):
                 phones = [Phone(base), Phone(base)]
                 tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
                 calls = [
-                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}{path}", {"csrf_token": t}))
+                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}{path}", {"csrf_token": t, "sure": "y"}))
                     for p, t in zip(phones, tokens)
                 ]
                 assert [status for status, _, _ in _at_once(calls)] == [302, 302]

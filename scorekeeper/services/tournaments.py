@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import datetime
 from typing import Any, Sequence
 
 from sqlite_utils import Database
@@ -16,7 +15,7 @@ from scorekeeper.core import clock
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
-from scorekeeper.storage import changes, evenings, games, reads, tournament_reads, transaction
+from scorekeeper.storage import changes, evenings, games, players, reads, tournament_reads, transaction
 from scorekeeper.storage import tournaments as store
 
 
@@ -95,8 +94,9 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
         if t.seed is not None:
             return _refused(N_("The seats are drawn already."))
         seed = secrets.randbelow(2**31) if seed is None else seed
-        store.set_fields(db, t.id, t.version, seed=seed, drawn_at=transaction.utc_now())
-        store.log(db, t.id, "draw", {"order": core.draw(len(t.entrants), seed)}, phone)
+        order = core.draw(len(t.entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
+        store.set_fields(db, t.id, t.version, seed=seed, draw_order=json.dumps(order), drawn_at=transaction.utc_now())
+        store.log(db, t.id, "draw", {"order": order}, phone)
         return Verdict(SAVED, id=t.id)
 
 
@@ -114,8 +114,11 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         number = len(rounds) + 1
         if t.evening_id is None:  # the first round: the tournament's evening, with its players as they are now
             evening_id = evenings.create_evening(db, clock.today(), [n for e in t.entrants for n in e], place=t.name)
-            store.set_fields(db, t.id, t.version, evening_id=evening_id)
+            ids = [[players.player_id(db, name) for name in e] for e in t.entrants]  # seats follow a rename
+            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=json.dumps(ids))
             t = tournament_reads.get(db, t.id)
+        if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
+            store.end_round(db, t.id, rounds[-1].number)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in core.next_tables(t, rounds):
             game_id = games.create_game(
@@ -160,11 +163,12 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         rounds = tournament_reads.rounds(db, t)
         if not rounds:
             return _refused(N_("No round has been played yet."))
-        if not rounds[-1].complete:
-            return _refused(N_("Round %(round)s is still being played."), round=rounds[-1].number)
-        store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now())
-        places = core.ranking(t, rounds)
-        store.log(db, t.id, "closed", {"places": [[p.place, p.unit] for p in places]}, phone)
+        playing = next((r for r in rounds if not r.complete), None)
+        if playing is not None:
+            return _refused(N_("Round %(round)s is still being played."), round=playing.number)
+        places = [[p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes] for p in core.ranking(t, rounds)]
+        store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=json.dumps(places))
+        store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)
         return Verdict(SAVED, id=t.id)
 
 
@@ -178,14 +182,12 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     t = tournament_reads.get(db, seat.tournament_id)
     if t.closed_at:
         return _refused(N_("The tournament is closed: its games are read-only."))
+    if t.format == "final" and seat.round == 1 and tournament_reads.one_round(db, t, 2) is not None:
+        return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:
         return None
-    table = tournament_reads.one_round(db, t, seat.round).table(seat.table)
+    state = tournament_reads.one_round(db, t, seat.round)
+    table = state.table(seat.table) if state else None
     if table is not None and table.done and not table.finished:
         return _refused(N_("The round is over at this table: no more hands."))
     return None
-
-
-def now() -> datetime:
-    """This moment as the rounds' times are kept (UTC)."""
-    return datetime.fromisoformat(transaction.utc_now())

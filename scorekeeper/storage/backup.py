@@ -31,6 +31,11 @@ TOURNAMENT_COLUMNS = (
 )  # fmt: skip
 
 
+# Kept as JSON, null until the draw, the first round and the close: the order drawn, each entrant's
+# players' ids, the places.
+TOURNAMENT_JSON = ("draw_order", "entrant_ids", "places")
+
+
 def export(db: Database) -> dict[str, Any]:
     """Every player, evening, game and hand, the phones and the change log, the tournaments."""
     return {
@@ -106,6 +111,7 @@ def _tournament(db: Database, row: dict[str, Any]) -> dict[str, Any]:
         "settings": json.loads(row["settings"] or "{}"),
         "season_points": json.loads(row["season_points"]),
         "entrants": json.loads(row["entrants"]),
+        **{key: None if row[key] is None else json.loads(row[key]) for key in TOURNAMENT_JSON},
         "rounds": list(
             db.query(
                 "select round, started_at, ended_at from tournament_rounds where tournament_id = ? order by round",

@@ -6,16 +6,28 @@ from __future__ import annotations
 
 import json
 import re
-import string
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from scorekeeper.core import checks, sheet, variants
-from scorekeeper.core import tournaments as tournament_rules
 from scorekeeper.core.messages import N_, Refused
 from scorekeeper.core.models import Hand
-from scorekeeper.storage.reads import ACTIONS, MAX_ID, valid_id
+from scorekeeper.storage.export_tournaments import _check_tournaments
+from scorekeeper.storage.export_values import (  # the checked values, shared with export_tournaments
+    _NOCASE,
+    NAME_LENGTH,
+    NOTE_LENGTH,
+    PLACE_LENGTH,
+    _check_rules,
+    _Damaged,
+    _id,
+    _number,
+    _text,
+    _time,
+    _unique,
+)
+from scorekeeper.storage.reads import ACTIONS
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
@@ -26,77 +38,6 @@ READS = (1, 2, 3, 4)  # versions this app imports: a version 1 file is brought u
 
 class NotAnExport(Refused):
     """The file is not an export this app can restore (a message id and its values)."""
-
-
-class _Damaged(ValueError):
-    """A value of the export that this app would never have written (said in the import's message)."""
-
-
-# What the forms take (forms.py): a player's name at most 40 characters, an evening's place 80 and
-# note 300, none with a control character (a place or note may hold tabs and line breaks, a name
-# never: the archive keeps names on one line); a target a multiple of 5 from 500 to 100000.
-NAME_LENGTH, PLACE_LENGTH, NOTE_LENGTH = 40, 80, 300
-TARGET_RANGE = (500, 100000)
-TOURNAMENT_NAME_LENGTH = 80  # the tournament form's
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-# names are one player's whatever their case, as SQLite's NOCASE compares them (ASCII letters only)
-_NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-
-
-def _number(value: Any, where: str, null: bool = False) -> int | None:
-    """A whole number (not a bool, not text) or, where allowed, null."""
-    if value is None and null:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not -MAX_ID <= value <= MAX_ID:
-        raise _Damaged(f"{where} is not a whole number")
-    return value
-
-
-def _id(value: Any, where: str, null: bool = False) -> int | None:
-    """An id: a whole number from 1 up to the largest SQLite keeps (or, where allowed, null)."""
-    number = _number(value, where, null)
-    if number is not None and not valid_id(number):
-        raise _Damaged(f"{where} is not a positive whole number")
-    return number
-
-
-def _unique(value: int, seen: set[int], where: str) -> int:
-    """An id not given before in its kind."""
-    if value in seen:
-        raise _Damaged(f"{where} {value} is given twice")
-    seen.add(value)
-    return value
-
-
-def _text(value: Any, where: str, null: bool = False, length: int | None = None, lines: bool = False) -> str | None:
-    """A text (or, where allowed, null) of at most ``length`` characters and without control
-    characters (with ``lines``, tabs and line breaks pass)."""
-    if value is None and null:
-        return None
-    if not isinstance(value, str):
-        raise _Damaged(f"{where} is not a text")
-    if length is not None and len(value) > length:
-        raise _Damaged(f"{where} is longer than {length} characters")
-    if (_CONTROL_BUT_LINES if lines else _CONTROL).search(value):
-        raise _Damaged(f"{where} has a control character")
-    return value
-
-
-def _time(value: Any, where: str, null: bool = False) -> None:
-    """A moment as the app writes it (ISO 8601, e.g. 2026-11-01T19:30:00+00:00), or where allowed null."""
-    if _text(value, where, null, length=64) is None:
-        return
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        raise _Damaged(f"{where} is not a time written YYYY-MM-DDTHH:MM:SS") from None
 
 
 def _ended_early(rules: variants.RuleSet, game_id: int, hands: list[dict[str, Any]]) -> tuple[int, int] | None:
@@ -231,26 +172,6 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
         )
 
 
-def _check_rules(g: dict[str, Any], where: str) -> tuple[variants.RuleSet, variants.Layout, dict, int | None]:
-    """A game's rule set, layout, house-rule settings and target, as this app has them."""
-    rules = variants.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
-    if rules is None:
-        raise _Damaged(f"{where}.variant is unknown")
-    try:
-        layout = rules.layout(_text(g.get("layout"), f"{where}.layout", null=True, length=40))
-    except KeyError:
-        raise _Damaged(f"{where}.layout is unknown") from None
-    settings = g.get("settings") or {}
-    # the settings and the table's own values, one list (docs/rules.md, "A table's own rules")
-    if not isinstance(settings, dict) or variants.problems(rules, settings):
-        raise _Damaged(f"{where}.settings are not this rule set's")
-    target = _number(g.get("target"), f"{where}.target", null=True)
-    low, high = TARGET_RANGE
-    if target is not None and (target % 5 or not low <= target <= high):
-        raise _Damaged(f"{where}.target is not a multiple of 5 from {low} to {high} (or null: the rule set's)")
-    return rules, layout, settings, target
-
-
 def _check_seats(g: dict[str, Any], where: str, layout: variants.Layout, players: set[int]) -> None:
     """A game's seats (known players, each once, as many as its layout has), their names and its first dealer."""
     seats = [None if pid is None else _id(pid, f"{where}.seats") for pid in g["seats"]]
@@ -374,144 +295,6 @@ def _check_log(data: dict[str, Any]) -> None:
         for key in ("before", "after"):
             if change.get(key) is not None and not isinstance(change[key], dict):
                 raise _Damaged(f"{where}.{key} is not an entry")
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    """A list (of rows, numbers or names)."""
-    if not isinstance(value, list):
-        raise _Damaged(f"{where} is not a list")
-    return value
-
-
-def _check_tournaments(data: dict[str, Any]) -> None:
-    """The tournaments (version 4; none in an older file): each one's id (once), name, format, rules,
-    round end, season points and entrants (who can play its format), its draw, evening and times; its
-    rounds, its tables (each a game of the export, a game at one table only) and the organiser's
-    actions (ids once among all tournaments, phones of the export)."""
-    tournaments = _list(data.setdefault("tournaments", []), "tournaments")
-    games = {g["id"]: g for g in data["games"]}
-    evenings = {e["id"] for e in data["evenings"]}
-    own = {h["id"] for h in data.get("house_rules", [])}
-    phones = {p["id"] for p in data["phones"]}
-    ids: set[int] = set()
-    tabled: set[int] = set()
-    logged: set[int] = set()
-    for i, t in enumerate(tournaments):
-        where = f"tournaments[{i}]"
-        _unique(_id(t["id"], f"{where}.id"), ids, f"{where}.id")
-        if not _text(t["name"], f"{where}.name", length=TOURNAMENT_NAME_LENGTH).strip():
-            raise _Damaged(f"{where}.name is empty")
-        if t["format"] not in tournament_rules.FORMATS:
-            raise _Damaged(f"{where}.format is not one of {', '.join(tournament_rules.FORMATS)}")
-        _, layout, _, _ = _check_rules(t, where)
-        if layout.players != 4 or len(layout.sides) != 2:
-            raise _Damaged(f"{where}.layout is not a table of four in two partnerships")
-        if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
-            raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
-        _check_round_end(t, where)
-        points = _list(t["season_points"], f"{where}.season_points")
-        if not points or any(_number(p, f"{where}.season_points") < 0 for p in points):
-            raise _Damaged(f"{where}.season_points are not whole numbers from 0 up")
-        entrants = _check_entrants(t, where)
-        _number(t.get("seed"), f"{where}.seed", null=True)
-        for key in ("drawn_at", "closed_at"):
-            _time(t.get(key), f"{where}.{key}", null=True)
-        if _id(t.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
-            raise _Damaged(f"{where}.evening_id is not an evening")
-        if _number(t.get("version"), f"{where}.version") < 0:
-            raise _Damaged(f"{where}.version is below 0")
-        for key in ("created_at", "updated_at"):
-            _time(t.get(key), f"{where}.{key}")
-        rounds = _check_rounds(t, where, len(entrants))
-        places: set[tuple[int, int]] = set()
-        for j, table in enumerate(_list(t["tables"], f"{where}.tables")):
-            _check_table(table, f"{where}.tables[{j}]", t["variant"], rounds, len(entrants), games, (places, tabled))
-        for j, entry in enumerate(_list(t["log"], f"{where}.log")):
-            at = f"{where}.log[{j}]"
-            _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
-            if entry.get("action") not in tournament_rules.ACTIONS:
-                raise _Damaged(f"{at}.action is not one this app writes")
-            if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
-                raise _Damaged(f"{at}.detail is not an entry")
-            _time(entry.get("at"), f"{at}.at")
-            if _id(entry.get("phone_id"), f"{at}.phone_id", null=True) not in phones | {None}:
-                raise _Damaged(f"{at}.phone_id is not a phone")
-
-
-def _check_round_end(t: dict[str, Any], where: str) -> None:
-    """When a tournament's round ends: at the target, after a number of hands or after some minutes."""
-    if t["round_end"] not in tournament_rules.ROUND_ENDS:
-        raise _Damaged(f"{where}.round_end is not one of {', '.join(tournament_rules.ROUND_ENDS)}")
-    for key in ("round_hands", "round_minutes"):
-        _id(t.get(key), f"{where}.{key}", null=True)
-
-
-def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
-    """A tournament's entrants: each a list of names (a player, or a pair in the Mitchell movement),
-    as many as its format seats."""
-    entrants = _list(t["entrants"], f"{where}.entrants")
-    for k, entrant in enumerate(entrants):
-        for name in _list(entrant, f"{where}.entrants[{k}]"):
-            if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
-                raise _Damaged(f"{where}.entrants[{k}] has an empty name")
-    if tournament_rules.entrant_problems(t["format"], entrants):
-        raise _Damaged(f"{where}.entrants cannot play its format")
-    return entrants
-
-
-def _check_rounds(t: dict[str, Any], where: str, entrants: int) -> set[int]:
-    """A tournament's rounds: numbered 1, 2, 3 … in order, none before the draw nor beyond its
-    format's; when each started and ended. Their numbers."""
-    numbers = []
-    for j, r in enumerate(_list(t["rounds"], f"{where}.rounds")):
-        numbers.append(_id(r["round"], f"{where}.rounds[{j}].round"))
-        _time(r.get("started_at"), f"{where}.rounds[{j}].started_at")
-        _time(r.get("ended_at"), f"{where}.rounds[{j}].ended_at", null=True)
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise _Damaged(f"{where}.rounds are not numbered 1, 2, 3 … in order")
-    if numbers and t.get("seed") is None:
-        raise _Damaged(f"{where}.rounds were started before the draw")
-    if len(numbers) > tournament_rules.rounds_of(t["format"], entrants):
-        raise _Damaged(f"{where}.rounds are more than its format plays")
-    return set(numbers)
-
-
-def _check_table(
-    table: dict[str, Any],
-    where: str,
-    variant: str,
-    rounds: set[int],
-    entrants: int,
-    games: dict[int, dict[str, Any]],
-    seen: tuple[set[tuple[int, int]], set[int]],
-) -> None:
-    """A table's game of a round: a started round, its table's number once in the round, a game of
-    the export (of the tournament's rules, at four seats) at this table only, each side's entrants.
-    ``seen``: the tournament's (round, table) so far, and the games at any tournament's table."""
-    places, tabled = seen
-    rnd = _id(table["round"], f"{where}.round")
-    if rnd not in rounds:
-        raise _Damaged(f"{where}.round is not a round of its tournament")
-    place = (rnd, _id(table["table_no"], f"{where}.table_no"))
-    if place in places:
-        raise _Damaged(f"{where}.table_no {place[1]} of round {rnd} is given twice")
-    places.add(place)
-    game_id = _id(table["game_id"], f"{where}.game_id")
-    game = games.get(game_id)
-    if game is None:
-        raise _Damaged(f"{where}.game_id {game_id} is not a game of the export")
-    if game_id in tabled:
-        raise _Damaged(f"{where}.game_id {game_id} is another table's game")
-    tabled.add(game_id)
-    if game["variant"] != variant or len(game["seats"]) != 4:
-        raise _Damaged(f"{where}.game_id {game_id} is not a game of its tournament's rules")
-    units = _list(table["units"], f"{where}.units")
-    if len(units) != 2:
-        raise _Damaged(f"{where}.units are not two sides")
-    for side in units:
-        indexes = _list(side, f"{where}.units")
-        if not indexes or not all(0 <= _number(u, f"{where}.units") < entrants for u in indexes):
-            raise _Damaged(f"{where}.units are not entrants of its tournament")
 
 
 def _shown(value: Any) -> str:

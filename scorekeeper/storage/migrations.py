@@ -339,14 +339,16 @@ def m016_house_rules(db: Database) -> None:
 @migrations()
 def m017_tournaments(db: Database) -> None:
     """A club night at several tables (docs/tournaments.md): the tournament with its entrants (JSON: a
-    list of players or pairs, each a list of names), its format, rules and round end; the seed of its
-    draw; each round's start and its end by the organiser; each table's game of a round (a game is in
-    one tournament, one table, one round); the organiser's actions on record."""
+    list of players or pairs, each a list of names; from its first round also their players' ids), its
+    format, rules and round end; its draw (the seed and the order drawn); its places once closed; each
+    round's start and its end by the organiser; each table's game of a round (a game is in one
+    tournament, one table, one round); the organiser's actions on record."""
     db.execute(
         "create table tournaments (id integer primary key, name text not null, format text not null, "
         "variant text not null, layout text, settings text not null, house_rules_id integer, target integer, "
         "round_end text not null, round_hands integer, round_minutes integer, season_points text not null, "
         "entrants text not null, seed integer, drawn_at text, closed_at text, evening_id integer, "
+        "draw_order text, entrant_ids text, places text, "
         "version integer not null default 0, created_at text not null, updated_at text not null)"
     )
     db.execute(

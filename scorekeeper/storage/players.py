@@ -59,7 +59,17 @@ def merge_players(db: Database, keep: int, gone: int) -> None:
             db.execute("delete from player_results where game_id = ?", [game_id])
         db.execute("delete from player_totals where player_id = ?", [gone])
         db.execute("delete from pair_totals where a = ? or b = ?", [gone, gone])
+        _merge_entrants(db, keep, gone)
         db.execute("delete from players where id = ?", [gone])
         _rewrite_names(db, keep)
         for game_id in games:
             results.refresh_results(db, game_id)
+
+
+def _merge_entrants(db: Database, keep: int, gone: int) -> None:
+    """A merged player's seats in tournaments move to the player kept (his later rounds seat him)."""
+    for row in list(db.query("select id, entrant_ids from tournaments where entrant_ids is not null")):
+        ids = json.loads(row["entrant_ids"])
+        if any(gone in e for e in ids):
+            moved = [[keep if pid == gone else pid for pid in e] for e in ids]
+            db.execute("update tournaments set entrant_ids = ? where id = ?", [json.dumps(moved), row["id"]])

@@ -11,7 +11,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.storage import changes, results
-from scorekeeper.storage.backup import GAME_COLUMNS, TOURNAMENT_COLUMNS
+from scorekeeper.storage.backup import GAME_COLUMNS, TOURNAMENT_COLUMNS, TOURNAMENT_JSON
 from scorekeeper.storage.transaction import write
 
 # Every table an export fills or that is derived from them, children first (foreign keys: a
@@ -138,6 +138,7 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
             "settings": json.dumps(t.get("settings") or {}, sort_keys=True),
             "season_points": json.dumps(list(t["season_points"])),
             "entrants": json.dumps([list(e) for e in t["entrants"]]),
+            **{key: None if t.get(key) is None else json.dumps(t[key]) for key in TOURNAMENT_JSON},
         }
     )
     for r in t["rounds"]:

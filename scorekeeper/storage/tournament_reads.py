@@ -14,7 +14,23 @@ from scorekeeper.core import tournaments as core
 from scorekeeper.storage import reads
 
 
-def _from_row(row: dict[str, Any]) -> core.Tournament:
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
+    """A tournament from its row; from its first round on its entrants are named as their players are
+    now (a player renamed or merged during the evening keeps his seat)."""
+    entrants = tuple(tuple(e) for e in json.loads(row["entrants"]))
+    ids = _json(row["entrant_ids"])
+    if ids is not None:
+        ids = tuple(tuple(e) for e in ids)
+        flat = [pid for e in ids for pid in e]
+        marks = ", ".join("?" for _ in flat)
+        now = dict(db.execute(f"select id, name from players where id in ({marks})", flat).fetchall()) if flat else {}
+        entrants = tuple(tuple(now.get(pid, name) for pid, name in zip(e, names)) for e, names in zip(ids, entrants))
+    places = _json(row["places"])
+    order = _json(row["draw_order"])
     return core.Tournament(
         id=row["id"],
         name=row["name"],
@@ -28,13 +44,16 @@ def _from_row(row: dict[str, Any]) -> core.Tournament:
         round_hands=row["round_hands"],
         round_minutes=row["round_minutes"],
         season_points=tuple(json.loads(row["season_points"])),
-        entrants=tuple(tuple(e) for e in json.loads(row["entrants"])),
+        entrants=entrants,
         seed=row["seed"],
         drawn_at=row["drawn_at"],
         closed_at=row["closed_at"],
         evening_id=row["evening_id"],
         version=row["version"],
         created_at=row["created_at"],
+        draw_order=None if order is None else tuple(order),
+        entrant_ids=ids,
+        places=None if places is None else tuple(tuple(p) for p in places),
     )
 
 
@@ -43,17 +62,18 @@ def get(db: Database, tournament_id: int) -> core.Tournament | None:
     if not reads.valid_id(tournament_id):
         return None
     rows = list(db.query("select * from tournaments where id = ?", [tournament_id]))
-    return _from_row(rows[0]) if rows else None
+    return _from_row(db, rows[0]) if rows else None
 
 
 def all_tournaments(db: Database) -> list[core.Tournament]:
     """Every tournament, the newest first."""
-    return [_from_row(r) for r in db.query("select * from tournaments order by id desc")]
+    return [_from_row(db, r) for r in db.query("select * from tournaments order by id desc")]
 
 
 def of_evening(db: Database, evening_id: int) -> list[core.Tournament]:
     """The tournaments played on an evening (a tournament makes its own evening)."""
-    return [_from_row(r) for r in db.query("select * from tournaments where evening_id = ? order by id", [evening_id])]
+    rows = db.query("select * from tournaments where evening_id = ? order by id", [evening_id])
+    return [_from_row(db, r) for r in rows]
 
 
 def _moment(text: str | None) -> datetime | None:

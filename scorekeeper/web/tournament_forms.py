@@ -123,6 +123,9 @@ class TournamentForm(FlaskForm):
                 self.entrants.errors = [gettext("%(name)s is on the list twice; add an initial.", name=name)]
                 return False
             seen.add(names.skeleton(name))
+        if self.format.data != "mitchell" and any(PAIR_SPLIT.search(e[0]) for e in entrants):
+            self.entrants.errors = [gettext("One player a line here: pairs are for “Pairs moving between tables”.")]
+            return False
         problems = core.entrant_problems(self.format.data, entrants)
         if problems:
             self.entrants.errors = [problem_message(problems[0])]

@@ -194,6 +194,10 @@ def end_round(tournament_id: int, number: int):
 
 @bp.post("/tournaments/<int:tournament_id>/close")
 def close(tournament_id: int):
+    _load(tournament_id)
+    if request.form.get("sure") != "y":  # one tap too many locks every game: the box says it is meant
+        flash(gettext("Tick the box to close the tournament."))
+        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
     outcome = service.close(get_db(), tournament_id, phone=phone_token())
     return _act(tournament_id, outcome, gettext("The tournament is closed: its standings are final."))
 
@@ -285,16 +289,23 @@ def standings_version(tournament_id: int):
     return response
 
 
+def _played_on(t: core.Tournament) -> str:
+    """The day a tournament counts on in the season: its evening's date (a club night closed after
+    midnight, or days later, is still that evening's)."""
+    evening = reads.get_evening(get_db(), t.evening_id) if t.evening_id else None
+    return evening.date if evening else t.closed_at[:10]
+
+
 @bp.get("/tournaments/season")
 def season():
     """The season's table: season points over the closed tournaments of a year."""
     db = get_db()
-    closed = [t for t in tournament_reads.all_tournaments(db) if t.closed_at]
-    years = sorted({t.closed_at[:4] for t in closed}, reverse=True)
+    closed = [(t, _played_on(t)) for t in tournament_reads.all_tournaments(db) if t.closed_at]
+    years = sorted({day[:4] for _t, day in closed}, reverse=True)
     year = request.args.get("year") or (years[0] if years else str(_now().year))
     if not (year.isdigit() and len(year) == 4):
         abort(404)
-    of_year = [t for t in closed if t.closed_at.startswith(year)]
+    of_year = [t for t, day in closed if day.startswith(year)]
     results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]
     return render_template(
         "tournaments/season.html", year=year, years=years, rows=core.season_table(results), count=len(of_year)

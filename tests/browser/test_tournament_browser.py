@@ -263,6 +263,7 @@ def test_a_club_night_from_the_form_to_the_final_standings(chromium, server):
     expect(final.locator(".tournament-banner")).to_contain_text("Round over at this table")
 
     organiser.reload()
+    organiser.get_by_label("Yes, the results are final: lock the games.").check()
     organiser.get_by_role("button", name="Close the tournament").click()
     expect(organiser.locator(".flash")).to_contain_text("The tournament is closed")
     expect(screen.locator(".s-round")).to_have_text("Final standings")

@@ -172,15 +172,17 @@ class SeasonRow:
 
 
 def season_table(results: Sequence[tuple[Tournament, Sequence[Place]]]) -> list[SeasonRow]:
-    """Season points summed over tournaments (each player of a pair gets the pair's points), ranked by
-    points, then first places, then tournaments played, then name (docs/tournaments.md, "Season points")."""
-    totals: dict[str, list[int]] = {}
-    for t, places in results:
+    """Season points summed over tournaments (each player of a pair gets the pair's points; a player is
+    known by his id in the archive, so a rename or a different spelling counts as the same one), ranked
+    by points, then first places, then tournaments played, then name (docs/tournaments.md, "Season points")."""
+    totals: dict[object, list] = {}
+    for t, places in results:  # the newest first: its spelling names the row
         for p in places:
-            for name in t.entrants[p.unit]:
-                row = totals.setdefault(name, [0, 0, 0])
-                row[0] += season_points(p.place, t.season_points)
-                row[1] += 1
-                row[2] += p.place == 1
-    ranked = sorted(totals.items(), key=lambda item: (-item[1][0], -item[1][2], -item[1][1], item[0].casefold()))
-    return [SeasonRow(i + 1, name, *row) for i, (name, row) in enumerate(ranked)]
+            ids = t.entrant_ids[p.unit] if t.entrant_ids else (None,) * len(t.entrants[p.unit])
+            for name, pid in zip(t.entrants[p.unit], ids):
+                row = totals.setdefault(pid if pid is not None else name.casefold(), [name, 0, 0, 0])
+                row[1] += season_points(p.place, t.season_points)
+                row[2] += 1
+                row[3] += p.place == 1
+    ranked = sorted(totals.values(), key=lambda r: (-r[1], -r[3], -r[2], r[0].casefold()))
+    return [SeasonRow(i + 1, *row) for i, row in enumerate(ranked)]

@@ -127,6 +127,8 @@ def round_state(
 def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
     """The standings now: every game played so far counts with its totals as they stand; a game without a
     hand yet counts for nobody (in ``final`` its players keep their place by the draw)."""
+    if t.places is not None:  # closed: the standings as they were kept at the close
+        return [Place(*row) for row in t.places]
     games = [table.played for r in rounds for table in r.tables]
     if t.format == "final":
         return final_places(len(t.entrants), t.order, games)
@@ -141,7 +143,8 @@ def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
     if number > t.rounds:
         return []
     if t.format == "final" and number == 2:
-        return [final_table(t.entrants, t.order, [table.played for table in rounds[0].tables])]
+        played = [table.played for table in rounds[0].tables]
+        return [final_table(t.entrants, t.order, played)] if len(played) >= 2 else []
     return round_plan(t.format, t.entrants, t.order, number)[0]
 
 

@@ -101,8 +101,9 @@ def draw(count: int, seed: int) -> list[int]:
 
 
 def tables_of(fmt: str, count: int) -> int:
-    """Tables needed: four players a table."""
-    return (count + 1) // 2 if fmt == "mitchell" else count // 4
+    """Tables played at: four players a table (an odd number of pairs: one pair sits out each round,
+    the Mitchell movement's last table is empty)."""
+    return count // 2 if fmt == "mitchell" else count // 4
 
 
 def rounds_of(fmt: str, count: int) -> int:
@@ -111,7 +112,7 @@ def rounds_of(fmt: str, count: int) -> int:
     if fmt == "final":
         return 1 if count <= 4 else 2
     if fmt == "mitchell":
-        return tables_of(fmt, count)
+        return (count + 1) // 2  # every East–West pair meets every North–South place once
     return len(ROTATION)
 
 
@@ -187,10 +188,15 @@ class Tournament:
     evening_id: int | None
     version: int
     created_at: str
+    draw_order: tuple[int, ...] | None = None  # the order drawn, kept at the draw
+    entrant_ids: tuple[tuple[int, ...], ...] | None = None  # each entrant's players, from the first round on
+    places: tuple[tuple[int, ...], ...] | None = None  # the standings kept at the close (place, unit, figures …)
 
     @property
     def order(self) -> list[int]:
         """The draw (empty before it)."""
+        if self.draw_order is not None:
+            return list(self.draw_order)
         return [] if self.seed is None else draw(len(self.entrants), self.seed)
 
     @property

@@ -1,0 +1,178 @@
+"""The tournaments of an export (version 4; none in an older file), checked before anything is
+restored (docs/tournaments.md): each one's own values, its draw, its rounds, its tables' games and the
+organiser's actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.core import tournaments as tournament_rules
+from scorekeeper.storage.export_values import (
+    NAME_LENGTH,
+    TOURNAMENT_NAME_LENGTH,
+    _check_rules,
+    _Damaged,
+    _id,
+    _list,
+    _number,
+    _text,
+    _time,
+    _unique,
+)
+
+
+def _check_tournaments(data: dict[str, Any]) -> None:
+    """The tournaments (version 4; none in an older file): each one's id (once), name, format, rules,
+    round end, season points and entrants (who can play its format), its draw, evening and times; its
+    rounds, its tables (each a game of the export, a game at one table only) and the organiser's
+    actions (ids once among all tournaments, phones of the export)."""
+    tournaments = _list(data.setdefault("tournaments", []), "tournaments")
+    games = {g["id"]: g for g in data["games"]}
+    evenings = {e["id"] for e in data["evenings"]}
+    own = {h["id"] for h in data.get("house_rules", [])}
+    phones = {p["id"] for p in data["phones"]}
+    ids: set[int] = set()
+    tabled: set[int] = set()
+    logged: set[int] = set()
+    for i, t in enumerate(tournaments):
+        where = f"tournaments[{i}]"
+        _unique(_id(t["id"], f"{where}.id"), ids, f"{where}.id")
+        if not _text(t["name"], f"{where}.name", length=TOURNAMENT_NAME_LENGTH).strip():
+            raise _Damaged(f"{where}.name is empty")
+        if t["format"] not in tournament_rules.FORMATS:
+            raise _Damaged(f"{where}.format is not one of {', '.join(tournament_rules.FORMATS)}")
+        _, layout, _, _ = _check_rules(t, where)
+        if layout.players != 4 or len(layout.sides) != 2:
+            raise _Damaged(f"{where}.layout is not a table of four in two partnerships")
+        if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
+            raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
+        _check_round_end(t, where)
+        points = _list(t["season_points"], f"{where}.season_points")
+        if not points or any(_number(p, f"{where}.season_points") < 0 for p in points):
+            raise _Damaged(f"{where}.season_points are not whole numbers from 0 up")
+        entrants = _check_entrants(t, where)
+        _number(t.get("seed"), f"{where}.seed", null=True)
+        for key in ("drawn_at", "closed_at"):
+            _time(t.get(key), f"{where}.{key}", null=True)
+        if _id(t.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
+            raise _Damaged(f"{where}.evening_id is not an evening")
+        if _number(t.get("version"), f"{where}.version") < 0:
+            raise _Damaged(f"{where}.version is below 0")
+        for key in ("created_at", "updated_at"):
+            _time(t.get(key), f"{where}.{key}")
+        _check_kept(t, where, entrants, {p["id"] for p in data["players"]})
+        rounds = _check_rounds(t, where, len(entrants))
+        places: set[tuple[int, int]] = set()
+        for j, table in enumerate(_list(t["tables"], f"{where}.tables")):
+            _check_table(table, f"{where}.tables[{j}]", t["variant"], rounds, len(entrants), games, (places, tabled))
+        for j, entry in enumerate(_list(t["log"], f"{where}.log")):
+            at = f"{where}.log[{j}]"
+            _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
+            if entry.get("action") not in tournament_rules.ACTIONS:
+                raise _Damaged(f"{at}.action is not one this app writes")
+            if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
+                raise _Damaged(f"{at}.detail is not an entry")
+            _time(entry.get("at"), f"{at}.at")
+            if _id(entry.get("phone_id"), f"{at}.phone_id", null=True) not in phones | {None}:
+                raise _Damaged(f"{at}.phone_id is not a phone")
+
+
+def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], players: set[int]) -> None:
+    """What a tournament keeps as it goes (each null until then): the order drawn (each entrant once),
+    its entrants' players (from the archive, as many as its entrants' names), its places (once closed:
+    place, entrant, match points, points, won, played, byes)."""
+    if t.get("draw_order") is not None:
+        order = [_number(u, f"{where}.draw_order") for u in _list(t["draw_order"], f"{where}.draw_order")]
+        if sorted(order) != list(range(len(entrants))):
+            raise _Damaged(f"{where}.draw_order is not an order of its entrants")
+    if t.get("entrant_ids") is not None:
+        ids = _list(t["entrant_ids"], f"{where}.entrant_ids")
+        if len(ids) != len(entrants) or any(
+            len(_list(e, f"{where}.entrant_ids")) != len(n) for e, n in zip(ids, entrants)
+        ):
+            raise _Damaged(f"{where}.entrant_ids do not match its entrants")
+        if any(_id(pid, f"{where}.entrant_ids") not in players for e in ids for pid in e):
+            raise _Damaged(f"{where}.entrant_ids name a player who is not in the export")
+    if t.get("places") is not None:
+        if t.get("closed_at") is None:
+            raise _Damaged(f"{where}.places are kept before the close")
+        for row in _list(t["places"], f"{where}.places"):
+            figures = [_number(x, f"{where}.places") for x in _list(row, f"{where}.places")]
+            if len(figures) != 7 or not 0 <= figures[1] < len(entrants) or figures[0] < 1:
+                raise _Damaged(f"{where}.places are not places of its entrants")
+
+
+def _check_round_end(t: dict[str, Any], where: str) -> None:
+    """When a tournament's round ends: at the target, after a number of hands or after some minutes."""
+    if t["round_end"] not in tournament_rules.ROUND_ENDS:
+        raise _Damaged(f"{where}.round_end is not one of {', '.join(tournament_rules.ROUND_ENDS)}")
+    for key in ("round_hands", "round_minutes"):
+        _id(t.get(key), f"{where}.{key}", null=True)
+
+
+def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
+    """A tournament's entrants: each a list of names (a player, or a pair in the Mitchell movement),
+    as many as its format seats."""
+    entrants = _list(t["entrants"], f"{where}.entrants")
+    for k, entrant in enumerate(entrants):
+        for name in _list(entrant, f"{where}.entrants[{k}]"):
+            if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
+                raise _Damaged(f"{where}.entrants[{k}] has an empty name")
+    if tournament_rules.entrant_problems(t["format"], entrants):
+        raise _Damaged(f"{where}.entrants cannot play its format")
+    return entrants
+
+
+def _check_rounds(t: dict[str, Any], where: str, entrants: int) -> set[int]:
+    """A tournament's rounds: numbered 1, 2, 3 … in order, none before the draw nor beyond its
+    format's; when each started and ended. Their numbers."""
+    numbers = []
+    for j, r in enumerate(_list(t["rounds"], f"{where}.rounds")):
+        numbers.append(_id(r["round"], f"{where}.rounds[{j}].round"))
+        _time(r.get("started_at"), f"{where}.rounds[{j}].started_at")
+        _time(r.get("ended_at"), f"{where}.rounds[{j}].ended_at", null=True)
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise _Damaged(f"{where}.rounds are not numbered 1, 2, 3 … in order")
+    if numbers and t.get("seed") is None:
+        raise _Damaged(f"{where}.rounds were started before the draw")
+    if len(numbers) > tournament_rules.rounds_of(t["format"], entrants):
+        raise _Damaged(f"{where}.rounds are more than its format plays")
+    return set(numbers)
+
+
+def _check_table(
+    table: dict[str, Any],
+    where: str,
+    variant: str,
+    rounds: set[int],
+    entrants: int,
+    games: dict[int, dict[str, Any]],
+    seen: tuple[set[tuple[int, int]], set[int]],
+) -> None:
+    """A table's game of a round: a started round, its table's number once in the round, a game of
+    the export (of the tournament's rules, at four seats) at this table only, each side's entrants.
+    ``seen``: the tournament's (round, table) so far, and the games at any tournament's table."""
+    places, tabled = seen
+    rnd = _id(table["round"], f"{where}.round")
+    if rnd not in rounds:
+        raise _Damaged(f"{where}.round is not a round of its tournament")
+    place = (rnd, _id(table["table_no"], f"{where}.table_no"))
+    if place in places:
+        raise _Damaged(f"{where}.table_no {place[1]} of round {rnd} is given twice")
+    places.add(place)
+    game_id = _id(table["game_id"], f"{where}.game_id")
+    game = games.get(game_id)
+    if game is None:
+        raise _Damaged(f"{where}.game_id {game_id} is not a game of the export")
+    if game_id in tabled:
+        raise _Damaged(f"{where}.game_id {game_id} is another table's game")
+    tabled.add(game_id)
+    if game["variant"] != variant or len(game["seats"]) != 4:
+        raise _Damaged(f"{where}.game_id {game_id} is not a game of its tournament's rules")
+    units = _list(table["units"], f"{where}.units")
+    if len(units) != 2:
+        raise _Damaged(f"{where}.units are not two sides")
+    for side in units:
+        indexes = _list(side, f"{where}.units")
+        if not indexes or not all(0 <= _number(u, f"{where}.units") < entrants for u in indexes):
+            raise _Damaged(f"{where}.units are not entrants of its tournament")

@@ -1,0 +1,111 @@
+"""The values an export may hold, each checked as this app writes it: numbers, ids, texts, times,
+lists, a game's rules. What ``export_check`` and ``export_tournaments`` share; nothing here reads or
+writes the archive."""
+
+from __future__ import annotations
+
+import re
+import string
+from datetime import datetime
+from typing import Any
+
+from scorekeeper.core import variants
+from scorekeeper.storage.reads import MAX_ID, valid_id
+
+
+class _Damaged(ValueError):
+    """A value of the export that this app would never have written (said in the import's message)."""
+
+
+# What the forms take (forms.py): a player's name at most 40 characters, an evening's place 80 and
+# note 300, none with a control character (a place or note may hold tabs and line breaks, a name
+# never: the archive keeps names on one line); a target a multiple of 5 from 500 to 100000.
+NAME_LENGTH, PLACE_LENGTH, NOTE_LENGTH = 40, 80, 300
+TARGET_RANGE = (500, 100000)
+TOURNAMENT_NAME_LENGTH = 80  # the tournament form's
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+# names are one player's whatever their case, as SQLite's NOCASE compares them (ASCII letters only)
+_NOCASE = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _number(value: Any, where: str, null: bool = False) -> int | None:
+    """A whole number (not a bool, not text) or, where allowed, null."""
+    if value is None and null:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not -MAX_ID <= value <= MAX_ID:
+        raise _Damaged(f"{where} is not a whole number")
+    return value
+
+
+def _id(value: Any, where: str, null: bool = False) -> int | None:
+    """An id: a whole number from 1 up to the largest SQLite keeps (or, where allowed, null)."""
+    number = _number(value, where, null)
+    if number is not None and not valid_id(number):
+        raise _Damaged(f"{where} is not a positive whole number")
+    return number
+
+
+def _unique(value: int, seen: set[int], where: str) -> int:
+    """An id not given before in its kind."""
+    if value in seen:
+        raise _Damaged(f"{where} {value} is given twice")
+    seen.add(value)
+    return value
+
+
+def _text(value: Any, where: str, null: bool = False, length: int | None = None, lines: bool = False) -> str | None:
+    """A text (or, where allowed, null) of at most ``length`` characters and without control
+    characters (with ``lines``, tabs and line breaks pass)."""
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise _Damaged(f"{where} is not a text")
+    if length is not None and len(value) > length:
+        raise _Damaged(f"{where} is longer than {length} characters")
+    if (_CONTROL_BUT_LINES if lines else _CONTROL).search(value):
+        raise _Damaged(f"{where} has a control character")
+    return value
+
+
+def _time(value: Any, where: str, null: bool = False) -> None:
+    """A moment as the app writes it (ISO 8601, e.g. 2026-11-01T19:30:00+00:00), or where allowed null."""
+    if _text(value, where, null, length=64) is None:
+        return
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _Damaged(f"{where} is not a time written YYYY-MM-DDTHH:MM:SS") from None
+
+
+def _check_rules(g: dict[str, Any], where: str) -> tuple[variants.RuleSet, variants.Layout, dict, int | None]:
+    """A game's rule set, layout, house-rule settings and target, as this app has them."""
+    rules = variants.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
+    if rules is None:
+        raise _Damaged(f"{where}.variant is unknown")
+    try:
+        layout = rules.layout(_text(g.get("layout"), f"{where}.layout", null=True, length=40))
+    except KeyError:
+        raise _Damaged(f"{where}.layout is unknown") from None
+    settings = g.get("settings") or {}
+    # the settings and the table's own values, one list (docs/rules.md, "A table's own rules")
+    if not isinstance(settings, dict) or variants.problems(rules, settings):
+        raise _Damaged(f"{where}.settings are not this rule set's")
+    target = _number(g.get("target"), f"{where}.target", null=True)
+    low, high = TARGET_RANGE
+    if target is not None and (target % 5 or not low <= target <= high):
+        raise _Damaged(f"{where}.target is not a multiple of 5 from {low} to {high} (or null: the rule set's)")
+    return rules, layout, settings, target
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    """A list (of rows, numbers or names)."""
+    if not isinstance(value, list):
+        raise _Damaged(f"{where} is not a list")
+    return value
