@@ -51,7 +51,12 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data || String(data.version) === String(shown())) return null;
-        if (editing()) { root.dataset.liveVersion = data.version; notice(); return null; }
+        if (editing()) {  // a tournament table's round stopping ("12.s") is no change to this game: no notice
+          var sameGame = String(data.version).split(".")[0] === String(shown()).split(".")[0];
+          root.dataset.liveVersion = data.version;
+          if (!sameGame) notice();
+          return null;
+        }
         return refresh();
       })
       .catch(function () { /* offline: try again at the next tick */ })

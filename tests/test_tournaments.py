@@ -506,6 +506,30 @@ def test_a_round_on_time_warns_then_lets_the_hand_in_progress_finish(client, app
     assert rounds[0].complete
 
 
+def test_a_tables_phone_follows_its_rounds_state_without_a_save_at_its_table(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    url = f"/tournaments/games/{game}/version"
+    page = client.get(f"/games/{game}").text
+    playing = client.get(url).get_json()["version"]
+    assert playing.endswith(".p") and f'data-live-version="{playing}"' in page and f'data-live-url="{url}"' in page
+    assert "The round ends at" in page and "Enter hand 1" in page
+    _started_minutes_ago(app, tid, 51)  # time is up: nothing was saved anywhere
+    stopped = client.get(url).get_json()["version"]
+    assert stopped == playing[:-1] + "s"
+    page = client.get(f"/games/{game}").text
+    assert "The round has stopped: finish the hand in progress." in page and f'data-live-version="{stopped}"' in page
+    assert "The round has stopped" in client.get(f"/games/{game}/hands/new").text
+    post_hand(client, game, *small_hand())  # the hand in progress
+    done = client.get(url).get_json()["version"]
+    assert done.endswith(".d")
+    page = client.get(f"/games/{game}").text
+    assert "Round over at this table: where to go next" in page and "Enter hand 2" not in page
+    assert client.get("/tournaments/games/999/version").status_code == 404
+    other = client.get(f"/games/{game}").text  # an ordinary game keeps the game's own version
+    assert f'data-live-url="/api/games/{game}/version"' not in other
+
+
 # --- the standings ----------------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
-from scorekeeper.web import i18n
+from scorekeeper.web import i18n, table_seat
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import FORMAT_HINTS, FORMAT_NAMES, ROUND_END_NAMES, TournamentForm, rule_choices
 
@@ -294,6 +294,26 @@ def _played_on(t: core.Tournament) -> str:
     midnight, or days later, is still that evening's)."""
     evening = reads.get_evening(get_db(), t.evening_id) if t.evening_id else None
     return evening.date if evening else t.closed_at[:10]
+
+
+@bp.get("/tournaments/games/<int:game_id>/version")
+def game_version(game_id: int):
+    """What a tournament table's phone polls: its game's version and its table's round state, so a
+    round stopped or ended elsewhere (the clock, another table, the organiser) shows at once."""
+    db = get_db()
+    version = reads.game_version(db, game_id)
+    if version is None:
+        abort(404)
+    seat = table_seat.seat_of(db, game_id, _now())
+    response = jsonify({"version": seat.live_version(version) if seat else version})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_context_processor
+def _seat_for_pages():
+    """``table_seat(game_id)`` for the pages that show a game (base.html follows it live with its table)."""
+    return {"table_seat": lambda game_id: table_seat.seat_of(get_db(), game_id, _now())}
 
 
 @bp.get("/tournaments/season")

@@ -130,26 +130,28 @@ def shown_totals(phone, table: int) -> list[str]:
 
 def test_a_tables_phone_plays_its_round_and_is_refused_a_hand_after_it(phone, server):
     base, app = server
-    tid = tournament(app, ["Ann & Bob", "Cid & Dee"], round_end="hands", round_hands=1)
+    tid = tournament(app, ["Ann & Bob", "Cid & Dee"])  # the round ends at the target, or by the organiser
     game, sides = seated(app, tid, 1)
     phone.fresh(base)
     phone.go(f"{base}/tournaments/{tid}/tables/1")  # the table's QR code
     phone.until(lambda: phone.url.endswith(f"/games/{game}"), "the table's game")
     assert phone.texts(".total-card h2") == sides
     assert "Club night · Round 1 · Table 1" in phone.text(".tournament-banner")
-    # the round's one hand, by the ordinary hand form: the stock ran out, 150 against 130
+    # a hand by the ordinary hand form: the stock ran out, 150 against 130
     enter_hand(phone, 1)
     phone.tap('form.hand-form label[for="out-stock"]')
     phone.type('input[name="sides-0-melded_points"]', "150")
     phone.type('input[name="sides-1-melded_points"]', "130")
     save(phone, 1)
     assert totals(phone) == ["150", "130"]
-    phone.until(lambda: "Round over at this table" in phone.text(".tournament-banner"), "the round over")
-    # a second hand is refused; what was typed stays on the form
+    # the next hand is being typed when the organiser ends the round: saving it is refused, what was
+    # typed stays on the form
     enter_hand(phone, 2)
     phone.tap('form.hand-form label[for="out-stock"]')
     phone.type('input[name="sides-0-melded_points"]', "120")
     phone.type('input[name="sides-1-melded_points"]', "125")
+    with app.app_context():
+        assert service.end_round(dbmod.get_db(), tid, 1).id == 1
     phone.settled()
     phone.tap_text("button", "Save hand 2")
     refusal = "The round is over at this table: no more hands."
@@ -157,7 +159,11 @@ def test_a_tables_phone_plays_its_round_and_is_refused_a_hand_after_it(phone, se
     assert phone.value('input[name="sides-0-melded_points"]') == "120"
     assert phone.value('input[name="sides-1-melded_points"]') == "125"
     assert phone.all('input[name="out"][value="stock"]:checked')
-    # the table's link now says the round is over, and that it was the last (2 pairs: one round)
+    # the score sheet says so and offers no next hand
+    phone.go(f"{base}/games/{game}")
+    phone.until(lambda: "Round over at this table" in phone.text(".tournament-banner"), "the round over")
+    assert "Enter hand 2" not in phone.text("main")
+    # the table's link says the round is over, and that it was the last (2 pairs: one round)
     phone.go(f"{base}/tournaments/{tid}/tables/1")
     shown = phone.text("main")
     assert "Round 1 is over at this table" in shown and "That was the last round" in shown, shown

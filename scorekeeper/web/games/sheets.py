@@ -3,7 +3,8 @@ meld table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from datetime import datetime, timezone
 
 from flask import (
     abort,
@@ -17,10 +18,10 @@ from flask_babel import gettext
 from scorekeeper.core import charts, sheet, variants
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import reads
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, i18n, pagecache
+from scorekeeper.web import access, i18n, pagecache, table_seat
 from scorekeeper.web.games import house
 from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
 
@@ -32,7 +33,9 @@ def scoreboard(game_id: int):
 
 def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = None):
     """The score sheet page; ``readonly`` for a read-only link (``token``): nothing there changes the game.
-    Rendered once per change of the archive (see pagecache)."""
+    Rendered once per change of the archive (see pagecache) and, for a tournament's game, per state of
+    its table's round (which the clock changes without a write: such a page is not kept by FastPages)."""
+    seat = table_seat.seat_of(get_db(), game_id, datetime.now(timezone.utc))
     key = (
         "scoreboard",
         db_generation(get_db()),
@@ -41,11 +44,15 @@ def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = No
         str(i18n.get_locale()),
         access.unlocked(),
         access.password_set(),
+        seat and seat.state,
     )
-    return pagecache.cached_page(key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf))
+    response = pagecache.cached_page(key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf, seat))
+    if seat is not None and not seat.done:
+        response.headers.pop(pagecache.FastPages.MARK, None)
+    return response
 
 
-def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token) -> str:
+def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token, seat=None) -> str:
     """Render the score sheet with this CSRF token function."""
     game = load_game(game_id)
     base = variants.get(game.variant)
@@ -95,29 +102,8 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
         corrections={} if readonly else reads.corrections(get_db(), game_id),
-        tournament=_tournament_seat(game_id),
+        tournament=seat,
     )
-
-
-@dataclass(frozen=True)
-class TournamentSeat:
-    """Where a tournament's game is played, for the score sheet's line about it."""
-
-    id: int
-    name: str
-    round: int
-    table: int
-    done: bool
-
-
-def _tournament_seat(game_id: int) -> TournamentSeat | None:
-    """The tournament, round and table of a game, and whether its table's round is over (None: no tournament)."""
-    seat = tournament_reads.seat_of_game(get_db(), game_id)
-    if seat is None:
-        return None
-    t = tournament_reads.get(get_db(), seat.tournament_id)
-    state = tournament_reads.one_round(get_db(), t, seat.round).table(seat.table)
-    return TournamentSeat(t.id, t.name, seat.round, seat.table, bool(state and state.done))
 
 
 def reopen(game_id: int):

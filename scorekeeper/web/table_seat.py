@@ -1,0 +1,55 @@
+"""Where a tournament's game is played and how its table's round stands, for the pages that show the
+game (the score sheet's line about it) and for the phones that follow it live: a table's phone learns
+that its round has stopped or is over even when nothing was saved at its own table (docs/tournaments.md,
+"When a round ends")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlite_utils import Database
+
+from scorekeeper.storage import tournament_reads
+
+PLAYING, STOPPED, DONE = "playing", "stopped", "done"
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    """A tournament's game: its tournament, round and table, and its round's state at this table
+    (PLAYING, STOPPED: each table finishes the hand in progress, DONE); ``ends``: a timed round's end."""
+
+    id: int
+    name: str
+    round: int
+    table: int
+    state: str
+    ends: datetime | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.state == DONE
+
+    def live_version(self, game_version: int) -> str:
+        """What the phones following the game compare: the game's version and its table's state."""
+        return f"{game_version}.{self.state[0]}"
+
+
+def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
+    """The seat of a tournament's game now, or None for any other game."""
+    seat = tournament_reads.seat_of_game(db, game_id)
+    if seat is None:
+        return None
+    t = tournament_reads.get(db, seat.tournament_id)
+    state = tournament_reads.one_round(db, t, seat.round) if t else None
+    table = state.table(seat.table) if state else None
+    if t is None or table is None:
+        return None
+    if table.done or t.closed_at:
+        kind = DONE
+    elif state.stop is not None and state.stop <= now:
+        kind = STOPPED
+    else:
+        kind = PLAYING
+    return TableSeat(t.id, t.name, seat.round, seat.table, kind, state.clock.ends if state.clock else None)
