@@ -365,7 +365,7 @@ def test_entrant_problems():
     assert core.entrant_problems("mitchell", pairs(32)) == []
     assert one("mitchell", pairs(33)).args == {"tables": 16}  # 17 tables
     assert core.MAX_TABLES == 16
-    assert core.players_per_unit("mitchell") == 2 and core.players_per_unit("rotation") == 1
+
     assert core.unit_names("mitchell", [("Anna", "Ben")]) == ["Anna & Ben"]
 
 
@@ -518,3 +518,19 @@ def test_a_mitchell_tournament_counts_its_byes():
         (3, o[1], 2, 6663, 1),
     ]
     assert core.next_tables(t, [r1, r2]) == []
+
+
+def test_the_round_stops_at_the_hand_that_reached_the_target_not_the_tables_last():
+    """docs/tournaments.md "When a round ends": table 1 reached the target with its hand number 5 (a hand
+    number 9 was recorded after the end, and is to be corrected); table 2's hand number 7 came after the
+    stop: it was the hand in progress, so table 2 is done."""
+    t = tournament("final", players(8))
+    first, second = core.next_tables(t, [])
+    one = TableState(1, 1, 101, first.units, first.seats, (5100, 300), (minutes(30), minutes(50)), True,
+                     hand_ids=(5, 9), ended_by=5)  # fmt: skip
+    two = TableState(1, 2, 102, second.units, second.seats, (900, 700), (minutes(20), minutes(40)), False,
+                     hand_ids=(3, 7))  # fmt: skip
+    state = core.round_state(t, 1, START, None, [one, two])
+    assert state.stop == minutes(30) and [table.done for table in state.tables] == [True, True]
+    unknown = core.round_state(t, 1, START, None, [TableState(**{**one.__dict__, "ended_by": None}), two])
+    assert [table.done for table in unknown.tables] == [True, False]  # by the last hand (9): 7 came before it

@@ -94,8 +94,15 @@ def _table(db: Database, row: dict[str, Any]) -> core.TableState:
     seats = tuple(game.players) if game else ()
     return core.TableState(
         row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished,
-        hand_ids=tuple(r[1] for r in rows),
+        hand_ids=tuple(r[1] for r in rows), ended_by=_ended_by(running, rows),
     )  # fmt: skip
+
+
+def _ended_by(running, rows) -> int | None:
+    """The number of the hand that ended the game (a correction may finish it at an earlier hand)."""
+    if running is None or running.ended_after is None or not 0 <= running.ended_after < len(rows):
+        return None
+    return rows[running.ended_after][1]
 
 
 def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:

@@ -218,31 +218,13 @@ def table_codes(tournament_id: int):
 
 
 def _where_next(t: core.Tournament, rounds, state: core.TableState) -> list[tuple[str, str]]:
-    """Where each player of a table that has finished its round goes next: (who, where)."""
-    names = t.names
-    if len(rounds) > state.round:  # the next round has started: its table for each
-        nxt = rounds[state.round]
-        tables = list(nxt.tables)
-        byes = list(nxt.byes)
-    elif t.format == "final":
-        if state.round == 1 and len(rounds) == 1 and rounds[0].complete and t.rounds > 1:
-            tables, byes = core.next_tables(t, rounds), []
-        else:
-            return []
-    elif state.round < t.rounds:
-        tables, byes = core.round_plan(t.format, t.entrants, t.order, state.round + 1)
-    else:
-        return []
-    out = []
-    for unit in [u for side in state.units for u in side]:
-        target = next((x for x in tables if any(unit in side for side in x.units)), None)
-        if target is not None:
-            out.append((names[unit], gettext("Table %(table)s", table=target.table)))
-        elif any(b.unit == unit for b in byes):
-            out.append((names[unit], gettext("sits the round out")))
-        elif t.format == "final":
-            out.append((names[unit], gettext("has finished: thank you for playing")))
-    return out
+    """Where each player of a table that has finished its round goes next, as the page says it."""
+    said = {
+        core.TO_TABLE: lambda number: gettext("Table %(table)s", table=number),
+        core.SITS_OUT: lambda _number: gettext("sits the round out"),
+        core.FINISHED: lambda _number: gettext("has finished: thank you for playing"),
+    }
+    return [(t.names[unit], said[kind](number)) for unit, kind, number in core.where_next(t, rounds, state)]
 
 
 @bp.get("/tournaments/<int:tournament_id>/tables/<int:number>")
@@ -276,7 +258,7 @@ def standings(tournament_id: int):
     return render_template(
         "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now,
         places=core.ranking(t, rounds) if rounds else [], density="wide" if tables > 9 or len(t.entrants) > 24 else "",
-        version=generation(get_db()), formats=FORMAT_NAMES,
+        version=generation(get_db()), formats=FORMAT_NAMES, warning_seconds=core.WARNING_MINUTES * 60,
     )  # fmt: skip
 
 

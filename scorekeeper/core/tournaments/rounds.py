@@ -73,6 +73,7 @@ class TableState:
     finished: bool
     done: bool = False
     hand_ids: tuple[int, ...] = ()  # the hands' numbers, in the order they were saved (across all games)
+    ended_by: int | None = None  # the number of the hand that took the game to its end (a finished game)
 
     @property
     def played(self) -> Played:
@@ -100,6 +101,11 @@ class RoundState:
         return next((t for t in self.tables if t.table == number), None)
 
 
+def _ending_hand(table: TableState) -> int:
+    """The number of the hand that took a finished game to its end (its last, when not known)."""
+    return table.ended_by if table.ended_by in table.hand_ids else table.hand_ids[-1]
+
+
 def round_state(
     t: Tournament, number: int, started: datetime, ended: datetime | None, tables: Sequence[TableState]
 ) -> RoundState:
@@ -108,15 +114,15 @@ def round_state(
     # ``final``: the first hand that took a table to the target stops the others; a hand saved after it
     # (a higher number: no two hands share one, as two may share a second) is the hand in progress
     finishing = [table for table in tables if t.format == "final" and table.finished and table.hand_ids]
-    first = min(finishing, key=lambda table: table.hand_ids[-1]) if finishing else None
-    stop = (
-        min(x for x in (clock_stop, first and first.hands[-1], ended) if x) if (clock_stop or first or ended) else None
-    )
+    first = min(finishing, key=_ending_hand) if finishing else None
+    first_moment = first.hands[first.hand_ids.index(_ending_hand(first))] if first else None
+    moments = [x for x in (clock_stop, first_moment, ended) if x]
+    stop = min(moments) if moments else None
 
     def done(table: TableState) -> bool:
         if ended is not None or table_done(t.round_end, t.round_hands, table.finished, table.hands, clock_stop):
             return True
-        return first is not None and any(i > first.hand_ids[-1] for i in table.hand_ids)
+        return first is not None and any(i > _ending_hand(first) for i in table.hand_ids)
 
     done_tables = tuple(TableState(**{**table.__dict__, "done": done(table)}) for table in tables)
     byes = tuple(round_plan(t.format, t.entrants, t.order, number)[1]) if t.format == "mitchell" else ()
@@ -160,3 +166,32 @@ def start_problem(t: Tournament, rounds: Sequence[RoundState]) -> Problem | None
     if len(rounds) >= t.rounds:
         return Problem(None, "tournament", N_("Every round has been played."))
     return None
+
+
+TO_TABLE, SITS_OUT, FINISHED = "table", "sits out", "finished"
+
+
+def where_next(t: Tournament, rounds: Sequence[RoundState], state: TableState) -> list[tuple[int, str, int]]:
+    """Where each entrant of a table whose round is over goes next: (entrant, TO_TABLE and its number,
+    SITS_OUT, or FINISHED in ``final`` for those not at the final table); empty when that is not known
+    yet (the final table waits for every table) or there is no next round."""
+    if len(rounds) > state.round:  # the next round has started: its tables
+        tables, byes = list(rounds[state.round].tables), list(rounds[state.round].byes)
+    elif t.format == "final":
+        if not (state.round == 1 and len(rounds) == 1 and rounds[0].complete and t.rounds > 1):
+            return []
+        tables, byes = next_tables(t, rounds), []
+    elif state.round < t.rounds:
+        tables, byes = round_plan(t.format, t.entrants, t.order, state.round + 1)
+    else:
+        return []
+    out = []
+    for unit in [u for side in state.units for u in side]:
+        target = next((x for x in tables if any(unit in side for side in x.units)), None)
+        if target is not None:
+            out.append((unit, TO_TABLE, target.table))
+        elif any(b.unit == unit for b in byes):
+            out.append((unit, SITS_OUT, 0))
+        elif t.format == "final":
+            out.append((unit, FINISHED, 0))
+    return out

@@ -55,11 +55,6 @@ def unit_names(fmt: str, entrants: Sequence[Sequence[str]]) -> list[str]:
     return [" & ".join(e) for e in entrants]
 
 
-def players_per_unit(fmt: str) -> int:
-    """Players in one entrant: a pair in the Mitchell movement, else one."""
-    return 2 if fmt == "mitchell" else 1
-
-
 def entrant_problems(fmt: str, entrants: Sequence[Sequence[str]]) -> list[Problem]:
     """Whether these entrants can play this format: tables of four players (a multiple of four players
     for ``final`` and ``rotation``; two pairs or more for ``mitchell``), at most MAX_TABLES tables."""
