@@ -852,6 +852,14 @@ def test_ids_in_the_address(world, x):
         f"/view/{x}/version",
         f"/games/new?evening={x}",
         f"/games/new/classic?evening={x}",
+        f"/tournaments/{x}",
+        f"/tournaments/{x}/edit",
+        f"/tournaments/{x}/standings",
+        f"/tournaments/{x}/standings/version",
+        f"/tournaments/{x}/qr",
+        f"/tournaments/{x}/tables/{x}",
+        f"/tournaments/games/{x}/version",
+        f"/tournaments/season?year={x}",
     ):
         response = no_server_error(world.client.get(url))
         assert response.status_code in (200, 404), (url, response.status_code)
@@ -864,6 +872,12 @@ def test_ids_in_the_address(world, x):
         f"/players/{x}/merge",
         f"/games/{x}/hands/new",
         f"/evenings/{x}/edit",
+        f"/tournaments/{x}/draw",
+        f"/tournaments/{x}/rounds",
+        f"/tournaments/{x}/rounds/{x}/end",
+        f"/tournaments/{x}/close",
+        f"/tournaments/{x}/delete",
+        f"/tournaments/{x}/edit",
     ):
         response = no_server_error(world.post(url, {"name": "Zed"}))
         assert response.status_code in (302, 404, 409, 422), (url, response.status_code)
@@ -965,6 +979,52 @@ def test_evening_form(world, fields, known, edit):
             except ValueError:
                 shown = fields["date"]
             assert f'name="date" type="date" value="{escape(shown)}"' in response.text
+
+
+@FUZZ
+@given(
+    fields=st.fixed_dictionaries(
+        {},
+        optional={
+            "name": st.sampled_from(["Club night", "", "T" * 81]) | form_values,
+            "format": st.sampled_from(["final", "mitchell", "rotation", "swiss"]) | form_values,
+            "rules": st.sampled_from(["classic", "modern", "classic-3p", "house-1", "house-99"]) | form_values,
+            "round_end": st.sampled_from(["target", "hands", "minutes", "never"]) | form_values,
+            "round_hands": st.sampled_from(["3", "0", "51", ""]) | form_values,
+            "round_minutes": st.sampled_from(["50", "14", "301"]) | form_values,
+            "target": st.sampled_from(["5000", "5003", "499", ""]) | form_values,
+            "entrants": st.sampled_from(
+                [
+                    "A\nB\nC\nD",
+                    "A & B\nC & D",
+                    "A\nB\nC",
+                    "A\nA\nB\nC",
+                    "A & B & C\nD & E",
+                    "\n".join("P%d" % i for i in range(68)),
+                ]
+            )
+            | names
+            | form_values,
+            "season_points": st.sampled_from(["10, 8, 6", "", "a, b", "99999"]) | form_values,
+            "someone_new": st.sampled_from(["y", ""]),
+        },
+    ),
+)
+def test_tournament_form(world, fields):
+    """A new tournament from any form values: stored as the form reads them, or refused with the
+    values typed still on the form; never a server error."""
+    before = world.snapshot()
+    response = no_server_error(world.post("/tournaments/new", fields))
+    if response.status_code == 302:
+        follow(world, response)
+        with sqlite3.connect(world.db_path) as conn:
+            name, fmt, entrants = conn.execute(
+                "select name, format, entrants from tournaments order by id desc"
+            ).fetchone()
+        assert 0 < len(name) <= 80 and fmt in ("final", "mitchell", "rotation") and "\x00" not in entrants
+    else:
+        assert response.status_code == 422
+        assert world.snapshot() == before
 
 
 @FUZZ

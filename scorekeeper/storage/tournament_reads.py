@@ -141,6 +141,8 @@ class Seat:
 
 def seat_of_game(db: Database, game_id: int) -> Seat | None:
     """The tournament, round and table of a game, or None for a game outside any tournament."""
+    if not reads.valid_id(game_id):
+        return None
     row = db.execute(
         "select tournament_id, round, table_no from tournament_games where game_id = ?", [game_id]
     ).fetchone()
