@@ -51,12 +51,15 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) {
         if (!data || String(data.version) === String(shown())) return null;
-        if (editing()) {  // a tournament table's round stopping ("12.s") is no change to this game: no notice
-          var sameGame = String(data.version).split(".")[0] === String(shown()).split(".")[0];
+        // a tournament table's round stopping ("12.p" → "12.s") is no change to this game: a hand being
+        // typed is not told so; under the hand panel the sheet catches up once the panel is closed
+        var sameGame = String(data.version).split(".")[0] === String(shown()).split(".")[0];
+        if (editing()) {
           root.dataset.liveVersion = data.version;
           if (!sameGame) notice();
           return null;
         }
+        if (sameGame && document.getElementById("hand-panel")) return null;
         return refresh();
       })
       .catch(function () { /* offline: try again at the next tick */ })

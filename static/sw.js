@@ -2,7 +2,7 @@
 // localhost; on plain http:// the pages keep the hand form themselves, see static/hand/panel.js).
 // The shell is cached on install; pages and files are fetched from the network first and kept, so
 // the open game and its hand form load when the computer cannot be reached.
-var CACHE = "canasta-v9";
+var CACHE = "canasta-v10";
 var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
              // the hand form's modules (static/hand/main.js imports the others)
@@ -37,7 +37,9 @@ function kept(request) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.indexOf("/api/") === 0) return;
+  // what the pages poll (a game's or the standings' version) is never kept: an old answer helps nobody
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.indexOf("/api/") === 0 ||
+      /\/version$/.test(url.pathname)) return;
   var network = fetch(request).then(function (response) {
     // a redirected answer is never kept: given back for a page, the browser would refuse it
     if (response.ok && !response.redirected && response.type === "basic") {

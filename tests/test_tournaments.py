@@ -276,6 +276,88 @@ def test_a_player_renamed_during_the_evening_keeps_his_seat_and_his_season(clien
     assert "Anna Berg" in client.get(f"/tournaments/{tid}/standings").text
 
 
+def test_two_entrants_of_one_tournament_cannot_be_merged_into_one_player(client, app):
+    tid = started(client)
+    t, rounds = state(app, tid)
+    first, other = rounds[0].tables[0].seats[0], rounds[0].tables[1].seats[0]  # never at one table
+    with app.app_context():
+        ids = {p.name: p.id for p in reads.list_players(dbmod.get_db())}
+    token = csrf_token(client, f"/players/{ids[first]}")
+    response = client.post(f"/players/{ids[first]}/merge", data={"csrf_token": token, "other": ids[other], "sure": "y"})
+    assert response.status_code == 422
+    assert "Both play in the tournament Club night, so they are two people." in html.unescape(response.text)
+    assert act(client, tid, "/rounds/1/end").status_code == 302 and act(client, tid, "/rounds").status_code == 302
+    assert len(state(app, tid)[1]) == 2  # the final table starts: nobody holds two seats
+
+
+def test_a_player_renamed_between_the_draw_and_the_first_round_keeps_his_seat(client, app):
+    started(client, name="Last week")  # PlayerA … PlayerH are players of the archive now
+    tid = int(create(client, name="Tonight").headers["Location"].rsplit("/", 1)[1])
+    act(client, tid, "/draw")
+    with app.app_context():
+        ann = next(p.id for p in reads.list_players(dbmod.get_db()) if p.name == "PlayerA")
+    token = csrf_token(client, f"/players/{ann}")
+    assert client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Anna Berg"}).status_code == 302
+    act(client, tid, "/rounds")
+    t, rounds = state(app, tid)
+    assert "Anna Berg" in [name for table in rounds[0].tables for name in table.seats]
+    with app.app_context():
+        assert not any(p.name == "PlayerA" for p in reads.list_players(dbmod.get_db()))
+    assert [e for e in t.entrant_ids if ann in e]
+
+
+def test_times_without_their_zone_are_read_as_utc(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    with app.app_context():
+        db = dbmod.get_db()
+        with db.conn:  # as an edited or very old file may hold them
+            db.execute("update tournament_rounds set started_at = '2026-01-01T19:30:00'")
+    for url in (
+        f"/games/{game}",
+        f"/tournaments/{tid}",
+        f"/tournaments/{tid}/standings",
+        f"/tournaments/games/{game}/version",
+    ):
+        assert client.get(url).status_code == 200, url
+    assert post_hand(client, game, *small_hand()).status_code == 302  # long past its time: the hand in progress
+
+
+def test_an_archive_from_before_the_kept_columns_is_brought_up_to_date(tmp_path):
+    """A tournament stored by the first version of the tournaments (migration m017 alone) opens, draws
+    and plays after the next migration added what a tournament keeps."""
+    from sqlite_utils import Database
+
+    from scorekeeper import create_app
+
+    path = tmp_path / "older.sqlite"
+    db = Database(path)
+    dbmod.migrations.apply(db, stop_before="m018_tournament_kept")
+    db["tournaments"].insert({
+        "id": 1, "name": "Older", "format": "final", "variant": "classic", "layout": "4", "settings": "{}",
+        "round_end": "target", "season_points": "[10, 8]", "entrants": '[["A"], ["B"], ["C"], ["D"]]',
+        "version": 0, "created_at": "2026-11-26T08:00:00+00:00", "updated_at": "2026-11-26T08:00:00+00:00",
+    })  # fmt: skip
+    db.close()
+    client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path)}).test_client()
+    assert "Older" in client.get("/tournaments").text
+    act(client, 1, "/draw")
+    act(client, 1, "/rounds")
+    assert client.get("/tournaments/1/tables/1").status_code == 302
+
+
+def test_a_locked_phone_polling_a_tables_version_is_answered_401(tmp_path):
+    from scorekeeper import create_app
+    from tests.helpers import quick_hash
+
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("pw")}
+    )
+    response = app.test_client().get("/tournaments/games/1/version")
+    assert response.status_code == 401 and response.is_json
+    assert app.test_client().get("/tournaments/1/standings/version").status_code == 401
+
+
 def test_the_next_round_ends_the_one_before_for_good(client, app):
     tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal")
     first = table_game(client, tid, 1)
@@ -428,8 +510,11 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
         assert refused.status_code == 409
     page = client.get(f"/tournaments/{tid}/tables/1").text
     assert "Table 2" in page  # East–West move one table up
+    assert "Round 1 ended by the organiser" not in client.get(f"/tournaments/{tid}").text
     for _round in (2, 3):
         assert act(client, tid, "/rounds").status_code == 302
+        # starting a round ends the one before for good, on record
+        assert f"Round {_round - 1} ended by the organiser" in client.get(f"/tournaments/{tid}").text
         for table in (1, 2):
             post_hand(client, table_game(client, tid, table), *small_hand())
     t, rounds = state(app, tid)

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 from scorekeeper.core import names
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED, Verdict
-from scorekeeper.storage import players, reads, transaction
+from scorekeeper.storage import players, reads, tournament_reads, transaction
 
 
 def _refused(field: str, text: str, **values) -> Verdict:
@@ -44,5 +44,8 @@ def merge_players(db: Database, keep: int, gone: int) -> Verdict:
             return _refused("other", N_("There is no player %(id)s."), id=gone)
         if reads.shared_games(db, keep, gone):
             return _refused("other", N_("Both played in the same game, so they are two people."))
+        shared = tournament_reads.shared_tournament(db, keep, gone)
+        if shared is not None:  # two entrants of one tournament: merged, one person would hold two seats
+            return _refused("other", N_("Both play in the tournament %(name)s, so they are two people."), name=shared)
         players.merge_players(db, keep, gone)
         return Verdict(SAVED, id=keep, extra={"name": other.name})

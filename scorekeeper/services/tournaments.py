@@ -95,7 +95,13 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
             return _refused(N_("The seats are drawn already."))
         seed = secrets.randbelow(2**31) if seed is None else seed
         order = core.draw(len(t.entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
-        store.set_fields(db, t.id, t.version, seed=seed, draw_order=json.dumps(order), drawn_at=transaction.utc_now())
+        # the list is fixed from now on: its names that are players already are known by id (a rename
+        # before round 1 keeps the seat); the others become players when round 1 starts
+        ids = [[players.player_named(db, name) for name in e] for e in t.entrants]
+        store.set_fields(
+            db, t.id, t.version, seed=seed, draw_order=json.dumps(order), drawn_at=transaction.utc_now(),
+            entrant_ids=json.dumps(ids),
+        )  # fmt: skip
         store.log(db, t.id, "draw", {"order": order}, phone)
         return Verdict(SAVED, id=t.id)
 
@@ -114,11 +120,16 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         number = len(rounds) + 1
         if t.evening_id is None:  # the first round: the tournament's evening, with its players as they are now
             evening_id = evenings.create_evening(db, clock.today(), [n for e in t.entrants for n in e], place=t.name)
-            ids = [[players.player_id(db, name) for name in e] for e in t.entrants]  # seats follow a rename
+            known = t.entrant_ids or [[None] * len(e) for e in t.entrants]
+            ids = [
+                [pid if pid is not None else players.player_id(db, name) for pid, name in zip(e_ids, e)]
+                for e_ids, e in zip(known, t.entrants)
+            ]  # seats follow a rename from now on
             store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=json.dumps(ids))
             t = tournament_reads.get(db, t.id)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)
+            store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in core.next_tables(t, rounds):
             game_id = games.create_game(

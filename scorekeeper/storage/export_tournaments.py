@@ -91,7 +91,7 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
             len(_list(e, f"{where}.entrant_ids")) != len(n) for e, n in zip(ids, entrants)
         ):
             raise _Damaged(f"{where}.entrant_ids do not match its entrants")
-        if any(_id(pid, f"{where}.entrant_ids") not in players for e in ids for pid in e):
+        if any(_id(pid, f"{where}.entrant_ids", null=True) not in players | {None} for e in ids for pid in e):
             raise _Damaged(f"{where}.entrant_ids name a player who is not in the export")
     if t.get("places") is not None:
         if t.get("closed_at") is None:

@@ -339,16 +339,14 @@ def m016_house_rules(db: Database) -> None:
 @migrations()
 def m017_tournaments(db: Database) -> None:
     """A club night at several tables (docs/tournaments.md): the tournament with its entrants (JSON: a
-    list of players or pairs, each a list of names; from its first round also their players' ids), its
-    format, rules and round end; its draw (the seed and the order drawn); its places once closed; each
-    round's start and its end by the organiser; each table's game of a round (a game is in one
-    tournament, one table, one round); the organiser's actions on record."""
+    list of players or pairs, each a list of names), its format, rules and round end; the seed of its
+    draw; each round's start and its end by the organiser; each table's game of a round (a game is in
+    one tournament, one table, one round); the organiser's actions on record."""
     db.execute(
         "create table tournaments (id integer primary key, name text not null, format text not null, "
         "variant text not null, layout text, settings text not null, house_rules_id integer, target integer, "
         "round_end text not null, round_hands integer, round_minutes integer, season_points text not null, "
         "entrants text not null, seed integer, drawn_at text, closed_at text, evening_id integer, "
-        "draw_order text, entrant_ids text, places text, "
         "version integer not null default 0, created_at text not null, updated_at text not null)"
     )
     db.execute(
@@ -371,3 +369,11 @@ def m017_tournaments(db: Database) -> None:
                 f"create trigger {table}_{event}_generation after {event} on {table} "
                 "begin update meta set generation = generation + 1 where id = 1; end"
             )
+
+
+@migrations()
+def m018_tournament_kept(db: Database) -> None:
+    """What a tournament keeps as it goes (JSON, null until then): the order of its draw, its entrants'
+    players in the archive (from the draw: a rename keeps the seat), its places at the close."""
+    for column in ("draw_order", "entrant_ids", "places"):
+        db.execute(f"alter table tournaments add column {column} text")

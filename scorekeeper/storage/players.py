@@ -20,6 +20,12 @@ def player_id(db: Database, name: str) -> int:
     return db["players"].insert({"name": name, "created_at": transaction.utc_now()}).last_pk
 
 
+def player_named(db: Database, name: str) -> int | None:
+    """The id of the player with this name (any case), or None: nobody is added."""
+    row = db.execute("select id from players where name = ? collate nocase", [names.normal(name)]).fetchone()
+    return row[0] if row else None
+
+
 def _rewrite_names(db: Database, pid: int) -> None:
     """Refresh the names kept with each game of this player after a rename or merge."""
     for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):

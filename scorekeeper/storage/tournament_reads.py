@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlite_utils import Database
@@ -25,7 +25,7 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
     ids = _json(row["entrant_ids"])
     if ids is not None:
         ids = tuple(tuple(e) for e in ids)
-        flat = [pid for e in ids for pid in e]
+        flat = [pid for e in ids for pid in e if pid is not None]
         marks = ", ".join("?" for _ in flat)
         now = dict(db.execute(f"select id, name from players where id in ({marks})", flat).fetchall()) if flat else {}
         entrants = tuple(tuple(now.get(pid, name) for pid, name in zip(e, names)) for e, names in zip(ids, entrants))
@@ -76,8 +76,21 @@ def of_evening(db: Database, evening_id: int) -> list[core.Tournament]:
     return [_from_row(db, r) for r in rows]
 
 
+def shared_tournament(db: Database, one: int, other: int) -> str | None:
+    """The name of a tournament both players are entrants of (by their ids in the archive), or None."""
+    for name, kept in db.execute("select name, entrant_ids from tournaments where entrant_ids is not null"):
+        ids = {pid for entrant in json.loads(kept) for pid in entrant}
+        if one in ids and other in ids:
+            return name
+    return None
+
+
 def _moment(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
+    """A stored time (UTC; one without its zone, from an old or edited file, read as UTC)."""
+    if text is None:
+        return None
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _table(db: Database, row: dict[str, Any]) -> core.TableState:
@@ -87,7 +100,7 @@ def _table(db: Database, row: dict[str, Any]) -> core.TableState:
     rows = db.execute(
         "select created_at, id from hands where game_id = ? and deleted_at is null order by id", [row["game_id"]]
     ).fetchall()
-    saved = tuple(datetime.fromisoformat(r[0]) for r in rows)
+    saved = tuple(_moment(r[0]) for r in rows)
     totals = tuple(running.final_totals) if running else (0, 0)
     finished = bool(running and running.result.finished)
     units = tuple(tuple(u) for u in json.loads(row["units"]))

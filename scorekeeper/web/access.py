@@ -248,7 +248,7 @@ def guard():
     current_app.extensions[PASSWORD_FILE].refresh(current_app)
     if unlocked() or request.endpoint in OPEN_ENDPOINTS or request.endpoint is None:
         return None
-    if request.blueprint == "api" or request.is_json or request.path.endswith(".json"):
+    if request.blueprint == "api" or request.is_json or request.path.endswith((".json", "/version")):
         return jsonify(
             {
                 "errors": [

@@ -224,6 +224,10 @@ def test_a_club_night_from_the_form_to_the_final_standings(chromium, server):
     expect(screen.locator(".s-clock")).to_contain_text("A table has reached the target")
     expect(tile(screen, 1)).to_have_class(re.compile(r"\bdone\b"))
     expect(phones[1][1].locator(".tournament-banner")).to_contain_text("Round over at this table")
+    # the other tables' phones, a hand being typed, learn of the stop without being told their game changed
+    phones[2][1].wait_for_timeout(2000)  # more than a poll of the table's version (1.5 s)
+    for n in (2, 3):
+        expect(phones[n][1].locator("#hand-panel")).not_to_contain_text("Another phone has just changed this game")
     play(2, 2, SMALL, [300, 260], opened=True)  # each finishes the hand in progress
     play(3, 2, SMALL, [200, 4130], opened=True)
     expect(screen.locator(".s-table.done")).to_have_count(3)
