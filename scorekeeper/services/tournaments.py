@@ -187,18 +187,16 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
     tournament is closed, and takes no new hand once its table's round is over (corrections stay
     possible until the close): REFUSED with the reason. None: go ahead."""
-    seat = tournament_reads.seat_of_game(db, game_id)
-    if seat is None:
+    at = tournament_reads.table_of_game(db, game_id)
+    if at is None:
         return None
-    t = tournament_reads.get(db, seat.tournament_id)
+    t, table = at.tournament, at.table
     if t.closed_at:
         return _refused(N_("The tournament is closed: its games are read-only."))
-    if t.format == "final" and seat.round == 1 and tournament_reads.one_round(db, t, 2) is not None:
+    if t.format == "final" and table.round == 1 and tournament_reads.one_round(db, t, 2) is not None:
         return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:
         return None
-    state = tournament_reads.one_round(db, t, seat.round)
-    table = state.table(seat.table) if state else None
-    if table is not None and table.done and not table.finished:
+    if table.done and not table.finished:
         return _refused(N_("The round is over at this table: no more hands."))
     return None

@@ -163,6 +163,24 @@ def seat_of_game(db: Database, game_id: int) -> Seat | None:
 
 
 @dataclass(frozen=True)
+class GameTable:
+    """A tournament's game where it is played: its tournament, round as it stands and table."""
+
+    tournament: core.Tournament
+    round: core.RoundState
+    table: core.TableState
+
+
+def table_of_game(db: Database, game_id: int) -> GameTable | None:
+    """A game's tournament, round and table as they stand, or None for a game outside any tournament."""
+    seat = seat_of_game(db, game_id)
+    t = get(db, seat.tournament_id) if seat else None
+    state = one_round(db, t, seat.round) if t else None
+    table = state.table(seat.table) if state else None
+    return GameTable(t, state, table) if table else None
+
+
+@dataclass(frozen=True)
 class Action:
     """One of the organiser's actions on record."""
 

@@ -38,18 +38,14 @@ class TableSeat:
 
 def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
     """The seat of a tournament's game now, or None for any other game."""
-    seat = tournament_reads.seat_of_game(db, game_id)
-    if seat is None:
+    at = tournament_reads.table_of_game(db, game_id)
+    if at is None:
         return None
-    t = tournament_reads.get(db, seat.tournament_id)
-    state = tournament_reads.one_round(db, t, seat.round) if t else None
-    table = state.table(seat.table) if state else None
-    if t is None or table is None:
-        return None
+    t, state, table = at.tournament, at.round, at.table
     if table.done or t.closed_at:
         kind = DONE
     elif state.stop is not None and state.stop <= now:
         kind = STOPPED
     else:
         kind = PLAYING
-    return TableSeat(t.id, t.name, seat.round, seat.table, kind, state.clock.ends if state.clock else None)
+    return TableSeat(t.id, t.name, state.number, table.table, kind, state.clock.ends if state.clock else None)

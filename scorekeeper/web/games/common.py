@@ -10,14 +10,18 @@ import secrets
 from flask import (
     abort,
     current_app,
+    flash,
     session,
 )
+from flask_babel import gettext
 
 from scorekeeper.core import sheet
 from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game
+from scorekeeper.services.verdicts import LOCKED, REFUSED
 from scorekeeper.storage import reads
 from scorekeeper.storage.db import get_db
+from scorekeeper.web.i18n import problem_message
 
 
 def load_game(game_id: int) -> Game:
@@ -60,3 +64,15 @@ def saved_category(hand_id: int | None) -> str:
     """The flash category of a message about a hand that was stored: its message id is translated
     where it is shown, and the scoreboard shows the hand's line beside it."""
     return TRANSLATE_LATER if hand_id is None else f"{TRANSLATE_LATER}:hand:{hand_id}"
+
+
+def said_refused(outcome) -> bool:
+    """Flash why a change to a game was not made (a finished game, or a tournament's rule); True if
+    it was refused so."""
+    if outcome.status == LOCKED:
+        flash(gettext(LOCKED_MESSAGE))
+        return True
+    if outcome.status == REFUSED:
+        flash(problem_message(outcome.problems[0]))
+        return True
+    return False

@@ -4,6 +4,7 @@ and bringing back a game: each through the games service."""
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timezone
 
 from flask import (
     abort,
@@ -23,8 +24,15 @@ from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
 from scorekeeper.storage import disk, reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n
-from scorekeeper.web.games.common import LOCKED_MESSAGE, OVER_MESSAGE, load_game, phone_token, saved_category
+from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n, table_seat
+from scorekeeper.web.games.common import (
+    LOCKED_MESSAGE,
+    OVER_MESSAGE,
+    load_game,
+    phone_token,
+    said_refused,
+    saved_category,
+)
 from scorekeeper.web.games.sheets import scoreboard_page
 
 
@@ -192,11 +200,7 @@ def delete_hand(game_id: int, hand_id: int):
     outcome = service.delete_hand(get_db(), game_id, hand_id, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
-    if outcome.status == service.LOCKED:
-        flash(gettext(LOCKED_MESSAGE))
-    elif outcome.status == service.REFUSED:
-        flash(i18n.problem_message(outcome.problems[0]))
-    else:
+    if not said_refused(outcome):
         flash(gettext("Hand deleted."), "undo:" + str(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -206,8 +210,7 @@ def delete_game(game_id: int):
     outcome = service.delete_game(get_db(), game_id, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
-    if outcome.status == service.REFUSED:
-        flash(i18n.problem_message(outcome.problems[0]))
+    if said_refused(outcome):
         return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("Game deleted."), "undo-game:" + str(game_id))
     if outcome.extra["evening"] is not None:
@@ -229,11 +232,7 @@ def restore_hand(game_id: int, hand_id: int):
     outcome = service.restore_hand(get_db(), game_id, hand_id, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
-    if outcome.status == service.LOCKED:
-        flash(gettext(LOCKED_MESSAGE))
-    elif outcome.status == service.REFUSED:
-        flash(i18n.problem_message(outcome.problems[0]))
-    else:
+    if not said_refused(outcome):
         flash(N_("Hand restored."), saved_category(hand_id))
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
@@ -277,6 +276,7 @@ def _hand_page(
         fields=checks.count_fields(the_sheet.rules),
         dealer=sheet.dealer(game, index, the_sheet.rules),
         live_game=game,
+        tournament=table_seat.seat_of(get_db(), game.id, datetime.now(timezone.utc)),
         sitting_out=[game.players[s] for s in sheet.sitting_out(the_sheet.rules, index)],
     ), status
 

@@ -23,7 +23,7 @@ from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, i18n, pagecache, table_seat
 from scorekeeper.web.games import house
-from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
+from scorekeeper.web.games.common import load_game, phone_token, said_refused, sheet_locked
 
 
 def scoreboard(game_id: int):
@@ -111,8 +111,7 @@ def reopen(game_id: int):
     outcome = service.reopen_game(get_db(), game_id, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
-    if outcome.status == service.REFUSED:  # a closed tournament's game
-        flash(i18n.problem_message(outcome.problems[0]))
+    if said_refused(outcome):  # a closed tournament's game
         return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("The game is open for corrections."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -123,8 +122,7 @@ def lock(game_id: int):
     outcome = service.reopen_game(get_db(), game_id, reopened=False, phone=phone_token())
     if outcome.status == service.MISSING:
         abort(404)
-    if outcome.status == service.REFUSED:
-        flash(i18n.problem_message(outcome.problems[0]))
+    if said_refused(outcome):
         return redirect(url_for("games.scoreboard", game_id=game_id))
     flash(gettext("The sheet is locked again."))
     return redirect(url_for("games.scoreboard", game_id=game_id))
