@@ -22,6 +22,8 @@ def start(page, base, variant, layout_label=None):
     page.goto(base + "/")
     page.get_by_role("link", name="New game").click()
     page.locator(f'a.choice[href="/games/new/{variant}"]').click()
+    # Its stylesheet hides the seats the layout does not use: look at the seats once it has loaded.
+    page.wait_for_url(f"**/games/new/{variant}", wait_until="load")
     if layout_label:
         page.get_by_text(layout_label).click()
     for seat in range(1, 7):
