@@ -876,6 +876,7 @@ def test_ids_in_the_address(world, x):
         f"/tournaments/{x}/rounds",
         f"/tournaments/{x}/rounds/{x}/end",
         f"/tournaments/{x}/close",
+        f"/tournaments/{x}/reopen",
         f"/tournaments/{x}/delete",
         f"/tournaments/{x}/edit",
     ):

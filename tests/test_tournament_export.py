@@ -108,8 +108,13 @@ def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, r
     tournament_id = _club_night(app)
     with app.app_context():
         assert tournaments.end_round(get_db(), tournament_id, 1, phone=PHONE).status == SAVED
+        assert tournaments.close(get_db(), tournament_id, phone=PHONE).status == SAVED
+        assert tournaments.reopen(get_db(), tournament_id, phone=PHONE).status == SAVED
     before, standings = _export(app), _standings(app, tournament_id)
-    assert before["tournaments"][0]["rounds"][0]["ended_at"] is not None
+    [exported] = before["tournaments"]
+    assert exported["rounds"][0]["ended_at"] is not None
+    assert [e["action"] for e in exported["log"]][-3:] == ["round ended", "closed", "reopened"]
+    assert exported["closed_at"] is None and exported["places"] is None  # reopened: nothing kept as final
     path = tmp_path / "backup.json"
     assert runner.invoke(args=["backup", str(path)]).exit_code == 0
     result = runner.invoke(args=["restore", str(path), "--replace"])  # the tournament's rows erased first

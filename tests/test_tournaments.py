@@ -260,6 +260,40 @@ def test_closing_asks_for_the_box_and_needs_every_round_over(client, app):
     assert core.ranking(t, rounds) == [core.Place(*row) for row in t.places]  # kept at the close
 
 
+def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_closed(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="hands", round_hands="1")
+    game = table_game(client, tid, 1)
+    post_hand(client, game, *small_hand())  # North–South 150, East–West 130
+    assert act(client, tid, "/reopen").status_code == 302
+    assert "The tournament is not closed." in client.get(f"/tournaments/{tid}").text
+    act(client, tid, "/close")
+    t, _rounds = state(app, tid)
+    north_south, east_west = t.order
+    assert "Ann" in client.get("/tournaments/season").text
+    # without the box nothing changes
+    token = csrf_token(client, f"/tournaments/{tid}")
+    assert client.post(f"/tournaments/{tid}/reopen", data={"csrf_token": token}).status_code == 302
+    assert "Tick the box to reopen the tournament." in client.get(f"/tournaments/{tid}").text
+    assert state(app, tid)[0].closed_at is not None
+    # reopened: the game takes a correction, the places and season points are no longer kept
+    act(client, tid, "/reopen")
+    page = client.get(f"/tournaments/{tid}").text
+    assert "The tournament is open again" in page and "Tournament reopened" in page and "Close the tournament" in page
+    t, _rounds = state(app, tid)
+    assert t.closed_at is None and t.places is None
+    assert "No closed tournament in this season yet" in client.get("/tournaments/season").text
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    fixed = post_hand(
+        client, game, side_fields(0, melded=120), side_fields(1, melded=130), url=f"/games/{game}/hands/{hand}/edit"
+    )
+    assert fixed.status_code == 302
+    act(client, tid, "/close")  # closed again: the corrected result decides (East–West 130 to 120)
+    t, _rounds = state(app, tid)
+    assert t.places == ((1, east_west, 2, 130, 1, 1, 0), (2, north_south, 0, 120, 0, 1, 0))
+    page = client.get(f"/tournaments/{tid}").text
+    assert page.count("Tournament closed") == 2 and page.count("Tournament reopened") == 1
+
+
 def test_a_player_renamed_during_the_evening_keeps_his_seat_and_his_season(client, app):
     tid = started(client, format="rotation", entrants="\n".join(EIGHT[:4]), round_end="hands", round_hands="1")
     post_hand(client, table_game(client, tid, 1), *small_hand())
@@ -689,8 +723,8 @@ def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
 
 @pytest.mark.slow
 def test_the_organisers_double_taps_at_once_act_once(tmp_path):
-    """Two phones tap the same button at the same instant: one draw, one end of the round, one close,
-    each once on record; the other phone is told why."""
+    """Two phones tap the same button at the same instant: one draw, one end of the round, one close, one
+    reopening, each once on record; the other phone is told why."""
     from scorekeeper import create_app
     from tests.helpers import served
     from tests.test_concurrency import Phone, _at_once
@@ -721,6 +755,7 @@ def test_the_organisers_double_taps_at_once_act_once(tmp_path):
                 ("/rounds", "round started", "Round 1 is still being played."),
                 ("/rounds/1/end", "round ended", "Round 1 is over already."),
                 ("/close", "closed", "The tournament is closed."),
+                ("/reopen", "reopened", "The tournament is not closed."),
             ):
                 phones = [Phone(base), Phone(base)]
                 tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]

@@ -183,6 +183,21 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         return Verdict(SAVED, id=t.id)
 
 
+def reopen(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
+    """Reopen a closed tournament to correct a result: its games take corrections again, and its places
+    and season points are worked out anew until it is closed again (the close is on record, and so is
+    this). REFUSED when it is not closed."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if not t.closed_at:
+            return _refused(N_("The tournament is not closed."))
+        store.set_fields(db, t.id, t.version, closed_at=None, places=None)
+        store.log(db, t.id, "reopened", {}, phone)
+        return Verdict(SAVED, id=t.id)
+
+
 def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
     tournament is closed, and takes no new hand once its table's round is over (corrections stay

@@ -161,6 +161,7 @@ def _action_name(action: tournament_reads.Action) -> str:
         "round started": lambda: gettext("Round %(round)s started", round=number),
         "round ended": lambda: gettext("Round %(round)s ended by the organiser", round=number),
         "closed": lambda: gettext("Tournament closed"),
+        "reopened": lambda: gettext("Tournament reopened"),
     }[action.action]()
 
 
@@ -200,6 +201,18 @@ def close(tournament_id: int):
         return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
     outcome = service.close(get_db(), tournament_id, phone=phone_token())
     return _act(tournament_id, outcome, gettext("The tournament is closed: its standings are final."))
+
+
+@bp.post("/tournaments/<int:tournament_id>/reopen")
+def reopen(tournament_id: int):
+    _load(tournament_id)
+    if request.form.get("sure") != "y":  # it takes back the final places and season points: the box says it is meant
+        flash(gettext("Tick the box to reopen the tournament."))
+        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    outcome = service.reopen(get_db(), tournament_id, phone=phone_token())
+    return _act(
+        tournament_id, outcome, gettext("The tournament is open again: correct the result, then close it again.")
+    )
 
 
 def _table_url(t: core.Tournament, number: int) -> str:
