@@ -279,8 +279,25 @@ def test_a_club_night_from_the_form_to_the_final_standings(chromium, server):
     assert [p for p, _ in places] == [1, 2, 3, 4, 5, 6]
     assert places[0][1].split(" & ") == final_pairs[0] and places[1][1].split(" & ") == final_pairs[1]
     assert sorted(n for _, line in places for n in line.split(" & ")) == sorted(PLAYERS)
-    assert screen.evaluate("window.sameDocument === true")  # every change came without a reload
     shoot(screen, "final-1920")
+
+    # a result found wrong after the close: reopened (the box ticked), the standings are no longer final;
+    # closed again, they are
+    organiser.get_by_text("A result is wrong?").click()
+    shoot(organiser, "organiser-closed")
+    organiser.get_by_role("button", name="Reopen the tournament").click()
+    expect(organiser.locator(".flash")).to_contain_text("Tick the box to reopen the tournament.")
+    organiser.get_by_text("A result is wrong?").click()
+    organiser.get_by_label("Yes, reopen it to correct a result.").check()
+    organiser.get_by_role("button", name="Reopen the tournament").click()
+    expect(organiser.locator(".flash")).to_contain_text("The tournament is open again")
+    expect(screen.locator(".s-round")).not_to_have_text("Final standings")
+    organiser.get_by_label("Yes, the results are final: lock the games.").check()
+    organiser.get_by_role("button", name="Close the tournament").click()
+    expect(organiser.locator(".flash")).to_contain_text("The tournament is closed")
+    expect(screen.locator(".s-round")).to_have_text("Final standings")
+    assert ranking(screen) == places
+    assert screen.evaluate("window.sameDocument === true")  # every change came without a reload
 
     print(f"\nstandings refresh delays (s): {', '.join(f'{d:.2f}' for d in delays)}; max {max(delays):.2f}")
     assert len(delays) == 8 and max(delays) < REFRESH_LIMIT, delays
@@ -351,8 +368,14 @@ def rooms(chromium, server):
         pairs = [f"{FIRST[i]} & {FIRST[i + 1]}" for i in range(0, 48, 2)]
         mitchell = room(request, server, "Pairs night", "mitchell", pairs)
         timed = room(request, server, "Thursday club", "rotation", FIRST[:12], round_end="minutes", round_minutes="90")
+        # one table, one hand a round: over after its hand, then closed
+        small = room(request, server, "Small night", "final", FIRST[:4], round_end="hands", round_hands="1")
+        _post(request, f"{server}/tournaments/{small}/close", f"{server}/tournaments/{small}", {"sure": "y"})
         # tables, ranking lines
-        return {"16 tables": (big, 16, 32), "mitchell 12 tables": (mitchell, 12, 24), "timed rotation": (timed, 3, 12)}
+        return {
+            "16 tables": (big, 16, 32), "mitchell 12 tables": (mitchell, 12, 24), "timed rotation": (timed, 3, 12),
+            "closed": (small, 1, 2),
+        }  # fmt: skip
     finally:
         ctx.close()
 
@@ -436,6 +459,11 @@ def test_screenshots_at_every_size(chromium, server, rooms, scheme):
         _phone_fits(page, f"organiser's page at {width} px")
         if width == 390:
             shoot(page, f"organiser-{width}-{scheme}")
+        page.goto(f"{server}/tournaments/{rooms['closed'][0]}")
+        page.get_by_text("A result is wrong?").click()
+        expect(page.get_by_role("button", name="Reopen the tournament")).to_be_visible()
+        _phone_fits(page, f"a closed tournament's page at {width} px")
+        shoot(page, f"organiser-closed-{width}-{scheme}")
         page.goto(f"{server}/tournaments/new")
         _phone_fits(page, f"new tournament at {width} px")
         if width == 320:
@@ -451,12 +479,15 @@ def test_the_standings_and_the_organisers_page_pass_axe(chromium, server, rooms,
             pytest.fail("axe-core is missing: scripts/setup.sh test installs it with npm")
         pytest.skip("axe-core is not installed (bash scripts/setup.sh test)")
     source = AXE.read_text()
-    big, timed = rooms["16 tables"][0], rooms["timed rotation"][0]
+    big, timed, closed = rooms["16 tables"][0], rooms["timed rotation"][0], rooms["closed"][0]
     failures = {}
     for options, size in ((BIG_SCREEN, "1920"), (PHONE, "390")):
         ctx = context(chromium, options, color_scheme=scheme, bypass_csp=True)
         page = ctx.new_page()
-        pages = (f"/tournaments/{big}/standings", f"/tournaments/{timed}/standings", f"/tournaments/{big}")
+        pages = (
+            f"/tournaments/{big}/standings", f"/tournaments/{timed}/standings", f"/tournaments/{big}",
+            f"/tournaments/{closed}",
+        )  # fmt: skip
         for url in pages + ("/tournaments/new",):
             page.goto(server + url)
             page.evaluate(source)
