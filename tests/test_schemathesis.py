@@ -73,6 +73,9 @@ def api_app(tmp_path_factory):
         side_fields(1, hand=40),
         url=edit,
     )
+    from tests.test_openapi import _tournament
+
+    _tournament(app)  # tournament 1: drawn, round 1 being played
     app.config["WTF_CSRF_ENABLED"] = False
     return app
 

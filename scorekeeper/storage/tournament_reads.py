@@ -123,6 +123,11 @@ def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:
     return _rounds(db, t, "select * from tournament_rounds where tournament_id = ? order by round", [t.id])
 
 
+def rounds_started(db: Database, tournament_id: int) -> int:
+    """How many rounds a tournament has started."""
+    return db.execute("select count(*) from tournament_rounds where tournament_id = ?", [tournament_id]).fetchone()[0]
+
+
 def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
     found = _rounds(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])

@@ -52,6 +52,7 @@ class Operation:
 LOCKED = Answer("A password is set and this phone has not entered it (`field`: `password`).")
 TOO_LARGE = Answer("The body is far larger than any score (`field`: `body`).")
 NOT_FOUND = Answer("No game with this id (`field`: `id` or `game`).")
+NO_TOURNAMENT = Answer("No tournament with this id (`field`: `id`).")
 
 GAME_ID = {
     "name": "id",
@@ -59,6 +60,11 @@ GAME_ID = {
     "required": True,
     "description": "a game's id",
     "schema": {"type": "integer", "minimum": 1, "maximum": reads.MAX_ID},
+    "examples": {"first": {"value": 1}, "second": {"value": 2}},
+}
+TOURNAMENT_ID = {
+    **GAME_ID,
+    "description": "a tournament's id",
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
 }
 CSRF_TOKEN = {
@@ -211,6 +217,16 @@ OPERATIONS = (
             ),
         },
         parameters=_team_parameters(),
+    ),
+    Operation(
+        "get", "/api/tournaments", "listTournaments", "Every tournament, the newest first (docs/tournaments.md)",
+        {200: Answer("The tournaments", list[m.TournamentListed]), 401: LOCKED},
+    ),
+    Operation(
+        "get", "/api/tournaments/{id}", "getTournament",
+        "A tournament: settings, entrants, every round started with its tables as they stand, the standings",
+        {200: Answer("The tournament", m.Tournament), 401: LOCKED, 404: NO_TOURNAMENT},
+        parameters=(TOURNAMENT_ID,),
     ),
     Operation(
         "get", "/api/openapi.json", "getOpenAPI", "This document",
