@@ -270,6 +270,9 @@ def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_clos
     t, _rounds = state(app, tid)
     north_south, east_west = t.order
     assert "Ann" in client.get("/tournaments/season").text
+    # the game did not reach the target: its hand form says why nothing more can be entered
+    assert "The tournament is closed: its games are read-only." in client.get(f"/games/{game}/hands/new").text
+    assert "Edit hand" not in client.get(f"/games/{game}").text
     # without the box nothing changes
     token = csrf_token(client, f"/tournaments/{tid}")
     assert client.post(f"/tournaments/{tid}/reopen", data={"csrf_token": token}).status_code == 302
@@ -454,7 +457,7 @@ def test_a_result_can_be_corrected_until_the_close(client, app):
     )
     assert client.get(f"/api/games/{game}").get_json()["totals"][0] == 170
     deleted = client.post(
-        f"/games/{game}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/games/{game}")}
+        f"/games/{game}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/tournaments/{tid}")}
     )
     assert deleted.status_code == 302 and client.get(f"/api/games/{game}").get_json()["totals"][0] == 170
 
@@ -593,6 +596,42 @@ def test_four_players_changing_partners_each_total_decides(client, app):
     assert totals == {drawn[0]: 450, drawn[1]: 410, drawn[2]: 410, drawn[3]: 410}
     # level players: match points are level too (one win each), so the draw decides
     assert [t.names[p.unit] for p in core.ranking(t, rounds)] == drawn
+
+
+def test_closing_waits_for_a_game_open_for_corrections_and_its_sheets_are_read_only_after(client, app):
+    tid = started(client, entrants="\n".join(EIGHT[:4]))  # one table: no final, one round
+    game = table_game(client, tid, 1)
+    post_hand(client, game, *win_hand())
+    post_hand(client, game, *win_hand())  # 8000 to 100: the game is over, and the round
+    token = csrf_token(client, f"/games/{game}")
+    assert client.post(f"/games/{game}/reopen", data={"csrf_token": token}).status_code == 302
+    act(client, tid, "/close")
+    told = "The game of round 1 at table 1 is open for corrections: lock its sheet first."
+    assert told in client.get(f"/tournaments/{tid}").text and state(app, tid)[0].closed_at is None
+    assert client.post(f"/games/{game}/lock", data={"csrf_token": token}).status_code == 302
+    act(client, tid, "/close")
+    assert state(app, tid)[0].closed_at is not None
+    # closed: the sheet says so and offers no change; a phone following it is told (its version changes)
+    url = f"/tournaments/games/{game}/version"
+    closed = client.get(url).get_json()["version"]
+    page = client.get(f"/games/{game}").text
+    assert "The tournament is closed: its games are read-only." in page and f'data-live-version="{closed}"' in page
+    for offer in ("Edit hand", "Reopen for corrections", "Corrections done", "Enter hand"):
+        assert offer not in page, offer
+    new_hand = client.get(f"/games/{game}/hands/new", follow_redirects=True).text  # the game is over: its sheet
+    assert "The tournament is closed: its games are read-only." in new_hand
+    # reopened: the sheet can be opened for a correction again
+    act(client, tid, "/reopen")
+    reopened = client.get(url).get_json()["version"]
+    assert reopened != closed and reopened.split(".")[0] == closed.split(".")[0]  # the game itself did not change
+    page = client.get(f"/games/{game}").text
+    assert "Reopen for corrections" in page and "The tournament is closed" not in page
+
+
+def test_the_season_of_a_year_written_otherwise_is_not_found(client):
+    assert client.get("/tournaments/season?year=2026").status_code == 200
+    for year in ("\uff12\uff10\uff12\uff16", "26", "20266", "２０２６"):
+        assert client.get("/tournaments/season", query_string={"year": year}).status_code == 404, year
 
 
 # --- a round on time --------------------------------------------------------------------------------

@@ -128,6 +128,16 @@ def rounds_started(db: Database, tournament_id: int) -> int:
     return db.execute("select count(*) from tournament_rounds where tournament_id = ?", [tournament_id]).fetchone()[0]
 
 
+def open_for_corrections(db: Database, tournament_id: int) -> tuple[int, int] | None:
+    """The first (round, table) whose finished game was opened for corrections and not locked again, or None."""
+    row = db.execute(
+        "select tg.round, tg.table_no from tournament_games tg join games g on g.id = tg.game_id"
+        " where tg.tournament_id = ? and g.reopened = 1 order by tg.round, tg.table_no limit 1",
+        [tournament_id],
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
     found = _rounds(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])

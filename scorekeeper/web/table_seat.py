@@ -12,13 +12,14 @@ from sqlite_utils import Database
 
 from scorekeeper.storage import tournament_reads
 
-PLAYING, STOPPED, DONE = "playing", "stopped", "done"
+PLAYING, STOPPED, DONE, CLOSED = "playing", "stopped", "done", "closed"
 
 
 @dataclass(frozen=True)
 class TableSeat:
     """A tournament's game: its tournament, round and table, and its round's state at this table
-    (PLAYING, STOPPED: each table finishes the hand in progress, DONE); ``ends``: a timed round's end."""
+    (PLAYING, STOPPED: each table finishes the hand in progress, DONE, CLOSED: the tournament is closed and
+    its games read-only); ``ends``: a timed round's end."""
 
     id: int
     name: str
@@ -29,7 +30,11 @@ class TableSeat:
 
     @property
     def done(self) -> bool:
-        return self.state == DONE
+        return self.state in (DONE, CLOSED)
+
+    @property
+    def closed(self) -> bool:
+        return self.state == CLOSED
 
     def live_version(self, game_version: int) -> str:
         """What the phones following the game compare: the game's version and its table's state."""
@@ -42,7 +47,9 @@ def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
     if at is None:
         return None
     t, state, table = at.tournament, at.round, at.table
-    if table.done or t.closed_at:
+    if t.closed_at:
+        kind = CLOSED
+    elif table.done:
         kind = DONE
     elif state.stop is not None and state.stop <= now:
         kind = STOPPED

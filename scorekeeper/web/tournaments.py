@@ -4,6 +4,7 @@ page (draw, rounds, tables with their QR codes, close, the actions on record), e
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -318,7 +319,7 @@ def season():
     closed = [(t, _played_on(t)) for t in tournament_reads.all_tournaments(db) if t.closed_at]
     years = sorted({day[:4] for _t, day in closed}, reverse=True)
     year = request.args.get("year") or (years[0] if years else str(_now().year))
-    if not (year.isdigit() and len(year) == 4):
+    if not re.fullmatch(r"[0-9]{4}", year):
         abort(404)
     of_year = [t for t, day in closed if day.startswith(year)]
     results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]

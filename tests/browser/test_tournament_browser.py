@@ -283,11 +283,11 @@ def test_a_club_night_from_the_form_to_the_final_standings(chromium, server):
 
     # a result found wrong after the close: reopened (the box ticked), the standings are no longer final;
     # closed again, they are
-    organiser.get_by_text("A result is wrong?").click()
+    organiser.get_by_text("Found a wrong result?").click()
     shoot(organiser, "organiser-closed")
     organiser.get_by_role("button", name="Reopen the tournament").click()
     expect(organiser.locator(".flash")).to_contain_text("Tick the box to reopen the tournament.")
-    organiser.get_by_text("A result is wrong?").click()
+    organiser.get_by_text("Found a wrong result?").click()
     organiser.get_by_label("Yes, reopen it to correct a result.").check()
     organiser.get_by_role("button", name="Reopen the tournament").click()
     expect(organiser.locator(".flash")).to_contain_text("The tournament is open again")
@@ -460,7 +460,7 @@ def test_screenshots_at_every_size(chromium, server, rooms, scheme):
         if width == 390:
             shoot(page, f"organiser-{width}-{scheme}")
         page.goto(f"{server}/tournaments/{rooms['closed'][0]}")
-        page.get_by_text("A result is wrong?").click()
+        page.get_by_text("Found a wrong result?").click()
         expect(page.get_by_role("button", name="Reopen the tournament")).to_be_visible()
         _phone_fits(page, f"a closed tournament's page at {width} px")
         shoot(page, f"organiser-closed-{width}-{scheme}")

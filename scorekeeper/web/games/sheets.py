@@ -93,7 +93,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         variant_layouts=len(base.layouts),
         chart=chart,
         evening=evening,
-        locked=readonly or sheet_locked(the_sheet),
+        locked=readonly or sheet_locked(the_sheet) or bool(seat and seat.closed),
         readonly=readonly,
         live_game=game,
         live_url=url_for("access.view_version", token=token) if readonly else None,
