@@ -210,7 +210,10 @@ def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
     for name in winners:
         assert re.search(rf"<strong>{name}</strong>: Table 1", page)
     assert re.search(rf"<strong>{seats[2][0]}</strong>: has finished", page)
-    assert "Round over at this table" in client.get(f"/games/{two}").text
+    sheet = client.get(f"/games/{two}").text
+    assert "Round over at this table" in sheet
+    for offer in ("Next deal", 'class="minimum"', "Enter hand"):  # no next hand at this table
+        assert offer not in sheet, offer
 
     assert act(client, tid, "/rounds").status_code == 302  # the final table
     final = table_game(client, tid, 1)

@@ -464,6 +464,11 @@ def test_screenshots_at_every_size(chromium, server, rooms, scheme):
         expect(page.get_by_role("button", name="Reopen the tournament")).to_be_visible()
         _phone_fits(page, f"a closed tournament's page at {width} px")
         shoot(page, f"organiser-closed-{width}-{scheme}")
+        page.get_by_role("link", name="Score sheet").click()  # its table's game: read-only, and says so
+        expect(page.locator(".tournament-banner")).to_contain_text("The tournament is closed")
+        expect(page.get_by_text("Edit hand")).to_have_count(0)
+        _phone_fits(page, f"a closed tournament's game at {width} px")
+        shoot(page, f"closed-sheet-{width}-{scheme}")
         page.goto(f"{server}/tournaments/new")
         _phone_fits(page, f"new tournament at {width} px")
         if width == 320:
