@@ -601,19 +601,19 @@ def test_four_players_changing_partners_each_total_decides(client, app):
     assert [t.names[p.unit] for p in core.ranking(t, rounds)] == drawn
 
 
-def test_closing_waits_for_a_game_open_for_corrections_and_its_sheets_are_read_only_after(client, app):
+def test_closing_locks_a_game_left_open_for_corrections_and_its_sheets_are_read_only_after(client, app):
     tid = started(client, entrants="\n".join(EIGHT[:4]))  # one table: no final, one round
     game = table_game(client, tid, 1)
     post_hand(client, game, *win_hand())
     post_hand(client, game, *win_hand())  # 8000 to 100: the game is over, and the round
     token = csrf_token(client, f"/games/{game}")
     assert client.post(f"/games/{game}/reopen", data={"csrf_token": token}).status_code == 302
-    act(client, tid, "/close")
-    told = "The game of round 1 at table 1 is open for corrections: lock its sheet first."
-    assert told in client.get(f"/tournaments/{tid}").text and state(app, tid)[0].closed_at is None
-    assert client.post(f"/games/{game}/lock", data={"csrf_token": token}).status_code == 302
-    act(client, tid, "/close")
+    act(client, tid, "/close")  # the sheet was left open for corrections: the close locks it
     assert state(app, tid)[0].closed_at is not None
+    with app.app_context():
+        assert reads.get_game(dbmod.get_db(), game).reopened is False
+    actions = [c["action"] for c in client.get(f"/api/games/{game}/changes").get_json()]
+    assert actions[-2:] == ["game reopened", "game locked"]
     # closed: the sheet says so and offers no change; a phone following it is told (its version changes)
     url = f"/tournaments/games/{game}/version"
     closed = client.get(url).get_json()["version"]
@@ -629,6 +629,40 @@ def test_closing_waits_for_a_game_open_for_corrections_and_its_sheets_are_read_o
     assert reopened != closed and reopened.split(".")[0] == closed.split(".")[0]  # the game itself did not change
     page = client.get(f"/games/{game}").text
     assert "Reopen for corrections" in page and "The tournament is closed" not in page
+
+
+def test_a_sheet_opened_before_the_final_table_can_still_be_locked(client, app):
+    tid = started(client)  # two tables, then the final
+    one, two = table_game(client, tid, 1), table_game(client, tid, 2)
+    post_hand(client, one, *win_hand())
+    post_hand(client, one, *win_hand())  # table 1 reaches the target: the round stops
+    post_hand(client, two, *small_hand())  # table 2 finishes the hand in progress
+    token = csrf_token(client, f"/games/{one}")
+    assert client.post(f"/games/{one}/reopen", data={"csrf_token": token}).status_code == 302
+    act(client, tid, "/rounds")  # the final table: round 1 stands from now on
+    hand = client.get(f"/api/games/{one}").get_json()["hands"][0]["id"]
+    edit = f"/games/{one}/hands/{hand}/edit"
+    refused = post_hand(client, one, side_fields(0, melded=200), side_fields(1, melded=130), url=edit)
+    assert "The final table has started" in " ".join(messages(client.get(f"/games/{one}").text) + [refused.text])
+    assert client.post(f"/games/{one}/lock", data={"csrf_token": token}).status_code == 302
+    assert "The sheet is locked again." in client.get(f"/games/{one}").text
+    with app.app_context():
+        assert reads.get_game(dbmod.get_db(), one).reopened is False
+
+
+def test_a_read_only_link_follows_its_tables_round(client, app):
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="hands", round_hands="3")
+    game = table_game(client, tid, 1)
+    post_hand(client, game, *small_hand())
+    view = re.search(r'href="[^"]*(/view/[^"]+)"', client.get(f"/games/{game}").text).group(1)
+    page = client.get(view).text
+    playing = client.get(view + "/version").get_json()["version"]
+    assert playing.endswith(".p") and f'data-live-version="{playing}"' in page and "Next deal" in page
+    act(client, tid, "/rounds/1/end")  # the organiser ends the round: nothing saved at this table
+    over = client.get(view + "/version").get_json()["version"]
+    assert over == playing[:-1] + "d"
+    page = client.get(view).text
+    assert f'data-live-version="{over}"' in page and "Next deal" not in page
 
 
 def test_the_season_of_a_year_written_otherwise_is_not_found(client):

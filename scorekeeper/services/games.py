@@ -294,7 +294,7 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
         game = reads.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        guarded = hand_guard(db, game_id, adding=False)
+        guarded = hand_guard(db, game_id, adding=False) if reopened else None  # locking changes no result
         if guarded is not None:
             return guarded
         running = _running(db, game)

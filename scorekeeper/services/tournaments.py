@@ -164,8 +164,8 @@ def end_round(db: Database, tournament_id: int, number: int, phone: str | None =
 
 def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
     """Close the tournament: its standings and season points are final and its games read-only.
-    REFUSED while a round is being played or before any round, while a game is open for corrections
-    (its sheet could not be locked afterwards), or when closed already."""
+    A game still open for corrections on its sheet is locked with it (on its change log). REFUSED
+    while a round is being played or before any round, or when closed already."""
     with transaction.write(db):
         t = tournament_reads.get(db, tournament_id)
         if t is None:
@@ -178,12 +178,9 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         playing = next((r for r in rounds if not r.complete), None)
         if playing is not None:
             return _refused(N_("Round %(round)s is still being played."), round=playing.number)
-        still_open = tournament_reads.open_for_corrections(db, t.id)
-        if still_open is not None:  # its sheet would stay open, and a closed tournament's games cannot be locked
-            return _refused(
-                N_("The game of round %(round)s at table %(table)s is open for corrections: lock its sheet first."),
-                round=still_open[0], table=still_open[1],
-            )  # fmt: skip
+        for game_id in tournament_reads.open_for_corrections(db, t.id):  # the close locks them: read-only from now
+            games.reopen_game(db, game_id, False)
+            changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
         places = [[p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes] for p in core.ranking(t, rounds)]
         store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=json.dumps(places))
         store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)

@@ -128,14 +128,14 @@ def rounds_started(db: Database, tournament_id: int) -> int:
     return db.execute("select count(*) from tournament_rounds where tournament_id = ?", [tournament_id]).fetchone()[0]
 
 
-def open_for_corrections(db: Database, tournament_id: int) -> tuple[int, int] | None:
-    """The first (round, table) whose finished game was opened for corrections and not locked again, or None."""
-    row = db.execute(
-        "select tg.round, tg.table_no from tournament_games tg join games g on g.id = tg.game_id"
-        " where tg.tournament_id = ? and g.reopened = 1 order by tg.round, tg.table_no limit 1",
+def open_for_corrections(db: Database, tournament_id: int) -> list[int]:
+    """The tournament's games opened for corrections on their sheets and not locked again."""
+    rows = db.execute(
+        "select tg.game_id from tournament_games tg join games g on g.id = tg.game_id"
+        " where tg.tournament_id = ? and g.reopened = 1 order by tg.game_id",
         [tournament_id],
-    ).fetchone()
-    return (row[0], row[1]) if row else None
+    ).fetchall()
+    return [row[0] for row in rows]
 
 
 def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:

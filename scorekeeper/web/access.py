@@ -21,6 +21,7 @@ import re
 import secrets
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import click
@@ -44,7 +45,8 @@ from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.storage import sessions
-from scorekeeper.web import api
+from scorekeeper.storage.db import get_db
+from scorekeeper.web import table_seat
 from scorekeeper.web.redirects import safe_path, same_site_path
 
 bp = Blueprint("access", __name__)
@@ -354,8 +356,9 @@ def view(token: str):
 
 @bp.get("/view/<token>/version")
 def view_version(token: str):
-    """The game's version for a read-only link's live updates."""
-    return api.game_version(_game_of(token))
+    """The game's version for a read-only link's live updates (a tournament's game: with its table's
+    round state, as the table's phone follows it)."""
+    return table_seat.version_answer(get_db(), _game_of(token), datetime.now(timezone.utc))
 
 
 @click.command("set-password")

@@ -462,7 +462,8 @@ class TournamentRound(TypedDict, closed=True):
     started_at: Moment
     ended_at: Annotated[str | None, Field(description="when the organiser (or the next round's start) ended it")]
     stops_at: Annotated[
-        str | None, Field(description="when its tables stop: its clock, or a table at the target (tables with a final)")
+        str | None,
+        Field(description="when its tables stop: its clock, a table at the target (tables with a final), or its end"),
     ]
     over: Annotated[bool, Field(description="over at every table")]
     tables: list[TournamentTable]

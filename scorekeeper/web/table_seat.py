@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask import Response, abort, jsonify
 from sqlite_utils import Database
 
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import reads, tournament_reads
 
 PLAYING, STOPPED, DONE, CLOSED = "playing", "stopped", "done", "closed"
 
@@ -39,6 +40,18 @@ class TableSeat:
     def live_version(self, game_version: int) -> str:
         """What the phones following the game compare: the game's version and its table's state."""
         return f"{game_version}.{self.state[0]}"
+
+
+def version_answer(db: Database, game_id: int, now: datetime) -> Response:
+    """What a phone following a game polls, never cached: the game's version, with its table's round
+    state for a tournament's game (a round stopped or ended elsewhere, a close, shows at once); 404."""
+    version = reads.game_version(db, game_id)
+    if version is None:
+        abort(404)
+    seat = seat_of(db, game_id, now)
+    response = jsonify({"version": seat.live_version(version) if seat else version})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:

@@ -296,14 +296,7 @@ def _played_on(t: core.Tournament) -> str:
 def game_version(game_id: int):
     """What a tournament table's phone polls: its game's version and its table's round state, so a
     round stopped or ended elsewhere (the clock, another table, the organiser) shows at once."""
-    db = get_db()
-    version = reads.game_version(db, game_id)
-    if version is None:
-        abort(404)
-    seat = table_seat.seat_of(db, game_id, _now())
-    response = jsonify({"version": seat.live_version(version) if seat else version})
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return table_seat.version_answer(get_db(), game_id, _now())
 
 
 @bp.app_context_processor

@@ -257,3 +257,50 @@ def test_screenshots_of_the_standings_on_a_phone(engines, display, server, room,
             phone.quit()
         else:
             phone.size(390)
+
+
+@pytest.fixture(scope="module")
+def closed_room(server):
+    """Two pairs, one hand a round, its hand saved and the tournament closed: the organiser's page and
+    the table's score sheet."""
+    base, app = server
+    tid = tournament(app, ["Maximilian & Konstanze", "Hannelore & Bartholomäus"], round_end="hands", round_hands=1)
+    game = seated(app, tid, 1)[0]
+    post_over_http(base, game, (150, 130))
+    with app.app_context():
+        assert service.close(dbmod.get_db(), tid).id == tid
+    return f"{base}/tournaments/{tid}", f"{base}/games/{game}"
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_screenshots_of_a_closed_tournament_on_a_phone(engines, display, server, closed_room, engine_name, scheme):
+    """The organiser's page of a closed tournament (its "Found a wrong result?" fold) and a table's
+    score sheet, read-only and saying so: nothing scrolls sideways, no word is broken."""
+    need(engine_name)
+    phone = engines(engine_name) if scheme == "light" else launch(engine_name, display, dark=True)
+    organiser, sheet = closed_room
+    try:
+        phone.fresh(server[0])
+        problems = []
+        for url, name, mark in (
+            (organiser, "closed", "details.t-reopen"),
+            (sheet, "closed-sheet", ".tournament-banner"),
+        ):
+            phone.go(url)
+            assert "closed" in phone.find(mark).text.lower() or name == "closed"
+            assert not phone.all(".hand-actions"), "a closed tournament's sheet offers a change"
+            for asked in (390, 320):
+                width = phone.size(asked)
+                found = phone.js(f"return ({MEASURE})()")
+                if found["width"] > found["viewport"]:
+                    problems.append(f"{name} at {width} px: {found['width']} px wide")
+                problems += [f"{name} at {width} px: {word}" for word in found["broken"]]
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-{name}-{asked}-{scheme}.png")
+        assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
+    finally:
+        if scheme == "dark":
+            phone.quit()
+        else:
+            phone.size(390)
