@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -226,12 +227,25 @@ def room(server):
     return f"{base}/tournaments/{tid}/standings"
 
 
-@pytest.mark.parametrize("scheme", ("light", "dark"))
-@pytest.mark.parametrize("engine_name", ENGINES)
-def test_screenshots_of_the_standings_on_a_phone(engines, display, server, room, engine_name, scheme):
+@contextmanager
+def phone_in(engines, display, engine_name: str, scheme: str):
+    """A phone of the engine in the colour scheme (dark: a browser of its own, quit after; light: the
+    shared one, set back to 390 px after)."""
     need(engine_name)
     phone = engines(engine_name) if scheme == "light" else launch(engine_name, display, dark=True)
     try:
+        yield phone
+    finally:
+        if scheme == "dark":
+            phone.quit()
+        else:
+            phone.size(390)
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_screenshots_of_the_standings_on_a_phone(engines, display, server, room, engine_name, scheme):
+    with phone_in(engines, display, engine_name, scheme) as phone:
         phone.fresh(server[0])
         phone.go(room)
         phone.find(".s-clock.warn")
@@ -252,11 +266,6 @@ def test_screenshots_of_the_standings_on_a_phone(engines, display, server, room,
                 problems.append(f"{width} px: the clock at {clock[:2]}, {clock[2]} px high")
             phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-standings-{asked}-{scheme}.png")
         assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
-    finally:
-        if scheme == "dark":
-            phone.quit()
-        else:
-            phone.size(390)
 
 
 @pytest.fixture(scope="module")
@@ -277,10 +286,8 @@ def closed_room(server):
 def test_screenshots_of_a_closed_tournament_on_a_phone(engines, display, server, closed_room, engine_name, scheme):
     """The organiser's page of a closed tournament (its "Found a wrong result?" fold) and a table's
     score sheet, read-only and saying so: nothing scrolls sideways, no word is broken."""
-    need(engine_name)
-    phone = engines(engine_name) if scheme == "light" else launch(engine_name, display, dark=True)
     organiser, sheet = closed_room
-    try:
+    with phone_in(engines, display, engine_name, scheme) as phone:
         phone.fresh(server[0])
         problems = []
         for url, name, mark in (
@@ -299,8 +306,3 @@ def test_screenshots_of_a_closed_tournament_on_a_phone(engines, display, server,
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-{name}-{asked}-{scheme}.png")
         assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
-    finally:
-        if scheme == "dark":
-            phone.quit()
-        else:
-            phone.size(390)
