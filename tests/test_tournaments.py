@@ -751,39 +751,47 @@ def test_the_standings_say_so_before_the_first_round(client):
 # --- two organisers at once -------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
+def _rooms_on_a_server(tmp_path, count, fmt, entrants_of, steps=()):
+    """An app with ``count`` tournaments (``entrants_of(n)`` the n-th one's), each taken through the
+    service's ``steps`` ("draw", "start_round"): the app and their ids."""
     from scorekeeper import create_app
-    from tests.helpers import served
-    from tests.test_concurrency import Phone, _at_once
 
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     with app.app_context():
         db = dbmod.get_db()
         ids = []
-        for trial in range(8):
-            tid = service.create(
-                db,
-                name=f"T{trial}",
-                fmt="final",
-                variant="classic",
-                layout="4",
-                entrants=[(f"{trial}{n}",) for n in EIGHT],
-            ).id
-            service.draw(db, tid)
+        for n in range(count):
+            tid = service.create(db, name=f"T{n}", fmt=fmt, variant="classic", layout="4", entrants=entrants_of(n)).id
+            for step in steps:
+                getattr(service, step)(db, tid)
             ids.append(tid)
+    return app, ids
+
+
+def _two_taps_at_once(base, tid, path):
+    """Two phones on the tournament's page tap the same button at the same instant (a ticked box
+    where one is asked): their answers' statuses and the two phones."""
+    from tests.test_concurrency import Phone, _at_once
+
+    phones = [Phone(base), Phone(base)]
+    tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
+    calls = [
+        (lambda p=p, t=t: p.post(f"/tournaments/{tid}{path}", {"csrf_token": t, "sure": "y"}))
+        for p, t in zip(phones, tokens)
+    ]
+    return [status for status, _, _ in _at_once(calls)], phones
+
+
+@pytest.mark.slow
+def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
+    from tests.helpers import served
+
+    app, ids = _rooms_on_a_server(tmp_path, 8, "final", lambda n: [(f"{n}{x}",) for x in EIGHT], steps=("draw",))
     with served(app) as port:
         base = f"http://127.0.0.1:{port}"
         for tid in ids:
-            phones = [Phone(base), Phone(base)]
-            tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
-            results = _at_once(
-                [
-                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}/rounds", {"csrf_token": t}))
-                    for p, t in zip(phones, tokens)
-                ]
-            )
-            assert [status for status, _, _ in results] == [302, 302]
+            statuses, phones = _two_taps_at_once(base, tid, "/rounds")
+            assert statuses == [302, 302]
             with app.app_context():
                 db = dbmod.get_db()
                 rounds = db.execute("select count(*) from tournament_rounds where tournament_id = ?", [tid]).fetchone()[
@@ -801,19 +809,9 @@ def test_two_taps_on_start_round_at_once_start_one_round(tmp_path):
 def test_the_organisers_double_taps_at_once_act_once(tmp_path):
     """Two phones tap the same button at the same instant: one draw, one end of the round, one close, one
     reopening, each once on record; the other phone is told why."""
-    from scorekeeper import create_app
     from tests.helpers import served
-    from tests.test_concurrency import Phone, _at_once
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
-    with app.app_context():
-        db = dbmod.get_db()
-        ids = [
-            service.create(
-                db, name=f"T{n}", fmt="final", variant="classic", layout="4", entrants=[(f"{n}{x}",) for x in EIGHT]
-            ).id
-            for n in range(5)
-        ]
+    app, ids = _rooms_on_a_server(tmp_path, 5, "final", lambda n: [(f"{n}{x}",) for x in EIGHT])
 
     def log(tid, action):
         with app.app_context():
@@ -833,13 +831,8 @@ def test_the_organisers_double_taps_at_once_act_once(tmp_path):
                 ("/close", "closed", "The tournament is closed."),
                 ("/reopen", "reopened", "The tournament is not closed."),
             ):
-                phones = [Phone(base), Phone(base)]
-                tokens = [p.form(f"/tournaments/{tid}")["csrf_token"] for p in phones]
-                calls = [
-                    (lambda p=p, t=t: p.post(f"/tournaments/{tid}{path}", {"csrf_token": t, "sure": "y"}))
-                    for p, t in zip(phones, tokens)
-                ]
-                assert [status for status, _, _ in _at_once(calls)] == [302, 302]
+                statuses, phones = _two_taps_at_once(base, tid, path)
+                assert statuses == [302, 302]
                 assert log(tid, action) == 1, (tid, action)
                 pages = [p.get(f"/tournaments/{tid}") for p in phones]
                 assert sum(told in page for page in pages) == 1, (tid, path)
@@ -847,26 +840,15 @@ def test_the_organisers_double_taps_at_once_act_once(tmp_path):
 
 @pytest.mark.slow
 def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_refused(tmp_path):
-    from scorekeeper import create_app
     from tests.helpers import as_the_form_posts, served
     from tests.test_concurrency import Phone, _at_once
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
-    games = []
+    app, ids = _rooms_on_a_server(
+        tmp_path, 8, "mitchell", lambda n: [(f"A{n}", f"B{n}"), (f"C{n}", f"D{n}")], steps=("draw", "start_round")
+    )
     with app.app_context():
         db = dbmod.get_db()
-        for n in range(8):
-            tid = service.create(
-                db,
-                name=f"T{n}",
-                fmt="mitchell",
-                variant="classic",
-                layout="4",
-                entrants=[(f"A{n}", f"B{n}"), (f"C{n}", f"D{n}")],
-            ).id
-            service.draw(db, tid)
-            service.start_round(db, tid)
-            games.append((tid, tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id))
+        games = [(tid, tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id) for tid in ids]
     outcomes = set()
     with served(app) as port:
         base = f"http://127.0.0.1:{port}"

@@ -5,7 +5,6 @@ tables' games are ordinary games: ``hand_guard`` is what the games' service asks
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any, Sequence
 
@@ -62,11 +61,7 @@ def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence
             return Verdict(MISSING)
         if t.seed is not None:
             return _refused(N_("The seats are drawn: the tournament can no longer be changed."))
-        changed = _fields(entrants, fmt, round_end, settings, **fields)
-        changed["season_points"] = json.dumps(list(changed["season_points"]))
-        changed["entrants"] = json.dumps([list(e) for e in entrants])
-        changed["settings"] = json.dumps(changed["settings"], sort_keys=True)
-        if not store.set_fields(db, t.id, version, **changed):
+        if not store.set_fields(db, t.id, version, **_fields(entrants, fmt, round_end, settings, **fields)):
             return Verdict(OVERTAKEN, id=t.id, now=t.version)
         store.log(db, t.id, "changed", {"name": fields["name"], "format": fmt, "entrants": len(entrants)}, phone)
         return Verdict(SAVED, id=t.id)
@@ -99,8 +94,7 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
         # before round 1 keeps the seat); the others become players when round 1 starts
         ids = [[players.player_named(db, name) for name in e] for e in t.entrants]
         store.set_fields(
-            db, t.id, t.version, seed=seed, draw_order=json.dumps(order), drawn_at=transaction.utc_now(),
-            entrant_ids=json.dumps(ids),
+            db, t.id, t.version, seed=seed, draw_order=order, drawn_at=transaction.utc_now(), entrant_ids=ids,
         )  # fmt: skip
         store.log(db, t.id, "draw", {"order": order}, phone)
         return Verdict(SAVED, id=t.id)
@@ -125,7 +119,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
                 [pid if pid is not None else players.player_id(db, name) for pid, name in zip(e_ids, e)]
                 for e_ids, e in zip(known, t.entrants)
             ]  # seats follow a rename from now on
-            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=json.dumps(ids))
+            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids)
             t = tournament_reads.get(db, t.id)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)
@@ -182,7 +176,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
             games.reopen_game(db, game_id, False)
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
         places = [[p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes] for p in core.ranking(t, rounds)]
-        store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=json.dumps(places))
+        store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=places)
         store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)
         return Verdict(SAVED, id=t.id)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.storage import changes, results
+from scorekeeper.storage import changes, results, tournaments
 from scorekeeper.storage.backup import GAME_COLUMNS, TOURNAMENT_COLUMNS, TOURNAMENT_JSON
 from scorekeeper.storage.transaction import write
 
@@ -133,13 +133,15 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
     """One tournament, its rounds, its tables' games and the organiser's actions, as they were (JSON
     written as ``storage.tournaments`` writes it)."""
     db["tournaments"].insert(
-        {
-            **{k: t.get(k) for k in TOURNAMENT_COLUMNS},
-            "settings": json.dumps(t.get("settings") or {}, sort_keys=True),
-            "season_points": json.dumps(list(t["season_points"])),
-            "entrants": json.dumps([list(e) for e in t["entrants"]]),
-            **{key: None if t.get(key) is None else json.dumps(t[key]) for key in TOURNAMENT_JSON},
-        }
+        tournaments.stored(
+            {
+                **{k: t.get(k) for k in TOURNAMENT_COLUMNS},
+                "settings": t.get("settings") or {},
+                "season_points": t["season_points"],
+                "entrants": t["entrants"],
+                **{key: t.get(key) for key in TOURNAMENT_JSON},
+            }
+        )
     )
     for r in t["rounds"]:
         db.execute(

@@ -12,16 +12,21 @@ from sqlite_utils import Database
 from scorekeeper.core import tournaments as core
 from scorekeeper.storage import changes, transaction
 
+# the columns kept as JSON text; tournament_reads reads them back
+JSON_COLUMNS = ("settings", "season_points", "entrants", "draw_order", "entrant_ids", "places")
+
+
+def stored(fields: dict[str, Any]) -> dict[str, Any]:
+    """The columns as stored: the JSON ones as text (None stays NULL); a restore writes them so too."""
+    return {k: json.dumps(v, sort_keys=True) if k in JSON_COLUMNS and v is not None else v for k, v in fields.items()}
+
 
 def insert(db: Database, fields: dict[str, Any]) -> int:
     """Store a new tournament inside the caller's transaction; its id."""
     assert db.conn.in_transaction
     now = transaction.utc_now()
     row = {
-        **fields,
-        "settings": json.dumps(fields.get("settings") or {}, sort_keys=True),
-        "season_points": json.dumps(list(fields["season_points"])),
-        "entrants": json.dumps([list(e) for e in fields["entrants"]]),
+        **stored({**fields, "settings": fields.get("settings") or {}}),
         "version": 0,
         "created_at": now,
         "updated_at": now,
@@ -34,6 +39,7 @@ def insert(db: Database, fields: dict[str, Any]) -> int:
 def set_fields(db: Database, tournament_id: int, version: int, **fields: Any) -> bool:
     """Change some of its columns if it is still at ``version``: False when another change came first."""
     assert db.conn.in_transaction
+    fields = stored(fields)
     sets = "".join(f"{k} = ?, " for k in fields)
     cursor = db.execute(
         f"update tournaments set {sets}version = version + 1, updated_at = ? where id = ? and version = ?",

@@ -346,12 +346,6 @@ def _moment(at) -> str | None:
 
 def _tournament_round(t: tournament_rules.Tournament, r: tournament_rules.RoundState) -> m.TournamentRound:
     """A round as it stands: each table's sides with their players (by the draw's seats) and totals."""
-
-    def players(table: tournament_rules.TableState, side: int) -> list[str]:
-        if t.format == "mitchell":
-            return list(t.entrants[table.units[side][0]])
-        return [table.seats[side], table.seats[side + 2]]  # partners sit opposite
-
     return m.TournamentRound(
         number=r.number,
         started_at=r.started.isoformat(),
@@ -362,7 +356,9 @@ def _tournament_round(t: tournament_rules.Tournament, r: tournament_rules.RoundS
             m.TournamentTable(
                 table=table.table,
                 game=table.game_id,
-                sides=[m.TournamentSide(players=players(table, side), total=table.totals[side]) for side in (0, 1)],
+                sides=[
+                    m.TournamentSide(players=t.side_players(table, side), total=table.totals[side]) for side in (0, 1)
+                ],
                 hands=len(table.hands),
                 over=table.done,
             )

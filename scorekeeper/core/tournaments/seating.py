@@ -202,3 +202,11 @@ class Tournament:
     @property
     def names(self) -> list[str]:
         return unit_names(self.format, self.entrants)
+
+    def side_players(self, table: Table, side: int) -> list[str]:
+        """Who plays on a side (0 or 1) of a table of a round (a ``Table`` or a ``TableState``): a pair
+        between tables (Mitchell) as entered, else the partners the draw sat opposite each other (seats
+        ``side`` and ``side + 2``)."""
+        if self.format == "mitchell":
+            return list(self.entrants[table.units[side][0]])
+        return [table.seats[side], table.seats[side + 2]]
