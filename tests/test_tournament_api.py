@@ -86,12 +86,15 @@ def test_a_tournament_as_it_stands(app, client):
         "sides": [{"players": north_south, "total": 900}, {"players": east_west, "total": 120}],
     }  # fmt: skip
     assert played["sitting_out"] == [bye]
-    # match points: a win 2 (the game as it stands), a bye 2 with its average points (none yet: 0)
-    assert [(s["place"], s["players"], s["match_points"], s["points"], s["byes"]) for s in answer["standings"]] == [
-        (1, north_south, 2, 900, 0),
-        (2, bye, 2, 0, 1),
-        (3, east_west, 0, 120, 0),
-    ]
+    # match points: a win 2 (the game as it stands); the bye counts the pair's average, and it has played
+    # no game yet: nothing counts for it, and it stands after the pairs with a result
+    assert answer["bye_score"] == "average" and answer["ties"] == "shared"
+    assert [(s["place"], s["players"], s["match_points"], s["points"], s["byes"], s["shared"])
+            for s in answer["standings"]] == [
+        (1, north_south, 2, 900, 0, 1),
+        (2, east_west, 0, 120, 0, 1),
+        (3, bye, 0, 0, 1, 1),
+    ]  # fmt: skip
     assert {s["season_points"] for s in answer["standings"]} == {None}  # not closed: none yet
     # the table's game is the ordinary game of the API
     assert client.get(f"/api/games/{game}").get_json()["totals"] == [900, 120]

@@ -1,5 +1,6 @@
 """Worked examples of the tournaments' pure core (``scorekeeper/core/tournaments.py``): the draw, the
-three movements, the final table, the ranking and its ties, the round's end and the season points.
+three movements, the round's end, and a whole tournament's rounds through to its places (the ranking
+itself, its ties and the season points: tests/test_tournament_ranking.py).
 
 Every expected value here was worked out by hand from the rules (docs/tournaments.md, the heading is
 cited beside each case), never copied from the code's output. Seats are counted 1 … 4 in the draw
@@ -177,160 +178,6 @@ def test_final_round_one_seats_by_the_draw():
     assert core.rounds_of("final", 64) == 2
 
 
-def test_final_table_two_best_qualifying_pairs():
-    """docs/tournaments.md "Tables with a final": each table's winning pair qualifies (a drawn table:
-    the side with the lower draw number); the two with most points meet at the final table, the better
-    pair at seats 1 and 3, dealing first."""
-    entrants = players(12)
-    order = list(range(12))  # player i drawn (i + 1)-th
-    games = [
-        Played(1, 3, ((8, 10), (9, 11)), (3050, 4110)),  # 9 & 11 qualify with 4110
-        Played(1, 2, ((5, 7), (4, 6)), (4600, 4600)),  # drawn: 4 & 6 hold draw numbers 5 and 7, 5 & 7: 6 and 8
-        Played(1, 1, ((0, 2), (1, 3)), (5120, 3400)),  # 0 & 2 qualify with 5120
-    ]
-    assert core.qualifiers(order, games) == [(0, 2), (4, 6), (9, 11)]
-    assert core.final_table(entrants, order, games) == Table(2, 1, ("P0", "P4", "P2", "P6"), 0, ((0, 2), (4, 6)))
-    # two qualifying pairs level on points: the lower draw number goes first
-    level = [
-        Played(1, 3, ((8, 10), (9, 11)), (3050, 4110)),
-        Played(1, 2, ((4, 6), (5, 7)), (2500, 2000)),
-        Played(1, 1, ((0, 2), (1, 3)), (4110, 3400)),
-    ]
-    assert core.qualifiers(order, level) == [(0, 2), (9, 11), (4, 6)]
-    assert core.final_table(entrants, order, level).units == ((0, 2), (9, 11))
-    # the draw numbers, not the players' numbers, break the tie
-    reversed_draw = list(range(11, -1, -1))  # player 11 drawn first
-    assert core.qualifiers(reversed_draw, level) == [(9, 11), (0, 2), (4, 6)]
-
-
-def test_final_places_two_tables():
-    """docs/tournaments.md "Tables with a final" and "Ranking and ties": the final's winners 1st, its
-    losers 2nd, then the other pairs by the preliminary ranking (points); partners share a place; a
-    drawn final goes to the better qualifying pair."""
-    order = list(range(8))
-    prelim = [
-        Played(1, 1, ((0, 2), (1, 3)), (5050, 3200)),
-        Played(1, 2, ((4, 6), (5, 7)), (3900, 5300)),
-    ]
-    # qualifying: 5 & 7 (5300), then 0 & 2 (5050): the final seats 5 & 7 at seats 1 and 3
-    assert core.final_table(players(8), order, prelim).units == ((5, 7), (0, 2))
-
-    def places(final_totals):
-        final = [Played(2, 1, ((5, 7), (0, 2)), final_totals)] if final_totals else []
-        return [(p.place, p.unit) for p in core.final_places(8, order, prelim + final)]
-
-    # 0 & 2 win the final; 4 & 6 (3900) rank before 1 & 3 (3200)
-    assert places((2100, 5000)) == [(1, 0), (1, 2), (2, 5), (2, 7), (3, 4), (3, 6), (4, 1), (4, 3)]
-    assert places((3000, 3000)) == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 4), (3, 6), (4, 1), (4, 3)]
-    assert places(None) == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 4), (3, 6), (4, 1), (4, 3)]
-    won = core.final_places(8, order, prelim + [Played(2, 1, ((5, 7), (0, 2)), (2100, 5000))])
-    assert won[0] == Place(1, 0, 2, 5050, 1, 1) and won[-1] == Place(4, 3, 0, 3200, 0, 1)
-
-
-def test_final_places_one_table():
-    """docs/tournaments.md "Tables with a final": one table plays no final; its winning pair is 1st,
-    a drawn table goes to the pair with the lower draw number."""
-    order = [3, 1, 0, 2]  # seats 1 … 4: players 3, 1, 0, 2
-    won = [Played(1, 1, ((3, 0), (1, 2)), (2900, 5010))]
-    assert [(p.place, p.unit) for p in core.final_places(4, order, won)] == [(1, 1), (1, 2), (2, 3), (2, 0)]
-    drawn = [Played(1, 1, ((1, 2), (3, 0)), (3000, 3000))]
-    assert [(p.place, p.unit) for p in core.final_places(4, order, drawn)] == [(1, 3), (1, 0), (2, 1), (2, 2)]
-
-
-# --- Ranking and ties --------------------------------------------------------------------------------
-
-
-def test_mitchell_standings_worked_example():
-    """docs/tournaments.md "Ranking and ties" and "Pairs moving between tables": match points (a win 2,
-    a draw 1, a bye 2), then points; a bye scores the pair's average of its games, rounded down to a
-    multiple of 5; two pairs level: the winner of their game first."""
-    d = [3, 0, 4, 1, 2]  # d[k]: the pair drawn (k + 1)-th; the meetings of test_mitchell_five_pairs_worked_example
-    games = [
-        Played(1, 1, ((d[0],), (d[2],)), (3000, 3000)),  # a draw
-        Played(1, 2, ((d[1],), (d[3],)), (2200, 2600)),  # d3 beats d1
-        Played(2, 1, ((d[0],), (d[4],)), (1500, 2635)),
-        Played(2, 2, ((d[1],), (d[2],)), (2300, 1200)),
-        Played(3, 1, ((d[0],), (d[3],)), (3400, 1815)),
-        Played(3, 2, ((d[1],), (d[4],)), (2120, 1990)),
-    ]
-    byes = [Bye(1, d[4]), Bye(2, d[3]), Bye(3, d[2])]
-    # d0: 1 + 0 + 2 = 3 mp, 3000 + 1500 + 3400 = 7900
-    # d1: 0 + 2 + 2 = 4 mp, 2200 + 2300 + 2120 = 6620
-    # d2: 1 + 0 + bye 2 = 3 mp, 3000 + 1200 = 4200, average 2100 → 6300
-    # d3: 2 + 0 + bye 2 = 4 mp, 2600 + 1815 = 4415, average 2207.5 → 2205 → 6620 (level with d1; d3 won)
-    # d4: bye 2 + 2 + 0 = 4 mp, 2635 + 1990 = 4625, average 2312.5 → 2310 → 6935
-    assert core.standings("mitchell", 5, d, games, byes) == [
-        Place(1, d[4], 4, 6935, 1, 2, 1),
-        Place(2, d[3], 4, 6620, 1, 2, 1),
-        Place(3, d[1], 4, 6620, 2, 3, 0),
-        Place(4, d[0], 3, 7900, 1, 3, 0),
-        Place(5, d[2], 3, 6300, 0, 2, 1),
-    ]
-
-
-def test_mitchell_three_level_pairs_go_by_the_draw():
-    """docs/tournaments.md "Ranking and ties": three pairs level on match points and points: the draw
-    number decides (their games against each other do not); two level pairs that drew their game: the
-    draw number."""
-    d = [4, 2, 5, 0, 3, 1]  # d[k]: the pair drawn (k + 1)-th; North–South d0, d1, d2
-    games = [
-        Played(1, 1, ((d[0],), (d[3],)), (2800, 2500)),
-        Played(1, 2, ((d[1],), (d[4],)), (2600, 2000)),
-        Played(1, 3, ((d[2],), (d[5],)), (2000, 3000)),
-        Played(2, 1, ((d[0],), (d[5],)), (2700, 2000)),
-        Played(2, 2, ((d[1],), (d[3],)), (2400, 2500)),  # d3 beats d1
-        Played(2, 3, ((d[2],), (d[4],)), (1800, 1800)),  # a draw
-    ]
-    # d0: 4 mp 5500; d1, d3, d5: 2 mp 5000 each; d2, d4: 1 mp 3800 each
-    ranked = core.standings("mitchell", 6, d, games)
-    assert [(p.place, p.unit, p.match_points, p.points) for p in ranked] == [
-        (1, d[0], 4, 5500),
-        (2, d[1], 2, 5000),
-        (3, d[3], 2, 5000),
-        (4, d[5], 2, 5000),
-        (5, d[2], 1, 3800),
-        (6, d[4], 1, 3800),
-    ]
-
-
-def test_mitchell_two_level_pairs_that_never_met_go_by_the_draw():
-    """docs/tournaments.md "Ranking and ties": two North–South pairs level never played each other:
-    the draw number decides."""
-    d = [3, 1, 2, 0]
-    games = [Played(1, 1, ((d[0],), (d[2],)), (3000, 2000)), Played(1, 2, ((d[1],), (d[3],)), (3000, 2000))]
-    assert [p.unit for p in core.standings("mitchell", 4, d, games)] == [d[0], d[1], d[2], d[3]]
-    # four pairs level (each won one game): the draw number, whoever beat whom
-    games = [Played(1, 1, ((d[0],), (d[2],)), (2000, 3000)), Played(1, 2, ((d[1],), (d[3],)), (2000, 3000))]
-    games += [Played(2, 1, ((d[0],), (d[3],)), (3000, 2000)), Played(2, 2, ((d[1],), (d[2],)), (3000, 2000))]
-    assert [p.unit for p in core.standings("mitchell", 4, d, games)] == d
-
-
-def test_rotation_standings_worked_example():
-    """docs/tournaments.md "Ranking and ties" and "Four players changing partners": points (each player
-    his side's total), then match points, then the draw number."""
-    d = [7, 5, 1, 0, 3, 6, 2, 4]  # d[k]: the player drawn (k + 1)-th; table 1: g0 … g3, table 2: h0 … h3
-    g0, g1, g2, g3, h0, h1, h2, h3 = d
-    games = [
-        Played(1, 1, ((g0, g2), (g1, g3)), (2600, 2400)),
-        Played(2, 1, ((g0, g1), (g2, g3)), (1800, 2000)),
-        Played(3, 1, ((g0, g3), (g1, g2)), (1800, 1800)),
-        Played(1, 2, ((h0, h2), (h1, h3)), (3200, 1800)),
-        Played(2, 2, ((h0, h1), (h2, h3)), (1000, 1000)),
-        Played(3, 2, ((h0, h3), (h1, h2)), (2000, 1700)),
-    ]
-    # g0 6200 3 mp, g1 6000 1, g2 6400 5, g3 6200 3; h0 6200 5, h1 4500 1, h2 5900 3, h3 4800 3
-    assert [(p.place, p.unit, p.points, p.match_points) for p in core.standings("rotation", 8, d, games)] == [
-        (1, g2, 6400, 5),
-        (2, h0, 6200, 5),  # level on points with g0 and g3: more match points
-        (3, g0, 6200, 3),  # level with g3 on both: drawn 1st before 4th
-        (4, g3, 6200, 3),
-        (5, g1, 6000, 1),  # more points, fewer match points than h2: points first
-        (6, h2, 5900, 3),
-        (7, h3, 4800, 3),
-        (8, h1, 4500, 1),
-    ]
-
-
 # --- Problems with the entrants ----------------------------------------------------------------------
 
 
@@ -367,19 +214,6 @@ def test_entrant_problems():
     assert core.MAX_TABLES == 16
 
     assert core.unit_names("mitchell", [("Anna", "Ben")]) == ["Anna & Ben"]
-
-
-# --- Season points -----------------------------------------------------------------------------------
-
-
-def test_season_points():
-    """docs/tournaments.md "Season points": the table's points for places 1 …; a place beyond it: none."""
-    table = core.DEFAULT_SEASON_POINTS
-    assert [core.season_points(place, table) for place in range(1, 11)] == [10, 8, 6, 5, 4, 3, 2, 1, 0, 0]
-    assert core.season_points(3, (25, 18, 15)) == 15
-    assert core.season_points(4, (25, 18, 15)) == 0
-    assert core.season_points(0, table) == 0
-    assert core.season_points(1, ()) == 0
 
 
 # --- When a round ends -------------------------------------------------------------------------------
@@ -497,8 +331,8 @@ def test_a_final_tournament_from_draw_to_places():
 
 
 def test_a_mitchell_tournament_counts_its_byes():
-    """docs/tournaments.md "Pairs moving between tables" and "Ranking and ties": three pairs, two rounds;
-    the pair with the bye scores 2 match points and its average."""
+    """docs/tournaments.md "Pairs moving between tables" and "A pair that sits out": three pairs, two
+    rounds; each bye as the organiser chose: the pair's average (the default), a win, or nothing."""
     t = tournament("mitchell", pairs(3), seed=5)
     o = t.order  # North–South o0 at table 1; o1, o2 East–West (table 2: no North–South pair)
     assert t.rounds == 2 and t.names == [f"A{i} & B{i}" for i in range(3)]
@@ -510,13 +344,17 @@ def test_a_mitchell_tournament_counts_its_byes():
     assert [x.units for x in tables2] == [((o[0],), (o[2],))]
     r2 = core.round_state(t, 2, minutes(60), None, _states(tables2, {1: (2000, 5010)}, {1: (minutes(99),)}, {1}))
     assert r2.byes == (Bye(2, o[1]),)
-    # o2: won 5010 + bye (2 mp, 5010 → 5010) = 4 mp 10020; o1: lost 3333 + bye (3333 → 3330) = 2 mp 6663;
-    # o0: won, lost = 2 mp 7000
-    assert [(p.place, p.unit, p.match_points, p.points, p.byes) for p in core.ranking(t, [r1, r2])] == [
-        (1, o[2], 4, 10020, 1),
-        (2, o[0], 2, 7000, 0),
-        (3, o[1], 2, 6663, 1),
-    ]
+    # docs/tournaments.md "A pair that sits out": the bye counts the pair's average of its games.
+    # o2: won 5010 (2 mp) + bye (2 / 1 = 2 mp, 5010 / 1 = 5010) = 4 mp 10020;
+    # o1: lost 3333 (0 mp) + bye (0 mp, 3333 rounded down to 3330) = 0 mp 6663; o0: won, lost = 2 mp 7000
+    figures = lambda t: [(p.place, p.unit, p.match_points, p.points, p.byes) for p in core.ranking(t, [r1, r2])]  # noqa: E731
+    assert figures(t) == [(1, o[2], 4, 10020, 1), (2, o[0], 2, 7000, 0), (3, o[1], 0, 6663, 1)]
+    # a bye as a win: 2 match points and the average points (o1: 2 mp 6663, behind o0 on points)
+    win = tournament("mitchell", pairs(3), seed=5, bye_score="win")
+    assert figures(win) == [(1, o[2], 4, 10020, 1), (2, o[0], 2, 7000, 0), (3, o[1], 2, 6663, 1)]
+    # a bye for nothing: o2 2 mp 5010 is level with o0 (2 mp 7000) on match points, behind on points
+    nothing = tournament("mitchell", pairs(3), seed=5, bye_score="nothing")
+    assert figures(nothing) == [(1, o[0], 2, 7000, 0), (2, o[2], 2, 5010, 1), (3, o[1], 0, 3333, 1)]
     assert core.next_tables(t, [r1, r2]) == []
 
 

@@ -259,7 +259,7 @@ def test_closing_asks_for_the_box_and_needs_every_round_over(client, app):
     assert act(client, tid, "/close").status_code == 302
     t, rounds = state(app, tid)
     north_south, east_west = t.order  # North–South won 150 to 130
-    assert t.closed_at and t.places == ((1, north_south, 2, 150, 1, 1, 0), (2, east_west, 0, 130, 0, 1, 0))
+    assert t.closed_at and t.places == ((1, north_south, 2, 150, 1, 1, 0, 1), (2, east_west, 0, 130, 0, 1, 0, 1))
     assert core.ranking(t, rounds) == [core.Place(*row) for row in t.places]  # kept at the close
 
 
@@ -295,7 +295,7 @@ def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_clos
     assert fixed.status_code == 302
     act(client, tid, "/close")  # closed again: the corrected result decides (East–West 130 to 120)
     t, _rounds = state(app, tid)
-    assert t.places == ((1, east_west, 2, 130, 1, 1, 0), (2, north_south, 0, 120, 0, 1, 0))
+    assert t.places == ((1, east_west, 2, 130, 1, 1, 0, 1), (2, north_south, 0, 120, 0, 1, 0, 1))
     page = client.get(f"/tournaments/{tid}").text
     assert page.count("Tournament closed") == 2 and page.count("Tournament reopened") == 1
 
@@ -326,6 +326,8 @@ def test_two_entrants_of_one_tournament_cannot_be_merged_into_one_player(client,
     response = client.post(f"/players/{ids[first]}/merge", data={"csrf_token": token, "other": ids[other], "sure": "y"})
     assert response.status_code == 422
     assert "Both play in the tournament Club night, so they are two people." in html.unescape(response.text)
+    for table in (1, 2):  # a table without a hand sends nobody to the final
+        assert post_hand(client, table_game(client, tid, table), *small_hand()).status_code == 302
     assert act(client, tid, "/rounds/1/end").status_code == 302 and act(client, tid, "/rounds").status_code == 302
     assert len(state(app, tid)[1]) == 2  # the final table starts: nobody holds two seats
 
@@ -541,8 +543,8 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
     tid = started(client, format="mitchell", entrants=pairs, round_end="hands", round_hands="1")
     t, rounds = state(app, tid)
     assert t.rounds == 3 and len(rounds[0].tables) == 2 and len(rounds[0].byes) == 1
-    # before a hand is played only the bye counts: 2 match points for the pair sitting out
-    assert sorted(p.match_points for p in core.ranking(t, rounds)) == [0, 0, 0, 0, 2]
+    # before a hand is played nothing counts, the bye neither (by the pair's average: no game yet)
+    assert [(p.place, p.match_points, p.tied) for p in core.ranking(t, rounds)] == [(1, 0, 5)] * 5
     for table in (1, 2):
         game = table_game(client, tid, table)
         assert post_hand(client, game, *small_hand()).status_code == 302
@@ -562,15 +564,16 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
     assert "That was the last round" in client.get(f"/tournaments/{tid}/tables/1").text
     places = core.ranking(t, rounds)
     # North–South won every game (150 to 130), East–West lost theirs; each East–West pair had one bye,
-    # counted as a win with its average points (130)
+    # counted as its average: 0 match points and 130 points (docs/tournaments.md, "A pair that sits out")
     by_name = {t.names[p.unit]: p for p in places}
     north_south = [t.names[u] for u in t.order[:2]]
     for name in north_south:
         assert by_name[name].match_points == 6 and by_name[name].points == 450
     east_west = [t.names[u] for u in t.order[2:]]
     for name in east_west:
-        assert by_name[name].match_points == 2 and by_name[name].byes == 1 and by_name[name].points == 260 + 130
-    assert [p.place for p in places] == [1, 2, 3, 4, 5]
+        assert by_name[name].match_points == 0 and by_name[name].byes == 1 and by_name[name].points == 260 + 130
+    # level on everything: the two North–South pairs (never met) share 1st, the three East–West pairs 3rd
+    assert [p.place for p in places] == [1, 1, 3, 3, 3]
     standings = client.get(f"/tournaments/{tid}/standings").text
     assert standings.index(north_south[0].split(" & ")[0]) < standings.index(east_west[0].split(" & ")[0])
 

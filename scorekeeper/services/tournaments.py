@@ -34,7 +34,7 @@ def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, setting
 def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_end: str = "target", settings=None,
            phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
     """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
-    season_points): SAVED with its id, or PROBLEMS when the entrants cannot play the format. Its evening
+    season_points, bye_score, ties): SAVED with its id, or PROBLEMS when the entrants cannot play the format. Its evening
     in the archive is made when its first round starts, with the players as they are then."""
     problems = core.entrant_problems(fmt, entrants)
     if problems:
@@ -175,7 +175,10 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         for game_id in tournament_reads.open_for_corrections(db, t.id):  # the close locks them: read-only from now
             games.reopen_game(db, game_id, False)
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
-        places = [[p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes] for p in core.ranking(t, rounds)]
+        places = [
+            [p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes, p.tied]
+            for p in core.ranking(t, rounds)
+        ]
         store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=places)
         store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)
         return Verdict(SAVED, id=t.id)

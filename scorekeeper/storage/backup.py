@@ -28,6 +28,7 @@ GAME_COLUMNS = (
 TOURNAMENT_COLUMNS = (
     "id", "name", "format", "variant", "layout", "house_rules_id", "target", "round_end", "round_hands",
     "round_minutes", "seed", "drawn_at", "closed_at", "evening_id", "version", "created_at", "updated_at",
+    "bye_score", "ties",
 )  # fmt: skip
 
 

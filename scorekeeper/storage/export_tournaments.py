@@ -47,6 +47,9 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
             raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
         _check_round_end(t, where)
+        for key, allowed in (("bye_score", tournament_rules.BYE_SCORES), ("ties", tournament_rules.TIE_RULES)):
+            if t.get(key) is not None and t[key] not in allowed:
+                raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
         points = _list(t["season_points"], f"{where}.season_points")
         if not points or any(_number(p, f"{where}.season_points") < 0 for p in points):
             raise _Damaged(f"{where}.season_points are not whole numbers from 0 up")
@@ -80,7 +83,7 @@ def _check_tournaments(data: dict[str, Any]) -> None:
 def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], players: set[int]) -> None:
     """What a tournament keeps as it goes (each null until then): the order drawn (each entrant once),
     its entrants' players (from the archive, as many as its entrants' names), its places (once closed:
-    place, entrant, match points, points, won, played, byes)."""
+    place, entrant, match points, points, won, played, byes and, since shared places, how many share it)."""
     if t.get("draw_order") is not None:
         order = [_number(u, f"{where}.draw_order") for u in _list(t["draw_order"], f"{where}.draw_order")]
         if sorted(order) != list(range(len(entrants))):
@@ -98,7 +101,7 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
             raise _Damaged(f"{where}.places are kept before the close")
         for row in _list(t["places"], f"{where}.places"):
             figures = [_number(x, f"{where}.places") for x in _list(row, f"{where}.places")]
-            if len(figures) != 7 or not 0 <= figures[1] < len(entrants) or figures[0] < 1:
+            if len(figures) not in (7, 8) or not 0 <= figures[1] < len(entrants) or figures[0] < 1:
                 raise _Damaged(f"{where}.places are not places of its entrants")
 
 

@@ -377,3 +377,12 @@ def m018_tournament_kept(db: Database) -> None:
     players in the archive (from the draw: a rename keeps the seat), its places at the close."""
     for column in ("draw_order", "entrant_ids", "places"):
         db.execute(f"alter table tournaments add column {column} text")
+
+
+@migrations()
+def m019_tournament_ties(db: Database) -> None:
+    """What a round sat out counts ("average" of the pair's games, "win" or "nothing") and whether
+    entrants level on everything share their place ("shared") or the draw number decides ("lot")
+    (docs/tournaments.md, "A pair that sits out", "Shared places")."""
+    db.execute("alter table tournaments add column bye_score text not null default 'average'")
+    db.execute("alter table tournaments add column ties text not null default 'shared'")

@@ -136,6 +136,9 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
         tournaments.stored(
             {
                 **{k: t.get(k) for k in TOURNAMENT_COLUMNS},
+                # an export from before byes and ties were chosen: the defaults
+                "bye_score": t.get("bye_score") or "average",
+                "ties": t.get("ties") or "shared",
                 "settings": t.get("settings") or {},
                 "season_points": t["season_points"],
                 "entrants": t["entrants"],

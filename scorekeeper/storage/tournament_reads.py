@@ -54,6 +54,8 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
         draw_order=None if order is None else tuple(order),
         entrant_ids=ids,
         places=None if places is None else tuple(tuple(p) for p in places),
+        bye_score=row["bye_score"],
+        ties=row["ties"],
     )
 
 

@@ -368,6 +368,14 @@ def _tournament_round(t: tournament_rules.Tournament, r: tournament_rules.RoundS
     )
 
 
+def _season_points(t: tournament_rules.Tournament, p: tournament_rules.Place) -> int | float | None:
+    """A place's season points once closed (a shared place's split: a whole number where it is one)."""
+    if not t.closed_at:
+        return None
+    points = tournament_rules.season_points(p.place, t.season_points, p.tied)
+    return points.numerator if points.denominator == 1 else round(float(points), 2)
+
+
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
     """A tournament: its settings and entrants, every round started with its tables as they stand, and
@@ -390,6 +398,8 @@ def tournament(tournament_id: int):
             round_hands=t.round_hands,
             round_minutes=t.round_minutes,
             rounds=t.rounds,
+            bye_score=t.bye_score,
+            ties=t.ties,
             season_points=list(t.season_points),
             entrants=[list(e) for e in t.entrants],
             drawn_at=t.drawn_at,
@@ -405,7 +415,8 @@ def tournament(tournament_id: int):
                     won=p.won,
                     played=p.played,
                     byes=p.byes,
-                    season_points=tournament_rules.season_points(p.place, t.season_points) if t.closed_at else None,
+                    shared=p.tied,
+                    season_points=_season_points(t, p),
                 )
                 for p in places
             ],

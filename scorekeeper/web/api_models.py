@@ -49,6 +49,8 @@ Index = Annotated[int, Field(ge=0)]
 Id = Annotated[int, Field(ge=1)]
 TournamentFormat = Literal[tournament_rules.FORMATS]
 RoundEnd = Literal[tournament_rules.ROUND_ENDS]
+ByeScore = Literal[tournament_rules.BYE_SCORES]
+TieRule = Literal[tournament_rules.TIE_RULES]
 Moment = Annotated[str, Field(description="a UTC time, ISO 8601 with its offset")]
 
 CardCounts = TypedDict(
@@ -480,7 +482,15 @@ class Standing(TypedDict, closed=True):
     won: Count
     played: Count
     byes: Count
-    season_points: Annotated[Count | None, Field(description="by place once the tournament is closed, else null")]
+    shared: Annotated[Count, Field(description="how many entrants (pairs or players) share this place; 1: none")]
+    season_points: Annotated[
+        float | None,
+        Field(
+            ge=0,
+            description="by place once the tournament is closed, else null; split evenly where a place is shared "
+            "(places 2 and 3 shared with 8 and 6 points: 7 each; may hold a fraction)",
+        ),
+    ]
 
 
 class Tournament(TypedDict, closed=True):
@@ -496,6 +506,8 @@ class Tournament(TypedDict, closed=True):
     round_hands: Annotated[int | None, Field(ge=1, description="hands a round (round_end hands)")]
     round_minutes: Annotated[int | None, Field(ge=1, description="minutes a round (round_end minutes)")]
     rounds: Annotated[int, Field(ge=1, description="the rounds the format plays")]
+    bye_score: Annotated[ByeScore, Field(description="what a round sat out counts: the pair's average, a win, nothing")]
+    ties: Annotated[TieRule, Field(description="entrants level on everything: shared places, or by lot (draw number)")]
     season_points: Annotated[list[Count], Field(description="by place: the first for place 1, …")]
     entrants: Annotated[list[list[str]], Field(description="players (one name) or pairs (two), as listed")]
     drawn_at: Annotated[str | None, Field(description="when the seats were drawn by lot; null before the draw")]

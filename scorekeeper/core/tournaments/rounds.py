@@ -132,15 +132,15 @@ def round_state(
 
 def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
     """The standings now: every game played so far counts with its totals as they stand; a game without a
-    hand yet counts for nobody (in ``final`` its players keep their place by the draw)."""
+    hand yet counts for nobody (its players come after those with a result)."""
     if t.places is not None:  # closed: the standings as they were kept at the close
         return [Place(*row) for row in t.places]
     games = [table.played for r in rounds for table in r.tables]
     if t.format == "final":
-        return final_places(len(t.entrants), t.order, games)
-    games = [g for g in games if g.hands]
+        pairs = [side for table in rounds[0].tables for side in table.units] if rounds else []
+        return final_places(len(t.entrants), t.order, games, t.ties, pairs)
     byes = [b for r in rounds for b in r.byes]
-    return standings(t.format, len(t.entrants), t.order, games, byes)
+    return standings(t.format, len(t.entrants), t.order, games, byes, t.bye_score, t.ties)
 
 
 def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
@@ -149,8 +149,8 @@ def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
     if number > t.rounds:
         return []
     if t.format == "final" and number == 2:
-        played = [table.played for table in rounds[0].tables]
-        return [final_table(t.entrants, t.order, played)] if len(played) >= 2 else []
+        final = final_table(t.entrants, t.order, [table.played for table in rounds[0].tables])
+        return [final] if final else []
     return round_plan(t.format, t.entrants, t.order, number)[0]
 
 
@@ -165,6 +165,8 @@ def start_problem(t: Tournament, rounds: Sequence[RoundState]) -> Problem | None
         return Problem(None, "tournament", N_("Round %(round)s is still being played."), {"round": rounds[-1].number})
     if len(rounds) >= t.rounds:
         return Problem(None, "tournament", N_("Every round has been played."))
+    if rounds and not next_tables(t, rounds):
+        return Problem(None, "tournament", N_("Fewer than two tables saved a hand: there is no final table to play."))
     return None
 
 

@@ -187,6 +187,8 @@ class Tournament:
     draw_order: tuple[int, ...] | None = None  # the order drawn, kept at the draw
     entrant_ids: tuple[tuple[int, ...], ...] | None = None  # each entrant's players, from the first round on
     places: tuple[tuple[int, ...], ...] | None = None  # the standings kept at the close (place, unit, figures …)
+    bye_score: str = "average"  # what a round sat out counts: "average", "win" or "nothing"
+    ties: str = "shared"  # entrants level on everything: "shared" places, or by "lot" (the draw number)
 
     @property
     def order(self) -> list[int]:
