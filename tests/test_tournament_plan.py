@@ -17,7 +17,7 @@ from itertools import combinations
 import pytest
 
 from scorekeeper.core import tournaments as core
-from scorekeeper.core.tournaments import Bye, Clock, Place, Played, Table, TableState
+from scorekeeper.core.tournaments import Bye, Clock, Table, TableState
 
 START = datetime(2026, 11, 26, 19, 0)
 

@@ -340,7 +340,8 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
     # A 24 (1 first), B 22 (1 first, 3 evenings), C 22 (1 first, 3 evenings), D 11, E 8
     rows = core.season_table(results)
     assert [(r.place, r.name, r.points, r.played, r.firsts, r.tied) for r in rows] == [
-        (1, "A", 24, 3, 1, 1), (2, "B", 22, 3, 1, 2), (2, "C", 22, 3, 1, 2), (4, "D", 11, 2, 0, 1), (5, "E", 8, 1, 0, 1),
+        (1, "A", 24, 3, 1, 1), (2, "B", 22, 3, 1, 2), (2, "C", 22, 3, 1, 2),
+        (4, "D", 11, 2, 0, 1), (5, "E", 8, 1, 0, 1),
     ]  # fmt: skip
     # the best two evenings: A 10 + 8, B 10 + 7, C 10 + 7, D 6 + 5, E 8; E below a minimum of 2 evenings
     ladder = core.season_table(results, best=2, minimum=2)

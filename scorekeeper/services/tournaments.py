@@ -34,8 +34,8 @@ def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, setting
 def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_end: str = "target", settings=None,
            phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
     """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
-    season_points, bye_score, ties): SAVED with its id, or PROBLEMS when the entrants cannot play the format. Its evening
-    in the archive is made when its first round starts, with the players as they are then."""
+    season_points, bye_score, ties): SAVED with its id, or PROBLEMS when the entrants cannot play the
+    format. Its evening in the archive is made when its first round starts, with the players as they are then."""
     problems = core.entrant_problems(fmt, entrants)
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
