@@ -40,6 +40,16 @@ ROUND_END_NAMES = {
     "hands": N_("After a number of hands"),
     "minutes": N_("After a time"),
 }
+BYE_SCORE_NAMES = {
+    "average": N_("its average: the match points and points of its games, averaged"),
+    "win": N_("a win: 2 match points and its average points"),
+    "nothing": N_("nothing"),
+}
+BYE_SHORT_NAMES = {"average": N_("average"), "win": N_("as a win"), "nothing": N_("counts nothing")}
+TIE_NAMES = {
+    "shared": N_("share the place and split its season points"),
+    "lot": N_("are placed by the draw number (by lot)"),
+}
 PAIR_SPLIT = re.compile(r"\s*[&+/]\s*")
 
 
@@ -97,6 +107,14 @@ class TournamentForm(FlaskForm):
     season_points = StringField(
         N_("Season points by place"), default=", ".join(str(p) for p in core.DEFAULT_SEASON_POINTS)
     )
+    bye_score = RadioField(
+        N_("A round sat out scores"),
+        choices=[SelectChoice(k, v) for k, v in BYE_SCORE_NAMES.items()],
+        default="average",
+    )
+    ties = RadioField(
+        N_("Entrants level on everything"), choices=[SelectChoice(k, v) for k, v in TIE_NAMES.items()], default="shared"
+    )
 
     def entrant_list(self) -> list[tuple[str, ...]]:
         """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line; a line's
@@ -137,8 +155,12 @@ class TournamentForm(FlaskForm):
         if self.target.data is not None and self.target.data % 5:
             self.target.errors = [gettext("Scores are multiples of 5.")]
             ok = False
-        if self.points() is None:
+        points = self.points()
+        if points is None:
             self.season_points.errors = [gettext("Whole numbers with commas between them, best place first.")]
+            ok = False
+        elif any(later > earlier for earlier, later in zip(points, points[1:])):
+            self.season_points.errors = [gettext("A place cannot get more season points than the place before it.")]
             ok = False
         return ok
 
@@ -151,6 +173,6 @@ class TournamentForm(FlaskForm):
     def points(self) -> tuple[int, ...] | None:
         """The season points typed (``10, 8, 6``), or None if they cannot be read."""
         parts = [p for p in re.split(r"[,\s;]+", self.season_points.data or "") if p]
-        if not parts or len(parts) > 64 or not all(p.isdigit() and len(p) <= 4 for p in parts):
+        if not parts or len(parts) > 64 or not all(re.fullmatch(r"[0-9]{1,4}", p) for p in parts):
             return None
         return tuple(int(p) for p in parts)

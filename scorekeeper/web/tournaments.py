@@ -19,7 +19,14 @@ from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web import i18n, table_seat
 from scorekeeper.web.games.common import phone_token
-from scorekeeper.web.tournament_forms import FORMAT_HINTS, FORMAT_NAMES, ROUND_END_NAMES, TournamentForm, rule_choices
+from scorekeeper.web.tournament_forms import (
+    BYE_SHORT_NAMES,
+    FORMAT_HINTS,
+    FORMAT_NAMES,
+    ROUND_END_NAMES,
+    TournamentForm,
+    rule_choices,
+)
 
 bp = Blueprint("tournaments", __name__)
 
@@ -70,6 +77,7 @@ def _as_typed(t: core.Tournament) -> dict:
         name=t.name, format=t.format, rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
         round_end=t.round_end, round_hands=t.round_hands or 3, round_minutes=t.round_minutes or 50, target=t.target,
         entrants="\n".join(" & ".join(e) for e in t.entrants), season_points=", ".join(map(str, t.season_points)),
+        bye_score=t.bye_score, ties=t.ties,
     )  # fmt: skip
 
 
@@ -87,7 +95,7 @@ def _tournament_form(t: core.Tournament | None):
             entrants=form.entrant_list(), layout=layout, settings=dict(own.changes) if own else {},
             house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
             round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
-            phone=phone_token(),
+            bye_score=form.bye_score.data, ties=form.ties.data, phone=phone_token(),
         )  # fmt: skip
         if t is None:
             outcome = service.create(get_db(), **fields)
@@ -269,8 +277,9 @@ def standings(tournament_id: int):
     rounds, current = _state(t)
     now = _now()
     tables = len(current.tables) if current else core.tables_of(t.format, len(t.entrants))
+    final = core.next_tables(t, rounds) if t.format == "final" and len(rounds) == 1 and current.complete else []
     return render_template(
-        "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now,
+        "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now, final=final,
         places=core.ranking(t, rounds) if rounds else [], density="wide" if tables > 9 or len(t.entrants) > 24 else "",
         version=generation(get_db()), formats=FORMAT_NAMES, warning_seconds=core.WARNING_MINUTES * 60,
     )  # fmt: skip
@@ -299,15 +308,44 @@ def game_version(game_id: int):
     return table_seat.version_answer(get_db(), game_id, _now())
 
 
+@bp.context_processor
+def _standings_helpers():
+    """What the standings' templates use from the core: their lines, a place's season points as written."""
+    return {
+        "place_lines": core.place_lines,
+        "bye_names": BYE_SHORT_NAMES,
+        "season_points_text": lambda t, p: core.points_text(core.season_points(p.place, t.season_points, p.tied)),
+    }
+
+
 @bp.app_context_processor
 def _seat_for_pages():
     """``table_seat(game_id)`` for the pages that show a game (base.html follows it live with its table)."""
     return {"table_seat": lambda game_id: table_seat.seat_of(get_db(), game_id, _now())}
 
 
+def _ladder_numbers(count: int) -> tuple[dict[str, int | None], dict[str, str]]:
+    """The season's ladder as asked (``best``: count a player's best N evenings, ``min``: rank only players
+    with at least M): the numbers read, and a message per field that cannot be one."""
+    read: dict[str, int | None] = {"best": None, "min": None}
+    problems: dict[str, str] = {}
+    for key in read:
+        typed = request.args.get(key, "").strip()
+        if not typed:
+            continue
+        if not re.fullmatch(r"[0-9]{1,4}", typed) or int(typed) < 1:
+            problems[key] = gettext("A whole number from 1 up.")
+        elif int(typed) > count:
+            problems[key] = gettext("This season has %(num)s closed tournaments: at most %(num)s.", num=count)
+        else:
+            read[key] = int(typed)
+    return read, problems
+
+
 @bp.get("/tournaments/season")
 def season():
-    """The season's table: season points over the closed tournaments of a year."""
+    """The season's table: season points over the closed tournaments of a year; as a ladder, a player's
+    best N evenings count and only players with at least M are ranked."""
     db = get_db()
     closed = [(t, _played_on(t)) for t in tournament_reads.all_tournaments(db) if t.closed_at]
     years = sorted({day[:4] for _t, day in closed}, reverse=True)
@@ -315,7 +353,11 @@ def season():
     if not re.fullmatch(r"[0-9]{4}", year):
         abort(404)
     of_year = [t for t, day in closed if day.startswith(year)]
+    ladder, problems = _ladder_numbers(len(of_year))
     results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]
+    rows = core.season_table(results, best=ladder["best"], minimum=ladder["min"])
     return render_template(
-        "tournaments/season.html", year=year, years=years, rows=core.season_table(results), count=len(of_year)
-    )
+        "tournaments/season.html", year=year, years=years, rows=rows, count=len(of_year), ladder=ladder,
+        problems=problems, typed=request.args, points_text=core.points_text,
+        counted_names=lambda row: ", ".join(next(t.name for t in of_year if t.id == tid) for tid in row.counted),
+    ), (422 if problems else 200)  # fmt: skip

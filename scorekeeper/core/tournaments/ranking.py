@@ -236,6 +236,13 @@ def final_places(
     ]
 
 
+def place_lines(fmt: str, places: Sequence[Place]) -> list[list[Place]]:
+    """The standings' lines: one an entrant, where partners of tables with a final (ranked as two players)
+    stand on one line holding their pair's place."""
+    size = 2 if fmt == "final" else 1
+    return [list(places[i : i + size]) for i in range(0, len(places), size)]
+
+
 def season_points(place: int, table: Sequence[int], tied: int = 1) -> Fraction:
     """The season points of a place (1 …) by the tournament's table of points; ``tied`` entrants sharing
     it split the points of the places they hold evenly (places 2 and 3 shared: (8 + 6) / 2 = 7 each;

@@ -1,0 +1,147 @@
+"""A club night's standings as the organiser and the big screen show them (docs/tournaments.md, "A pair
+that sits out", "Shared places", "Season points"): the choices on the form, a bye by average, places
+shared and their season points split, the final table named between the rounds, the season's table and
+its ladder; bad input refused beside its field with what was typed kept."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from scorekeeper.services import tournaments as service
+from scorekeeper.services.verdicts import SAVED
+from scorekeeper.storage import db as dbmod
+from tests.helpers import post_hand
+from tests.test_tournaments import EIGHT, act, create, small_hand, started, state, table_game
+
+
+def _ranking(page: str) -> list[tuple[str, str]]:
+    """The organiser's page's standings: (place as shown, names) a line."""
+    block = page[page.index('class="t-ranking"') :]
+    block = block[: block.index("</ol>")]
+    rows = re.findall(r'class="t-place num">(.*?)</span> <span class="t-name">(.*?)</span>', block, re.S)
+    return [(re.sub(r"<[^>]+>", "", place).strip(), html.unescape(names)) for place, names in rows]
+
+
+def test_the_form_offers_the_bye_and_the_ties_and_keeps_them(client, app):
+    page = client.get("/tournaments/new").text
+    assert 'name="bye_score" value="average" checked' in page and 'name="ties" value="shared" checked' in page
+    response = create(client, format="mitchell", entrants="A & B\nC & D\nE & F", bye_score="win", ties="lot")
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    t, _rounds = state(app, tid)
+    assert (t.bye_score, t.ties) == ("win", "lot")
+    edit = client.get(f"/tournaments/{tid}/edit").text
+    assert 'name="bye_score" value="win" checked' in edit and 'name="ties" value="lot" checked' in edit
+    assert client.get(f"/api/tournaments/{tid}").get_json()["bye_score"] == "win"
+
+
+def test_bad_choices_and_season_points_that_grow_are_refused_beside_their_field(client, app):
+    for fields, field, message in (
+        ({"bye_score": "half"}, "bye_score", "Not a valid choice"),
+        ({"ties": "coin"}, "ties", "Not a valid choice"),
+        ({"season_points": "10, 8, 9"}, "season_points", "A place cannot get more season points than the place"),
+        ({"season_points": "10, ², 1"}, "season_points", "Whole numbers with commas between them"),
+    ):
+        response = create(client, name="Refused night", **fields)
+        assert response.status_code == 422, fields
+        page = html.unescape(response.text)
+        assert f'id="{field}-error"' in page and message in page, fields
+        if field == "season_points":
+            assert f'value="{fields[field]}"' in page  # what was typed stays
+    assert "Refused night" not in client.get("/tournaments").text  # nothing stored
+
+
+def test_a_bye_counts_the_pairs_average_and_level_pairs_share_the_place(client, app):
+    """Three pairs between tables, one hand a round: round 1 the North–South pair wins 150 to 130 and the
+    third sits out; round 2 it wins again 150 to 130 against the third while the second sits out. Each
+    East–West pair: one game lost (0 match points, 130) and a bye by its average (0 and 130): 0 and 260
+    each, level, never met: they share 2nd place."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay", round_end="hands",
+                  round_hands="1")  # fmt: skip
+    t, rounds = state(app, tid)
+    north_south, first_east_west, bye = (t.names[u] for u in t.order)
+    assert rounds[0].byes[0].unit == t.order[2]
+    page = client.get(f"/tournaments/{tid}").text
+    assert "1 bye (average)" in page and [place for place, _n in _ranking(page)] == ["1="] * 3  # nothing yet
+    assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+    page = client.get(f"/tournaments/{tid}").text
+    assert _ranking(page)[-1] == ("3", bye)  # no game yet: nothing counts for the bye, it stands last
+    act(client, tid, "/rounds")
+    assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+    page = client.get(f"/tournaments/{tid}").text
+    assert _ranking(page) == [("1", north_south), ("2=", first_east_west), ("2=", bye)]
+    assert page.count("0 MP · 260 · 1 bye (average)") == 2
+    big = client.get(f"/tournaments/{tid}/standings").text
+    assert big.count('<span class="s-place">2<abbr') == 2 and "the place is shared" in big
+    act(client, tid, "/close")
+    closed = client.get(f"/tournaments/{tid}").text
+    # places 2 and 3 shared: (8 + 6) / 2 = 7 season points each
+    assert closed.count("7 season points") == 2 and "10 season points" in closed
+
+
+def test_players_level_on_everything_split_the_season_points(client, app):
+    """Four players changing partners, one hand a Partie, side 1 & 3 always winning 150 to 130: the player
+    drawn first is on the winning side all three times (450, 6 match points); each other player once
+    (150 + 130 + 130 = 410, 2 match points): three share 2nd place and (8 + 6 + 5) / 3 = 6.33 season
+    points each; by lot they take 2nd, 3rd and 4th."""
+    for ties, places, points in (("shared", ["1", "2=", "2=", "2="], ["6.33"] * 3), ("lot", ["1", "2", "3", "4"],
+                                                                                    ["8", "6", "5"])):  # fmt: skip
+        tid = started(client, name=f"Rotation {ties}", format="rotation", entrants="\n".join(EIGHT[:4]),
+                      round_end="hands", round_hands="1", ties=ties)  # fmt: skip
+        for partie in (1, 2, 3):
+            assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+            if partie < 3:
+                act(client, tid, "/rounds")
+        act(client, tid, "/close")
+        page = client.get(f"/tournaments/{tid}").text
+        t, _rounds = state(app, tid)
+        assert [place for place, _name in _ranking(page)] == places
+        assert _ranking(page)[0][1] == t.names[t.order[0]]
+        assert re.findall(r"(\d+(?:\.\d+)?) season points", page)[1:] == points
+        assert client.get(f"/api/tournaments/{tid}").get_json()["standings"][1]["season_points"] == float(points[0])
+
+
+def test_the_big_screen_names_the_final_table_between_the_rounds(client, app):
+    tid = started(client, round_end="hands", round_hands="1")
+    assert "The final table:" not in client.get(f"/tournaments/{tid}/standings").text
+    for table in (1, 2):
+        assert post_hand(client, table_game(client, tid, table), *small_hand()).status_code == 302
+    t, rounds = state(app, tid)
+    page = html.unescape(client.get(f"/tournaments/{tid}/standings").text)
+    # each table's side 0 won 150 to 130 in one hand: level leads, so the draw seats table 1's pair first
+    first, second = (t.side_players(rounds[0].tables[k], 0) for k in (0, 1))
+    assert f"The final table: {' & '.join(first)} against {' & '.join(second)}" in re.sub(r"</?b>", "", page)
+    act(client, tid, "/rounds")
+    assert "The final table:" not in client.get(f"/tournaments/{tid}/standings").text
+
+
+def _closed_night(client, app, name: str) -> None:
+    """A closed club night of one table of four drawn with seed 1, one hand: the side of seats 1 and 3 wins
+    150 to 130 (the same partners win every such night)."""
+    response = create(client, name=name, entrants="\n".join(EIGHT[:4]), round_end="hands", round_hands="1")
+    tid = int(response.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        assert service.draw(dbmod.get_db(), tid, seed=1).status == SAVED
+    assert act(client, tid, "/rounds").status_code == 302
+    assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+    assert act(client, tid, "/close").status_code == 302
+
+
+def test_the_seasons_table_shares_ranks_and_keeps_a_ladder(client, app):
+    _closed_night(client, app, "First night")
+    _closed_night(client, app, "Second night")
+    page = client.get("/tournaments/season").text
+    rows = re.findall(r"<tr[^>]*><td class=\"num\">(.*?)</td><td>(.*?)</td><td class=\"num\">(.*?)</td>", page)
+    # the same table twice: the pair drawn first wins both nights, 10 + 10 each, sharing 1st; the others 8 + 8
+    assert [(re.sub(r"<[^>]+>", "", place), points) for place, _name, points in rows] == [
+        ("1=", "20"), ("1=", "20"), ("3=", "16"), ("3=", "16"),
+    ]  # fmt: skip
+    ladder = client.get("/tournaments/season?best=1&min=2").text
+    assert "Each player&#39;s best evening counts." in ladder or "Each player's best evening counts." in ladder
+    assert re.findall(r"<td class=\"num\">(\d+)</td><td class=\"num\">2</td>", ladder) == ["10", "10", "8", "8"]
+    assert ladder.count("counted: Second night") == 4  # the newest of two equal evenings
+    for query, field, message in (("best=x", "best", "A whole number from 1 up."),
+                                  ("min=3", "min", "This season has 2 closed tournaments: at most 2.")):  # fmt: skip
+        refused = client.get(f"/tournaments/season?{query}")
+        assert refused.status_code == 422 and f'id="{field}-error"' in refused.text
+        assert message in html.unescape(refused.text) and f'value="{query.split("=")[1]}"' in refused.text
