@@ -1,7 +1,8 @@
 """A tournament table's phone: the ordinary score sheet of a game that belongs to a tournament
 (docs/tournaments.md, "Running a club night", "When a round ends"). It offers no "Delete this game"
-(the organiser ends a round; the games' service refuses it too) and its header names what ends the
-round."""
+(the organiser ends a round; the games' service refuses it too), its header names what ends the round,
+and a closed tournament's game says that the organiser reopens the tournament to correct a result (its
+sheet cannot be reopened)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ import re
 import pytest
 
 from tests.conftest import csrf_token
-from tests.helpers import post_hand, start_game
-from tests.test_tournaments import small_hand, started, table_game
+from tests.helpers import as_the_form_posts, post_hand, side_fields, start_game, win_hand
+from tests.test_tournaments import EIGHT, act, small_hand, started, table_game
 
 PAIRS = "Ann & Bob\nCid & Dee"  # two pairs: one table (pairs moving between tables), two rounds
+CLOSED = (
+    "The tournament is closed: its games are read-only. To correct a result, the organiser reopens the tournament "
+    "on its page."
+)
 
 
 def _header(page: str) -> str:
@@ -27,6 +32,14 @@ def _flashes(client, game: int) -> list[str]:
     page = client.get(f"/games/{game}").text
     found = re.findall(r'<div class="flash"[^>]*>(.*?)</div>', page, re.S)
     return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split()) for text in found]
+
+
+def _post(client, url: str, token: str, *sides):
+    """A hand posted as the hand form posts it, from a page kept open before (its CSRF token)."""
+    data = {"csrf_token": token}
+    for side in sides:
+        data.update(side)
+    return client.post(url, data=as_the_form_posts(data, {}))
 
 
 # --- no "Delete this game" --------------------------------------------------------------------------
@@ -77,3 +90,60 @@ def test_the_header_names_what_ends_the_round(client, fields, header, german):
 def test_an_ordinary_game_keeps_its_target_in_the_header(client):
     game = start_game(client, target=3000)
     assert "game to 3000" in _header(client.get(f"/games/{game}").text)
+
+
+# --- a closed tournament's game: the organiser reopens the tournament ---------------------------------
+
+
+def _closed_with_a_finished_game(client) -> tuple[int, int]:
+    """Four players at one table (no final): the game reaches 5000 (8000 to 100), the round is over, the
+    tournament closed. Its id and the game's."""
+    tid = started(client, entrants="\n".join(EIGHT[:4]))
+    game = table_game(client, tid, 1)
+    post_hand(client, game, *win_hand())
+    post_hand(client, game, *win_hand())
+    assert act(client, tid, "/close").status_code == 302
+    assert "The tournament is closed: its standings are final." in client.get(f"/tournaments/{tid}").text
+    return tid, game
+
+
+def test_a_closed_tournaments_game_says_the_organiser_reopens_the_tournament(client):
+    tid, game = _closed_with_a_finished_game(client)
+    page = client.get(f"/games/{game}").text
+    banner = re.search(r'<p class="tournament-banner">(.*?)</p>', page, re.S).group(1)
+    assert "The tournament is closed: its games are read-only." in banner
+    assert f'href="/tournaments/{tid}"' in banner and (
+        "To correct a result, the organiser reopens the tournament on its page." in banner
+    )
+    assert "Reopen for corrections" not in page
+    # each way a phone may ask for a change gives the tournament's reason, never "reopen it" (refused)
+    new_hand = client.get(f"/games/{game}/hands/new")
+    assert new_hand.status_code == 302 and _flashes(client, game) == [CLOSED]
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    edit = f"/games/{game}/hands/{hand}/edit"
+    assert client.get(edit).status_code == 302 and _flashes(client, game) == [CLOSED]
+    token = csrf_token(client, f"/tournaments/{tid}")  # the sheet's forms are gone: a page kept from before
+    corrected = _post(client, edit, token, side_fields(0, melded=200), side_fields(1, melded=130))
+    assert corrected.status_code == 302 and _flashes(client, game) == [CLOSED]
+    more = _post(client, f"/games/{game}/hands/new", token, *small_hand())
+    assert more.status_code == 409 and CLOSED in " ".join(html.unescape(more.text).split())
+    deleted = client.post(f"/games/{game}/hands/{hand}/delete", data={"csrf_token": token})
+    assert deleted.status_code == 302 and _flashes(client, game) == [CLOSED]
+    reopened = client.post(f"/games/{game}/reopen", data={"csrf_token": token})
+    assert reopened.status_code == 302 and _flashes(client, game) == [CLOSED]
+    body = {"client_key": "closed-night-1", "stock_out": True, "sides": [{"melded_points": 100}, {}]}
+    queued = client.post(f"/games/{game}/hands.json", json=body, headers={"X-CSRFToken": token})
+    assert queued.status_code == 409 and queued.get_json()["errors"][0]["message"] == CLOSED
+    for text in (client.get(f"/games/{game}").text, more.text):
+        assert "Reopen it to correct a hand" not in text and "Reopen for corrections” to change it" not in text
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [8000, 100]  # nothing changed
+
+
+def test_the_closed_tournament_s_reason_speaks_the_readers_language(client):
+    _tid, game = _closed_with_a_finished_game(client)
+    client.get(f"/prefs?lang=it&next=/games/{game}")
+    client.get(f"/games/{game}/hands/new")
+    assert _flashes(client, game) == [
+        "Il torneo è chiuso: le sue partite sono in sola lettura. Per correggere un risultato, l'organizzatore "
+        "riapre il torneo dalla sua pagina."
+    ]
