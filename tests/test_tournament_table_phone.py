@@ -1,8 +1,9 @@
 """A tournament table's phone: the ordinary score sheet of a game that belongs to a tournament
 (docs/tournaments.md, "Running a club night", "When a round ends"). It offers no "Delete this game"
 (the organiser ends a round; the games' service refuses it too), its header names what ends the round,
-and a closed tournament's game says that the organiser reopens the tournament to correct a result (its
-sheet cannot be reopened)."""
+a closed tournament's game says that the organiser reopens the tournament to correct a result (its
+sheet cannot be reopened), and after the organiser's "End round now" a table takes no new hand while
+its hands can still be corrected (docs/api.md, "GET /api/tournaments/<id>", stops_at)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ CLOSED = (
     "The tournament is closed: its games are read-only. To correct a result, the organiser reopens the tournament "
     "on its page."
 )
+ROUND_OVER = "The round is over at this table: no more hands."
 
 
 def _header(page: str) -> str:
@@ -147,3 +149,34 @@ def test_the_closed_tournament_s_reason_speaks_the_readers_language(client):
         "Il torneo è chiuso: le sue partite sono in sola lettura. Per correggere un risultato, l'organizzatore "
         "riapre il torneo dalla sua pagina."
     ]
+
+
+# --- "End round now": the tables stop at once ---------------------------------------------------------
+
+
+def test_after_end_round_now_a_table_takes_no_new_hand_but_a_correction(client):
+    tid = started(client, format="mitchell", entrants=PAIRS, round_end="hands", round_hands="3")
+    game = table_game(client, tid, 1)
+    assert post_hand(client, game, *small_hand()).status_code == 302  # hand 1: 150 to 130
+    assert act(client, tid, "/rounds/1/end").status_code == 302  # the organiser's "End round now"
+    # the hand in progress (hand 2) is not saved: the table's round is over at once
+    refused = post_hand(client, game, side_fields(0, melded=200), side_fields(1, melded=100))
+    assert refused.status_code == 409 and ROUND_OVER in refused.text
+    assert 'value="200"' in refused.text  # what was typed stays on the form
+    token = csrf_token(client, f"/games/{game}")
+    body = {"client_key": "after-the-end-1", "stock_out": True, "sides": [{"melded_points": 100}, {}]}
+    queued = client.post(f"/games/{game}/hands.json", json=body, headers={"X-CSRFToken": token})
+    assert queued.status_code == 409 and queued.get_json()["errors"][0]["message"] == ROUND_OVER
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [150, 130]
+    page = client.get(f"/games/{game}").text
+    assert "Round over at this table" in page and "finish the hand in progress" not in page
+    assert "Enter hand 2" not in page
+    # a correction of a hand saved before the end is still taken (until the close)
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    edit = f"/games/{game}/hands/{hand}/edit"
+    fixed = post_hand(client, game, side_fields(0, melded=120), side_fields(1, melded=130), url=edit)
+    assert fixed.status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [120, 130]
+    answer = client.get(f"/api/tournaments/{tid}").get_json()["played"][0]
+    assert answer["over"] is True and answer["ended_at"] == answer["stops_at"]
+    assert answer["tables"][0]["hands"] == 1 and answer["tables"][0]["over"] is True
