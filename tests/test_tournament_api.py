@@ -1,10 +1,15 @@
 """A tournament through the JSON API (docs/api.md, "GET /api/tournaments/<id>"): the list, a Mitchell
-evening with a bye as it stands, the standings final once closed and live again once reopened, an
-unknown id, and the password. Every answer is also checked against the OpenAPI document."""
+evening with a bye as it stands, the draw (each entrant's draw number, every round's seats by the rules
+of docs/tournaments.md, "The draw", "Pairs moving between tables", "Four players changing partners",
+"Tables with a final"), the standings final once closed and live again once reopened, an unknown id, and
+the password. Every answer is also checked against the OpenAPI document."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from scorekeeper import create_app
+from scorekeeper.core import tournaments as core
 from scorekeeper.services import games
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
@@ -12,7 +17,7 @@ from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import openapi
 from tests.test_access import LOCKED
-from tests.test_openapi import _problems, _schema
+from tests.test_openapi import _field_table, _problems, _schema, doc_examples
 
 PAIRS = [("Anna", "Bert"), ("Carl", "Dora"), ("Emil", "Fini")]
 # Classic (docs/rules.md, "Classic Canasta"): going out 100, a natural canasta 500, melded 300: 900;
@@ -139,3 +144,177 @@ def test_with_a_password_the_tournaments_are_not_shown_to_a_phone_without_it(tmp
         refused = stranger.get(url)
         assert refused.status_code == 401 and refused.get_json()["errors"][0]["field"] == "password", url
         assert "Anna" not in refused.text
+
+
+# --- the draw and every round's seats (docs/tournaments.md, "The draw") ----------------------------
+
+API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+# Classic: going out 100, a mixed canasta 300, melded 100: 500 (less than OUT's 900)
+OUT_SMALL = {"went_out": "normal", "mixed_canastas": 1, "melded_points": 100}
+
+
+def _drawn(app, name, fmt, entrants, seed, **more) -> int:
+    """A tournament created and drawn with this seed (no round started): its id."""
+    with app.app_context():
+        db = get_db()
+        made = service.create(
+            db, name=name, fmt=fmt, variant="classic", layout="4", entrants=entrants, round_end="hands",
+            round_hands=1, **more,
+        )  # fmt: skip
+        assert service.draw(db, made.id, seed=seed).status == SAVED
+        return made.id
+
+
+def _answer(client, tid) -> dict:
+    answer = client.get(f"/api/tournaments/{tid}").get_json()
+    _valid("/api/tournaments/{id}", 200, answer)
+    return answer
+
+
+def _seats(table: dict) -> list[tuple[str, str]]:
+    return [(seat["seat"], seat["name"]) for seat in table["seats"]]
+
+
+def _dealer(table: dict) -> str:
+    """The name in the seat that deals first."""
+    return dict(_seats(table))[table["first_dealer"]]
+
+
+def test_the_docs_example_of_the_draw_is_what_the_app_answers(app, client):
+    """docs/api.md's example is the Thursday pairs drawn with seed 3: Carl & Dora first, Emil & Fini
+    second, Anna & Bert third (tests/test_openapi.py checks the example against the document)."""
+    tid, _game = _pairs_night(app)
+    answer = _answer(client, tid)
+    [example] = [e for m, p, s, e in doc_examples(API_MD) if (m, p, s) == ("get", "/api/tournaments/{id}", "200")]
+    assert core.draw(len(PAIRS), 3) == [1, 2, 0]  # the core's draw order for this seed
+    assert answer["draw_numbers"] == example["draw_numbers"] == [3, 1, 2]
+    assert answer["seating"] == example["seating"]
+    # the table's game is seated as the seating says, and its first dealer deals hand 1
+    game = client.get(f"/api/games/{answer['played'][0]['tables'][0]['game']}").get_json()
+    first = answer["seating"][0]["tables"][0]
+    assert game["players"] == [name for _seat, name in _seats(first)] and game["hands"][0]["dealer"] == _dealer(first)
+
+
+def test_the_docs_say_what_each_field_of_the_draw_means(client):
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    section = API_MD[API_MD.index("## `GET /api/tournaments/<id>`") :]
+    tabled = {"draw_numbers", "seating", "played", "bye_score", "ties", "standings"}
+    assert tabled <= set(schemas["Tournament"]["properties"])
+    assert _field_table(section, "| field | meaning |") == tabled
+    assert _field_table(section, "A round of `seating`") == set(schemas["DrawRound"]["properties"])
+
+
+def test_before_the_draw_there_are_no_draw_numbers_and_no_seats(app, client):
+    with app.app_context():
+        tid = service.create(
+            get_db(), name="Spring open", fmt="rotation", variant="classic", layout="4",
+            entrants=[(n,) for n in "ABCD"],
+        ).id  # fmt: skip
+    answer = _answer(client, tid)
+    assert answer["draw_numbers"] is None and answer["seating"] == [] and answer["drawn_at"] is None
+
+
+def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_table_once_it_starts(app, client):
+    players = [f"Player{c}" for c in "ABCDEFGH"]
+    tid = _drawn(app, "Spring open", "final", [(p,) for p in players], seed=5)
+    order = core.draw(8, 5)  # the lot: entrant order[0] is drawn first, …
+    drawn = [players[u] for u in order]
+    answer = _answer(client, tid)
+    assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(8)]
+    # "The draw": the first four drawn at table 1, seats 1 to 4, the next four at table 2; seat 1 deals first.
+    # Only round 1 before it starts: the final table comes from its results.
+    tables = [
+        {"table": k, "first_dealer": f"{k}.1",
+         "seats": [{"seat": f"{k}.{s}", "name": drawn[4 * (k - 1) + s - 1]} for s in range(1, 5)]}
+        for k in (1, 2)
+    ]  # fmt: skip
+    assert answer["seating"] == [{"number": 1, "started": False, "tables": tables, "sitting_out": []}]
+    with app.app_context():
+        db = get_db()
+        assert service.start_round(db, tid).status == SAVED
+        one, two = (table.game_id for table in tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables)
+        # table 1: seats 1 and 3 (drawn 1st and 3rd) score 900; table 2: seats 2 and 4 (drawn 6th and 8th) 500
+        assert games.add_hand(db, one, [OUT, MELDED], False).status == SAVED
+        assert games.add_hand(db, two, [MELDED, OUT_SMALL], False).status == SAVED
+    started = _answer(client, tid)
+    assert started["seating"] == [{"number": 1, "started": True, "tables": tables, "sitting_out": []}]
+    with app.app_context():
+        assert service.start_round(get_db(), tid).status == SAVED  # every table played its hand: the final
+    final = _answer(client, tid)["seating"]
+    # "Tables with a final": the better qualifying pair (900) at seats 1 and 3, dealing first; the other at 2 and 4
+    assert final[1] == {
+        "number": 2, "started": True, "sitting_out": [],
+        "tables": [{"table": 1, "first_dealer": "1.1", "seats": [
+            {"seat": "1.1", "name": drawn[0]}, {"seat": "1.2", "name": drawn[5]},
+            {"seat": "1.3", "name": drawn[2]}, {"seat": "1.4", "name": drawn[7]},
+        ]}],
+    }  # fmt: skip
+
+
+def test_pairs_moving_between_tables_every_round_with_its_bye(app, client):
+    pairs = [("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal"), ("Ida", "Jon")]
+    tid = _drawn(app, "Pairs", "mitchell", pairs, seed=7)
+    order = core.draw(5, 7)
+    answer = _answer(client, tid)
+    assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(5)]
+    # "Pairs moving between tables": five pairs, three tables; the last has no North–South pair. The
+    # first half of the draw (drawn 1st and 2nd) sits North–South at tables 1 and 2 and stays; East–West
+    # (drawn 3rd, 4th, 5th) start at tables 1, 2, 3 and move to the next higher table each round (the last
+    # to table 1); the pair at the last table sits out. Each pair's players in the order entered.
+    north_south = {1: pairs[order[0]], 2: pairs[order[1]]}
+    east_west = [pairs[u] for u in order[2:]]  # starting at tables 1, 2, 3
+    expected = []
+    for rnd in (1, 2, 3):
+        at = {(start + rnd - 1) % 3 + 1: pair for start, pair in enumerate(east_west)}
+        tables = [
+            {"table": k, "first_dealer": f"{k}.1", "seats": [
+                {"seat": f"{k}.1", "name": north_south[k][0]}, {"seat": f"{k}.2", "name": at[k][0]},
+                {"seat": f"{k}.3", "name": north_south[k][1]}, {"seat": f"{k}.4", "name": at[k][1]},
+            ]}
+            for k in (1, 2)
+        ]  # fmt: skip
+        expected.append({"number": rnd, "started": False, "tables": tables, "sitting_out": [list(at[3])]})
+    assert answer["seating"] == expected
+    # every East–West pair sits out once and meets each North–South pair once
+    assert sorted(tuple(r["sitting_out"][0]) for r in expected) == sorted(east_west)
+    with app.app_context():
+        assert service.start_round(get_db(), tid).status == SAVED
+    started = _answer(client, tid)
+    assert started["seating"] == [{**expected[0], "started": True}] + expected[1:]
+    assert started["played"][0]["sitting_out"] == expected[0]["sitting_out"]
+
+
+def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, client):
+    players = [f"Player{c}" for c in "ABCDEFGH"]
+    tid = _drawn(app, "Partners", "rotation", [(p,) for p in players], seed=2)
+    order = core.draw(8, 2)
+    answer = _answer(client, tid)
+    assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(8)]
+    assert [(r["number"], r["started"], r["sitting_out"]) for r in answer["seating"]] == [
+        (1, False, []), (2, False, []), (3, False, []),
+    ]  # fmt: skip
+    for k in (1, 2):  # "Four players changing partners": the four drawn to a table stay there
+        north, east, south, west = (players[u] for u in order[4 * (k - 1) : 4 * k])
+        partnerships = [  # N–S against E–W, then N–E against S–W, then N–W against S–E
+            {frozenset((north, south)), frozenset((east, west))},
+            {frozenset((north, east)), frozenset((south, west))},
+            {frozenset((north, west)), frozenset((south, east))},
+        ]
+        first_deal = [north, east, south]  # drawn first, then second, then third at the table
+        for rnd in range(3):
+            [table] = [x for x in answer["seating"][rnd]["tables"] if x["table"] == k]
+            seats = _seats(table)
+            assert [seat for seat, _name in seats] == [f"{k}.{s}" for s in range(1, 5)]
+            names = [name for _seat, name in seats]
+            assert {frozenset(names[0::2]), frozenset(names[1::2])} == partnerships[rnd], (k, rnd)
+            assert _dealer(table) == first_deal[rnd], (k, rnd)
+    with app.app_context():
+        assert service.start_round(get_db(), tid).status == SAVED
+    started = _answer(client, tid)
+    assert (
+        started["seating"][0] == {**answer["seating"][0], "started": True}
+        and started["seating"][1:] == (answer["seating"][1:])
+    )
+    for table, played in zip(started["seating"][0]["tables"], started["played"][0]["tables"]):
+        game = client.get(f"/api/games/{played['game']}").get_json()  # no hand yet: the next deal is the first
+        assert game["players"] == [name for _seat, name in _seats(table)] and game["next_dealer"] == _dealer(table)

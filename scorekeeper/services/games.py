@@ -94,7 +94,8 @@ def add_hand(
     phone: str | None = None,
 ) -> Verdict:
     """Add the next hand (``phone``: the token of the phone that sends it, for the change log). A
-    key stored before answers UNCHANGED with that hand's id; a finished game LOCKED; ``based_on``
+    key stored before answers UNCHANGED with that hand's id; a tournament's game its table's rule
+    (REFUSED, ``services.tournaments.hand_guard``); a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
     the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
     with transaction.write(db):
@@ -105,12 +106,14 @@ def add_hand(
             existing = reads.hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return Verdict(UNCHANGED, id=existing)
-        running = _running(db, game)
-        if running.result.finished:
-            return Verdict(LOCKED)
+        # a tournament's reason first: a closed tournament's game is not reopened on its sheet (nor one of
+        # a first round the final table has made final), so "reopen it" would be no answer
         guarded = hand_guard(db, game_id, adding=True)
         if guarded is not None:
             return guarded
+        running = _running(db, game)
+        if running.result.finished:
+            return Verdict(LOCKED)
         rules = sheet.rules_for(game)
         refused, scores = _check(game, rules, entry, stock_out, lone, running.hands, running.totals, confirmed)
         if refused is not None:
@@ -155,12 +158,12 @@ def correct_hand(
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
+        guarded = hand_guard(db, game_id, adding=False)  # before LOCKED, as for a new hand
+        if guarded is not None:
+            return guarded
         running = _running(db, game)
         if _locked(game, running):
             return Verdict(LOCKED)
-        guarded = hand_guard(db, game_id, adding=False)
-        if guarded is not None:
-            return guarded
         rules = sheet.rules_for(game)
         before = results.totals_before(db, game, rules, hand_id)
         refused, _scores = _check(game, rules, entry, stock_out, lone, before[0], before[1], confirmed)
@@ -185,11 +188,11 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
         hand = reads.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
-        if _locked(game, _running(db, game)):
-            return Verdict(LOCKED)
-        guarded = hand_guard(db, game_id, adding=False)
+        guarded = hand_guard(db, game_id, adding=False)  # before LOCKED, as for a new hand
         if guarded is not None:
             return guarded
+        if _locked(game, _running(db, game)):
+            return Verdict(LOCKED)
         games.delete_hand(db, game_id, hand_id)
         changes.log_change(db, game_id, hand_id, "hand deleted", changes.entry_of(hand), None, phone)
         return Verdict(SAVED, id=hand_id)

@@ -17,6 +17,12 @@ from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED,
 from scorekeeper.storage import changes, evenings, games, players, reads, tournament_reads, transaction
 from scorekeeper.storage import tournaments as store
 
+# why a closed tournament's game takes no change, and who can change that (reopening the game itself is refused)
+CLOSED = N_(
+    "The tournament is closed: its games are read-only. To correct a result, the organiser reopens the tournament "
+    "on its page."
+)
+
 
 def _refused(text: str, **args: Any) -> Verdict:
     return Verdict(REFUSED, problems=(Problem(None, "tournament", text, args),))
@@ -208,7 +214,7 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
         return None
     t, table = at.tournament, at.table
     if t.closed_at:
-        return _refused(N_("The tournament is closed: its games are read-only."))
+        return _refused(CLOSED)
     if t.format == "final" and table.round == 1 and tournament_reads.one_round(db, t, 2) is not None:
         return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:

@@ -1,8 +1,10 @@
-"""JSON API: the rule sets, stateless scoring of one hand, and a stored game's sheet.
+"""JSON API: the rule sets, stateless scoring of one hand, a stored game's sheet, the players, fair
+partners and the tournaments (their answers are built in ``api_tournaments``).
 
 Nothing here changes stored data, which is why the blueprint is exempt from CSRF; any future
 endpoint that writes must not live here without a token (see docs/api.md). The requests and
-answers are the types of ``api_models``; ``GET /api/openapi.json`` is generated from them.
+answers are the types of ``api_models`` and ``api_tournament_models``; ``GET /api/openapi.json`` is
+generated from them.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from scorekeeper.core import checks, scoring, sheet, variants
-from scorekeeper.core import tournaments as tournament_rules
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, i18n, openapi
+from scorekeeper.web import answers, api_tournaments, i18n, openapi
 from scorekeeper.web import api_models as m
 from scorekeeper.web.teams import team_request
 
@@ -323,105 +324,18 @@ def players():
 @bp.get("/tournaments")
 def tournaments():
     """Every tournament, the newest first: what it is and how far it has come."""
-    db = get_db()
-    listed: list[m.TournamentListed] = [
-        m.TournamentListed(
-            id=t.id,
-            name=t.name,
-            format=t.format,
-            entrants=len(t.entrants),
-            rounds=t.rounds,
-            rounds_started=tournament_reads.rounds_started(db, t.id),
-            drawn=t.seed is not None,
-            closed=t.closed_at is not None,
-        )
-        for t in tournament_reads.all_tournaments(db)
-    ]
-    return jsonify(listed)
-
-
-def _moment(at) -> str | None:
-    return at.isoformat() if at is not None else None
-
-
-def _tournament_round(t: tournament_rules.Tournament, r: tournament_rules.RoundState) -> m.TournamentRound:
-    """A round as it stands: each table's sides with their players (by the draw's seats) and totals."""
-    return m.TournamentRound(
-        number=r.number,
-        started_at=r.started.isoformat(),
-        ended_at=_moment(r.ended),
-        stops_at=_moment(r.stop),
-        over=r.complete,
-        tables=[
-            m.TournamentTable(
-                table=table.table,
-                game=table.game_id,
-                sides=[
-                    m.TournamentSide(players=t.side_players(table, side), total=table.totals[side]) for side in (0, 1)
-                ],
-                hands=len(table.hands),
-                over=table.done,
-            )
-            for table in r.tables
-        ],
-        sitting_out=[list(t.entrants[bye.unit]) for bye in r.byes],
-    )
-
-
-def _season_points(t: tournament_rules.Tournament, p: tournament_rules.Place) -> int | float | None:
-    """A place's season points once closed (a shared place's split: a whole number where it is one)."""
-    if not t.closed_at:
-        return None
-    points = tournament_rules.season_points(p.place, t.season_points, p.tied)
-    return points.numerator if points.denominator == 1 else round(float(points), 2)
+    return jsonify(api_tournaments.listed(get_db()))
 
 
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
-    """A tournament: its settings and entrants, every round started with its tables as they stand, and
-    the standings by the format's rule (final once it is closed)."""
+    """A tournament: its settings and entrants, its draw and every round's seats known so far, every
+    round started with its tables as they stand, and the standings by the format's rule."""
     db = get_db()
     t = tournament_reads.get(db, tournament_id)
     if t is None:
         abort(404)
-    rounds = tournament_reads.rounds(db, t)
-    places = tournament_rules.ranking(t, rounds) if rounds else []
-    return jsonify(
-        m.Tournament(
-            id=t.id,
-            name=t.name,
-            format=t.format,
-            variant=t.variant,
-            house_rules=t.house_rules_id,
-            target=t.target,
-            round_end=t.round_end,
-            round_hands=t.round_hands,
-            round_minutes=t.round_minutes,
-            rounds=t.rounds,
-            bye_score=t.bye_score,
-            ties=t.ties,
-            season_points=list(t.season_points),
-            entrants=[list(e) for e in t.entrants],
-            drawn_at=t.drawn_at,
-            closed_at=t.closed_at,
-            evening=t.evening_id,
-            played=[_tournament_round(t, r) for r in rounds],
-            standings=[
-                m.Standing(
-                    place=p.place,
-                    players=list(t.entrants[p.unit]),
-                    match_points=p.match_points,
-                    points=p.points,
-                    won=p.won,
-                    played=p.played,
-                    byes=p.byes,
-                    shared=p.tied,
-                    season_points=_season_points(t, p),
-                )
-                for p in places
-            ],
-        )
-    )
+    return jsonify(api_tournaments.answer(db, t))
 
 
 def _seats_arg(names: list[str]) -> str | list[str]:

@@ -6,6 +6,7 @@ they check the shape of what arrives (types, ranges, multiples of 5); what depen
 (``checks.read_hand``), which give the messages. Answers are TypedDicts: the endpoints build them as
 plain dicts, so what is sent is what is built, and the document says which keys each one has.
 The rule sets' ids, setting keys, side fields and ways of going out are read from the rule tables.
+The tournaments' answers are in ``api_tournament_models`` (this module holds the rest).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationErr
 from typing_extensions import NotRequired, TypedDict
 
 from scorekeeper.core import checks, variants
-from scorekeeper.core import tournaments as tournament_rules
 from scorekeeper.storage import reads
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
@@ -47,11 +47,6 @@ Count = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, multiple_of=5)]
 Index = Annotated[int, Field(ge=0)]
 Id = Annotated[int, Field(ge=1)]
-TournamentFormat = Literal[tournament_rules.FORMATS]
-RoundEnd = Literal[tournament_rules.ROUND_ENDS]
-ByeScore = Literal[tournament_rules.BYE_SCORES]
-TieRule = Literal[tournament_rules.TIE_RULES]
-Moment = Annotated[str, Field(description="a UTC time, ISO 8601 with its offset")]
 
 CardCounts = TypedDict(
     "CardCounts",
@@ -425,93 +420,3 @@ class Game(Result, closed=True):
     totals: list[int]
     opening_minimums: list[int]
     next_dealer: str
-
-
-class TournamentListed(TypedDict, closed=True):
-    """A tournament in the list: what it is and how far it has come."""
-
-    id: Id
-    name: str
-    format: TournamentFormat
-    entrants: Annotated[int, Field(ge=2, description="players, or pairs between tables")]
-    rounds: Annotated[int, Field(ge=1, description="the rounds the format plays")]
-    rounds_started: Count
-    drawn: bool
-    closed: bool
-
-
-class TournamentSide(TypedDict, closed=True):
-    """One side at a tournament table: its players and its total."""
-
-    players: list[str]
-    total: int
-
-
-class TournamentTable(TypedDict, closed=True):
-    """A table of a round: its game, both sides and how far it has come."""
-
-    table: Id
-    game: Annotated[Id, Field(description="the table's game (GET /api/games/{id})")]
-    sides: Annotated[list[TournamentSide], Field(min_length=2, max_length=2)]
-    hands: Count
-    over: Annotated[bool, Field(description="the round is over at this table")]
-
-
-class TournamentRound(TypedDict, closed=True):
-    """A round started: its tables as they stand, who sits it out, when it stops."""
-
-    number: Id
-    started_at: Moment
-    ended_at: Annotated[str | None, Field(description="when the organiser (or the next round's start) ended it")]
-    stops_at: Annotated[
-        str | None,
-        Field(description="when its tables stop: its clock, a table at the target (tables with a final), or its end"),
-    ]
-    over: Annotated[bool, Field(description="over at every table")]
-    tables: list[TournamentTable]
-    sitting_out: Annotated[list[list[str]], Field(description="the entrants with a bye this round")]
-
-
-class Standing(TypedDict, closed=True):
-    """An entrant's place, by the format's rule (docs/tournaments.md, "Ranking and ties")."""
-
-    place: Id
-    players: Annotated[list[str], Field(min_length=1, max_length=2)]
-    match_points: Count
-    points: int
-    won: Count
-    played: Count
-    byes: Count
-    shared: Annotated[Count, Field(description="how many entrants (pairs or players) share this place; 1: none")]
-    season_points: Annotated[
-        float | None,
-        Field(
-            ge=0,
-            description="by place once the tournament is closed, else null; split evenly where a place is shared "
-            "(places 2 and 3 shared with 8 and 6 points: 7 each; may hold a fraction)",
-        ),
-    ]
-
-
-class Tournament(TypedDict, closed=True):
-    """A tournament: its settings, its entrants, every round started and the standings."""
-
-    id: Id
-    name: str
-    format: TournamentFormat
-    variant: VariantId
-    house_rules: Annotated[Id | None, Field(description="the table's own rule set it plays, or null")]
-    target: Annotated[int | None, Field(description="the games' target; null: the rule set's")]
-    round_end: RoundEnd
-    round_hands: Annotated[int | None, Field(ge=1, description="hands a round (round_end hands)")]
-    round_minutes: Annotated[int | None, Field(ge=1, description="minutes a round (round_end minutes)")]
-    rounds: Annotated[int, Field(ge=1, description="the rounds the format plays")]
-    bye_score: Annotated[ByeScore, Field(description="what a round sat out counts: the pair's average, a win, nothing")]
-    ties: Annotated[TieRule, Field(description="entrants level on everything: shared places, or by lot (draw number)")]
-    season_points: Annotated[list[Count], Field(description="by place: the first for place 1, …")]
-    entrants: Annotated[list[list[str]], Field(description="players (one name) or pairs (two), as listed")]
-    drawn_at: Annotated[str | None, Field(description="when the seats were drawn by lot; null before the draw")]
-    closed_at: Annotated[str | None, Field(description="when it was closed: its standings are final; else null")]
-    evening: Annotated[Id | None, Field(description="its evening in the archive, from round 1 on")]
-    played: Annotated[list[TournamentRound], Field(description="every round started, the first first")]
-    standings: Annotated[list[Standing], Field(description="best first; empty before round 1")]

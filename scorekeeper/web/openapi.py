@@ -1,9 +1,9 @@
 """The OpenAPI 3.1 description of the JSON API, served at ``GET /api/openapi.json``.
 
-Generated: the schemas from the request and answer types of ``api_models`` (pydantic's JSON
-Schema, draft 2020-12 as OpenAPI 3.1 takes it), the paths from the table of operations below:
-for each endpoint its method, path, request type and example, and each status with its meaning
-and answer type. tests/test_openapi.py checks that docs/api.md names the same endpoints and
+Generated: the schemas from the request and answer types of ``api_models`` and
+``api_tournament_models`` (pydantic's JSON Schema, draft 2020-12 as OpenAPI 3.1 takes it), the paths
+from the table of operations below: for each endpoint its method, path, request type and example, and
+each status with its meaning and answer type. tests/test_openapi.py checks that docs/api.md names the same endpoints and
 statuses and that its examples are valid against this document; tests/test_schemathesis.py sends
 the app requests generated from it and checks every answer against it.
 """
@@ -20,6 +20,7 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from scorekeeper.storage import reads
 from scorekeeper.web import api_models as m
+from scorekeeper.web import api_tournament_models as tm
 from scorekeeper.web import teams
 
 REF = "#/components/schemas/{model}"
@@ -220,12 +221,12 @@ OPERATIONS = (
     ),
     Operation(
         "get", "/api/tournaments", "listTournaments", "Every tournament, the newest first (docs/tournaments.md)",
-        {200: Answer("The tournaments", list[m.TournamentListed]), 401: LOCKED},
+        {200: Answer("The tournaments", list[tm.TournamentListed]), 401: LOCKED},
     ),
     Operation(
         "get", "/api/tournaments/{id}", "getTournament",
         "A tournament: settings, entrants, every round started with its tables as they stand, the standings",
-        {200: Answer("The tournament", m.Tournament), 401: LOCKED, 404: NO_TOURNAMENT},
+        {200: Answer("The tournament", tm.Tournament), 401: LOCKED, 404: NO_TOURNAMENT},
         parameters=(TOURNAMENT_ID,),
     ),
     Operation(

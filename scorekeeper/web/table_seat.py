@@ -20,7 +20,8 @@ PLAYING, STOPPED, DONE, CLOSED = "playing", "stopped", "done", "closed"
 class TableSeat:
     """A tournament's game: its tournament, round and table, and its round's state at this table
     (PLAYING, STOPPED: each table finishes the hand in progress, DONE, CLOSED: the tournament is closed and
-    its games read-only); ``ends``: a timed round's end."""
+    its games read-only); ``ends``: a timed round's end; what ends a round (``round_end``: "target",
+    "hands" or "minutes", with ``round_length`` its hands or minutes)."""
 
     id: int
     name: str
@@ -28,6 +29,8 @@ class TableSeat:
     table: int
     state: str
     ends: datetime | None = None
+    round_end: str = "target"
+    round_length: int | None = None
 
     @property
     def done(self) -> bool:
@@ -68,4 +71,6 @@ def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
         kind = STOPPED
     else:
         kind = PLAYING
-    return TableSeat(t.id, t.name, state.number, table.table, kind, state.clock.ends if state.clock else None)
+    length = {"hands": t.round_hands, "minutes": t.round_minutes}.get(t.round_end)
+    ends = state.clock.ends if state.clock else None
+    return TableSeat(t.id, t.name, state.number, table.table, kind, ends, t.round_end if length else "target", length)

@@ -18,6 +18,7 @@ from flask_babel import gettext
 from scorekeeper.core import sheet
 from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game
+from scorekeeper.services.tournaments import hand_guard
 from scorekeeper.services.verdicts import LOCKED, REFUSED
 from scorekeeper.storage import reads
 from scorekeeper.storage.db import get_db
@@ -58,6 +59,15 @@ LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corr
 
 
 OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
+
+
+def finished_message(game_id: int, message: str) -> str:
+    """What a finished game says when a hand is asked of it (``message``: LOCKED_MESSAGE or OVER_MESSAGE,
+    which say to reopen it): a tournament's game that cannot be reopened on its sheet gives the
+    tournament's reason instead (closed: the organiser reopens the tournament; a first round the final
+    table has made final), as the games' service does when the change is sent."""
+    guarded = hand_guard(get_db(), game_id, adding=False)  # reads only: the service asks it inside its write
+    return problem_message(guarded.problems[0]) if guarded is not None else gettext(message)
 
 
 def saved_category(hand_id: int | None) -> str:

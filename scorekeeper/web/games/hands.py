@@ -28,6 +28,7 @@ from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n, table
 from scorekeeper.web.games.common import (
     LOCKED_MESSAGE,
     OVER_MESSAGE,
+    finished_message,
     load_game,
     phone_token,
     said_refused,
@@ -117,7 +118,7 @@ def new_hand(game_id: int):
         return _save(game, None)
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if _finished(game):
-        flash(gettext(OVER_MESSAGE))
+        flash(finished_message(game_id, OVER_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
@@ -188,7 +189,7 @@ def edit_hand(game_id: int, hand_id: int):
     if request.method == "POST":
         return _save(game, hand)
     if _finished(game) and not game.reopened:
-        flash(gettext(LOCKED_MESSAGE))
+        flash(finished_message(game.id, LOCKED_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     form = form_class(data=hand_entry.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
     form.based_on.data = _based_on(game, hand)
