@@ -81,7 +81,7 @@ def test_mitchell_movement(count):
     ns_table: dict[int, set[int]] = {u: set() for u in north_south}
     byes: Counter = Counter()
     for rnd in range(1, tables + 1):
-        games, round_byes = core.round_plan("mitchell", entrants, order, rnd)
+        games, round_byes = core.round_plan(tournament("mitchell", entrants, draw_order=tuple(order)), rnd)
         assert all(g.round == rnd for g in games) and all(b.round == rnd for b in round_byes)
         # every table one game (the last table with an odd count: the bye instead)
         assert [g.table for g in games] == list(range(1, tables + (0 if odd else 1)))
@@ -114,7 +114,7 @@ def test_mitchell_five_pairs_worked_example():
     North–South pair); drawn 1st and 2nd sit North–South at tables 1 and 2, drawn 3rd … 5th start
     East–West at tables 1 … 3 and move up."""
     d = [3, 0, 4, 1, 2]  # d[k]: the pair drawn (k + 1)-th
-    plan = {rnd: core.round_plan("mitchell", pairs(5), d, rnd) for rnd in (1, 2, 3)}
+    plan = {rnd: core.round_plan(tournament("mitchell", pairs(5), draw_order=tuple(d)), rnd) for rnd in (1, 2, 3)}
     meet = {rnd: [(g.table, g.units) for g in games] for rnd, (games, _) in plan.items()}
     assert meet[1] == [(1, ((d[0],), (d[2],))), (2, ((d[1],), (d[3],)))]
     assert meet[2] == [(1, ((d[0],), (d[4],))), (2, ((d[1],), (d[2],)))]
@@ -137,7 +137,7 @@ def test_rotation(count):
     partners: dict[int, Counter] = {}
     opponents: dict[int, Counter] = {}
     for rnd in (1, 2, 3):
-        tables, byes = core.round_plan("rotation", entrants, order, rnd)
+        tables, byes = core.round_plan(tournament("rotation", entrants, draw_order=tuple(order)), rnd)
         assert byes == [] and [t.table for t in tables] == list(range(1, count // 4 + 1))
         for table in tables:
             n, e, s, w = order[4 * (table.table - 1) : 4 * table.table]  # drawn at seats 1 … 4
@@ -163,7 +163,7 @@ def test_final_round_one_seats_by_the_draw():
     at table k // 4 + 1, seat k % 4 + 1; seats 1 and 3 are partners against 2 and 4."""
     entrants = players(12)
     order = core.draw(12, 99)
-    tables, byes = core.round_plan("final", entrants, order, 1)
+    tables, byes = core.round_plan(tournament("final", entrants, draw_order=tuple(order)), 1)
     assert byes == [] and [t.table for t in tables] == [1, 2, 3]
     for k, unit in enumerate(order):
         table = tables[k // 4]
@@ -181,26 +181,36 @@ def test_final_round_one_seats_by_the_draw():
 # --- Problems with the entrants ----------------------------------------------------------------------
 
 
+def test_table_sizes():
+    """docs/tournaments.md "Tables of four, five and six": as many tables of four as can be, the rest at a
+    table of five or six, or one of each; four, five and six players sit at one table; seven cannot sit."""
+    assert {n: core.table_sizes(n) for n in range(3, 16)} == {
+        3: None, 4: [4], 5: [5], 6: [6], 7: None, 8: [4, 4], 9: [4, 5], 10: [4, 6], 11: [5, 6], 12: [4, 4, 4],
+        13: [4, 4, 5], 14: [4, 4, 6], 15: [4, 5, 6],
+    }  # fmt: skip
+    for n in range(8, 68):
+        sizes = core.table_sizes(n)
+        assert sum(sizes) == n and sizes.count(5) <= 1 and sizes.count(6) <= 1, n
+
+
 def test_entrant_problems():
-    """docs/tournaments.md "The draw": tables of four (players a multiple of four; pairs two or more,
-    each line a pair), at most MAX_TABLES tables."""
+    """docs/tournaments.md "The draw" and "Tables of four, five and six": players at tables of four to
+    six (at least four, not seven); pairs two or more, each line a pair; at most MAX_TABLES tables."""
 
     def one(fmt, entrants):
         problems = core.entrant_problems(fmt, entrants)
         assert len(problems) == 1 and problems[0].side is None and problems[0].field == "entrants"
         return problems[0]
 
-    nine = one("final", players(9))
-    assert nine.args == {"count": 9, "short": 3, "over": 1}
-    assert nine.message == "9 players: the tables seat four each. Add 3 more or leave 1 out (a reserve)."
-    assert one("rotation", players(14)).args == {"count": 14, "short": 2, "over": 2}
-    assert one("rotation", players(7)).args == {"count": 7, "short": 1, "over": 3}
     for fmt in ("final", "rotation"):
         assert one(fmt, players(3)).message == "Enter at least four players, one a line."
         assert one(fmt, []).message == "Enter at least four players, one a line."
-        assert core.entrant_problems(fmt, players(4)) == []
-        assert core.entrant_problems(fmt, players(64)) == []  # 16 tables
-        too_many = one(fmt, players(68))  # 17 tables
+        seven = one(fmt, players(7))
+        assert seven.args == {"count": 7}
+        assert seven.message == "7 players: tables seat four to six. Add one more or leave one out."
+        for n in (4, 5, 6, 8, 9, 13, 14, 15, 64, 67):  # 67: fourteen tables of four, one of five, one of six
+            assert core.entrant_problems(fmt, players(n)) == [], n
+        too_many = one(fmt, players(68))  # 17 tables of four
         assert too_many.args == {"tables": core.MAX_TABLES} and too_many.message == "At most 16 tables."
     assert one("mitchell", pairs(1)).message == "Enter at least two pairs, one pair a line."
     assert (
@@ -213,7 +223,7 @@ def test_entrant_problems():
     assert one("mitchell", pairs(33)).args == {"tables": 16}  # 17 tables
     assert core.MAX_TABLES == 16
 
-    assert core.unit_names("mitchell", [("Anna", "Ben")]) == ["Anna & Ben"]
+    assert tournament("mitchell", [("Anna", "Ben")]).names == ["Anna & Ben"]
 
 
 # --- When a round ends -------------------------------------------------------------------------------
@@ -233,15 +243,16 @@ def test_clock_warns_ten_minutes_before_the_end():
 def test_stop_moment():
     """docs/tournaments.md "When a round ends": at the end of the round's minutes; in the final's round 1
     when the first table reaches the target; both: the earlier; else each table plays to its own end."""
-    assert core.stop_moment("minutes", 45, START, "mitchell", []) == minutes(45)
-    assert core.stop_moment("target", None, START, "final", [minutes(40), minutes(31)]) == minutes(31)
-    assert core.stop_moment("minutes", 45, START, "final", [minutes(50)]) == minutes(45)
-    assert core.stop_moment("minutes", 45, START, "final", [minutes(30)]) == minutes(30)
-    assert core.stop_moment("minutes", 45, START, "final", []) == minutes(45)
-    assert core.stop_moment("target", None, START, "final", []) is None
-    assert core.stop_moment("target", None, START, "mitchell", [minutes(31)]) is None
-    assert core.stop_moment("target", None, START, "rotation", [minutes(31)]) is None
-    assert core.stop_moment("hands", None, START, "mitchell", []) is None
+    stops_all = {fmt: core.format_of(fmt).stops_all for fmt in core.FORMATS}
+    assert stops_all == {"final": True, "mitchell": False, "rotation": False}
+    assert core.stop_moment("minutes", 45, START, False, []) == minutes(45)
+    assert core.stop_moment("target", None, START, True, [minutes(40), minutes(31)]) == minutes(31)
+    assert core.stop_moment("minutes", 45, START, True, [minutes(50)]) == minutes(45)
+    assert core.stop_moment("minutes", 45, START, True, [minutes(30)]) == minutes(30)
+    assert core.stop_moment("minutes", 45, START, True, []) == minutes(45)
+    assert core.stop_moment("target", None, START, True, []) is None
+    assert core.stop_moment("target", None, START, False, [minutes(31)]) is None
+    assert core.stop_moment("hands", None, START, False, []) is None
 
 
 def test_table_done():

@@ -32,6 +32,16 @@ def players(count: int) -> list[tuple[str, ...]]:
     return [(f"P{i}",) for i in range(count)]
 
 
+def mitchell(count, order, games, byes=(), **choices):
+    """Pairs between tables: match points first, then points, then (two level) their own game."""
+    return core.standings(count, order, games, byes, **choices, match_points_first=True, head_to_head=True)
+
+
+def final_night(count: int, order, **fields) -> core.Tournament:
+    """Tables with a final of ``count`` players (P0 …) drawn in ``order``."""
+    return tournament("final", players(count), draw_order=tuple(order), **fields)
+
+
 def lines(places) -> list[tuple[int, int]]:
     return [(p.place, p.unit) for p in places]
 
@@ -58,7 +68,7 @@ def test_mitchell_standings_with_byes_by_average():
     # d2: 1 + 0 = 1 mp in 2 games (average 0.5 → 0), 3000 + 1200 = 4200 (average 2100): 1 mp, 6300
     # d3: 2 + 0 = 2 mp in 2 games (average 1), 2600 + 1815 = 4415 (2207.5 → 2205): 3 mp, 6620
     # d4: 2 + 0 = 2 mp (average 1), 2635 + 1990 = 4625 (2312.5 → 2310): 3 mp, 6935
-    assert core.standings("mitchell", 5, d, games, byes) == [
+    assert mitchell(5, d, games, byes) == [
         Place(1, d[1], 4, 6620, 2, 3, 0),
         Place(2, d[0], 3, 7900, 1, 3, 0),
         Place(3, d[4], 3, 6935, 1, 2, 1),
@@ -80,13 +90,13 @@ def test_a_bye_no_longer_draws_level_with_a_win():
     ]
     byes = [Bye(4, 0)]
     order = list(range(5))
-    averaged = {p.unit: p for p in core.standings("mitchell", 5, order, games, byes)}
+    averaged = {p.unit: p for p in mitchell(5, order, games, byes)}
     # pair 0: 4 mp and 8000 in 3 games; the bye: 4 // 3 = 1 mp and 8000 / 3 = 2666.7 → 2665
     assert (averaged[0].match_points, averaged[0].points, averaged[0].byes) == (5, 10665, 1)
     assert (averaged[1].match_points, averaged[1].points) == (6, 11000) and averaged[1].place == 1
-    as_win = {p.unit: p for p in core.standings("mitchell", 5, order, games, byes, bye_score="win")}
+    as_win = {p.unit: p for p in mitchell(5, order, games, byes, bye_score="win")}
     assert (as_win[0].match_points, as_win[0].points) == (6, 10665)
-    nothing = {p.unit: p for p in core.standings("mitchell", 5, order, games, byes, bye_score="nothing")}
+    nothing = {p.unit: p for p in mitchell(5, order, games, byes, bye_score="nothing")}
     assert (nothing[0].match_points, nothing[0].points) == (4, 8000)
 
 
@@ -94,14 +104,14 @@ def test_a_bye_before_any_game_counts_once_the_pair_has_played():
     """ "A pair that sits out": a pair that sat out round 1 has no average yet: nothing counts for it and it
     stands after the pairs with a result; after its first game the bye counts that game's figures."""
     first = [Played(1, 1, ((0,), (1,)), (3000, 2000), 2)]
-    ranked = core.standings("mitchell", 3, [0, 1, 2], first, [Bye(1, 2)])
+    ranked = mitchell(3, [0, 1, 2], first, [Bye(1, 2)])
     assert ranked == [Place(1, 0, 2, 3000, 1, 1), Place(2, 1, 0, 2000, 0, 1), Place(3, 2, 0, 0, 0, 0, 1)]
     # as a win, the bye counts its 2 match points at once (no points yet)
-    as_win = core.standings("mitchell", 3, [0, 1, 2], first, [Bye(1, 2)], bye_score="win")
+    as_win = mitchell(3, [0, 1, 2], first, [Bye(1, 2)], bye_score="win")
     assert as_win[1] == Place(2, 2, 2, 0, 0, 0, 1)
     # round 2: pair 2 beats pair 0 by 2520 to 1000: its bye adds 2 mp and 2520
     second = first + [Played(2, 1, ((0,), (2,)), (1000, 2520), 1)]
-    ranked = core.standings("mitchell", 3, [0, 1, 2], second, [Bye(1, 2), Bye(2, 1)])
+    ranked = mitchell(3, [0, 1, 2], second, [Bye(1, 2), Bye(2, 1)])
     # pair 1: lost 2000 in its game; its bye adds 0 mp and 2000
     assert ranked == [Place(1, 2, 4, 5040, 1, 1, 1), Place(2, 0, 2, 4000, 1, 2), Place(3, 1, 0, 4000, 0, 1, 1)]
 
@@ -113,13 +123,13 @@ def test_a_game_without_a_hand_counts_for_nobody():
     """ "Ranking and ties": a table that saved no hand gives no match point, no game played, no points;
     its players stand after everyone with a result, level with each other."""
     games = [Played(1, 1, ((0, 2), (1, 3)), (2600, 2400), 3), Played(1, 2, ((4, 6), (5, 7)), (0, 0), 0)]
-    ranked = core.standings("rotation", 8, list(range(8)), games)
+    ranked = core.standings(8, list(range(8)), games)
     assert ranked[0] == Place(1, 0, 2, 2600, 1, 1, tied=2) and ranked[4] == Place(5, 4, 0, 0, 0, 0, tied=4)
     assert [(p.place, p.unit, p.match_points, p.played, p.tied) for p in ranked] == [
         (1, 0, 2, 1, 2), (1, 2, 2, 1, 2), (3, 1, 0, 1, 2), (3, 3, 0, 1, 2),
         (5, 4, 0, 0, 4), (5, 5, 0, 0, 4), (5, 6, 0, 0, 4), (5, 7, 0, 0, 4),
     ]  # fmt: skip
-    by_lot = core.standings("rotation", 8, list(range(8)), games, ties="lot")
+    by_lot = core.standings(8, list(range(8)), games, ties="lot")
     assert [p.place for p in by_lot] == list(range(1, 9)) and [p.unit for p in by_lot] == [0, 2, 1, 3, 4, 5, 6, 7]
 
 
@@ -140,7 +150,7 @@ def test_mitchell_level_pairs_share_the_place():
         Played(2, 3, ((d[2],), (d[4],)), (1800, 1800), 2),  # a draw
     ]
     # d0: 4 mp 5500; d1, d3, d5: 2 mp 5000 each; d2, d4: 1 mp 3800 each
-    shared = core.standings("mitchell", 6, d, games)
+    shared = mitchell(6, d, games)
     assert [(p.place, p.unit, p.match_points, p.points, p.tied) for p in shared] == [
         (1, d[0], 4, 5500, 1),
         (2, d[1], 2, 5000, 3),
@@ -149,7 +159,7 @@ def test_mitchell_level_pairs_share_the_place():
         (5, d[2], 1, 3800, 2),
         (5, d[4], 1, 3800, 2),
     ]
-    by_lot = core.standings("mitchell", 6, d, games, ties="lot")
+    by_lot = mitchell(6, d, games, ties="lot")
     assert [(p.place, p.unit, p.tied) for p in by_lot] == [
         (1, d[0], 1), (2, d[1], 1), (3, d[3], 1), (4, d[5], 1), (5, d[2], 1), (6, d[4], 1),
     ]  # fmt: skip
@@ -166,15 +176,15 @@ def test_two_level_pairs_the_one_that_won_their_game_first():
         Played(2, 2, ((d[1],), (d[2],)), (2000, 3000), 1),
     ]
     # d2 won both (4 mp 6000); d0 and d1 won one each (2 mp 5000), never met: level; d3 0 mp 4000
-    assert lines(core.standings("mitchell", 4, d, met)) == [(1, d[2]), (2, d[0]), (2, d[1]), (4, d[3])]
+    assert lines(mitchell(4, d, met)) == [(1, d[2]), (2, d[0]), (2, d[1]), (4, d[3])]
     never = [Played(1, 1, ((d[0],), (d[2],)), (3000, 2000), 1), Played(1, 2, ((d[1],), (d[3],)), (3000, 2000), 1)]
-    assert [(p.place, p.unit, p.tied) for p in core.standings("mitchell", 4, d, never)] == [
+    assert [(p.place, p.unit, p.tied) for p in mitchell(4, d, never)] == [
         (1, d[0], 2), (1, d[1], 2), (3, d[2], 2), (3, d[3], 2),
     ]  # fmt: skip
     # d0 and d1 level at 2 mp 3000; d0 beat d1 at their own table
     own = [Played(1, 1, ((d[0],), (d[1],)), (3000, 2000), 1), Played(2, 1, ((d[1],), (d[2],)), (1000, 0), 1)]
     own += [Played(2, 2, ((d[0],), (d[3],)), (0, 10), 1)]
-    assert lines(core.standings("mitchell", 4, d, own))[:2] == [(1, d[0]), (2, d[1])]
+    assert lines(mitchell(4, d, own))[:2] == [(1, d[0]), (2, d[1])]
 
 
 def test_rotation_level_players_share_the_place():
@@ -191,7 +201,7 @@ def test_rotation_level_players_share_the_place():
         Played(3, 2, ((h0, h3), (h1, h2)), (2000, 1700), 3),
     ]
     # g0 6200 3 mp, g1 6000 1, g2 6400 5, g3 6200 3; h0 6200 5, h1 4500 1, h2 5900 3, h3 4800 3
-    assert [(p.place, p.unit, p.points, p.match_points, p.tied) for p in core.standings("rotation", 8, d, games)] == [
+    assert [(p.place, p.unit, p.points, p.match_points, p.tied) for p in core.standings(8, d, games)] == [
         (1, g2, 6400, 5, 1),
         (2, h0, 6200, 5, 1),  # level on points with g0 and g3: more match points
         (3, g0, 6200, 3, 2),  # level with g3 on both: the place shared
@@ -201,7 +211,7 @@ def test_rotation_level_players_share_the_place():
         (7, h3, 4800, 3, 1),
         (8, h1, 4500, 1, 1),
     ]
-    assert [p.place for p in core.standings("rotation", 8, d, games, ties="lot")] == list(range(1, 9))
+    assert [p.place for p in core.standings(8, d, games, ties="lot")] == list(range(1, 9))
 
 
 # --- Tables with a final -----------------------------------------------------------------------------
@@ -221,7 +231,7 @@ def test_qualifiers_by_their_lead_per_hand():
     ]
     assert core.lead_per_hand(games[0]) == 775 and core.lead_per_hand(games[1]) == 1100
     assert core.qualifiers(order, games) == [(5, 7), (0, 2)]
-    assert core.final_table(entrants, order, games) == Table(2, 1, ("P5", "P0", "P7", "P2"), 0, ((5, 7), (0, 2)))
+    assert core.final_table(final_night(12, order), games) == Table(2, 1, ("P5", "P0", "P7", "P2"), 0, ((5, 7), (0, 2)))
     drawn = [Played(1, 1, ((1, 3), (0, 2)), (3000, 3000), 3), Played(1, 2, ((4, 6), (5, 7)), (3100, 3000), 4)]
     # a drawn table: 0 & 2 (drawn 1st) qualify with a lead of 0; 4 & 6 lead by 25 a hand
     assert core.qualifiers(order, drawn) == [(4, 6), (0, 2)]
@@ -229,7 +239,7 @@ def test_qualifiers_by_their_lead_per_hand():
     level = [Played(1, 1, ((8, 10), (9, 11)), (900, 300), 2), Played(1, 2, ((4, 6), (5, 7)), (900, 0), 3)]
     assert core.qualifiers(order, level) == [(4, 6), (8, 10)]
     assert core.qualifiers(list(range(11, -1, -1)), level) == [(8, 10), (4, 6)]
-    assert core.final_table(entrants, order, games[:1] + games[2:]) is None  # one table played: no final
+    assert core.final_table(final_night(12, order), games[:1] + games[2:]) is None  # one table played: no final
 
 
 def test_final_places_with_a_table_that_saved_no_hand():
@@ -243,19 +253,22 @@ def test_final_places_with_a_table_that_saved_no_hand():
         Played(1, 2, ((4, 6), (5, 7)), (1200, 3400), 2),
         Played(1, 3, ((8, 10), (9, 11)), (0, 0), 0),
     ]
-    before = core.final_places(12, order, first, pairs=pairs)
+    before = core.final_places(final_night(12, order), first, pairs)
     assert [(p.place, p.unit, p.tied) for p in before] == [
         (1, 5, 1), (1, 7, 1), (2, 0, 1), (2, 2, 1), (3, 1, 1), (3, 3, 1), (4, 4, 1), (4, 6, 1),
         (5, 8, 2), (5, 10, 2), (5, 9, 2), (5, 11, 2),
     ]  # fmt: skip
-    assert before[0] == Place(1, 5, 2, 3400, 1, 1) and before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2)
+    assert before[0] == Place(1, 5, 2, 3400, 1, 1, line=0) and before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2, line=5)
+    # partners stand on one line: six sides, six lines
+    assert [[p.unit for p in line] for line in core.place_lines(before)] == [[5, 7], [0, 2], [1, 3], [4, 6], [8, 10],
+                                                                           [9, 11]]  # fmt: skip
     final = first + [Played(2, 1, ((5, 7), (0, 2)), (3000, 5050), 3)]
-    after = core.final_places(12, order, final, pairs=pairs)
+    after = core.final_places(final_night(12, order), final, pairs)
     assert lines(after)[:4] == [(1, 0), (1, 2), (2, 5), (2, 7)]
     # 0 & 2: won 5100 and 5050: 4 mp 10150 in 2 games; 5 & 7: won 3400, lost 3000: 2 mp 6400
-    assert after[0] == Place(1, 0, 4, 10150, 2, 2) and after[2] == Place(2, 5, 2, 6400, 1, 2)
+    assert after[0] == Place(1, 0, 4, 10150, 2, 2, line=0) and after[2] == Place(2, 5, 2, 6400, 1, 2, line=1)
     # a drawn final: the better qualifier (5 & 7) first
-    drawn = core.final_places(12, order, first + [Played(2, 1, ((5, 7), (0, 2)), (4000, 4000), 3)], pairs=pairs)
+    drawn = core.final_places(final_night(12, order), first + [Played(2, 1, ((5, 7), (0, 2)), (4000, 4000), 3)], pairs)
     assert lines(drawn)[:4] == [(1, 5), (1, 7), (2, 0), (2, 2)]
 
 
@@ -270,18 +283,18 @@ def test_final_places_shared_and_their_season_points():
         Played(1, 2, ((4, 6), (5, 7)), (2500, 3100), 2),  # 600 in 2: 300 a hand
         Played(1, 3, ((8, 10), (9, 11)), (2800, 2500), 1),  # 300 in 1: 300 a hand
     ]
-    places = core.final_places(12, order, games)
+    places = core.final_places(final_night(12, order), games)
     assert [(p.place, p.unit, p.tied) for p in places] == [
         (1, 5, 2), (1, 7, 2), (1, 8, 2), (1, 10, 2), (3, 0, 1), (3, 2, 1),
         (4, 1, 3), (4, 3, 3), (4, 4, 3), (4, 6, 3), (4, 9, 3), (4, 11, 3),
     ]  # fmt: skip
-    assert core.final_table(players(12), order, games).units == ((5, 7), (8, 10))
+    assert core.final_table(final_night(12, order), games).units == ((5, 7), (8, 10))
     table = core.DEFAULT_SEASON_POINTS
     assert [core.season_points(p.place, table, p.tied) for p in places[::2]] == [9, 9, 6, 4, 4, 4]
     # the final drawn, the two still level on their lead per hand: they share 1st
-    drawn = core.final_places(12, order, games + [Played(2, 1, ((5, 7), (8, 10)), (2000, 2000), 2)])
+    drawn = core.final_places(final_night(12, order), games + [Played(2, 1, ((5, 7), (8, 10)), (2000, 2000), 2)])
     assert [(p.place, p.tied) for p in drawn[:4]] == [(1, 2)] * 4
-    by_lot = core.final_places(12, order, games, ties="lot")
+    by_lot = core.final_places(final_night(12, order, ties="lot"), games)
     assert [(p.place, p.unit) for p in by_lot[::2]] == [(1, 5), (2, 8), (3, 0), (4, 1), (5, 4), (6, 9)]
 
 

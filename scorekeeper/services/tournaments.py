@@ -215,7 +215,8 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     t, table = at.tournament, at.table
     if t.closed_at:
         return _refused(CLOSED)
-    if t.format == "final" and table.round == 1 and tournament_reads.one_round(db, t, 2) is not None:
+    final = t.kind.final_round
+    if final and table.round < final and tournament_reads.one_round(db, t, final) is not None:
         return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:
         return None

@@ -83,7 +83,8 @@ def _check_tournaments(data: dict[str, Any]) -> None:
 def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], players: set[int]) -> None:
     """What a tournament keeps as it goes (each null until then): the order drawn (each entrant once),
     its entrants' players (from the archive, as many as its entrants' names), its places (once closed:
-    place, entrant, match points, points, won, played, byes and, since shared places, how many share it)."""
+    place, entrant, match points, points, won, played, byes and, since shared places, how many share it
+    and the line it stands on)."""
     if t.get("draw_order") is not None:
         order = [_number(u, f"{where}.draw_order") for u in _list(t["draw_order"], f"{where}.draw_order")]
         if sorted(order) != list(range(len(entrants))):
@@ -101,7 +102,7 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
             raise _Damaged(f"{where}.places are kept before the close")
         for row in _list(t["places"], f"{where}.places"):
             figures = [_number(x, f"{where}.places") for x in _list(row, f"{where}.places")]
-            if len(figures) not in (7, 8) or not 0 <= figures[1] < len(entrants) or figures[0] < 1:
+            if len(figures) not in (7, 8, 9) or not 0 <= figures[1] < len(entrants) or figures[0] < 1:
                 raise _Damaged(f"{where}.places are not places of its entrants")
 
 

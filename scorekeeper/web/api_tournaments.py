@@ -91,9 +91,9 @@ def seating(db: Database, t: core.Tournament, rounds: list[core.RoundState]) -> 
         games = [(table, reads.get_game(db, table.game_id)) for table in r.tables]
         tables = [_table(table.table, table.seats, game.first_dealer if game else 0) for table, game in games]
         out.append(tm.DrawRound(number=r.number, started=True, tables=tables, sitting_out=_byes(t, r.byes)))
-    fixed = 1 if t.format == "final" else t.rounds
+    fixed = t.kind.planned_rounds(len(t.entrants))
     for number in range(len(rounds) + 1, fixed + 1):
-        tables, byes = core.round_plan(t.format, t.entrants, t.order, number)
+        tables, byes = core.round_plan(t, number)
         out.append(
             tm.DrawRound(
                 number=number,

@@ -21,20 +21,8 @@ from scorekeeper.core.messages import N_
 from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
-FORMAT_NAMES = {
-    "final": N_("Tables with a final"),
-    "mitchell": N_("Pairs moving between tables"),
-    "rotation": N_("Four players changing partners"),
-}
-FORMAT_HINTS = {
-    "final": N_(
-        "Seats drawn by lot; the round ends when one table reaches the target; the best pairs meet at a final table."
-    ),
-    "mitchell": N_(
-        "Pairs keep their seats; after each round East–West move one table up. Standings by wins, then points."
-    ),
-    "rotation": N_("Each table of four plays three Partien, each with other partners. Each player's total decides."),
-}
+FORMAT_NAMES = {key: kind.name for key, kind in core.formats.REGISTRY.items()}
+FORMAT_HINTS = {key: kind.hint for key, kind in core.formats.REGISTRY.items()}
 ROUND_END_NAMES = {
     "target": N_("At the target score"),
     "hands": N_("After a number of hands"),
@@ -116,12 +104,17 @@ class TournamentForm(FlaskForm):
         N_("Entrants level on everything"), choices=[SelectChoice(k, v) for k, v in TIE_NAMES.items()], default="shared"
     )
 
+    def _pairs(self) -> bool:
+        """Whether the format chosen is entered as pairs (an unknown one: no; its field says so)."""
+        kind = core.formats.REGISTRY.get(self.format.data)
+        return bool(kind and kind.pairs)
+
     def entrant_list(self) -> list[tuple[str, ...]]:
         """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line; a line's
         problem goes on the field."""
         lines = [" ".join(line.split()) for line in (self.entrants.data or "").splitlines()]
         lines = [unicodedata.normalize("NFC", line) for line in lines if line]
-        if self.format.data == "mitchell":
+        if self._pairs():
             return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
         return [(line,) for line in lines]
 
@@ -141,10 +134,10 @@ class TournamentForm(FlaskForm):
                 self.entrants.errors = [gettext("%(name)s is on the list twice; add an initial.", name=name)]
                 return False
             seen.add(names.skeleton(name))
-        if self.format.data != "mitchell" and any(PAIR_SPLIT.search(e[0]) for e in entrants):
+        if not self._pairs() and any(PAIR_SPLIT.search(e[0]) for e in entrants):
             self.entrants.errors = [gettext("One player a line here: pairs are for “Pairs moving between tables”.")]
             return False
-        problems = core.entrant_problems(self.format.data, entrants)
+        problems = core.entrant_problems(self.format.data, entrants) if self.format.data in core.FORMATS else []
         if problems:
             self.entrants.errors = [problem_message(problems[0])]
             ok = False

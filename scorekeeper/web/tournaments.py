@@ -135,8 +135,7 @@ def _plan(t: core.Tournament) -> list[list[core.Table]]:
     """The seating of every round the movement fixes at the draw (``final``: the first round)."""
     if t.seed is None:
         return []
-    rounds = 1 if t.format == "final" else t.rounds
-    return [core.round_plan(t.format, t.entrants, t.order, r)[0] for r in range(1, rounds + 1)]
+    return [core.round_plan(t, r)[0] for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
 
 
 def _state(t: core.Tournament):
@@ -277,7 +276,8 @@ def standings(tournament_id: int):
     rounds, current = _state(t)
     now = _now()
     tables = len(current.tables) if current else core.tables_of(t.format, len(t.entrants))
-    final = core.next_tables(t, rounds) if t.format == "final" and len(rounds) == 1 and current.complete else []
+    final_round = t.kind.final_round
+    final = core.next_tables(t, rounds) if len(rounds) == (final_round or 0) - 1 and current.complete else []
     return render_template(
         "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now, final=final,
         places=core.ranking(t, rounds) if rounds else [], density="wide" if tables > 9 or len(t.entrants) > 24 else "",

@@ -2,7 +2,7 @@
 by the format's movement, when a table's round is over, the ranking with its tie rules, the final
 table and the season points. Pure: no Flask, no database; the storage keeps what is decided here.
 
-Three formats:
+The formats, one module each in ``formats/`` with their registry:
 
 - ``final`` — tables with a final: players drawn to seats ("1.3" = table 1, seat 3; seats 1 and 3
   are partners against 2 and 4). Round 1 ends for everyone when a side at one table reaches the
@@ -16,6 +16,28 @@ Three formats:
   E–W, then N–E against S–W, then N–W against S–E, the first deal passing to the left each Partie.
 """
 
+from scorekeeper.core.tournaments.formats import FORMATS, Format, get as format_of  # noqa: F401
 from scorekeeper.core.tournaments.ranking import *  # noqa: F403
 from scorekeeper.core.tournaments.rounds import *  # noqa: F403
-from scorekeeper.core.tournaments.seating import *  # noqa: F403
+from scorekeeper.core.tournaments.tables import *  # noqa: F403
+from scorekeeper.core.tournaments.tournament import Tournament  # noqa: F401
+
+
+def entrant_problems(fmt: str, entrants) -> list:
+    """Why these entrants cannot play this format (an empty list: they can)."""
+    return format_of(fmt).problems(entrants)
+
+
+def tables_of(fmt: str, count: int) -> int:
+    """The tables a format plays at for this many entrants."""
+    return format_of(fmt).tables(count)
+
+
+def rounds_of(fmt: str, count: int) -> int:
+    """The rounds a format plays for this many entrants."""
+    return format_of(fmt).rounds(count)
+
+
+def round_plan(t: Tournament, rnd: int):
+    """A round's tables and byes by the tournament's movement (tables with a final: round 1 only)."""
+    return t.kind.plan(t, rnd)

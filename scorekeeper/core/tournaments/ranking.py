@@ -7,9 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from scorekeeper.core.tournaments.seating import DRAW, WIN, Bye, Table, Tournament
+from scorekeeper.core.tournaments.tables import DRAW, WIN, Bye, Table
+
+if TYPE_CHECKING:
+    from scorekeeper.core.tournaments.tournament import Tournament
 
 BYE_SCORES = ("average", "win", "nothing")  # what a round sat out counts: the pair's average (the default)
 TIE_RULES = ("shared", "lot")  # entrants level on every criterion share the place, or the draw number decides
@@ -21,15 +24,16 @@ class Played:
 
     round: int
     table: int
-    units: tuple[tuple[int, ...], tuple[int, ...]]
-    totals: tuple[int, int]
+    units: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
     hands: int = 0
 
 
 @dataclass(frozen=True)
 class Place:
     """One line of the standings: the place, the unit, its match points (a bye's included), points, games
-    won and played, rounds sat out, and how many lines (players, or pairs) share the place (1: none)."""
+    won and played, rounds sat out, how many lines (players, or pairs) share the place (1: none), and
+    the line it stands on (partners of tables with a final: one line for their side)."""
 
     place: int
     unit: int
@@ -39,13 +43,27 @@ class Place:
     played: int
     byes: int = 0
     tied: int = 1
+    line: int = -1  # -1: a line of its own
 
 
 def side_winner(totals: Sequence[int]) -> int | None:
-    """The side with more points (None: a draw)."""
-    if totals[0] == totals[1]:
-        return None
-    return 0 if totals[0] > totals[1] else 1
+    """The side with the most points (None: two or more share the most, a draw)."""
+    best = max(totals)
+    return totals.index(best) if list(totals).count(best) == 1 else None
+
+
+def match_points(totals: Sequence[int], side: int) -> int:
+    """A side's match points in a game: 2 for the most points alone, 1 for the most points shared, else 0."""
+    best = max(totals)
+    if totals[side] != best:
+        return 0
+    return WIN if list(totals).count(best) == 1 else DRAW
+
+
+def lead(totals: Sequence[int]) -> int:
+    """How far the side with the most points is ahead of the next."""
+    top = sorted(totals, reverse=True)
+    return top[0] - top[1]
 
 
 def _figures(count: int, games: Sequence[Played], byes: Sequence[Bye], bye_score: str) -> dict[int, list[int]]:
@@ -59,7 +77,7 @@ def _figures(count: int, games: Sequence[Played], byes: Sequence[Bye], bye_score
         for side, units in enumerate(g.units):
             for u in units:
                 s = stats[u]
-                s[0] += DRAW if winner is None else (WIN if winner == side else 0)
+                s[0] += match_points(g.totals, side)
                 s[1] += g.totals[side]
                 s[2] += winner == side
                 s[3] += 1
@@ -107,31 +125,35 @@ def _placed(tiers: Sequence[Sequence], ties: str) -> list[tuple[int, int, object
 
 
 def standings(
-    fmt: str,
     count: int,
     order: Sequence[int],
     games: Sequence[Played],
     byes: Sequence[Bye] = (),
     bye_score: str = "average",
     ties: str = "shared",
+    *,
+    match_points_first: bool = False,
+    head_to_head: bool = False,
+    per_game: bool = False,
 ) -> list[Place]:
-    """The ranking by the format's rule (docs/tournaments.md, "Ranking and ties"):
-
-    - ``mitchell``: match points (a win 2, a draw 1, a bye as ``bye_score`` says), then points, then (two
-      pairs level) the game the two played against each other;
-    - ``rotation`` and ``final``'s others: points (each player counts his side's total), then match points.
-
-    Entrants level on all of it share the place (``ties`` "shared"), or the draw number decides ("lot").
-    An entrant with nothing counted yet comes last."""
+    """The ranking (docs/tournaments.md, "Ranking and ties"): points (each player counts his side's total),
+    then match points; or match points first (pairs between tables), then (two level) the game the two
+    played against each other (``head_to_head``); or by points and match points per game played
+    (``per_game``: players changing partners at tables that play different numbers of Partien). Byes count
+    as ``bye_score`` says. Entrants level on all of it share the place (``ties`` "shared"), or the draw
+    number decides ("lot"). An entrant with nothing counted yet comes last."""
     stats = _figures(count, games, byes, bye_score)
     lot = {u: i for i, u in enumerate(order)}
-    if fmt == "mitchell":
-        key = lambda u: (_no_result(stats[u]), -stats[u][0], -stats[u][1])  # noqa: E731
-    else:
-        key = lambda u: (_no_result(stats[u]), -stats[u][1], -stats[u][0])  # noqa: E731
+
+    def key(u: int) -> tuple:
+        mp, points, _won, played = stats[u][:4]
+        if per_game and played:
+            mp, points = Fraction(mp, played), Fraction(points, played)
+        return (_no_result(stats[u]), -mp, -points) if match_points_first else (_no_result(stats[u]), -points, -mp)
+
     ranked = sorted(range(count), key=lambda u: (*key(u), lot.get(u, u)))
     tiers = _tiers(ranked, key)
-    if fmt == "mitchell":
+    if head_to_head:
         tiers = [part for tier in tiers for part in _head_to_head(tier, games)]
     return [
         Place(place, u, *stats[u], tied=tied)  # type: ignore[misc]
@@ -156,91 +178,115 @@ def _beat(a: int, b: int, games: Sequence[Played]) -> bool:
     for g in games:
         sides = [set(units) for units in g.units]
         winner = side_winner(g.totals)
-        if g.hands and winner is not None and a in sides[winner] and b in sides[1 - winner]:
+        if g.hands and winner is not None and a in sides[winner] and any(b in x for x in sides if x != sides[winner]):
             return True
     return False
 
 
 def lead_per_hand(g: Played) -> Fraction:
-    """How far a table's winning pair led, per hand its table played: the measure that ranks the
-    qualifiers whatever the number of hands their tables got in (docs/tournaments.md, "Tables with a
+    """How far a table's winning side led the next, per hand its table played: the measure that ranks
+    the qualifiers whatever the number of hands their tables got in (docs/tournaments.md, "Tables with a
     final")."""
-    return Fraction(abs(g.totals[0] - g.totals[1]), g.hands)
+    return Fraction(lead(g.totals), g.hands)
 
 
 def _qualified(order: Sequence[int], games: Sequence[Played]) -> list[tuple[Fraction, tuple[int, ...]]]:
-    """Each table's winning pair (a drawn table: the side whose first player was drawn first) with its
+    """Each table's winning side (level at the top: the side whose first player was drawn first) with its
     lead per hand, best first (level: the draw number first). Tables without a hand send nobody."""
     lot = {u: i for i, u in enumerate(order)}
     pairs = []
     for g in games:
         if not g.hands:
             continue
-        winner = side_winner(g.totals)
-        if winner is None:
-            winner = min((0, 1), key=lambda side: min(lot[u] for u in g.units[side]))
+        best = max(g.totals)
+        top = [side for side, total in enumerate(g.totals) if total == best]
+        winner = min(top, key=lambda side: min(lot[u] for u in g.units[side]))
         pairs.append((lead_per_hand(g), tuple(g.units[winner])))
     return sorted(pairs, key=lambda p: (-p[0], min(lot[u] for u in p[1])))
 
 
 def qualifiers(order: Sequence[int], games: Sequence[Played]) -> list[tuple[int, ...]]:
-    """``final``: each table's winning pair, best first by its lead per hand, then the draw number."""
-    return [pair for _lead, pair in _qualified(order, games)]
+    """``final``: each table's winning side, best first by its lead per hand, then the draw number."""
+    return [side for _lead, side in _qualified(order, games)]
 
 
-def final_table(entrants: Sequence[Sequence[str]], order: Sequence[int], games: Sequence[Played]) -> Table | None:
-    """``final``: the two best qualifying pairs meet at the final table (round 2, table 1); the better pair
-    sits at seats 1 and 3 and deals first. None while fewer than two tables have a hand saved."""
-    best = qualifiers(order, games)[:2]
-    if len(best) < 2:
+def final_table(t: Tournament, games: Sequence[Played]) -> Table | None:
+    """``final``'s final table (round 2, table 1; docs/tournaments.md, "Tables with a final"): every
+    table's winning side when two or three tables sent one and they fit a table the tournament plays
+    (two pairs: a table of four; a pair and three: of five; three pairs or two trios: of six, as its rule
+    sets seat them); else the two best that fit; else the two best pairs. The best qualifier sits first
+    and deals. None while fewer than two tables sent a side."""
+    ranked = qualifiers(t.order, games)
+    candidates = [ranked] if 2 <= len(ranked) <= 3 else []
+    candidates += [ranked[:2], [side for side in ranked if len(side) == 2][:2]]
+    for sides in candidates:
+        layout = _fitting(t, sides) if len(sides) >= 2 else None
+        if layout is not None:
+            seats: list[int] = [0] * sum(len(side) for side in layout)
+            units = [()] * len(layout)
+            free = list(range(len(layout)))
+            for side in sides:  # each qualifier to the first free side of its size, the best first
+                k = next(k for k in free if len(layout[k]) == len(side))
+                free.remove(k)
+                units[k] = side
+                for seat, unit in zip(layout[k], side):
+                    seats[seat] = unit
+            dealer = layout[units.index(sides[0])][0]
+            return Table(2, 1, tuple(t.entrants[u][0] for u in seats), dealer, tuple(units))
+    return None
+
+
+def _fitting(t: Tournament, sides: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...] | None:
+    """The sides (seat indexes) of a table the tournament plays that seats these qualifiers as its sides."""
+    layout = t.sides_at(sum(len(side) for side in sides))
+    if layout is None or sorted(len(x) for x in layout) != sorted(len(side) for side in sides):
         return None
-    first, second = best
-    seats = (entrants[first[0]][0], entrants[second[0]][0], entrants[first[1]][0], entrants[second[1]][0])
-    return Table(2, 1, seats, 0, (first, second))
+    return layout
 
 
-def final_places(
-    count: int, order: Sequence[int], games: Sequence[Played], ties: str = "shared", pairs=()
-) -> list[Place]:
-    """``final``'s places: the final's winning pair first, its other pair second (a drawn final: the better
-    qualifier first); then the other qualifying pairs by their lead per hand; then every other pair by
-    points, then match points; partners hold their pair's place. A finalist's figures add both rounds.
-    Without a final table yet: the qualifiers first, by their lead per hand. ``pairs``: the partners of
-    round 1 as seated (a table without a hand still seats its pairs)."""
+def final_places(t: Tournament, games: Sequence[Played], pairs: Sequence[Sequence[int]] = ()) -> list[Place]:
+    """``final``'s places: the final table's sides by their totals (level: the better qualifier first);
+    then the other qualifiers by their lead per hand; then every other side of round 1 by points, then
+    match points; partners hold their side's place, on one line. A finalist's figures add both rounds.
+    Without a final table yet: the qualifiers first, by their lead per hand. ``pairs``: the sides of
+    round 1 as seated (a table without a hand still seats its sides)."""
+    count, order, ties = len(t.entrants), t.order, t.ties
     prelim = [g for g in games if g.round == 1]
     final = [g for g in games if g.round == 2 and g.hands]
     stats = _figures(count, games, (), "nothing")
-    lead = {pair: value for value, pair in _qualified(order, prelim)}
+    lead_of = {side: value for value, side in _qualified(order, prelim)}
     lot = {u: i for i, u in enumerate(order)}
-    first = lambda pair: min(lot.get(u, u) for u in pair)  # noqa: E731
+    first = lambda side: min(lot.get(u, u) for u in side)  # noqa: E731
     tiers: list[list[tuple[int, ...]]] = []
     if final:
-        winner = side_winner(final[0].totals)
-        both = [tuple(side) for side in final[0].units]
-        if winner is not None:
-            tiers += [[both[winner]], [both[1 - winner]]]
-        else:  # a drawn final: the better qualifier first
-            tiers += _tiers(sorted(both, key=lambda p: (-lead[p], first(p))), lambda p: lead[p])
-    done = {pair for tier in tiers for pair in tier}
-    rest = sorted((p for p in lead if p not in done), key=lambda p: (-lead[p], first(p)))
-    tiers += _tiers(rest, lambda p: lead[p])
+        totals = dict(zip((tuple(side) for side in final[0].units), final[0].totals))
+        key = lambda side: (-totals[side], -lead_of.get(side, 0))  # noqa: E731
+        tiers += _tiers(sorted(totals, key=lambda side: (*key(side), first(side))), key)
+    done = {side for tier in tiers for side in tier}
+    rest = sorted((side for side in lead_of if side not in done), key=lambda side: (-lead_of[side], first(side)))
+    tiers += _tiers(rest, lambda side: lead_of[side])
     done |= set(rest)
     seated = list(pairs) or [tuple(side) for g in prelim for side in g.units]
-    others = [tuple(p) for p in seated if tuple(p) not in done]
-    pair_key = lambda p: (_no_result(stats[p[0]]), -stats[p[0]][1], -stats[p[0]][0])  # noqa: E731
-    tiers += _tiers(sorted(others, key=lambda p: (*pair_key(p), first(p))), pair_key)
+    others = [tuple(side) for side in seated if tuple(side) not in done]
+    side_key = lambda side: (_no_result(stats[side[0]]), -stats[side[0]][1], -stats[side[0]][0])  # noqa: E731
+    tiers += _tiers(sorted(others, key=lambda side: (*side_key(side), first(side))), side_key)
     return [
-        Place(place, u, *stats[u], tied=tied)  # type: ignore[misc]
-        for place, tied, pair in _placed(tiers, ties)
-        for u in pair
+        Place(place, u, *stats[u], tied=tied, line=line)  # type: ignore[misc]
+        for line, (place, tied, side) in enumerate(_placed(tiers, ties))
+        for u in side
     ]
 
 
-def place_lines(fmt: str, places: Sequence[Place]) -> list[list[Place]]:
-    """The standings' lines: one an entrant, where partners of tables with a final (ranked as two players)
-    stand on one line holding their pair's place."""
-    size = 2 if fmt == "final" else 1
-    return [list(places[i : i + size]) for i in range(0, len(places), size)]
+def place_lines(places: Sequence[Place]) -> list[list[Place]]:
+    """The standings' lines: one an entrant, where partners of tables with a final (ranked as players)
+    stand on one line holding their side's place."""
+    lines: list[list[Place]] = []
+    for p in places:
+        if p.line >= 0 and lines and lines[-1][0].line == p.line:
+            lines[-1].append(p)
+        else:
+            lines.append([p])
+    return lines
 
 
 def season_points(place: int, table: Sequence[int], tied: int = 1) -> Fraction:

@@ -3,13 +3,14 @@ and the next round's tables (docs/tournaments.md, "When a round ends"). Pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments.ranking import Place, Played, final_places, final_table, standings
-from scorekeeper.core.tournaments.seating import WARNING_MINUTES, Bye, Table, Tournament, round_plan
+from scorekeeper.core.tournaments.ranking import Place, Played
+from scorekeeper.core.tournaments.tables import WARNING_MINUTES, Bye, Table
+from scorekeeper.core.tournaments.tournament import Tournament
 
 
 @dataclass(frozen=True)
@@ -32,15 +33,16 @@ class Clock:
 
 
 def stop_moment(
-    round_end: str, minutes: int | None, started: datetime, fmt: str, finished_at: Sequence[datetime]
+    round_end: str, minutes: int | None, started: datetime, stops_all: bool, finished_at: Sequence[datetime]
 ) -> datetime | None:
-    """When the round stops for every table still playing (each then finishes the hand in progress):
-    at the end of its time, and in ``final`` when the first table's game reaches the target
-    (``finished_at``: when each finished game's last hand was saved). None: tables play to their own end."""
+    """When the round stops for every table still playing (each then finishes the hand in progress): at
+    the end of its time, and where the format says so (``stops_all``: tables with a final) when the first
+    table's game reaches the target (``finished_at``: when each finished game's last hand was saved).
+    None: tables play to their own end."""
     moments = []
     if round_end == "minutes" and minutes:
         moments.append(Clock(started, minutes).ends)
-    if fmt == "final" and finished_at:
+    if stops_all and finished_at:
         moments.append(min(finished_at))
     return min(moments) if moments else None
 
@@ -66,9 +68,9 @@ class TableState:
     round: int
     table: int
     game_id: int
-    units: tuple[tuple[int, ...], tuple[int, ...]]
+    units: tuple[tuple[int, ...], ...]
     seats: tuple[str, ...]
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
     hands: tuple[datetime, ...]
     finished: bool
     done: bool = False
@@ -110,10 +112,10 @@ def round_state(
     t: Tournament, number: int, started: datetime, ended: datetime | None, tables: Sequence[TableState]
 ) -> RoundState:
     """Which tables are done in a round, when it stops, its timer (docs/tournaments.md, "When a round ends")."""
-    clock_stop = stop_moment(t.round_end, t.round_minutes, started, t.format, ())
-    # ``final``: the first hand that took a table to the target stops the others; a hand saved after it
-    # (a higher number: no two hands share one, as two may share a second) is the hand in progress
-    finishing = [table for table in tables if t.format == "final" and table.finished and table.hand_ids]
+    clock_stop = stop_moment(t.round_end, t.round_minutes, started, False, ())
+    # where the format says so, the first hand that took a table to the target stops the others; a hand
+    # saved after it (a higher number: no two hands share one, as two may share a second) is the hand in progress
+    finishing = [table for table in tables if t.kind.stops_all and table.finished and table.hand_ids]
     first = min(finishing, key=_ending_hand) if finishing else None
     first_moment = first.hands[first.hand_ids.index(_ending_hand(first))] if first else None
     moments = [x for x in (clock_stop, first_moment, ended) if x]
@@ -125,33 +127,26 @@ def round_state(
         return first is not None and any(i > _ending_hand(first) for i in table.hand_ids)
 
     done_tables = tuple(TableState(**{**table.__dict__, "done": done(table)}) for table in tables)
-    byes = tuple(round_plan(t.format, t.entrants, t.order, number)[1]) if t.format == "mitchell" else ()
+    byes = tuple(t.kind.plan(t, number)[1]) if t.seed is not None or t.draw_order is not None else ()
     clock = Clock(started, t.round_minutes) if t.round_end == "minutes" and t.round_minutes else None
     return RoundState(number, started, ended, done_tables, byes, stop, clock)
 
 
 def ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
-    """The standings now: every game played so far counts with its totals as they stand; a game without a
-    hand yet counts for nobody (its players come after those with a result)."""
-    if t.places is not None:  # closed: the standings as they were kept at the close
-        return [Place(*row) for row in t.places]
-    games = [table.played for r in rounds for table in r.tables]
-    if t.format == "final":
-        pairs = [side for table in rounds[0].tables for side in table.units] if rounds else []
-        return final_places(len(t.entrants), t.order, games, t.ties, pairs)
-    byes = [b for r in rounds for b in r.byes]
-    return standings(t.format, len(t.entrants), t.order, games, byes, t.bye_score, t.ties)
+    """The standings now, by the format's rule: every game played so far counts with its totals as they
+    stand; a game without a hand yet counts for nobody (its players come after those with a result). Once
+    closed: the places kept at the close."""
+    if t.places is not None:
+        places = [Place(*row) for row in t.places]
+        if t.kind.final_round and places and places[0].line < 0:  # kept before lines: partners two by two
+            places = [replace(p, line=i // 2) for i, p in enumerate(places)]
+        return places
+    return t.kind.ranking(t, rounds)
 
 
 def next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
-    """The tables of the next round (empty when all are played): by the movement, or ``final``'s final table."""
-    number = len(rounds) + 1
-    if number > t.rounds:
-        return []
-    if t.format == "final" and number == 2:
-        final = final_table(t.entrants, t.order, [table.played for table in rounds[0].tables])
-        return [final] if final else []
-    return round_plan(t.format, t.entrants, t.order, number)[0]
+    """The tables of the next round (empty when all are played), by the format."""
+    return t.kind.next_tables(t, rounds)
 
 
 def start_problem(t: Tournament, rounds: Sequence[RoundState]) -> Problem | None:
@@ -175,16 +170,17 @@ TO_TABLE, SITS_OUT, FINISHED = "table", "sits out", "finished"
 
 def where_next(t: Tournament, rounds: Sequence[RoundState], state: TableState) -> list[tuple[int, str, int]]:
     """Where each entrant of a table whose round is over goes next: (entrant, TO_TABLE and its number,
-    SITS_OUT, or FINISHED in ``final`` for those not at the final table); empty when that is not known
-    yet (the final table waits for every table) or there is no next round."""
+    SITS_OUT, or FINISHED when it plays no more); empty when that is not known yet (a final table waits
+    for every table) or there is no next round."""
+    final_round = t.kind.final_round
     if len(rounds) > state.round:  # the next round has started: its tables
         tables, byes = list(rounds[state.round].tables), list(rounds[state.round].byes)
-    elif t.format == "final":
-        if not (state.round == 1 and len(rounds) == 1 and rounds[0].complete and t.rounds > 1):
+    elif final_round and state.round + 1 == final_round:
+        if not (len(rounds) == state.round and rounds[-1].complete and t.rounds >= final_round):
             return []
         tables, byes = next_tables(t, rounds), []
     elif state.round < t.rounds:
-        tables, byes = round_plan(t.format, t.entrants, t.order, state.round + 1)
+        tables, byes = t.kind.plan(t, state.round + 1)
     else:
         return []
     out = []
@@ -194,6 +190,6 @@ def where_next(t: Tournament, rounds: Sequence[RoundState], state: TableState) -
             out.append((unit, TO_TABLE, target.table))
         elif any(b.unit == unit for b in byes):
             out.append((unit, SITS_OUT, 0))
-        elif t.format == "final":
+        else:
             out.append((unit, FINISHED, 0))
     return out

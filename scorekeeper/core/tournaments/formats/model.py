@@ -1,0 +1,47 @@
+"""The shape of a club night's format (docs/tournaments.md): its names and hints, who enters (players
+or pairs), how its tables and rounds follow from the entrants and the draw, what ends a round for all
+and how it ranks. One module per format fills one in; ``formats/__init__.py`` keeps the registry. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from scorekeeper.core.messages import Problem
+from scorekeeper.core.tournaments.ranking import Place
+from scorekeeper.core.tournaments.tables import Bye, Table
+
+if TYPE_CHECKING:
+    from scorekeeper.core.tournaments.rounds import RoundState
+    from scorekeeper.core.tournaments.tournament import Tournament
+
+
+@dataclass(frozen=True)
+class Format:
+    """A format: its words (for the form, the pages and the big screen) and its rules as functions."""
+
+    key: str
+    name: str  # the form's name of it
+    hint: str  # the form's line under it
+    ranking_rule: str  # under the standings: how they are ranked
+    pairs: bool  # entered as pairs ("Anna & Ben", one a line) rather than players
+    shows_match_points: bool  # the standings show match points first
+    stops_all: bool  # the first table at the target stops every table's round
+    scores_byes: bool  # a round sat out counts in the ranking (as the tournament's bye_score says)
+    final_round: int | None  # the round the first round's winners play (None: there is none)
+    sizes: Callable[[int], list[int] | None]  # the tables' sizes for this many entrants (None: cannot seat)
+    problems: Callable[[Sequence[Sequence[str]]], list[Problem]]  # why these entrants cannot play it
+    rounds: Callable[[int], int]  # the rounds it plays for this many entrants
+    plan: Callable[[Tournament, int], tuple[list[Table], list[Bye]]]  # a round's tables by the movement
+    next_tables: Callable[[Tournament, Sequence[RoundState]], list[Table]]  # the next round's tables
+    ranking: Callable[[Tournament, Sequence[RoundState]], list[Place]]  # the standings now
+
+    def tables(self, count: int) -> int:
+        """The tables played at for this many entrants."""
+        return len(self.sizes(count) or ())
+
+    def planned_rounds(self, count: int) -> int:
+        """The rounds whose seating the draw fixes (a final table's comes from the results)."""
+        return self.final_round - 1 if self.final_round and self.rounds(count) >= self.final_round else self.rounds(
+            count
+        )
