@@ -377,3 +377,10 @@ def m018_tournament_kept(db: Database) -> None:
     players in the archive (from the draw: a rename keeps the seat), its places at the close."""
     for column in ("draw_order", "entrant_ids", "places"):
         db.execute(f"alter table tournaments add column {column} text")
+
+
+@migrations()
+def m019_organiser_hands(db: Database) -> None:
+    """Who entered a change, when it was not the table's own phone: "organiser" for a hand the organiser
+    entered or corrected from the director's grid (a table whose phone died); null otherwise."""
+    db.execute("alter table changes add column entered_by text")
