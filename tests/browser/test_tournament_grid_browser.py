@@ -3,9 +3,10 @@
 - A club night (tables with a final, 8 players): the grid open on a laptop (1280 px) shows a hand saved
   at a table's phone by itself, without a reload, within a few seconds (measured, printed). The
   organiser, on a phone (390 px), taps table 2's cell: its ordinary score sheet opens, the hand form
-  says the hand goes on record as the organiser's, the hand is saved, the grid shows it, and the game's
-  change log says "by the organiser (from the grid)" for that hand only (the table's own hand after it
-  stays the phone's).
+  says the hand goes on record as the organiser's, the hand is saved, the grid shows it; a second hand
+  entered with the network gone waits on the organiser's phone and is sent with its mark when the
+  network is back; the game's change log says "by the organiser (from the grid)" for those two hands
+  only (the table's own hand after them stays the phone's).
 - A pairs night on time (9 pairs: 4 tables and a bye, 5 rounds) whose round has stopped: tables finished,
   stopped owing their last hand, one without any hand, a pair sitting out, the rounds ahead seated. At 390
   and 320 px, light and dark, the page never scrolls sideways; the grid scrolls inside its own box with
@@ -177,23 +178,38 @@ def test_the_grid_follows_a_save_and_a_hand_from_it_is_the_organisers(chromium, 
     expect(organiser.locator(".tournament-banner").first).to_contain_text("Round 1 · Table 2")
     open_hand(organiser, 1)
     expect(organiser.locator(".by-organiser")).to_contain_text("this hand goes on record as the organiser's")
+    shoot(organiser, "organiser-hand-390-light")
     fill_hand(organiser, SMALL)
     delays.append(seen_within(laptop, 1, 2, [150, 130], save_hand(organiser, 1)))
+
+    # the organiser's Wi-Fi drops for hand 2: the hand waits on the phone with the organiser's mark
+    expect(organiser.locator('a[href$="/hands/new"][data-kept="1"]')).to_have_count(1)  # the next form, kept
+    organiser_ctx.set_offline(True)
+    organiser.get_by_role("link", name="Enter hand 2").tap()
+    fill_hand(organiser, SMALL)
+    organiser.get_by_role("button", name="Save hand 2").tap()
+    expect(organiser.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    assert organiser.evaluate("window.canastaQueue.items()[0].body.by") == "organiser"
+    organiser_ctx.set_offline(False)
+    expect(organiser.locator("#waiting-hands")).to_have_count(0, timeout=15000)
+    expect(laptop.locator("#g-1-2")).to_contain_text("2 hands")
 
     table_two_ctx = context(chromium, PHONE)  # table 2's phone back on: its own hand is its own
     table_two = table_two_ctx.new_page()
     table_two.goto(game)
-    open_hand(table_two, 2)
+    open_hand(table_two, 3)
     expect(table_two.locator(".by-organiser")).to_have_count(0)
     fill_hand(table_two, SMALL)
-    delays.append(seen_within(laptop, 1, 2, [300, 260], save_hand(table_two, 2)))
+    delays.append(seen_within(laptop, 1, 2, [450, 390], save_hand(table_two, 3)))
 
+    organiser.goto(game)
     organiser.get_by_role("link", name="Changes").tap()
     lines = organiser.locator("ol.changes li")
-    expect(lines).to_have_count(3)  # newest first: hand 2, hand 1, the game
-    expect(lines.nth(1)).to_contain_text("hand added · Hand 1")
-    expect(lines.nth(1)).to_contain_text("by the organiser (from the grid)")
-    expect(lines.nth(0)).to_contain_text("hand added · Hand 2")
+    expect(lines).to_have_count(4)  # newest first: hands 3, 2 and 1, the game
+    for line, number in ((1, 2), (2, 1)):
+        expect(lines.nth(line)).to_contain_text(f"hand added · Hand {number}")
+        expect(lines.nth(line)).to_contain_text("by the organiser (from the grid)")
+    expect(lines.nth(0)).to_contain_text("hand added · Hand 3")
     expect(lines.nth(0)).not_to_contain_text("organiser")
     shoot(organiser, "changes-390-light")
 
