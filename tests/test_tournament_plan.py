@@ -119,7 +119,7 @@ def test_mitchell_five_pairs_worked_example():
     assert meet[1] == [(1, ((d[0],), (d[2],))), (2, ((d[1],), (d[3],)))]
     assert meet[2] == [(1, ((d[0],), (d[4],))), (2, ((d[1],), (d[2],)))]
     assert meet[3] == [(1, ((d[0],), (d[3],))), (2, ((d[1],), (d[4],)))]
-    assert [plan[rnd][1] for rnd in (1, 2, 3)] == [[Bye(1, d[4])], [Bye(2, d[3])], [Bye(3, d[2])]]
+    assert [plan[rnd][1] for rnd in (1, 2, 3)] == [[Bye(1, d[4], 3)], [Bye(2, d[3], 3)], [Bye(3, d[2], 3)]]
 
 
 # --- Four players changing partners (rotation) -------------------------------------------------------
@@ -350,11 +350,11 @@ def test_a_mitchell_tournament_counts_its_byes():
     tables1 = core.next_tables(t, [])
     assert [x.units for x in tables1] == [((o[0],), (o[1],))]
     r1 = core.round_state(t, 1, START, None, _states(tables1, {1: (5000, 3333)}, {1: (minutes(50),)}, {1}))
-    assert r1.byes == (Bye(1, o[2]),) and r1.complete
+    assert r1.byes == (Bye(1, o[2], 2),) and r1.complete
     tables2 = core.next_tables(t, [r1])
     assert [x.units for x in tables2] == [((o[0],), (o[2],))]
     r2 = core.round_state(t, 2, minutes(60), None, _states(tables2, {1: (2000, 5010)}, {1: (minutes(99),)}, {1}))
-    assert r2.byes == (Bye(2, o[1]),)
+    assert r2.byes == (Bye(2, o[1], 2),)
     # docs/tournaments.md "A pair that sits out": the bye counts the pair's average of its games.
     # o2: won 5010 (2 mp) + bye (2 / 1 = 2 mp, 5010 / 1 = 5010) = 4 mp 10020;
     # o1: lost 3333 (0 mp) + bye (0 mp, 3333 rounded down to 3330) = 0 mp 6663; o0: won, lost = 2 mp 7000

@@ -222,7 +222,6 @@ def test_qualifiers_by_their_lead_per_hand():
     player was drawn first); they rank by their lead per hand, whatever the number of hands their table
     got in; a table without a hand sends nobody. The two best meet at the final table, the better at
     seats 1 and 3, dealing first."""
-    entrants = players(12)
     order = list(range(12))  # player i drawn (i + 1)-th
     games = [
         Played(1, 1, ((0, 2), (1, 3)), (5100, 2000), 4),  # 0 & 2 lead by 3100 in 4 hands: 775 a hand

@@ -92,7 +92,17 @@ def test_an_empty_archive_says_what_a_tournament_is(client):
     "fields, field, message",
     [
         ({"name": "  "}, "name", "Give the tournament a name."),
-        ({"entrants": "A\nB\nC\nD\nE"}, "entrants", "5 players: the tables seat four each. Add 3 more or leave 1 out"),
+        (
+            {"entrants": "A\nB\nC\nD\nE\nF\nG"},
+            "entrants",
+            "7 players: tables seat four to six. Add one more or leave one",
+        ),
+        ({"entrants": "A\nB\nC\nD\nE", "rules_5": "classic:4"}, "rules_5", "Not a valid choice"),
+        (
+            {"format": "rotation", "entrants": "A\nB\nC\nD\nE\nF", "rules_6": "encyclopedia:6-trios"},
+            "rules_6",
+            "Players changing partners at a table of six play in three pairs.",
+        ),
         ({"entrants": "A\nB\nC"}, "entrants", "Enter at least four players"),
         ({"entrants": "A\nB\nC\nA"}, "entrants", "A is on the list twice"),
         ({"format": "mitchell", "entrants": "A & B\nC"}, "entrants", "Each line is a pair"),

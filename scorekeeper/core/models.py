@@ -76,3 +76,4 @@ class Change:
     before: Any
     after: Any
     phone_named: bool = False  # the phone gave itself a name
+    entered_by: str | None = None  # "organiser": the organiser entered it from the director's grid

@@ -92,8 +92,10 @@ def add_hand(
     based_on: int | None = None,
     confirmed: bool = True,
     phone: str | None = None,
+    entered_by: str | None = None,
 ) -> Verdict:
-    """Add the next hand (``phone``: the token of the phone that sends it, for the change log). A
+    """Add the next hand (``phone``: the token of the phone that sends it, for the change log;
+    ``entered_by``: ``reads.ORGANISER`` for the organiser's hand from the director's grid). A
     key stored before answers UNCHANGED with that hand's id; a tournament's game its table's rule
     (REFUSED, ``services.tournaments.hand_guard``); a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
@@ -125,7 +127,7 @@ def add_hand(
             db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, running=running
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        changes.log_change(db, game_id, hand_id, "hand added", None, after, phone)
+        changes.log_change(db, game_id, hand_id, "hand added", None, after, phone, entered_by)
         return Verdict(SAVED, id=hand_id)
 
 
@@ -149,10 +151,12 @@ def correct_hand(
     based_on: int | None = None,
     confirmed: bool = True,
     phone: str | None = None,
+    entered_by: str | None = None,
 ) -> Verdict:
-    """Replace a hand's figures (logged with the entry before and after). The same figures again
-    answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS or WARNINGS; a hand changed since
-    version ``based_on`` OVERTAKEN (with its version now). The version is also a condition of the update itself."""
+    """Replace a hand's figures (logged with the entry before and after; ``entered_by`` as for
+    ``add_hand``). The same figures again answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS
+    or WARNINGS; a hand changed since version ``based_on`` OVERTAKEN (with its version now). The
+    version is also a condition of the update itself."""
     with transaction.write(db):
         game = reads.get_game(db, game_id)
         hand = reads.get_hand(db, game_id, hand_id) if game else None
@@ -177,7 +181,7 @@ def correct_hand(
         if not games.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
             return Verdict(OVERTAKEN, id=hand_id, now=reads.get_hand(db, game_id, hand_id).version)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        changes.log_change(db, game_id, hand_id, "hand corrected", changes.entry_of(hand), after, phone)
+        changes.log_change(db, game_id, hand_id, "hand corrected", changes.entry_of(hand), after, phone, entered_by)
         return Verdict(SAVED, id=hand_id)
 
 

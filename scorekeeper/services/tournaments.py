@@ -28,6 +28,15 @@ def _refused(text: str, **args: Any) -> Verdict:
     return Verdict(REFUSED, problems=(Problem(None, "tournament", text, args),))
 
 
+def _problems(fmt: str, entrants: Sequence[Sequence[str]], table_rules: Any) -> list[Problem]:
+    """Why these entrants, with these rules for tables of five and six, cannot play the format."""
+    problems = core.entrant_problems(fmt, entrants)
+    if not problems:
+        found = core.table_rules_problem(fmt, len(entrants), tournament_reads.table_rules(table_rules))
+        problems = [found] if found else []
+    return problems
+
+
 def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, settings: Any, **given: Any) -> dict[str, Any]:
     """A tournament's columns as the form gives them (a round's number of hands or minutes only where it ends so)."""
     assert fmt in core.FORMATS and round_end in core.ROUND_ENDS
@@ -42,7 +51,7 @@ def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_e
     """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
     season_points, bye_score, ties): SAVED with its id, or PROBLEMS when the entrants cannot play the
     format. Its evening in the archive is made when its first round starts, with the players as they are then."""
-    problems = core.entrant_problems(fmt, entrants)
+    problems = _problems(fmt, entrants, fields.get("table_rules"))
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
     fields.setdefault("season_points", core.DEFAULT_SEASON_POINTS)
@@ -58,7 +67,7 @@ def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence
            round_end: str = "target", settings=None, phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
     """Change a tournament before its draw (its players, format, rules, round end, season points):
     SAVED; PROBLEMS; REFUSED once drawn; OVERTAKEN when another phone changed it since ``version``."""
-    problems = core.entrant_problems(fmt, entrants)
+    problems = _problems(fmt, entrants, fields.get("table_rules"))
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
     with transaction.write(db):
@@ -132,9 +141,14 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
             store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in core.next_tables(t, rounds):
+            own = t.table_rules.get(len(table.seats)) if len(table.seats) != 4 else None
+            variant, layout, settings, house_rules_id = (
+                (own.variant, own.layout, dict(own.settings), own.house_rules_id) if own
+                else (t.variant, t.layout, t.settings, t.house_rules_id)
+            )  # fmt: skip
             game_id = games.create_game(
-                db, t.variant, list(table.seats), table.first_dealer, layout=t.layout, settings=t.settings,
-                target=t.target, evening_id=t.evening_id, house_rules_id=t.house_rules_id,
+                db, variant, list(table.seats), table.first_dealer, layout=layout, settings=settings,
+                target=t.target, evening_id=t.evening_id, house_rules_id=house_rules_id,
             )  # fmt: skip
             store.add_table(db, t.id, number, table.table, game_id, table.units)
             record = changes.game_record(reads.get_game(db, game_id))

@@ -34,7 +34,7 @@ TOURNAMENT_COLUMNS = (
 
 # Kept as JSON, null until the draw, the first round and the close: the order drawn, each entrant's
 # players' ids, the places.
-TOURNAMENT_JSON = ("draw_order", "entrant_ids", "places")
+TOURNAMENT_JSON = ("draw_order", "entrant_ids", "places", "table_rules")
 
 
 def export(db: Database) -> dict[str, Any]:
@@ -93,13 +93,16 @@ def _game(db: Database, row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _change_log(db: Database) -> list[dict[str, Any]]:
-    """The change log, entry by entry."""
+    """The change log, entry by entry (``entered_by`` only where someone other than the phone entered it)."""
     return [
         {
             "id": r[0], "game_id": r[1], "hand_id": r[2], "at": r[3], "phone_id": r[4], "action": r[5],
             "before": None if r[6] is None else json.loads(r[6]), "after": None if r[7] is None else json.loads(r[7]),
+            **({"entered_by": r[8]} if r[8] is not None else {}),
         }
-        for r in db.execute("select id, game_id, hand_id, at, phone_id, action, before, after from changes order by id")
+        for r in db.execute(
+            "select id, game_id, hand_id, at, phone_id, action, before, after, entered_by from changes order by id"
+        )
     ]  # fmt: skip
 
 

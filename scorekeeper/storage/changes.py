@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import transaction
-from scorekeeper.storage.reads import ACTIONS
+from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
 from scorekeeper.storage.transaction import write
 
 
@@ -41,12 +41,21 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 def log_change(
-    db: Database, game_id: int | None, hand_id: int | None, action: str, before: Any, after: Any, phone: str | None
+    db: Database,
+    game_id: int | None,
+    hand_id: int | None,
+    action: str,
+    before: Any,
+    after: Any,
+    phone: str | None,
+    entered_by: str | None = None,
 ) -> None:
-    """Append to the change log inside the caller's transaction (the change and its record stand or fall together)."""
-    assert action in ACTIONS and db.conn.in_transaction
+    """Append to the change log inside the caller's transaction (the change and its record stand or fall
+    together); ``entered_by``: ORGANISER for the organiser's hand, else None (the phone's own)."""
+    assert action in ACTIONS and db.conn.in_transaction and entered_by in (None, *ENTERED_BY)
     db.execute(
-        "insert into changes (game_id, hand_id, at, phone_id, action, before, after) values (?, ?, ?, ?, ?, ?, ?)",
+        "insert into changes (game_id, hand_id, at, phone_id, action, before, after, entered_by) "
+        "values (?, ?, ?, ?, ?, ?, ?, ?)",
         [
             game_id,
             hand_id,
@@ -55,6 +64,7 @@ def log_change(
             action,
             None if before is None else json.dumps(before),
             None if after is None else json.dumps(after),
+            entered_by,
         ],
     )
 

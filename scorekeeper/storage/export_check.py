@@ -27,7 +27,7 @@ from scorekeeper.storage.export_values import (  # the checked values, shared wi
     _time,
     _unique,
 )
-from scorekeeper.storage.reads import ACTIONS
+from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
@@ -292,6 +292,8 @@ def _check_log(data: dict[str, Any]) -> None:
             raise _Damaged(f"{where}.phone_id is not a phone")
         if change.get("action") not in ACTIONS:
             raise _Damaged(f"{where}.action is not one this app writes")
+        if change.get("entered_by") not in (None, *ENTERED_BY):
+            raise _Damaged(f"{where}.entered_by is not one this app writes")
         for key in ("before", "after"):
             if change.get(key) is not None and not isinstance(change[key], dict):
                 raise _Damaged(f"{where}.{key} is not an entry")

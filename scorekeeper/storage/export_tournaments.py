@@ -66,8 +66,9 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         _check_kept(t, where, entrants, {p["id"] for p in data["players"]})
         rounds = _check_rounds(t, where, len(entrants))
         places: set[tuple[int, int]] = set()
+        variants_played = {t["variant"]} | _check_table_rules(t, where)
         for j, table in enumerate(_list(t["tables"], f"{where}.tables")):
-            _check_table(table, f"{where}.tables[{j}]", t["variant"], rounds, len(entrants), games, (places, tabled))
+            _check_table(table, f"{where}.tables[{j}]", variants_played, rounds, len(entrants), games, (places, tabled))
         for j, entry in enumerate(_list(t["log"], f"{where}.log")):
             at = f"{where}.log[{j}]"
             _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
@@ -127,6 +128,24 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
     return entrants
 
 
+def _check_table_rules(t: dict[str, Any], where: str) -> set[str]:
+    """What tables of five and six play (null: nothing chosen): per size, a rule set with a seating for
+    that many players. The rule sets named."""
+    kept = t.get("table_rules")
+    if kept is None:
+        return set()
+    if not isinstance(kept, dict) or not set(kept) <= {"5", "6"}:
+        raise _Damaged(f"{where}.table_rules are not rules for tables of five and six")
+    for size, rules in kept.items():
+        at = f"{where}.table_rules.{size}"
+        if not isinstance(rules, dict):
+            raise _Damaged(f"{at} is not a rule set")
+        found, layout, _settings, _target = _check_rules(rules, at)
+        if layout.players != int(size):
+            raise _Damaged(f"{at}.layout does not seat {size} players")
+    return {rules["variant"] for rules in kept.values()}
+
+
 def _check_rounds(t: dict[str, Any], where: str, entrants: int) -> set[int]:
     """A tournament's rounds: numbered 1, 2, 3 … in order, none before the draw nor beyond its
     format's; when each started and ended. Their numbers."""
@@ -147,7 +166,7 @@ def _check_rounds(t: dict[str, Any], where: str, entrants: int) -> set[int]:
 def _check_table(
     table: dict[str, Any],
     where: str,
-    variant: str,
+    variants_played: set[str],
     rounds: set[int],
     entrants: int,
     games: dict[int, dict[str, Any]],
@@ -171,11 +190,11 @@ def _check_table(
     if game_id in tabled:
         raise _Damaged(f"{where}.game_id {game_id} is another table's game")
     tabled.add(game_id)
-    if game["variant"] != variant or len(game["seats"]) != 4:
+    if game["variant"] not in variants_played or not 4 <= len(game["seats"]) <= 6:
         raise _Damaged(f"{where}.game_id {game_id} is not a game of its tournament's rules")
     units = _list(table["units"], f"{where}.units")
-    if len(units) != 2:
-        raise _Damaged(f"{where}.units are not two sides")
+    if len(units) not in (2, 3):
+        raise _Damaged(f"{where}.units are not two or three sides")
     for side in units:
         indexes = _list(side, f"{where}.units")
         if not indexes or not all(0 <= _number(u, f"{where}.units") < entrants for u in indexes):

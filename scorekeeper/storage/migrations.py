@@ -386,3 +386,17 @@ def m019_tournament_ties(db: Database) -> None:
     (docs/tournaments.md, "A pair that sits out", "Shared places")."""
     db.execute("alter table tournaments add column bye_score text not null default 'average'")
     db.execute("alter table tournaments add column ties text not null default 'shared'")
+
+
+@migrations()
+def m020_organiser_hands(db: Database) -> None:
+    """Who entered a change, when it was not the table's own phone: "organiser" for a hand the organiser
+    entered or corrected from the director's grid (a table whose phone died); null otherwise."""
+    db.execute("alter table changes add column entered_by text")
+
+
+@migrations()
+def m021_tournament_table_rules(db: Database) -> None:
+    """What tables of five and six play (JSON, null: none chosen): per table size, the rule set (or the
+    table's own made from one), its seating and settings (docs/tournaments.md, "Tables of four, five and six")."""
+    db.execute("alter table tournaments add column table_rules text")

@@ -33,6 +33,10 @@ ACTIONS = (
     "house rules changed",
 )
 
+# Who entered a change when it was not the table's own phone (the change log's ``entered_by``).
+ORGANISER = "organiser"  # a hand entered or corrected by the organiser from the director's grid
+ENTERED_BY = (ORGANISER,)
+
 
 def valid_id(value: int) -> bool:
     """Whether a number can be a stored id at all."""
@@ -248,7 +252,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
     if hand_id is not None:
         where, params = where + " and c.hand_id = ?", params + [hand_id]
     rows = db.execute(
-        "select c.id, c.game_id, c.hand_id, c.at, c.phone_id, p.name, c.action, c.before, c.after "
+        "select c.id, c.game_id, c.hand_id, c.at, c.phone_id, p.name, c.action, c.before, c.after, c.entered_by "
         f"from changes c left join phones p on p.id = c.phone_id where {where} order by c.id",
         params,
     ).fetchall()
@@ -264,6 +268,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
             json.loads(r[7]) if r[7] else None,
             json.loads(r[8]) if r[8] else None,
             bool(r[5]),
+            r[9],
         )  # fmt: skip
         for r in rows
     ]

@@ -121,11 +121,11 @@ def _load_log(db: Database, phones: list[dict[str, Any]], log: list[dict[str, An
         )
     for change in log:
         db.execute(
-            "insert into changes (id, game_id, hand_id, at, phone_id, action, before, after) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?)",
+            "insert into changes (id, game_id, hand_id, at, phone_id, action, before, after, entered_by) "
+            "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [change["id"], change.get("game_id"), change.get("hand_id"), change["at"], change.get("phone_id"),
              change["action"], None if change.get("before") is None else json.dumps(change["before"]),
-             None if change.get("after") is None else json.dumps(change["after"])],
+             None if change.get("after") is None else json.dumps(change["after"]), change.get("entered_by")],
         )  # fmt: skip
 
 

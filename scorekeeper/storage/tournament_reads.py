@@ -56,7 +56,17 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
         places=None if places is None else tuple(tuple(p) for p in places),
         bye_score=row["bye_score"],
         ties=row["ties"],
+        table_rules=table_rules(_json(row["table_rules"])),
     )
+
+
+def table_rules(kept: dict[str, Any] | None) -> dict[int, core.TableRules]:
+    """What tables of five and six play, as kept (JSON: by table size, the rule set, seating, own rule
+    set and settings)."""
+    return {
+        int(size): core.TableRules(r["variant"], r["layout"], r.get("house_rules_id"), r.get("settings") or {})
+        for size, r in (kept or {}).items()
+    }
 
 
 def get(db: Database, tournament_id: int) -> core.Tournament | None:

@@ -62,6 +62,23 @@ def rule_choices(house: list[Any]) -> list[tuple[str, str, str | None]]:
     return out
 
 
+def table_rule_choices(house: list[Any], size: int, three_pairs: bool = False) -> list[tuple[str, str, str, Any]]:
+    """What a table of five or six can play: (value "rules:layout", the rule set's name, the seating's
+    name, the table's own rule set or None) for every rule set with a seating for ``size`` players, and
+    the table's own rule sets made from one."""
+    out = []
+    for rules in variants.RULE_SETS.values():
+        for layout in rules.layouts:
+            if layout.players == size:
+                out.append((f"{rules.id}:{layout.key}", rules.name, layout.label, None))
+    for own in house:
+        base = variants.RULE_SETS.get(own.base)
+        for layout in base.layouts if base else ():
+            if layout.players == size and own.layout in (None, layout.key):
+                out.append((f"house-{own.id}:{layout.key}", own.name, layout.label, own))
+    return out
+
+
 class TournamentForm(FlaskForm):
     """Start a tournament."""
 
@@ -95,6 +112,8 @@ class TournamentForm(FlaskForm):
     season_points = StringField(
         N_("Season points by place"), default=", ".join(str(p) for p in core.DEFAULT_SEASON_POINTS)
     )
+    rules_5 = SelectField(N_("Rules at a table of five"), choices=[])
+    rules_6 = SelectField(N_("Rules at a table of six"), choices=[])
     bye_score = RadioField(
         N_("A round sat out scores"),
         choices=[SelectChoice(k, v) for k, v in BYE_SCORE_NAMES.items()],
@@ -103,6 +122,31 @@ class TournamentForm(FlaskForm):
     ties = RadioField(
         N_("Entrants level on everything"), choices=[SelectChoice(k, v) for k, v in TIE_NAMES.items()], default="shared"
     )
+
+    def offer_table_rules(self, house: list[Any]) -> None:
+        """The choices of rules for tables of five and six (translated), the first chosen where nothing is."""
+        self.table_choices = {5: table_rule_choices(house, 5), 6: table_rule_choices(house, 6)}
+        for size, field in ((5, self.rules_5), (6, self.rules_6)):
+            field.choices = [
+                (v, f"{gettext(name)} · {gettext(label)}") for v, name, label, _own in self.table_choices[size]
+            ]
+            if not field.data and field.choices:
+                field.data = field.choices[0][0]
+
+    def table_rules(self) -> dict[int, dict[str, Any]]:
+        """What tables of five and six are to play, as the tournament keeps it."""
+        out = {}
+        for size, field in ((5, self.rules_5), (6, self.rules_6)):
+            chosen = next((c for c in self.table_choices[size] if c[0] == field.data), None)
+            if chosen is None:
+                continue
+            value, layout = chosen[0].rsplit(":", 1)
+            own = chosen[3]
+            out[size] = {
+                "variant": own.base if own else value, "layout": layout, "house_rules_id": own.id if own else None,
+                "settings": dict(own.changes) if own else {},
+            }  # fmt: skip
+        return out
 
     def _pairs(self) -> bool:
         """Whether the format chosen is entered as pairs (an unknown one: no; its field says so)."""

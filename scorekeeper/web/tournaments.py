@@ -77,15 +77,20 @@ def _as_typed(t: core.Tournament) -> dict:
         name=t.name, format=t.format, rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
         round_end=t.round_end, round_hands=t.round_hands or 3, round_minutes=t.round_minutes or 50, target=t.target,
         entrants="\n".join(" & ".join(e) for e in t.entrants), season_points=", ".join(map(str, t.season_points)),
-        bye_score=t.bye_score, ties=t.ties,
+        bye_score=t.bye_score, ties=t.ties, **{
+            f"rules_{size}": f"{f'house-{r.house_rules_id}' if r.house_rules_id else r.variant}:{r.layout}"
+            for size, r in t.table_rules.items()
+        },
     )  # fmt: skip
 
 
 def _tournament_form(t: core.Tournament | None):
     """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
     form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
-    choices = rule_choices(reads.all_house_rules(get_db()))
+    house = reads.all_house_rules(get_db())
+    choices = rule_choices(house)
     form.rules.choices = [(value, gettext(name)) for value, name, _layout in choices]
+    form.offer_table_rules(house)
     checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(reads.all_player_names(get_db())))
     if form.is_submitted() and all([check() for check in checks]):
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
@@ -95,7 +100,7 @@ def _tournament_form(t: core.Tournament | None):
             entrants=form.entrant_list(), layout=layout, settings=dict(own.changes) if own else {},
             house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
             round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
-            bye_score=form.bye_score.data, ties=form.ties.data, phone=phone_token(),
+            bye_score=form.bye_score.data, ties=form.ties.data, table_rules=form.table_rules(), phone=phone_token(),
         )  # fmt: skip
         if t is None:
             outcome = service.create(get_db(), **fields)
@@ -104,7 +109,8 @@ def _tournament_form(t: core.Tournament | None):
         if outcome.status == MISSING:
             abort(404)
         if outcome.status in (PROBLEMS, REFUSED):
-            form.entrants.errors = [i18n.problem_message(outcome.problems[0])]
+            problem = outcome.problems[0]
+            getattr(form, problem.field, form.entrants).errors = [i18n.problem_message(problem)]
         elif outcome.status == OVERTAKEN:
             form.name.errors = [gettext("Another phone changed this tournament meanwhile: check it and save again.")]
             t = _load(t.id)

@@ -39,6 +39,7 @@ function queueHand(pad) {
   const body = { client_key: form.elements.client_key.value, sides: allSides(pad), stock_out: outChoice(form) === "stock" };
   const lone = loneChoice(form);
   if (lone !== undefined) body.lone = lone;
+  if (form.elements.by) body.by = form.elements.by.value;  // the organiser's hand, from the director's grid
   // Hands of this game already waiting come first: this one follows them (its number and what it
   // is based on), so two hands entered offline are stored as two hands, in order.
   const before = waitingBefore(form.dataset.queueUrl);

@@ -16,9 +16,14 @@ The formats, one module each in ``formats/`` with their registry:
   E–W, then N–E against S–W, then N–W against S–E, the first deal passing to the left each Partie.
 """
 
-from scorekeeper.core.tournaments.formats import FORMATS, Format, get as format_of  # noqa: F401
+from scorekeeper.core.messages import N_, Problem
+from scorekeeper.core.tournaments import formats  # noqa: F401
+from scorekeeper.core.tournaments.formats import FORMATS, Format  # noqa: F401
+from scorekeeper.core.tournaments.formats import get as format_of
+from scorekeeper.core.tournaments.formats.final import final_places, final_table, lead_per_hand, qualifiers  # noqa: F401
 from scorekeeper.core.tournaments.ranking import *  # noqa: F403
 from scorekeeper.core.tournaments.rounds import *  # noqa: F403
+from scorekeeper.core.tournaments.season import *  # noqa: F403
 from scorekeeper.core.tournaments.tables import *  # noqa: F403
 from scorekeeper.core.tournaments.tournament import Tournament  # noqa: F401
 
@@ -41,3 +46,18 @@ def rounds_of(fmt: str, count: int) -> int:
 def round_plan(t: Tournament, rnd: int):
     """A round's tables and byes by the tournament's movement (tables with a final: round 1 only)."""
     return t.kind.plan(t, rnd)
+
+
+def table_rules_problem(fmt: str, count: int, table_rules) -> Problem | None:
+    """Why the rules chosen for tables of five and six do not do for this many entrants, or None: a size
+    the draw makes must have its rules (field ``rules_5`` or ``rules_6``), with the sides its format needs."""
+    kind = format_of(fmt)
+    for size, sides in kind.own_rules(kind.sizes(count) or ()).items():
+        rules = table_rules.get(size)
+        if rules is None:
+            return Problem(None, f"rules_{size}", N_("Choose the rules a table of %(size)s plays."), {"size": size})
+        if sides is not None and len(rules.sides) != sides:
+            return Problem(
+                None, f"rules_{size}", N_("Players changing partners at a table of six play in three pairs."),
+            )  # fmt: skip
+    return None

@@ -48,6 +48,7 @@ class Bye:
 
     round: int
     unit: int
+    table: int = 0  # the table it sits out at (Mitchell: the last, whose North–South place is empty)
 
 
 def draw(count: int, seed: int) -> list[int]:
@@ -67,9 +68,7 @@ def table_sizes(players: int) -> list[int] | None:
     if players < 8:
         return None
     fours, rest = divmod(players, 4)
-    return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [6], 3: [4] * (fours - 2) + [5, 6]}[
-        rest
-    ]
+    return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [6], 3: [4] * (fours - 2) + [5, 6]}[rest]
 
 
 def seating_problem(players: int) -> Problem | None:

@@ -8,7 +8,7 @@ from typing import Mapping
 
 from scorekeeper.core.tournaments import formats
 from scorekeeper.core.tournaments.formats.model import Format
-from scorekeeper.core.tournaments.tables import FOUR_SIDES, Table, TableRules, draw
+from scorekeeper.core.tournaments.tables import FOUR_SIDES, Table, TableRules, draw, seat_label
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,20 @@ class Tournament:
     def names(self) -> list[str]:
         """How each entrant is named: a player, or a pair "Anna & Ben"."""
         return [" & ".join(e) for e in self.entrants]
+
+    @property
+    def table_sizes(self) -> list[int]:
+        """The tables' sizes (players at each) for its entrants."""
+        return self.kind.sizes(len(self.entrants)) or []
+
+    @property
+    def draw_seats(self) -> list[tuple[int, str]]:
+        """Each entrant in the order drawn with where the draw puts it: "1.3" (table 1, seat 3) where
+        players are drawn to seats, the draw number where pairs are."""
+        if self.kind.pairs:
+            return [(unit, str(k)) for k, unit in enumerate(self.order, start=1)]
+        labels = [seat_label(n, s) for n, size in enumerate(self.table_sizes, start=1) for s in range(1, size + 1)]
+        return list(zip(self.order, labels))
 
     def side_players(self, table: Table, side: int) -> list[str]:
         """Who plays on a side of a table of a round (a ``Table`` or a ``TableState``)."""

@@ -47,6 +47,30 @@ def phone_token() -> str:
     return session["phone"]
 
 
+# A hand entered by the organiser from the director's grid (a table whose phone died): the grid's link
+# marks the game in this phone's session, the hand form then posts ``by=organiser``, and the change log
+# keeps it as the organiser's (web/tournament_grid.py).
+BY_FIELD, ORGANISER = "by", reads.ORGANISER
+_GRID_GAMES = "grid_games"  # the session's: the games this phone opened from the grid, the newest last
+_GRID_KEPT = 64
+
+
+def mark_from_grid(game_id: int) -> None:
+    """This phone opened the game from the director's grid: its hand forms post ``by=organiser``."""
+    kept = [g for g in session.get(_GRID_GAMES, []) if g != game_id]
+    session[_GRID_GAMES] = kept[-(_GRID_KEPT - 1) :] + [game_id]
+
+
+def from_grid(game_id: int) -> bool:
+    """Whether this phone opened the game from the director's grid."""
+    return game_id in session.get(_GRID_GAMES, [])
+
+
+def entered_by(value) -> str | None:
+    """Who a posted hand says entered it (the form's ``by`` field, the queue's ``by``): ORGANISER or None."""
+    return ORGANISER if value == ORGANISER else None
+
+
 def sheet_locked(the_sheet: sheet.Sheet) -> bool:
     """A finished game is kept read-only until it is deliberately reopened."""
     return the_sheet.state.result.finished and not the_sheet.game.reopened

@@ -26,9 +26,12 @@ from scorekeeper.storage import disk, reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n, table_seat
 from scorekeeper.web.games.common import (
+    BY_FIELD,
     LOCKED_MESSAGE,
     OVER_MESSAGE,
+    entered_by,
     finished_message,
+    from_grid,
     load_game,
     phone_token,
     said_refused,
@@ -151,7 +154,7 @@ def add_hand_json(game_id: int):
     stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
     outcome = service.add_hand(
         get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on,
-        phone=phone_token(),
+        phone=phone_token(), entered_by=entered_by(body.get(BY_FIELD)),
     )  # fmt: skip
     status = outcome.status
     if status in (service.SAVED, service.UNCHANGED):
@@ -278,6 +281,7 @@ def _hand_page(
         dealer=sheet.dealer(game, index, the_sheet.rules),
         live_game=game,
         tournament=table_seat.seat_of(get_db(), game.id, datetime.now(timezone.utc)),
+        by_organiser=from_grid(game.id) or entered_by(request.form.get(BY_FIELD)) is not None,
         sitting_out=[game.players[s] for s in sheet.sitting_out(the_sheet.rules, index)],
     ), status
 
@@ -299,14 +303,15 @@ def _overtaken_message(count: int) -> str:
 
 def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.QuickHand) -> service.Verdict:
     """Add or correct the hand through the service, as the phone sent it."""
+    by = entered_by(request.form.get(BY_FIELD))  # the organiser's hand, from the director's grid
     if hand is None:
         return service.add_hand(
             get_db(), game.id, posted.entry, posted.stock_out, posted.lone, client_key=posted.client_key,
-            based_on=posted.based_on, confirmed=posted.confirmed, phone=phone_token(),
+            based_on=posted.based_on, confirmed=posted.confirmed, phone=phone_token(), entered_by=by,
         )  # fmt: skip
     return service.correct_hand(
         get_db(), game.id, hand.id, posted.entry, posted.stock_out, posted.lone, based_on=posted.based_on,
-        confirmed=posted.confirmed, phone=phone_token(),
+        confirmed=posted.confirmed, phone=phone_token(), entered_by=by,
     )  # fmt: skip
 
 

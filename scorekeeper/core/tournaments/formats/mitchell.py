@@ -5,16 +5,12 @@ to it sits the round out. Pure."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments.formats.model import Format
+from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament
 from scorekeeper.core.tournaments.ranking import Place, standings
 from scorekeeper.core.tournaments.tables import MAX_TABLES, Bye, Table
-
-if TYPE_CHECKING:
-    from scorekeeper.core.tournaments.rounds import RoundState
-    from scorekeeper.core.tournaments.tournament import Tournament
 
 
 def _problems(entrants: Sequence[Sequence[str]]) -> list[Problem]:
@@ -52,7 +48,7 @@ def _plan(t: Tournament, rnd: int) -> tuple[list[Table], list[Bye]]:
         ns = north_south[number - 1]
         ew = east_west[(number - rnd) % tables_count]  # the pair that started at table number − rnd + 1
         if ns is None:
-            byes.append(Bye(rnd, ew))
+            byes.append(Bye(rnd, ew, number))
             continue
         a, b = t.entrants[ns]
         c, d = t.entrants[ew]
@@ -83,6 +79,7 @@ MITCHELL = Format(
     shows_match_points=True,
     stops_all=False,
     scores_byes=True,
+    ranks_per_game=False,
     final_round=None,
     sizes=_sizes,
     problems=_problems,
@@ -90,4 +87,5 @@ MITCHELL = Format(
     plan=_plan,
     next_tables=_next_tables,
     ranking=_ranking,
+    own_rules=lambda sizes: {},
 )

@@ -5,15 +5,16 @@ and how it ranks. One module per format fills one in; ``formats/__init__.py`` ke
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from scorekeeper.core.messages import Problem
 from scorekeeper.core.tournaments.ranking import Place
 from scorekeeper.core.tournaments.tables import Bye, Table
 
-if TYPE_CHECKING:
-    from scorekeeper.core.tournaments.rounds import RoundState
-    from scorekeeper.core.tournaments.tournament import Tournament
+# A tournament (core/tournaments/tournament.py) and a round as its tables play it (rounds.py): the formats
+# read them and are named by them, so they are not imported here (that would make a cycle)
+Tournament = Any
+RoundState = Any
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Format:
     shows_match_points: bool  # the standings show match points first
     stops_all: bool  # the first table at the target stops every table's round
     scores_byes: bool  # a round sat out counts in the ranking (as the tournament's bye_score says)
+    ranks_per_game: bool  # ranked by points per game played (tables play different numbers of games)
     final_round: int | None  # the round the first round's winners play (None: there is none)
     sizes: Callable[[int], list[int] | None]  # the tables' sizes for this many entrants (None: cannot seat)
     problems: Callable[[Sequence[Sequence[str]]], list[Problem]]  # why these entrants cannot play it
@@ -35,6 +37,8 @@ class Format:
     plan: Callable[[Tournament, int], tuple[list[Table], list[Bye]]]  # a round's tables by the movement
     next_tables: Callable[[Tournament, Sequence[RoundState]], list[Table]]  # the next round's tables
     ranking: Callable[[Tournament, Sequence[RoundState]], list[Place]]  # the standings now
+    own_rules: Callable[[Sequence[int]], dict[int, int | None]]  # sizes of its tables whose rules are chosen:
+    # for each, the sides its game must have (None: any)
 
     def tables(self, count: int) -> int:
         """The tables played at for this many entrants."""
@@ -42,6 +46,6 @@ class Format:
 
     def planned_rounds(self, count: int) -> int:
         """The rounds whose seating the draw fixes (a final table's comes from the results)."""
-        return self.final_round - 1 if self.final_round and self.rounds(count) >= self.final_round else self.rounds(
-            count
+        return (
+            self.final_round - 1 if self.final_round and self.rounds(count) >= self.final_round else self.rounds(count)
         )

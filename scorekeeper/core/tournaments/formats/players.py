@@ -3,13 +3,11 @@ six"): their entrants' problems and the tables the draw seats them at. Pure."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from scorekeeper.core.messages import Problem
+from scorekeeper.core.tournaments.formats.model import Tournament
 from scorekeeper.core.tournaments.tables import Table, groups, seating_problem, table_sizes
-
-if TYPE_CHECKING:
-    from scorekeeper.core.tournaments.tournament import Tournament
 
 
 def player_problems(entrants: Sequence[Sequence[str]]) -> list[Problem]:

@@ -5,17 +5,13 @@ six five Partien in three pairs. Each player's points per Partie played decide. 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments.formats.model import Format
+from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament
 from scorekeeper.core.tournaments.formats.players import player_problems
 from scorekeeper.core.tournaments.ranking import Place, standings
 from scorekeeper.core.tournaments.tables import FOUR_SIDES, Bye, Table, groups, table_sizes
-
-if TYPE_CHECKING:
-    from scorekeeper.core.tournaments.rounds import RoundState
-    from scorekeeper.core.tournaments.tournament import Tournament
 
 # a table of four: the three partnerships as the order of its four players (by their seat in the draw)
 # around the table: the game's seats 0 and 2 are partners against 1 and 3
@@ -65,7 +61,7 @@ def _plan(t: Tournament, rnd: int) -> tuple[list[Table], list[Bye]]:
             tables.append(_seated(rnd, number, pairs, FOUR_SIDES, t.entrants, arrangement.index(rnd - 1)))
         elif len(group) == 5:
             out, pairs = five(rnd - 1)
-            byes.append(Bye(rnd, group[out]))
+            byes.append(Bye(rnd, group[out], number))
             tables.append(_seated(rnd, number, [[group[k] for k in p] for p in pairs], FOUR_SIDES, t.entrants))
         else:
             sides = t.sides_at(6)
@@ -98,6 +94,7 @@ ROTATION = Format(
     shows_match_points=False,
     stops_all=False,
     scores_byes=False,
+    ranks_per_game=True,
     final_round=None,
     sizes=table_sizes,
     problems=player_problems,
@@ -105,4 +102,5 @@ ROTATION = Format(
     plan=_plan,
     next_tables=_next_tables,
     ranking=_ranking,
+    own_rules=lambda sizes: {6: 3} if 6 in sizes else {},  # a table of five plays the four-player rules
 )
