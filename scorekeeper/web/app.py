@@ -12,6 +12,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorekeeper.network import addresses
 from scorekeeper.storage import db
 from scorekeeper.web import access, api, archive, errors, games, i18n, limits, pagecache, tournaments, trust
+from scorekeeper.web.tournament_paper import bp as paper_pages
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, instance/
 csrf = CSRFProtect()
@@ -83,6 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(archive.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(paper_pages)  # the guide cards and score cards to print (tournament_paper.py)
     app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
     errors.init_app(app)
