@@ -1,6 +1,6 @@
 """A tournament through the JSON API (docs/api.md, "GET /api/tournaments/<id>"): the list, a Mitchell
 evening with a bye as it stands, the draw (each entrant's draw number, every round's seats by the rules
-of docs/tournaments.md, "The draw", "Pairs moving between tables", "Four players changing partners",
+of docs/tournaments.md, "The draw", "Pairs moving between tables", "Players changing partners",
 "Tables with a final"), the standings final once closed and live again once reopened, an unknown id, and
 the password. Every answer is also checked against the OpenAPI document."""
 
@@ -198,7 +198,7 @@ def test_the_docs_example_of_the_draw_is_what_the_app_answers(app, client):
 def test_the_docs_say_what_each_field_of_the_draw_means(client):
     schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     section = API_MD[API_MD.index("## `GET /api/tournaments/<id>`") :]
-    tabled = {"draw_numbers", "seating", "played", "bye_score", "ties", "standings"}
+    tabled = {"draw_numbers", "seating", "played", "bye_score", "ties", "table_sizes", "table_rules", "standings"}
     assert tabled <= set(schemas["Tournament"]["properties"])
     assert _field_table(section, "| field | meaning |") == tabled
     assert _field_table(section, "A round of `seating`") == set(schemas["DrawRound"]["properties"])
@@ -293,7 +293,7 @@ def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, c
     assert [(r["number"], r["started"], r["sitting_out"]) for r in answer["seating"]] == [
         (1, False, []), (2, False, []), (3, False, []),
     ]  # fmt: skip
-    for k in (1, 2):  # "Four players changing partners": the four drawn to a table stay there
+    for k in (1, 2):  # "Players changing partners": the four drawn to a table stay there
         north, east, south, west = (players[u] for u in order[4 * (k - 1) : 4 * k])
         partnerships = [  # N–S against E–W, then N–E against S–W, then N–W against S–E
             {frozenset((north, south)), frozenset((east, west))},

@@ -1,6 +1,6 @@
 """Paper when the batteries die (web/tournament_paper.py): each entrant's guide card and each table's score
 card of a round, checked against the rules of docs/tournaments.md ("The draw", "Pairs moving between
-tables", "Four players changing partners", "Tables with a final") for draws made with a fixed seed;
+tables", "Players changing partners", "Tables with a final") for draws made with a fixed seed;
 before the draw there is nothing to print, an unknown tournament is a 404."""
 
 from __future__ import annotations
@@ -249,7 +249,7 @@ def test_pairs_moving_between_tables_north_south_stay_east_west_move(client, app
     assert sheets(client, f"/tournaments/{tid}/score-cards") == [2] * (len(every) // 2) + [1] * (len(every) % 2)
 
 
-# --- four players changing partners -------------------------------------------------------------------
+# --- players changing partners -------------------------------------------------------------------
 
 
 LINE = re.compile(
@@ -262,7 +262,7 @@ def test_four_players_changing_partners_each_partner_once_the_deal_passing_left(
     t, _rounds = state(app, tid)
     drawn_names = [t.names[u] for u in t.order]
     cards = guide_cards(client, tid)
-    # "Four players changing partners": N–S against E–W, then N–E against S–W, then N–W against S–E (the
+    # "Players changing partners": N–S against E–W, then N–E against S–W, then N–W against S–E (the
     # four drawn at a table are N, E, S, W); the first deal: the player drawn first, then second, then third
     partnerships = [((0, 2), (1, 3)), ((0, 1), (2, 3)), ((0, 3), (1, 2))]
     seated = {}  # (round, table, seat) → name, from the guide cards

@@ -122,12 +122,12 @@ def test_mitchell_five_pairs_worked_example():
     assert [plan[rnd][1] for rnd in (1, 2, 3)] == [[Bye(1, d[4], 3)], [Bye(2, d[3], 3)], [Bye(3, d[2], 3)]]
 
 
-# --- Four players changing partners (rotation) -------------------------------------------------------
+# --- Players changing partners (rotation) -------------------------------------------------------
 
 
 @pytest.mark.parametrize("count", range(4, 65, 4))
 def test_rotation(count):
-    """docs/tournaments.md "Four players changing partners": each table of four plays three Partien,
+    """docs/tournaments.md "Players changing partners": each table of four plays three Partien,
     N–S v E–W, N–E v S–W, N–W v S–E (everyone partners each other player once and plays against
     each twice); the first deal passes to the left: the players drawn 1st, 2nd, 3rd at the table."""
     entrants = players(count)
@@ -383,3 +383,59 @@ def test_the_round_stops_at_the_hand_that_reached_the_target_not_the_tables_last
     assert state.stop == minutes(30) and [table.done for table in state.tables] == [True, True]
     unknown = core.round_state(t, 1, START, None, [TableState(**{**one.__dict__, "ended_by": None}), two])
     assert [table.done for table in unknown.tables] == [True, False]  # by the last hand (9): 7 came before it
+
+
+# --- Tables of four, five and six ---------------------------------------------------------------------
+
+
+FIVE = core.TableRules("austrian", "5")  # a pair (seats 1, 2) against three (seats 3, 4, 5) taking turns
+SIX_PAIRS = core.TableRules("six-3x2", "6-pairs")  # three partnerships: seats 1 & 4, 2 & 5, 3 & 6
+
+
+def test_tables_with_a_final_seat_a_table_of_five_by_its_rule_set():
+    """ "Tables of four, five and six": 13 players sit at tables of four, four and five, in the order
+    drawn; the table of five is seated as its rule set seats five (a pair against three)."""
+    order = [12, 3, 7, 0, 9, 1, 11, 5, 2, 10, 4, 8, 6]
+    t = tournament("final", players(13), draw_order=tuple(order), table_rules={5: FIVE})
+    tables, byes = core.round_plan(t, 1)
+    assert byes == [] and [len(x.seats) for x in tables] == [4, 4, 5]
+    assert tables[2] == Table(1, 3, ("P2", "P10", "P4", "P8", "P6"), 0, ((2, 10), (4, 8, 6)))
+    assert t.draw_seats[8:] == [(2, "3.1"), (10, "3.2"), (4, "3.3"), (8, "3.4"), (6, "3.5")]
+    assert core.table_rules_problem("final", 13, {}).field == "rules_5"
+    assert core.table_rules_problem("final", 13, {5: FIVE}) is None
+    assert core.table_rules_problem("final", 12, {}) is None  # tables of four only: nothing to choose
+
+
+def test_players_changing_partners_at_a_table_of_five():
+    """ "Players changing partners": a table of five plays five Partien; each player sits one out and
+    partners every other player exactly once (k sits out, k+1 & k+4 against k+2 & k+3); the tables of
+    four play their three Partien and are done."""
+    t = tournament("rotation", players(13), draw_order=tuple(range(13)))
+    assert t.rounds == 5 and core.tables_of("rotation", 13) == 3
+    partners, out = Counter(), Counter()
+    for rnd in range(1, 6):
+        tables, byes = core.round_plan(t, rnd)
+        assert [x.table for x in tables] == ([1, 2, 3] if rnd <= 3 else [3])
+        five = tables[-1]
+        assert byes == [Bye(rnd, 8 + rnd - 1, 3)] and len(five.seats) == 4
+        for side in five.units:
+            partners[frozenset(side)] += 1
+        out[byes[0].unit] += 1
+    assert core.round_plan(t, 1)[0][2] == Table(1, 3, ("P9", "P10", "P12", "P11"), 0, ((9, 12), (10, 11)))
+    assert set(partners) == {frozenset(p) for p in combinations(range(8, 13), 2)} and set(partners.values()) == {1}
+    assert out == Counter(range(8, 13))
+
+
+def test_players_changing_partners_at_a_table_of_six_in_three_pairs():
+    """ "Players changing partners": a table of six plays five Partien in three pairs, every two players
+    partners exactly once (6th & k, k+1 & k+4, k+2 & k+3); each pair to its side's seats."""
+    t = tournament("rotation", players(14), draw_order=tuple(range(14)), table_rules={6: SIX_PAIRS})
+    g = list(range(8, 14))
+    first = core.round_plan(t, 1)[0][2]
+    # Partie 1: g5 & g0 at seats 1 and 4, g1 & g4 at 2 and 5, g2 & g3 at 3 and 6
+    assert first.units == ((g[5], g[0]), (g[1], g[4]), (g[2], g[3]))
+    assert first.seats == tuple(f"P{u}" for u in (g[5], g[1], g[2], g[0], g[4], g[3]))
+    partners = Counter(frozenset(side) for rnd in range(1, 6) for side in core.round_plan(t, rnd)[0][-1].units)
+    assert set(partners) == {frozenset(p) for p in combinations(g, 2)} and set(partners.values()) == {1}
+    trios = tournament("rotation", players(14), table_rules={6: core.TableRules("six-2x3", "6-trios")})
+    assert core.table_rules_problem("rotation", 14, trios.table_rules).field == "rules_6"

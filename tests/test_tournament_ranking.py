@@ -188,7 +188,7 @@ def test_two_level_pairs_the_one_that_won_their_game_first():
 
 
 def test_rotation_level_players_share_the_place():
-    """ "Ranking and ties" and "Four players changing partners": points (each player his side's total),
+    """ "Ranking and ties" and "Players changing partners": points (each player his side's total),
     then match points; level on both: one place shared."""
     d = [7, 5, 1, 0, 3, 6, 2, 4]  # d[k]: the player drawn (k + 1)-th; table 1: g0 … g3, table 2: h0 … h3
     g0, g1, g2, g3, h0, h1, h2, h3 = d
@@ -365,3 +365,44 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
     assert [(r.place, r.name, r.points, r.tied) for r in best] == [
         (1, "A", 10, 3), (1, "B", 10, 3), (1, "C", 10, 3), (4, "E", 8, 1), (5, "D", 6, 1),
     ]  # fmt: skip
+
+
+# --- The final table at tables of five and six --------------------------------------------------------
+
+FIVE = core.TableRules("austrian", "5")  # a pair (seats 1, 2) against three (seats 3, 4, 5)
+SIX_PAIRS = core.TableRules("six-3x2", "6-pairs")  # three partnerships: seats 1 & 4, 2 & 5, 3 & 6
+SIX_TRIOS = core.TableRules("six-2x3", "6-trios")  # two teams of three: seats 1, 3, 5 against 2, 4, 6
+
+
+def test_a_pair_and_three_meet_at_a_final_table_of_five():
+    """ "Tables with a final": 9 players at a table of four and one of five; the three win at the table of
+    five (lead 900 in 3 hands: 300 a hand), the pair at the table of four (lead 500 in 2: 250): both go
+    to the final, a table of five (a pair against three); the better qualifier, the three, is seated on
+    its side first and deals."""
+    t = final_night(9, range(9), table_rules={5: FIVE})
+    games = [Played(1, 1, ((0, 2), (1, 3)), (3000, 2500), 2), Played(1, 2, ((4, 5), (6, 7, 8)), (2100, 3000), 3)]
+    assert core.qualifiers(t.order, games) == [(6, 7, 8), (0, 2)]
+    assert core.final_table(t, games) == Table(2, 1, ("P0", "P2", "P6", "P7", "P8"), 2, ((0, 2), (6, 7, 8)))
+
+
+def test_three_table_winners_meet_at_a_final_table_of_six():
+    """ "Tables with a final": three tables send three pairs; with six players in three pairs they all play
+    the final, the best at seats 1 and 4 dealing first; with six played in two teams of three they do not
+    fit it: the two best pairs meet at a table of four."""
+    games = [
+        Played(1, 1, ((0, 2), (1, 3)), (3000, 2500), 2),  # 0 & 2: 250 a hand
+        Played(1, 2, ((4, 6), (5, 7)), (2500, 3100), 2),  # 5 & 7: 300 a hand
+        Played(1, 3, ((8, 10), (9, 11)), (2000, 3600), 4),  # 9 & 11: 400 a hand
+    ]
+    pairs = core.final_table(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games)
+    assert pairs == Table(2, 1, ("P9", "P5", "P0", "P11", "P7", "P2"), 0, ((9, 11), (5, 7), (0, 2)))
+    trios = core.final_table(final_night(12, range(12), table_rules={6: SIX_TRIOS}), games)
+    assert trios == Table(2, 1, ("P9", "P5", "P11", "P7"), 0, ((9, 11), (5, 7)))
+    # the final of three pairs played: its sides by their totals, places 1 to 3; then the last qualifier's
+    # table… all three qualified, so the other pairs by points
+    final = Played(2, 1, ((9, 11), (5, 7), (0, 2)), (1500, 2600, 2600), 3)
+    places = core.final_places(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games + [final])
+    # 5 & 7 and 0 & 2 share the most points: 5 & 7 had the better lead per hand; 9 & 11 third
+    assert [(p.place, p.unit) for p in places[:6]] == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 9), (3, 11)]
+    # a final shared at the top: 1 match point each; 5 & 7 add both rounds: 2 + 1 mp, 3100 + 2600
+    assert (places[0].match_points, places[0].points, places[0].won, places[0].played) == (3, 5700, 1, 2)

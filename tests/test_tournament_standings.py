@@ -80,7 +80,7 @@ def test_a_bye_counts_the_pairs_average_and_level_pairs_share_the_place(client, 
 
 
 def test_players_level_on_everything_split_the_season_points(client, app):
-    """Four players changing partners, one hand a Partie, side 1 & 3 always winning 150 to 130: the player
+    """Players changing partners, one hand a Partie, side 1 & 3 always winning 150 to 130: the player
     drawn first is on the winning side all three times (450, 6 match points); each other player once
     (150 + 130 + 130 = 410, 2 match points): three share 2nd place and (8 + 6 + 5) / 3 = 6.33 season
     points each; by lot they take 2nd, 3rd and 4th."""

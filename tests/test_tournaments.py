@@ -546,7 +546,7 @@ def test_every_table_has_a_qr_code_that_opens_its_link(client):
     assert f"http://192.168.1.20:8000/tournaments/{tid}/tables/2" in page
 
 
-# --- pairs moving between tables, four players changing partners ------------------------------------
+# --- pairs moving between tables, players changing partners ------------------------------------
 
 
 def test_pairs_moving_a_number_of_hands_a_round(client, app):

@@ -17,7 +17,7 @@ RoundEnd = Literal[tournament_rules.ROUND_ENDS]
 ByeScore = Literal[tournament_rules.BYE_SCORES]
 TieRule = Literal[tournament_rules.TIE_RULES]
 Moment = Annotated[str, Field(description="a UTC time, ISO 8601 with its offset")]
-SEAT = r"^[1-9][0-9]?\.[1-4]$"  # "table.seat" (core.tournaments.seat_label): at most 16 tables of four
+SEAT = r"^[1-9][0-9]?\.[1-6]$"  # "table.seat" (core.tournaments.seat_label): at most 16 tables of four to six
 
 
 class TournamentListed(TypedDict, closed=True):
@@ -45,7 +45,7 @@ class TournamentTable(TypedDict, closed=True):
 
     table: Id
     game: Annotated[Id, Field(description="the table's game (GET /api/games/{id})")]
-    sides: Annotated[list[TournamentSide], Field(min_length=2, max_length=2)]
+    sides: Annotated[list[TournamentSide], Field(min_length=2, max_length=3)]
     hands: Count
     over: Annotated[bool, Field(description="the round is over at this table")]
 
@@ -102,7 +102,7 @@ class DrawTable(TypedDict, closed=True):
     """A table of a round as the draw seats it: its seats in the game's order and the seat that deals first."""
 
     table: Id
-    seats: Annotated[list[DrawSeat], Field(min_length=4, max_length=4)]
+    seats: Annotated[list[DrawSeat], Field(min_length=4, max_length=6)]
     first_dealer: Annotated[str, Field(pattern=SEAT, description="the seat that deals the first hand")]
 
 
@@ -113,6 +113,15 @@ class DrawRound(TypedDict, closed=True):
     started: Annotated[bool, Field(description="false: not started yet, seated as the movement fixes it")]
     tables: list[DrawTable]
     sitting_out: Annotated[list[list[str]], Field(description="the entrants with a bye this round")]
+
+
+class TableRules(TypedDict, closed=True):
+    """What a table of five or six plays (docs/tournaments.md, "Tables of four, five and six")."""
+
+    players: Annotated[int, Field(ge=5, le=6, description="the table's size")]
+    variant: VariantId
+    layout: Annotated[str, Field(description="its seating (the rule set's layout for that many players)")]
+    house_rules: Annotated[Id | None, Field(description="the table's own rule set it plays, or null")]
 
 
 class Tournament(TypedDict, closed=True):
@@ -130,6 +139,8 @@ class Tournament(TypedDict, closed=True):
     rounds: Annotated[int, Field(ge=1, description="the rounds the format plays")]
     bye_score: Annotated[ByeScore, Field(description="what a round sat out counts: the pair's average, a win, nothing")]
     ties: Annotated[TieRule, Field(description="entrants level on everything: shared places, or by lot (draw number)")]
+    table_rules: Annotated[list[TableRules], Field(description="what tables of five and six play, where chosen")]
+    table_sizes: Annotated[list[int], Field(description="the players at each table the draw makes, table 1 first")]
     season_points: Annotated[list[Count], Field(description="by place: the first for place 1, …")]
     entrants: Annotated[list[list[str]], Field(description="players (one name) or pairs (two), as listed")]
     drawn_at: Annotated[str | None, Field(description="when the seats were drawn by lot; null before the draw")]

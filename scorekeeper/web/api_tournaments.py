@@ -131,6 +131,11 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
         rounds=t.rounds,
         bye_score=t.bye_score,
         ties=t.ties,
+        table_rules=[
+            tm.TableRules(players=size, variant=r.variant, layout=r.layout, house_rules=r.house_rules_id)
+            for size, r in sorted(t.table_rules.items())
+        ],
+        table_sizes=t.table_sizes,
         season_points=list(t.season_points),
         entrants=[list(e) for e in t.entrants],
         drawn_at=t.drawn_at,

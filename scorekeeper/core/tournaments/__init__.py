@@ -12,7 +12,7 @@ The formats, one module each in ``formats/`` with their registry:
   move to the next higher table after each round (the last to table 1). An odd number of pairs adds
   an empty North–South place at the last table: the East–West pair that comes to it sits the round
   out (a bye).
-- ``rotation`` — four players changing partners: each table of four plays three Partien, N–S against
+- ``rotation`` — players changing partners: each table of four plays three Partien, N–S against
   E–W, then N–E against S–W, then N–W against S–E, the first deal passing to the left each Partie.
 """
 
