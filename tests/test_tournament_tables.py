@@ -32,8 +32,11 @@ def test_thirteen_fourteen_fifteen_players_sit_without_a_reserve(client, app):
         assert [len(g.players) for g in games] == sizes, count
         variants = [(g.variant, g.layout) for g in games]
         assert variants == [{4: ("classic", "4"), 5: ("austrian", "5"), 6: ("six-3x2", "6-pairs")}[s] for s in sizes]
-        page = client.get(f"/tournaments/{tid}").text
+        page = html.unescape(client.get(f"/tournaments/{tid}").text)
         assert page.count("t-table") >= len(sizes)
+        # the page says what each table size plays (and only the sizes the draw makes)
+        assert ("A table of 5 plays Austrian rulebook" in page) == (5 in sizes)
+        assert ("A table of 6 plays Classic Canasta, 6 players in three teams of 2" in page) == (6 in sizes)
         t, _rounds = state(app, tid)
         assert f"{len(sizes)}.{sizes[-1]}" in page  # the last seat of the draw, e.g. "3.5"
         assert sorted(u for table in _rounds[0].tables for side in table.units for u in side) == list(range(count))

@@ -47,6 +47,17 @@ def _rules_name(t: core.Tournament) -> str:
     return own.name if own else gettext(variants.get(t.variant).name)
 
 
+def _size_rules(t: core.Tournament) -> list[tuple[int, str]]:
+    """What the tables of five and six the draw makes play, as the page names it: (size, rule set · seating)."""
+    out = []
+    for size in sorted(set(t.table_sizes) & set(t.table_rules)):
+        rules = t.table_rules[size]
+        own = reads.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
+        name = own.name if own else gettext(variants.get(rules.variant).name)
+        out.append((size, f"{name} · {gettext(variants.get(rules.variant).layout(rules.layout).label)}"))
+    return out
+
+
 @bp.get("/tournaments")
 def tournament_list():
     """Every tournament, the newest first, and the season's table."""
@@ -159,6 +170,7 @@ def tournament(tournament_id: int):
     return render_template(
         "tournaments/show.html", t=t, rounds=rounds, current=current, plan=_plan(t), start_problem=start_problem,
         formats=FORMAT_NAMES, round_ends=ROUND_END_NAMES, rules_name=_rules_name(t), now=_now(),
+        size_rules=_size_rules(t),
         places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete, tables=core.tables_of(t.format, len(t.entrants)),
         action_name=_action_name,

@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.core import tournaments as core
 from tests.browser.conftest import PHONE, SCREENSHOTS, serve_fresh
 
 pytestmark = pytest.mark.browser
@@ -323,16 +324,16 @@ def _post(request, url: str, page_url: str, data: dict) -> str:
     return response.headers["location"]
 
 
-def room(request, base: str, name: str, fmt: str, entrants: list[str], **more) -> int:
+def room(request, base: str, name: str, fmt: str, entrants: list[str], three_sides=(), **more) -> int:
     """A tournament created through its form, drawn, round 1 started, and a hand or two at every table
-    (sent as a phone's queue sends them); its id."""
+    (sent as a phone's queue sends them; at the tables ``three_sides``, a third side melded 100); its id."""
     fields = {"name": name, "format": fmt, "rules": "classic", "round_end": "target", "entrants": "\n".join(entrants)}
     location = _post(request, base + "/tournaments/new", base + "/tournaments/new", {**fields, **more})
     tid = int(location.rsplit("/", 1)[1])
     organiser = f"{base}/tournaments/{tid}"
     _post(request, organiser + "/draw", organiser, {})
     _post(request, organiser + "/rounds", organiser, {})
-    tables = (len(entrants) + 1) // 2 if fmt == "mitchell" else len(entrants) // 4
+    tables = (len(entrants) + 1) // 2 if fmt == "mitchell" else len(core.table_sizes(len(entrants)))
     for n in range(1, tables + 1):
         response = request.get(f"{organiser}/tables/{n}", max_redirects=0, fail_on_status_code=False)
         if response.status != 302:  # a Mitchell table whose North–South place is empty
@@ -346,6 +347,8 @@ def room(request, base: str, name: str, fmt: str, entrants: list[str], **more) -
         ]]  # fmt: skip
         if n % 4 == 0:
             hands.append([{"melded_points": 90}, {"went_out": "normal", "natural_canastas": 2, "melded_points": 455}])
+        if n in three_sides:
+            hands = [sides + [{"melded_points": 100}] for sides in hands]
         for sides in hands:
             answer = request.post(
                 game + "/hands.json",
@@ -365,6 +368,9 @@ def rooms(chromium, server):
     try:
         request = ctx.request
         big = room(request, server, "Spring open 2026", "final", FIRST[:64])
+        # 16 tables of mixed sizes: fourteen of four, one of five (a pair against three), one of six (three pairs)
+        mixed = room(request, server, "Autumn open 2026", "final", FIRST + ["Rainer", "Sieglinde", "Theodor"],
+                     three_sides=(16,), rules_5="austrian:5", rules_6="six-3x2:6-pairs")  # fmt: skip
         pairs = [f"{FIRST[i]} & {FIRST[i + 1]}" for i in range(0, 48, 2)]
         mitchell = room(request, server, "Pairs night", "mitchell", pairs)
         timed = room(request, server, "Thursday club", "rotation", FIRST[:12], round_end="minutes", round_minutes="90")
@@ -374,6 +380,7 @@ def rooms(chromium, server):
         # tables, ranking lines
         return {
             "16 tables": (big, 16, 32), "mitchell 12 tables": (mitchell, 12, 24), "timed rotation": (timed, 3, 12),
+            "16 tables mixed": (mixed, 16, 33),
             "closed": (small, 1, 2),
         }  # fmt: skip
     finally:
@@ -415,7 +422,7 @@ FITS = r"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("which", ["16 tables", "mitchell 12 tables", "timed rotation"])
+@pytest.mark.parametrize("which", ["16 tables", "16 tables mixed", "mitchell 12 tables", "timed rotation"])
 def test_a_full_room_fits_the_big_screen_read_from_three_metres(chromium, server, rooms, which, scheme):
     tid, tables, lines = rooms[which]
     ctx = context(chromium, BIG_SCREEN, color_scheme=scheme)
