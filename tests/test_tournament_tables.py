@@ -68,8 +68,15 @@ def test_a_count_or_rules_that_cannot_seat_everyone_are_refused(client):
     seven = create(client, entrants="\n".join(NAMES[:7]))
     assert seven.status_code == 422
     assert "7 players: tables seat four to six. Add one more or leave one out." in html.unescape(seven.text)
-    for count in (0, 1, 3, 68, 100):
+    # "Tables of four, five and six": 4 to 6 players at one table; from 8, tables of four and one of five or
+    # six or one of each, n // 4 tables in all, at most 16: 8 to 67 players
+    for count in range(0, 101):
         response = create(client, name=f"Count {count}", entrants="\n".join(f"P{i}" for i in range(count)))
-        assert response.status_code == 422 and 'id="entrants-error"' in response.text, count
+        seated = 4 <= count <= 6 or 8 <= count <= 67
+        assert response.status_code == (302 if seated else 422), count
+        if not seated:
+            assert 'id="entrants-error"' in response.text, count
+    listed = client.get("/tournaments").text
+    assert sum(f"Count {n}<" in listed for n in range(101)) == 3 + 60
     wrong = create(client, entrants="\n".join(NAMES[:5]), rules_5="austrian:6-rotating")
     assert wrong.status_code == 422 and re.search(r'id="rules_5-error"', wrong.text)

@@ -269,7 +269,10 @@ def test_closing_asks_for_the_box_and_needs_every_round_over(client, app):
     assert act(client, tid, "/close").status_code == 302
     t, rounds = state(app, tid)
     north_south, east_west = t.order  # North–South won 150 to 130
-    assert t.closed_at and t.places == ((1, north_south, 2, 150, 1, 1, 0, 1), (2, east_west, 0, 130, 0, 1, 0, 1))
+    assert t.closed_at and t.places == (
+        (1, north_south, 2, 150, 1, 1, 0, 1, -1),
+        (2, east_west, 0, 130, 0, 1, 0, 1, -1),
+    )
     assert core.ranking(t, rounds) == [core.Place(*row) for row in t.places]  # kept at the close
 
 
@@ -305,7 +308,7 @@ def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_clos
     assert fixed.status_code == 302
     act(client, tid, "/close")  # closed again: the corrected result decides (East–West 130 to 120)
     t, _rounds = state(app, tid)
-    assert t.places == ((1, east_west, 2, 130, 1, 1, 0, 1), (2, north_south, 0, 120, 0, 1, 0, 1))
+    assert t.places == ((1, east_west, 2, 130, 1, 1, 0, 1, -1), (2, north_south, 0, 120, 0, 1, 0, 1, -1))
     page = client.get(f"/tournaments/{tid}").text
     assert page.count("Tournament closed") == 2 and page.count("Tournament reopened") == 1
 

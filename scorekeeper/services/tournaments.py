@@ -196,7 +196,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
             games.reopen_game(db, game_id, False)
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
         places = [
-            [p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes, p.tied]
+            [p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes, p.tied, p.line]
             for p in core.ranking(t, rounds)
         ]
         store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=places)
