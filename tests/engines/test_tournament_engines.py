@@ -306,3 +306,37 @@ def test_screenshots_of_a_closed_tournament_on_a_phone(engines, display, server,
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-{name}-{asked}-{scheme}.png")
         assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def director_pages(server, room):
+    """The director's grid of the room (a round of 50 minutes, two tables with a hand), its guide cards
+    and its score cards: their addresses."""
+    tournament_page = room.rsplit("/", 1)[0]
+    return {
+        "grid": (f"{tournament_page}/grid", ".g-cell"),
+        "guide-cards": (f"{tournament_page}/guide-cards", ".guide-card"),
+        "score-cards": (f"{tournament_page}/score-cards/1", ".score-card"),
+    }
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_screenshots_of_the_directors_pages_on_a_phone(engines, display, server, director_pages, engine_name, scheme):
+    """The director's grid and the paper pages (guide cards, score cards) at 390 and 320 px, light and
+    dark: nothing scrolls sideways (the grid scrolls inside its own box), no word is broken."""
+    with phone_in(engines, display, engine_name, scheme) as phone:
+        phone.fresh(server[0])
+        problems = []
+        for name, (url, mark) in director_pages.items():
+            phone.go(url)
+            phone.find(mark)
+            for asked in (390, 320):
+                width = phone.size(asked)
+                found = phone.js(f"return ({MEASURE})()")
+                if found["width"] > found["viewport"]:
+                    problems.append(f"{name} at {width} px: {found['width']} px wide")
+                problems += [f"{name} at {width} px: {word}" for word in found["broken"]]
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-{name}-{asked}-{scheme}.png")
+        assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
