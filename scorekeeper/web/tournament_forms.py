@@ -90,7 +90,7 @@ class TournamentForm(FlaskForm):
             no_control_characters,
         ],
     )
-    format = RadioField(N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default="final")
+    format = RadioField(N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default=core.FORMATS[0])
     rules = SelectField(N_("Rules"), choices=[])
     round_end = RadioField(
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
