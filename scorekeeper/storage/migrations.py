@@ -386,3 +386,11 @@ def m019_tournament_ties(db: Database) -> None:
     (docs/tournaments.md, "A pair that sits out", "Shared places")."""
     db.execute("alter table tournaments add column bye_score text not null default 'average'")
     db.execute("alter table tournaments add column ties text not null default 'shared'")
+
+
+@migrations()
+def m020_tournament_checkin(db: Database) -> None:
+    """Who has come, ticked by the organiser before the draw (JSON: a list of entrants, each a list of
+    names, as in ``entrants``; null until a check-in is saved, when the draw seats everyone). The draw
+    seats only those checked in (docs/tournaments.md)."""
+    db.execute("alter table tournaments add column checked_in text")

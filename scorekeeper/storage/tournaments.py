@@ -13,7 +13,7 @@ from scorekeeper.core import tournaments as core
 from scorekeeper.storage import changes, transaction
 
 # the columns kept as JSON text; tournament_reads reads them back
-JSON_COLUMNS = ("settings", "season_points", "entrants", "draw_order", "entrant_ids", "places")
+JSON_COLUMNS = ("settings", "season_points", "entrants", "draw_order", "entrant_ids", "places", "checked_in")
 
 
 def stored(fields: dict[str, Any]) -> dict[str, Any]:

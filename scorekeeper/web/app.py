@@ -11,7 +11,19 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.network import addresses
 from scorekeeper.storage import db
-from scorekeeper.web import access, api, archive, errors, games, i18n, limits, pagecache, tournaments, trust
+from scorekeeper.web import (
+    access,
+    api,
+    archive,
+    errors,
+    games,
+    i18n,
+    limits,
+    pagecache,
+    tournament_entrants,
+    tournaments,
+    trust,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, instance/
 csrf = CSRFProtect()
@@ -83,6 +95,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(archive.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournament_entrants.bp)  # who has come, and a no-show's seat given to another
     app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
     errors.init_app(app)

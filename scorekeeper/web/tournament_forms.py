@@ -74,6 +74,32 @@ def rule_choices(house: list[Any]) -> list[tuple[str, str, str | None]]:
     return out
 
 
+def parse_entrants(fmt: str, text: str | None) -> list[tuple[str, ...]]:
+    """The players (``final``, ``rotation``) or pairs (``mitchell``: "Anna & Ben") typed, one a line,
+    each name as the archive keeps it (NFC, one space between words)."""
+    lines = [" ".join(line.split()) for line in (text or "").splitlines()]
+    lines = [unicodedata.normalize("NFC", line) for line in lines if line]
+    if fmt == "mitchell":
+        return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
+    return [(line,) for line in lines]
+
+
+def names_problem(fmt: str, entrants: list[tuple[str, ...]]) -> str | None:
+    """What the names of a list of entrants cannot be, as the page says it, or None: each name at most
+    40 characters, all visible; no name twice on the list (any case, look-alikes counted as one); one
+    player a line outside the pairs' format."""
+    seen: set[str] = set()
+    for name in (n for e in entrants for n in e):
+        if len(name) > 40 or names.invisible(name):
+            return gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
+        if names.skeleton(name) in seen:
+            return gettext("%(name)s is on the list twice; add an initial.", name=name)
+        seen.add(names.skeleton(name))
+    if fmt != "mitchell" and any(PAIR_SPLIT.search(e[0]) for e in entrants):
+        return gettext("One player a line here: pairs are for “Pairs moving between tables”.")
+    return None
+
+
 class TournamentForm(FlaskForm):
     """Start a tournament."""
 
@@ -117,32 +143,17 @@ class TournamentForm(FlaskForm):
     )
 
     def entrant_list(self) -> list[tuple[str, ...]]:
-        """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line; a line's
-        problem goes on the field."""
-        lines = [" ".join(line.split()) for line in (self.entrants.data or "").splitlines()]
-        lines = [unicodedata.normalize("NFC", line) for line in lines if line]
-        if self.format.data == "mitchell":
-            return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
-        return [(line,) for line in lines]
+        """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line."""
+        return parse_entrants(self.format.data, self.entrants.data)
 
     def check(self) -> bool:
         """What the validators cannot see: the entrants' names and number, the round end's number,
         the target's and season points' form."""
         ok = True
         entrants = self.entrant_list()
-        seen: set[str] = set()
-        for name in (n for e in entrants for n in e):
-            if len(name) > 40 or names.invisible(name):
-                self.entrants.errors = [
-                    gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
-                ]
-                return False
-            if names.skeleton(name) in seen:
-                self.entrants.errors = [gettext("%(name)s is on the list twice; add an initial.", name=name)]
-                return False
-            seen.add(names.skeleton(name))
-        if self.format.data != "mitchell" and any(PAIR_SPLIT.search(e[0]) for e in entrants):
-            self.entrants.errors = [gettext("One player a line here: pairs are for “Pairs moving between tables”.")]
+        problem = names_problem(self.format.data, entrants)
+        if problem:
+            self.entrants.errors = [problem]
             return False
         problems = core.entrant_problems(self.format.data, entrants)
         if problems:
