@@ -882,6 +882,8 @@ def test_ids_in_the_address(world, x):
         f"/tournaments/{x}/reopen",
         f"/tournaments/{x}/delete",
         f"/tournaments/{x}/edit",
+        f"/tournaments/{x}/checkin",
+        f"/tournaments/{x}/replace",
     ):
         response = no_server_error(world.post(url, {"name": "Zed"}))
         assert response.status_code in (302, 404, 409, 422), (url, response.status_code)
@@ -1029,6 +1031,63 @@ def test_tournament_form(world, fields):
     else:
         assert response.status_code == 422
         assert world.snapshot() == before
+
+
+def _tournaments_of(world) -> tuple[int, int]:
+    """Two tournaments of the world, made once: one before its draw (12 players), one drawn (8 players)."""
+    if not hasattr(world, "tournaments"):
+        made = []
+        for n, count in ((1, 12), (2, 8)):
+            entrants = "\n".join(f"T{n}P{i}" for i in range(count))
+            fields = {"name": f"T{n}", "format": "final", "rules": "classic", "round_end": "target"}
+            response = world.post("/tournaments/new", {**fields, "entrants": entrants, "season_points": "5"})
+            made.append(int(response.headers["Location"].rsplit("/", 1)[1]))
+        world.post(f"/tournaments/{made[1]}/draw")
+        world.tournaments = tuple(made)
+    return world.tournaments
+
+
+def _tournament_rows(world):
+    with sqlite3.connect(world.db_path) as conn:
+        return conn.execute("select * from tournaments order by id").fetchall()
+
+
+@FUZZ
+@given(
+    present=st.lists(st.sampled_from([str(i) for i in range(12)]) | form_values, max_size=14),
+    walk_ins=st.lists(names, max_size=4).map("\n".join) | form_values,
+    version=st.sampled_from(["0", "1", "2", "", "-1"]) | form_values,
+    unit=st.sampled_from(["0", "7", "8", "-1"]) | form_values,
+    slot=st.sampled_from(["0", "1"]) | form_values,
+    name=names | form_values,
+    someone_new=st.sampled_from(["y", ""]),
+)
+def test_check_in_and_replace_forms(world, present, walk_ins, version, unit, slot, name, someone_new):
+    """Who has come and a no-show's seat from any form values: stored as the forms read them (the check-in
+    a list the format seats, each of them an entrant), or refused with a message; never a server error."""
+    listed, drawn = _tournaments_of(world)
+    before = _tournament_rows(world)
+    checkin = {"csrf_token": world.token, "version": version, "present": present, "walk_ins": walk_ins}
+    checkin["someone_new"] = someone_new
+    for url, data in (
+        (f"/tournaments/{listed}/checkin", checkin),
+        (f"/tournaments/{drawn}/replace", {"csrf_token": world.token, "version": version, "unit": unit,
+                                           "slot": slot, "name": name, "someone_new": someone_new}),
+    ):  # fmt: skip
+        response = no_server_error(world.client.post(url, data=data))
+        if response.status_code == 302:
+            follow(world, response)
+        else:
+            assert response.status_code in (404, 422), (url, response.status_code)
+            if response.status_code == 422:
+                shows_a_message(response.text)
+                assert _tournament_rows(world) == before
+        before = _tournament_rows(world)
+    with sqlite3.connect(world.db_path) as conn:
+        kept = conn.execute("select entrants, checked_in from tournaments where id = ?", [listed]).fetchone()
+    if kept[1] is not None:
+        entrants, checked = json.loads(kept[0]), json.loads(kept[1])
+        assert all(e in entrants for e in checked) and len(checked) % 4 == 0 and 4 <= len(checked) <= 64
 
 
 @FUZZ

@@ -104,6 +104,48 @@ def test_a_tournament_survives_export_and_import(app, client, tmp_path):
     assert len(places) == 8 and [p.place for p in places] == sorted(p.place for p in places)
 
 
+def test_who_has_come_and_a_replaced_no_show_survive_export_and_import(app, client, tmp_path):
+    """The check-in (who has come, null until saved) and the "replaced" action travel with the export:
+    a tournament checked in and drawn with a seat given to a late player, and one checked in with a
+    reserve not drawn yet (its list then holds more than its format seats)."""
+    with app.app_context():
+        db = get_db()
+        drawn = tournaments.create(
+            db, name="Friday", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT], phone=PHONE
+        ).id
+        came = tournaments.check_in(db, drawn, 0, present=range(7), walk_ins=[("Ida",)], phone=PHONE)
+        assert came.status == SAVED
+        assert tournaments.draw(db, drawn, phone=PHONE, seed=7).status == SAVED  # Hans left out
+        t = tournament_reads.get(db, drawn)
+        assert tournaments.replace(db, drawn, t.version, 2, 0, "Jana", phone=PHONE).status == SAVED
+        waiting = tournaments.create(
+            db, name="Saturday", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT]
+        ).id  # Gust and Hans not come yet, two walk-ins: 10 on the list, 8 checked in
+        came = tournaments.check_in(db, waiting, 0, present=range(6), walk_ins=[("Karl",), ("Lena",)])
+        assert came.status == SAVED
+    before = [_standings(app, drawn), _standings(app, waiting)]
+    data = json.loads(client.get("/export.json").data)
+    first, second = data["tournaments"]
+    assert first["checked_in"] == [[n] for n in EIGHT[:2]] + [["Jana"]] + [[n] for n in EIGHT[3:7]] + [["Ida"]]
+    assert first["entrants"] == first["checked_in"] and first["entrant_ids"][2] == [None]
+    assert [e["action"] for e in first["log"]] == ["created", "changed", "draw", "replaced"]
+    assert first["log"][2]["detail"] == {"order": core.draw(8, 7), "left_out": ["Hans"]}
+    assert first["log"][3]["detail"] == {"gone": "Carl", "name": "Jana", "slot": 0, "unit": 2}
+    assert len(second["entrants"]) == 10 and len(second["checked_in"]) == 8 and second["seed"] is None
+
+    fresh = _fresh(tmp_path)
+    response = _import(fresh, data)
+    assert response.status_code == 302, html.unescape(response.text)
+    assert _without_time(_export(fresh)) == _without_time(data)
+    assert [_standings(fresh, drawn), _standings(fresh, waiting)] == before
+    older = json.loads(json.dumps(data))  # an export from before the check-in: no such key
+    for t in older["tournaments"]:
+        t.pop("checked_in")
+    older["tournaments"] = older["tournaments"][:1]
+    response = _import(_fresh(tmp_path, "older"), older)
+    assert response.status_code == 302, html.unescape(response.text)
+
+
 def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, runner, tmp_path):
     tournament_id = _club_night(app)
     with app.app_context():
@@ -170,6 +212,10 @@ def _places_before_the_close(t):
     t["places"] = [[1, 0, 2, 100, 1, 1, 0]]
 
 
+def _checked_in_a_stranger(t):
+    t["checked_in"] = [["Anna"], ["Nobody"]]
+
+
 DOCTORED = {
     "a table's game missing": (_missing_game, "tournaments[0].tables[0].game_id 9999 is not a game of the export"),
     "an unknown format": (_unknown_format, "tournaments[0].format is not one of final, mitchell, rotation"),
@@ -183,6 +229,7 @@ DOCTORED = {
         "tournaments[0].entrant_ids name a player who is not in the export",
     ),
     "places before the close": (_places_before_the_close, "tournaments[0].places are kept before the close"),
+    "a stranger checked in": (_checked_in_a_stranger, "tournaments[0].checked_in are not entrants of the tournament"),
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from sqlite_utils import Database
 
-from scorekeeper.core import clock
+from scorekeeper.core import clock, names
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
@@ -29,12 +29,19 @@ def _refused(text: str, **args: Any) -> Verdict:
 
 
 def _problems(fmt: str, entrants: Sequence[Sequence[str]], table_rules: Any) -> list[Problem]:
-    """Why these entrants, with these rules for tables of five and six, cannot play the format."""
+    """Why these entrants, with these rules for tables of five and six (as kept, or as the tournament
+    reads them), cannot play the format."""
     problems = core.entrant_problems(fmt, entrants)
     if not problems:
-        found = core.table_rules_problem(fmt, len(entrants), tournament_reads.table_rules(table_rules))
+        rules = table_rules if _read(table_rules) else tournament_reads.table_rules(table_rules)
+        found = core.table_rules_problem(fmt, len(entrants), rules)
         problems = [found] if found else []
     return problems
+
+
+def _read(table_rules: Any) -> bool:
+    """Whether rules for tables of five and six are as a tournament reads them (sizes to TableRules)."""
+    return bool(table_rules) and all(isinstance(r, core.TableRules) for r in table_rules.values())
 
 
 def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, settings: Any, **given: Any) -> dict[str, Any]:
@@ -66,7 +73,8 @@ def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_e
 def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence[Sequence[str]], fmt: str,
            round_end: str = "target", settings=None, phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
     """Change a tournament before its draw (its players, format, rules, round end, season points):
-    SAVED; PROBLEMS; REFUSED once drawn; OVERTAKEN when another phone changed it since ``version``."""
+    SAVED; PROBLEMS; REFUSED once drawn; OVERTAKEN when another phone changed it since ``version``. A
+    check-in saved keeps those still on the list (none left, or another format: no check-in)."""
     problems = _problems(fmt, entrants, fields.get("table_rules"))
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
@@ -76,7 +84,12 @@ def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence
             return Verdict(MISSING)
         if t.seed is not None:
             return _refused(N_("The seats are drawn: the tournament can no longer be changed."))
-        if not store.set_fields(db, t.id, version, **_fields(entrants, fmt, round_end, settings, **fields)):
+        fields = _fields(entrants, fmt, round_end, settings, **fields)
+        checked = tournament_reads.checked_in(db, t.id)
+        if checked is not None:  # who has come and is still on the list stays checked in (in another format: nobody)
+            kept = [e for e in map(tuple, entrants) if e in set(checked)] if fmt == t.format else []
+            fields["checked_in"] = kept or None
+        if not store.set_fields(db, t.id, version, **fields):
             return Verdict(OVERTAKEN, id=t.id, now=t.version)
         store.log(db, t.id, "changed", {"name": fields["name"], "format": fmt, "entrants": len(entrants)}, phone)
         return Verdict(SAVED, id=t.id)
@@ -95,24 +108,105 @@ def delete(db: Database, tournament_id: int) -> Verdict:
         return Verdict(SAVED, id=t.id, extra={"name": t.name})
 
 
+def check_in(db: Database, tournament_id: int, version: int, *, present: Sequence[int],
+             walk_ins: Sequence[Sequence[str]] = (), phone: str | None = None) -> Verdict:  # fmt: skip
+    """Who has come, before the draw: the entrants ticked (``present``: their places in the list as the
+    organiser saw it at ``version``) and the walk-ins, who join the entrants checked in. The draw then
+    seats only those checked in. SAVED with how many in ``extra``; PROBLEMS when the format cannot seat
+    them (nothing stored); REFUSED once drawn; OVERTAKEN when the tournament changed since ``version``."""
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None:
+            return Verdict(MISSING)
+        if t.seed is not None:
+            return _refused(N_("The seats are drawn already: who has come can no longer change."))
+        if t.version != version:
+            return Verdict(OVERTAKEN, id=t.id, now=t.version)
+        walk_ins, ticked = [tuple(w) for w in walk_ins], set(present)  # a place that is no entrant's ticks nobody
+        checked = [e for i, e in enumerate(t.entrants) if i in ticked] + walk_ins
+        problems = _problems(t.format, checked, t.table_rules)
+        if problems:
+            return Verdict(PROBLEMS, problems=tuple(problems))
+        store.set_fields(db, t.id, t.version, entrants=[*t.entrants, *walk_ins], checked_in=checked)
+        detail = {"checked_in": len(checked), "walk_ins": [" & ".join(w) for w in walk_ins]}
+        store.log(db, t.id, "changed", detail, phone)
+        return Verdict(SAVED, id=t.id, extra={"count": len(checked)})
+
+
+def _seated(db: Database, t: core.Tournament) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None]:
+    """Whom the draw seats: those checked in (once a check-in was saved), in the list's order; and the
+    others, left out (None: no check-in, everyone is seated)."""
+    checked = tournament_reads.checked_in(db, t.id)
+    if checked is None:
+        return list(t.entrants), None
+    return [e for e in t.entrants if e in set(checked)], [e for e in t.entrants if e not in set(checked)]
+
+
 def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int | None = None) -> Verdict:
-    """The draw by lot: the seating of every round follows from it. REFUSED once drawn."""
+    """The draw by lot: the seating of every round follows from it. Once a check-in was saved it seats
+    only those checked in: the others leave the entrants (on record). REFUSED once drawn, or when the
+    format cannot seat those checked in (the reason)."""
     with transaction.write(db):
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if t.seed is not None:
             return _refused(N_("The seats are drawn already."))
+        entrants, left_out = _seated(db, t)
+        problems = _problems(t.format, entrants, t.table_rules)
+        if problems:
+            return Verdict(REFUSED, problems=tuple(problems[:1]))
         seed = secrets.randbelow(2**31) if seed is None else seed
-        order = core.draw(len(t.entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
+        order = core.draw(len(entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
         # the list is fixed from now on: its names that are players already are known by id (a rename
         # before round 1 keeps the seat); the others become players when round 1 starts
-        ids = [[players.player_named(db, name) for name in e] for e in t.entrants]
-        store.set_fields(
-            db, t.id, t.version, seed=seed, draw_order=order, drawn_at=transaction.utc_now(), entrant_ids=ids,
-        )  # fmt: skip
-        store.log(db, t.id, "draw", {"order": order}, phone)
+        ids = [[players.player_named(db, name) for name in e] for e in entrants]
+        fields = dict(seed=seed, draw_order=order, drawn_at=transaction.utc_now(), entrant_ids=ids)
+        detail: dict[str, Any] = {"order": order}
+        if left_out is not None:
+            fields.update(entrants=entrants, checked_in=entrants)
+            detail["left_out"] = [" & ".join(e) for e in left_out]
+        store.set_fields(db, t.id, t.version, **fields)
+        store.log(db, t.id, "draw", detail, phone)
         return Verdict(SAVED, id=t.id)
+
+
+def replace(db: Database, tournament_id: int, version: int, unit: int, slot: int, name: str,
+            phone: str | None = None) -> Verdict:  # fmt: skip
+    """Give a no-show's seat to another player, between the draw and round 1: ``slot`` of entrant ``unit``
+    (a pair's first or second player). The replacement keeps the seat (draw number, table, seat) and is
+    named in the no-show's place everywhere, known as a player of the archive as the draw knows them (a
+    new name becomes a player when round 1 starts). SAVED with both names in ``extra``; PROBLEMS when
+    the name is someone's in the tournament already (look-alikes are one name); REFUSED before the draw
+    or once round 1 has started; OVERTAKEN when the tournament changed since ``version``."""
+    name = names.normal(name)
+    with transaction.write(db):
+        t = tournament_reads.get(db, tournament_id)
+        if t is None or not 0 <= unit < len(t.entrants) or not 0 <= slot < len(t.entrants[unit]):
+            return Verdict(MISSING)
+        if t.seed is None:
+            return _refused(N_("Draw the seats first."))
+        if tournament_reads.rounds_started(db, t.id):
+            return _refused(N_("Round 1 has started: a seat can no longer be given to another player."))
+        if t.version != version:
+            return Verdict(OVERTAKEN, id=t.id, now=t.version)
+        pid = players.player_named(db, name)  # known by id as the draw knows its players (a new one: at round 1)
+        name = reads.get_player(db, pid).name if pid is not None else name  # as the archive names him
+        known = t.entrant_ids or tuple((None,) * len(e) for e in t.entrants)
+        # every entrant named as the archive names him now (a renamed player too): one name is one person
+        seated = next((n for e in t.entrants for n in e if names.skeleton(n) == names.skeleton(name)), None)
+        if seated is not None:
+            problem = Problem(None, "name", N_("%(name)s has a seat in this tournament already."), {"name": seated})
+            return Verdict(PROBLEMS, problems=(problem,))
+        gone = t.entrants[unit][slot]
+        entrants, ids = [list(e) for e in t.entrants], [list(e) for e in known]
+        entrants[unit][slot], ids[unit][slot] = name, pid
+        fields: dict[str, Any] = {"entrants": entrants, "entrant_ids": ids}
+        if tournament_reads.checked_in(db, t.id) is not None:  # the drawn are those checked in: so is who comes in
+            fields["checked_in"] = entrants
+        store.set_fields(db, t.id, t.version, **fields)
+        store.log(db, t.id, "replaced", {"unit": unit, "slot": slot, "gone": gone, "name": name}, phone)
+        return Verdict(SAVED, id=t.id, extra={"gone": gone, "name": name})
 
 
 def start_round(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:

@@ -33,8 +33,8 @@ TOURNAMENT_COLUMNS = (
 
 
 # Kept as JSON, null until the draw, the first round and the close: the order drawn, each entrant's
-# players' ids, the places.
-TOURNAMENT_JSON = ("draw_order", "entrant_ids", "places", "table_rules")
+# players' ids, the places, what tables of five and six play; and null until a check-in is saved: who has come.
+TOURNAMENT_JSON = ("draw_order", "entrant_ids", "places", "table_rules", "checked_in")
 
 
 def export(db: Database) -> dict[str, Any]:

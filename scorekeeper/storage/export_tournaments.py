@@ -117,13 +117,21 @@ def _check_round_end(t: dict[str, Any], where: str) -> None:
 
 def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
     """A tournament's entrants: each a list of names (a player, or a pair in the Mitchell movement),
-    as many as its format seats."""
+    as many as its format seats; and who has come (a check-in saved: null before), each one of them.
+    Before the draw a check-in may leave some out (a reserve, a no-show): the list may then hold
+    more than the format seats, each entrant still a player (a pair in the Mitchell movement)."""
     entrants = _list(t["entrants"], f"{where}.entrants")
     for k, entrant in enumerate(entrants):
         for name in _list(entrant, f"{where}.entrants[{k}]"):
             if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
                 raise _Damaged(f"{where}.entrants[{k}] has an empty name")
-    if tournament_rules.entrant_problems(t["format"], entrants):
+    if t.get("checked_in") is not None:
+        if any(e not in entrants for e in _list(t["checked_in"], f"{where}.checked_in")):
+            raise _Damaged(f"{where}.checked_in are not entrants of the tournament")
+    if t.get("checked_in") is not None and t.get("seed") is None:
+        if any(len(e) != (2 if t["format"] == "mitchell" else 1) for e in entrants):
+            raise _Damaged(f"{where}.entrants cannot play its format")
+    elif tournament_rules.entrant_problems(t["format"], entrants):
         raise _Damaged(f"{where}.entrants cannot play its format")
     return entrants
 

@@ -400,3 +400,11 @@ def m021_tournament_table_rules(db: Database) -> None:
     """What tables of five and six play (JSON, null: none chosen): per table size, the rule set (or the
     table's own made from one), its seating and settings (docs/tournaments.md, "Tables of four, five and six")."""
     db.execute("alter table tournaments add column table_rules text")
+
+
+@migrations()
+def m022_tournament_checkin(db: Database) -> None:
+    """Who has come, ticked by the organiser before the draw (JSON: a list of entrants, each a list of
+    names, as in ``entrants``; null until a check-in is saved, when the draw seats everyone). The draw
+    seats only those checked in (docs/tournaments.md)."""
+    db.execute("alter table tournaments add column checked_in text")

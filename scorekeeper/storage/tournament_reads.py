@@ -77,6 +77,14 @@ def get(db: Database, tournament_id: int) -> core.Tournament | None:
     return _from_row(db, rows[0]) if rows else None
 
 
+def checked_in(db: Database, tournament_id: int) -> list[tuple[str, ...]] | None:
+    """Who has come, as the organiser saved it before the draw (each entrant's names, as in the list of
+    entrants), or None: no check-in was saved, and the draw seats everyone."""
+    row = db.execute("select checked_in from tournaments where id = ?", [tournament_id]).fetchone()
+    kept = _json(row[0]) if row else None
+    return None if kept is None else [tuple(e) for e in kept]
+
+
 def all_tournaments(db: Database) -> list[core.Tournament]:
     """Every tournament, the newest first."""
     return [_from_row(db, r) for r in db.query("select * from tournaments order by id desc")]

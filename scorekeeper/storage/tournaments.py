@@ -13,7 +13,16 @@ from scorekeeper.core import tournaments as core
 from scorekeeper.storage import changes, transaction
 
 # the columns kept as JSON text; tournament_reads reads them back
-JSON_COLUMNS = ("settings", "season_points", "entrants", "draw_order", "entrant_ids", "places", "table_rules")
+JSON_COLUMNS = (
+    "settings",
+    "season_points",
+    "entrants",
+    "draw_order",
+    "entrant_ids",
+    "places",
+    "table_rules",
+    "checked_in",
+)
 
 
 def stored(fields: dict[str, Any]) -> dict[str, Any]:

@@ -79,6 +79,38 @@ def table_rule_choices(house: list[Any], size: int, three_pairs: bool = False) -
     return out
 
 
+def _pairs(fmt: str) -> bool:
+    """Whether a format is entered as pairs (an unknown one: no; its field says so)."""
+    kind = core.formats.REGISTRY.get(fmt)
+    return bool(kind and kind.pairs)
+
+
+def parse_entrants(fmt: str, text: str | None) -> list[tuple[str, ...]]:
+    """The players, or pairs ("Anna & Ben") where the format is entered as pairs, typed one a line,
+    each name as the archive keeps it (NFC, one space between words)."""
+    lines = [" ".join(line.split()) for line in (text or "").splitlines()]
+    lines = [unicodedata.normalize("NFC", line) for line in lines if line]
+    if _pairs(fmt):
+        return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
+    return [(line,) for line in lines]
+
+
+def names_problem(fmt: str, entrants: list[tuple[str, ...]]) -> str | None:
+    """What the names of a list of entrants cannot be, as the page says it, or None: each name at most
+    40 characters, all visible; no name twice on the list (any case, look-alikes counted as one); one
+    player a line outside the pairs' format."""
+    seen: set[str] = set()
+    for name in (n for e in entrants for n in e):
+        if len(name) > 40 or names.invisible(name):
+            return gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
+        if names.skeleton(name) in seen:
+            return gettext("%(name)s is on the list twice; add an initial.", name=name)
+        seen.add(names.skeleton(name))
+    if not _pairs(fmt) and any(PAIR_SPLIT.search(e[0]) for e in entrants):
+        return gettext("One player a line here: pairs are for “Pairs moving between tables”.")
+    return None
+
+
 class TournamentForm(FlaskForm):
     """Start a tournament."""
 
@@ -90,7 +122,9 @@ class TournamentForm(FlaskForm):
             no_control_characters,
         ],
     )
-    format = RadioField(N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default=core.FORMATS[0])
+    format = RadioField(
+        N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default=core.FORMATS[0]
+    )
     rules = SelectField(N_("Rules"), choices=[])
     round_end = RadioField(
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
@@ -148,38 +182,18 @@ class TournamentForm(FlaskForm):
             }  # fmt: skip
         return out
 
-    def _pairs(self) -> bool:
-        """Whether the format chosen is entered as pairs (an unknown one: no; its field says so)."""
-        kind = core.formats.REGISTRY.get(self.format.data)
-        return bool(kind and kind.pairs)
-
     def entrant_list(self) -> list[tuple[str, ...]]:
-        """The players (``final``, ``rotation``) or pairs (``mitchell``) typed, one a line; a line's
-        problem goes on the field."""
-        lines = [" ".join(line.split()) for line in (self.entrants.data or "").splitlines()]
-        lines = [unicodedata.normalize("NFC", line) for line in lines if line]
-        if self._pairs():
-            return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
-        return [(line,) for line in lines]
+        """The players, or pairs where the format is entered as pairs, typed one a line."""
+        return parse_entrants(self.format.data, self.entrants.data)
 
     def check(self) -> bool:
         """What the validators cannot see: the entrants' names and number, the round end's number,
         the target's and season points' form."""
         ok = True
         entrants = self.entrant_list()
-        seen: set[str] = set()
-        for name in (n for e in entrants for n in e):
-            if len(name) > 40 or names.invisible(name):
-                self.entrants.errors = [
-                    gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
-                ]
-                return False
-            if names.skeleton(name) in seen:
-                self.entrants.errors = [gettext("%(name)s is on the list twice; add an initial.", name=name)]
-                return False
-            seen.add(names.skeleton(name))
-        if not self._pairs() and any(PAIR_SPLIT.search(e[0]) for e in entrants):
-            self.entrants.errors = [gettext("One player a line here: pairs are for “Pairs moving between tables”.")]
+        problem = names_problem(self.format.data, entrants)
+        if problem:
+            self.entrants.errors = [problem]
             return False
         problems = core.entrant_problems(self.format.data, entrants) if self.format.data in core.FORMATS else []
         if problems:

@@ -8,7 +8,7 @@ import re
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from scorekeeper.core import tournaments as core
 from scorekeeper.core import variants
@@ -164,31 +164,57 @@ def _state(t: core.Tournament):
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament(tournament_id: int):
     """The organiser's page: the draw, the rounds' seating, the tables now, what to do next."""
-    t = _load(tournament_id)
+    return organiser_page(_load(tournament_id))
+
+
+def organiser_page(t: core.Tournament, status: int = 200, **forms):
+    """The organiser's page; ``forms``: a check-in or a replacement refused (web/tournament_entrants.py),
+    its message beside its field and what was typed still there (``ticked``: the entrants ticked)."""
     rounds, current = _state(t)
     start_problem = core.start_problem(t, rounds)
+    checked_in = tournament_reads.checked_in(get_db(), t.id) if t.seed is None else None
+    forms.setdefault("ticked", {i for i, e in enumerate(t.entrants) if e in set(checked_in or ())})  # as saved
     return render_template(
         "tournaments/show.html", t=t, rounds=rounds, current=current, plan=_plan(t), start_problem=start_problem,
         formats=FORMAT_NAMES, round_ends=ROUND_END_NAMES, rules_name=_rules_name(t), now=_now(),
         size_rules=_size_rules(t),
         places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
-        can_close=not t.closed_at and rounds and rounds[-1].complete, tables=core.tables_of(t.format, len(t.entrants)),
-        action_name=_action_name,
-    )  # fmt: skip
+        can_close=not t.closed_at and rounds and rounds[-1].complete, action_name=_action_name, checked_in=checked_in,
+        tables=core.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)), **forms,
+    ), status  # fmt: skip
 
 
 def _action_name(action: tournament_reads.Action) -> str:
     """An organiser's action as the page says it."""
-    number = (action.detail or {}).get("round")
+    detail = action.detail or {}
+    number = detail.get("round")
     return {
         "created": lambda: gettext("Tournament created"),
-        "changed": lambda: gettext("Tournament changed"),
-        "draw": lambda: gettext("Seats drawn by lot"),
+        "changed": lambda: _changed_name(detail),
+        "draw": lambda: _draw_name(detail),
         "round started": lambda: gettext("Round %(round)s started", round=number),
         "round ended": lambda: gettext("Round %(round)s ended by the organiser", round=number),
         "closed": lambda: gettext("Tournament closed"),
         "reopened": lambda: gettext("Tournament reopened"),
+        "replaced": lambda: gettext("%(name)s took the seat of %(gone)s", name=detail["name"], gone=detail["gone"]),
     }[action.action]()
+
+
+def _draw_name(detail: dict) -> str:
+    """The draw, and who it left out (not checked in)."""
+    if not detail.get("left_out"):
+        return gettext("Seats drawn by lot")
+    return gettext("Seats drawn by lot; left out (not checked in): %(names)s", names=", ".join(detail["left_out"]))
+
+
+def _changed_name(detail: dict) -> str:
+    """A change before the draw: the settings or the list, or who has come (with the walk-ins)."""
+    if "checked_in" not in detail:
+        return gettext("Tournament changed")
+    said = ngettext("Check-in: %(num)s has come", "Check-in: %(num)s have come", detail["checked_in"])
+    if detail.get("walk_ins"):
+        said += " · " + gettext("walk-ins: %(names)s", names=", ".join(detail["walk_ins"]))
+    return said
 
 
 def _act(tournament_id: int, outcome, done: str):
@@ -327,8 +353,9 @@ def game_version(game_id: int):
 
 
 @bp.context_processor
-def _standings_helpers():
-    """What the standings' templates use from the core: their lines, a place's season points as written."""
+def standings_helpers():
+    """What the standings' templates use from the core: their lines, a place's season points as written
+    (web/tournament_entrants.py shows the organiser's page with them too)."""
     return {
         "place_lines": core.place_lines,
         "bye_names": BYE_SHORT_NAMES,

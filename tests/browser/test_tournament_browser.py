@@ -91,9 +91,10 @@ def create_by_form(page, base: str, name: str, fmt: str, entrants: list[str]) ->
 
 
 def the_draw(page) -> dict[int, list[str]]:
-    """The draw as the organiser's page shows it ("1.3 Clara"): each table's four names by seat."""
+    """The draw as the organiser's page shows it before round 1 ("1.3 Clara", each seat with "Replace"):
+    each table's four names by seat."""
     tables: dict[int, list[str]] = {}
-    for line in page.locator(".t-draw.seats li").all_inner_texts():
+    for line in page.locator(".t-replace .t-seat").all_inner_texts():
         seat, name = line.split(maxsplit=1)
         table, number = (int(x) for x in seat.split("."))
         tables.setdefault(table, []).append(name)

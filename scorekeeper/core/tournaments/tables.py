@@ -20,6 +20,7 @@ ACTIONS = (
     "round ended",
     "closed",
     "reopened",
+    "replaced",
 )  # the organiser's, as they are on record
 WARNING_MINUTES = 10  # the round timer warns this long before the end
 DEFAULT_SEASON_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)  # for places 1, 2, 3 …; a place beyond the list: none
