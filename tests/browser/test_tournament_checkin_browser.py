@@ -156,7 +156,7 @@ def test_screenshots_at_every_size(chromium, rooms, width, scheme):
     expect(page.locator("#walk_ins-error")).to_have_text("Konstanze is on the list twice; add an initial.")
     page.get_by_label("Walk-ins, one a line").fill("")
     page.get_by_role("button", name="Save who has come").tap()
-    expect(page.locator("#present-error")).to_contain_text("7 players: the tables seat four each.")
+    expect(page.locator("#present-error")).to_contain_text("7 players: tables seat four to six.")
     expect(page.get_by_label("Emma", exact=True)).not_to_be_checked()  # what was ticked stays
     fits(page, f"a refused check-in at {width} px")
     shoot(page, f"refused-{width}-{scheme}")
