@@ -22,7 +22,7 @@ from benchmarks import serving
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.web import errors
-from tests.test_disk_faults import EIO, ENOSPC, FIU_RUN, PWRITE, Phone, fiu_ctrl, need_libfiu, servers  # noqa: F401
+from tests.test_disk_faults import EIO, ENOSPC, FIU_RUN, PWRITE, Phone, fiu_ctrl, need_libfiu
 
 pytestmark = pytest.mark.slow  # fault tests: left out of the quick loop, run by CI (scripts/test.sh)
 
