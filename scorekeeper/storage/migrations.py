@@ -400,3 +400,13 @@ def m021_tournament_table_rules(db: Database) -> None:
     """What tables of five and six play (JSON, null: none chosen): per table size, the rule set (or the
     table's own made from one), its seating and settings (docs/tournaments.md, "Tables of four, five and six")."""
     db.execute("alter table tournaments add column table_rules text")
+
+
+@migrations()
+def m022_confirmed_hands(db: Database) -> None:
+    """The other side confirms each hand (docs/tournaments.md): a tournament's choice (0: off), and per hand
+    when it was confirmed and by whom ("side 1", "side 2" … or "organiser"; null: not confirmed yet, which
+    counts only at the tables of a tournament with the choice on)."""
+    db.execute("alter table tournaments add column confirm_hands integer not null default 0")
+    db.execute("alter table hands add column confirmed_at text")
+    db.execute("alter table hands add column confirmed_by text")

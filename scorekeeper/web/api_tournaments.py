@@ -50,6 +50,7 @@ def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
                 ],
                 hands=len(table.hands),
                 over=table.done,
+                unconfirmed=table.unconfirmed_numbers,
             )
             for table in r.tables
         ],
@@ -131,6 +132,7 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
         rounds=t.rounds,
         bye_score=t.bye_score,
         ties=t.ties,
+        confirm_hands=t.confirm_hands,
         season_points=list(t.season_points),
         entrants=[list(e) for e in t.entrants],
         drawn_at=t.drawn_at,
