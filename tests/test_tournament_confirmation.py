@@ -146,6 +146,7 @@ def test_a_saved_hand_waits_for_a_side_to_confirm_it(client, app):
     assert "not confirmed: hand 1" in client.get(f"/tournaments/{tid}/standings").text
     assert "not confirmed: hand 1" in client.get(f"/tournaments/{tid}/grid").text
     assert client.get(f"/api/tournaments/{tid}").get_json()["played"][0]["tables"][0]["unconfirmed"] == [1]
+    assert client.get(f"/api/games/{game}").get_json()["hands"][0]["confirmed_by"] is None
 
     assert confirm(client, game, hand_row(app, game), 1).status_code == 302
     assert f"Hand 1 confirmed by {names[1]}." in flashed(client, f"/games/{game}")
@@ -157,6 +158,7 @@ def test_a_saved_hand_waits_for_a_side_to_confirm_it(client, app):
     assert "not confirmed" not in client.get(f"/tournaments/{tid}/standings").text
     assert "not confirmed" not in client.get(f"/tournaments/{tid}/grid").text
     assert client.get(f"/api/tournaments/{tid}").get_json()["played"][0]["tables"][0]["unconfirmed"] == []
+    assert client.get(f"/api/games/{game}").get_json()["hands"][0]["confirmed_by"] == "side 2"
     assert actions(app, game)[-2:] == ["hand added", "hand confirmed"]
     with app.app_context():
         logged = reads.changes(dbmod.get_db(), game)[-1]
