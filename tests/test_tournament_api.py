@@ -87,9 +87,10 @@ def test_a_tournament_as_it_stands(app, client):
         north_south, east_west, bye = (list(PAIRS[u]) for u in t.order)
     [table] = played["tables"]
     assert table == {
-        "table": 1, "game": game, "hands": 1, "over": False,
+        "table": 1, "game": game, "hands": 1, "over": False, "unconfirmed": [],
         "sides": [{"players": north_south, "total": 900}, {"players": east_west, "total": 120}],
     }  # fmt: skip
+    assert answer["confirm_hands"] is False  # the other side confirms no hand: none waits (unconfirmed is empty)
     assert played["sitting_out"] == [bye]
     # match points: a win 2 (the game as it stands); the bye counts the pair's average, and it has played
     # no game yet: nothing counts for it, and it stands after the pairs with a result
@@ -198,7 +199,17 @@ def test_the_docs_example_of_the_draw_is_what_the_app_answers(app, client):
 def test_the_docs_say_what_each_field_of_the_draw_means(client):
     schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     section = API_MD[API_MD.index("## `GET /api/tournaments/<id>`") :]
-    tabled = {"draw_numbers", "seating", "played", "bye_score", "ties", "table_sizes", "table_rules", "standings"}
+    tabled = {
+        "draw_numbers",
+        "seating",
+        "played",
+        "bye_score",
+        "ties",
+        "table_sizes",
+        "table_rules",
+        "confirm_hands",
+        "standings",
+    }
     assert tabled <= set(schemas["Tournament"]["properties"])
     assert _field_table(section, "| field | meaning |") == tabled
     assert _field_table(section, "A round of `seating`") == set(schemas["DrawRound"]["properties"])

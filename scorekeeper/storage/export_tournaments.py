@@ -47,6 +47,8 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
             raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
         _check_round_end(t, where)
+        if t.get("confirm_hands") not in (None, True, False):
+            raise _Damaged(f"{where}.confirm_hands is not true or false")
         for key, allowed in (("bye_score", tournament_rules.BYE_SCORES), ("ties", tournament_rules.TIE_RULES)):
             if t.get(key) is not None and t[key] not in allowed:
                 raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")

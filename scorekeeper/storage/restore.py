@@ -102,7 +102,10 @@ def _load_game(db: Database, g: dict[str, Any]) -> None:
     for h in g["hands"]:
         db["hands"].insert(
             {
-                **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at")},
+                **{
+                    k: h.get(k)
+                    for k in ("id", "lone", "created_at", "updated_at", "deleted_at", "confirmed_at", "confirmed_by")
+                },
                 "game_id": g["id"],
                 "sides": json.dumps(h["sides"]),
                 "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
@@ -139,6 +142,7 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
                 # an export from before byes and ties were chosen: the defaults
                 "bye_score": t.get("bye_score") or "average",
                 "ties": t.get("ties") or "shared",
+                "confirm_hands": int(bool(t.get("confirm_hands"))),  # before the choice existed: off
                 "settings": t.get("settings") or {},
                 "season_points": t["season_points"],
                 "entrants": t["entrants"],

@@ -257,6 +257,7 @@ def _hand(row: sheet.SheetHand) -> m.Hand:
         entry=row.hand.sides,
         sides=[_side_score(*each) for each in zip(outcome.scores, outcome.totals, outcome.opening_minimums)],
         after_end=row.after_end,
+        confirmed_by=row.hand.confirmed_by,
     )
 
 

@@ -50,6 +50,7 @@ def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
                 ],
                 hands=len(table.hands),
                 over=table.done,
+                unconfirmed=table.unconfirmed_numbers,
             )
             for table in r.tables
         ],
@@ -131,6 +132,7 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
         rounds=t.rounds,
         bye_score=t.bye_score,
         ties=t.ties,
+        confirm_hands=t.confirm_hands,
         table_rules=[
             tm.TableRules(players=size, variant=r.variant, layout=r.layout, house_rules=r.house_rules_id)
             for size, r in sorted(t.table_rules.items())

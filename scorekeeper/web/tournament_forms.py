@@ -156,6 +156,7 @@ class TournamentForm(FlaskForm):
     ties = RadioField(
         N_("Entrants level on everything"), choices=[SelectChoice(k, v) for k, v in TIE_NAMES.items()], default="shared"
     )
+    confirm_hands = BooleanField(N_("The other side confirms each hand"))
 
     def offer_table_rules(self, house: list[Any]) -> None:
         """The choices of rules for tables of five and six (translated), the first chosen where nothing is."""

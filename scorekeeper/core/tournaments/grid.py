@@ -28,7 +28,8 @@ NO_HAND, LAST_HAND = "no hand", "last hand"
 @dataclass(frozen=True)
 class Cell:
     """One table in one round. ``sides``: the players of each side (a bye: the pair sitting out; empty:
-    not known yet); ``totals`` once the round has started; ``missing``: NO_HAND, LAST_HAND or None."""
+    not known yet); ``totals`` once the round has started; ``missing``: NO_HAND, LAST_HAND or None;
+    ``unconfirmed``: the numbers of its hands the other side has not confirmed yet."""
 
     round: int
     table: int
@@ -38,6 +39,7 @@ class Cell:
     hands: int = 0
     game_id: int | None = None
     missing: str | None = None
+    unconfirmed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,10 @@ def _played(t: Tournament, state: RoundState, table: TableState, now: datetime) 
         missing = NO_HAND
     elif kind == STOPPED:
         missing = LAST_HAND
-    return Cell(state.number, table.table, kind, _sides(t, table), table.totals, hands, table.game_id, missing)
+    return Cell(
+        state.number, table.table, kind, _sides(t, table), table.totals, hands, table.game_id, missing,
+        tuple(table.unconfirmed_numbers),
+    )  # fmt: skip
 
 
 def _bye(t: Tournament, bye: Bye) -> Cell:
