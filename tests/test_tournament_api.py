@@ -329,3 +329,25 @@ def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, c
     for table, played in zip(started["seating"][0]["tables"], started["played"][0]["tables"]):
         game = client.get(f"/api/games/{played['game']}").get_json()  # no hand yet: the next deal is the first
         assert game["players"] == [name for _seat, name in _seats(table)] and game["next_dealer"] == _dealer(table)
+
+
+def test_a_table_of_six_in_three_pairs_has_three_sides_and_six_seats(app, client):
+    """Players changing partners, 14 players: tables of 4, 4 and 6 (three pairs, docs/tournaments.md,
+    "Players changing partners"); the table of six's game has three sides, its seats run 3.1 to 3.6."""
+    with app.app_context():
+        db = get_db()
+        made = service.create(
+            db, name="Partners", fmt="rotation", variant="classic", layout="4",
+            entrants=[(f"P{i}",) for i in range(14)], table_rules={6: {"variant": "six-3x2", "layout": "6-pairs"}},
+        )  # fmt: skip
+        assert made.status == SAVED, made
+        assert service.draw(db, made.id, seed=4).status == SAVED
+        assert service.start_round(db, made.id).status == SAVED
+    answer = client.get(f"/api/tournaments/{made.id}").get_json()
+    _valid("/api/tournaments/{id}", 200, answer)
+    assert answer["table_sizes"] == [4, 4, 6]
+    assert answer["table_rules"] == [{"players": 6, "variant": "six-3x2", "layout": "6-pairs", "house_rules": None}]
+    six = answer["played"][0]["tables"][2]
+    assert len(six["sides"]) == 3 and all(len(side["players"]) == 2 for side in six["sides"])
+    seated = answer["seating"][0]["tables"][2]
+    assert [s["seat"] for s in seated["seats"]] == ["3.1", "3.2", "3.3", "3.4", "3.5", "3.6"]

@@ -131,7 +131,7 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
         if any(e not in entrants for e in _list(t["checked_in"], f"{where}.checked_in")):
             raise _Damaged(f"{where}.checked_in are not entrants of the tournament")
     if t.get("checked_in") is not None and t.get("seed") is None:
-        if any(len(e) != (2 if t["format"] == "mitchell" else 1) for e in entrants):
+        if any(len(e) != (2 if tournament_rules.format_of(t["format"]).pairs else 1) for e in entrants):
             raise _Damaged(f"{where}.entrants cannot play its format")
     elif tournament_rules.entrant_problems(t["format"], entrants):
         raise _Damaged(f"{where}.entrants cannot play its format")

@@ -80,6 +80,10 @@ class Standing(TypedDict, closed=True):
     played: Count
     byes: Count
     shared: Annotated[Count, Field(description="how many entrants (pairs or players) share this place; 1: none")]
+    line: Annotated[
+        int,
+        Field(ge=-1, description="partners of one side of tables with a final share a line number; -1: a line of its own"),
+    ]
     season_points: Annotated[
         float | None,
         Field(
@@ -96,7 +100,9 @@ class DrawSeat(TypedDict, closed=True):
     seat: Annotated[
         str,
         Field(
-            pattern=SEAT, description='"table.seat": "1.3" is table 1, seat 3; seats 1 and 3 partners against 2 and 4'
+            pattern=SEAT,
+            description='"table.seat": "1.3" is table 1, seat 3; at a table of four seats 1 and 3 partners against '
+            "2 and 4 (five and six: as the table's rule set seats them)",
         ),
     ]
     name: str

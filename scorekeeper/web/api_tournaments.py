@@ -46,7 +46,8 @@ def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
                 table=table.table,
                 game=table.game_id,
                 sides=[
-                    tm.TournamentSide(players=t.side_players(table, side), total=table.totals[side]) for side in (0, 1)
+                    tm.TournamentSide(players=t.side_players(table, side), total=table.totals[side])
+                    for side in range(len(table.units))
                 ],
                 hands=len(table.hands),
                 over=table.done,
@@ -156,6 +157,7 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
                 played=p.played,
                 byes=p.byes,
                 shared=p.tied,
+                line=p.line,
                 season_points=_season_points(t, p),
             )
             for p in places

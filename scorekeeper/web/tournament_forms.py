@@ -95,10 +95,10 @@ def parse_entrants(fmt: str, text: str | None) -> list[tuple[str, ...]]:
     return [(line,) for line in lines]
 
 
-def names_problem(fmt: str, entrants: list[tuple[str, ...]]) -> str | None:
+def names_problem(pairs: bool, entrants: list[tuple[str, ...]]) -> str | None:
     """What the names of a list of entrants cannot be, as the page says it, or None: each name at most
     40 characters, all visible; no name twice on the list (any case, look-alikes counted as one); one
-    player a line outside the pairs' format."""
+    player a line where the format is not entered as pairs."""
     seen: set[str] = set()
     for name in (n for e in entrants for n in e):
         if len(name) > 40 or names.invisible(name):
@@ -106,7 +106,7 @@ def names_problem(fmt: str, entrants: list[tuple[str, ...]]) -> str | None:
         if names.skeleton(name) in seen:
             return gettext("%(name)s is on the list twice; add an initial.", name=name)
         seen.add(names.skeleton(name))
-    if not _pairs(fmt) and any(PAIR_SPLIT.search(e[0]) for e in entrants):
+    if not pairs and any(PAIR_SPLIT.search(e[0]) for e in entrants):
         return gettext("One player a line here: pairs are for “Pairs moving between tables”.")
     return None
 
@@ -192,7 +192,7 @@ class TournamentForm(FlaskForm):
         the target's and season points' form."""
         ok = True
         entrants = self.entrant_list()
-        problem = names_problem(self.format.data, entrants)
+        problem = names_problem(_pairs(self.format.data), entrants)
         if problem:
             self.entrants.errors = [problem]
             return False

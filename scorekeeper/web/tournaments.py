@@ -48,9 +48,10 @@ def _rules_name(t: core.Tournament) -> str:
 
 
 def _size_rules(t: core.Tournament) -> list[tuple[int, str]]:
-    """What the tables of five and six the draw makes play, as the page names it: (size, rule set · seating)."""
+    """What the tables of five and six the tournament may play (the draw's, its final's) play, as the page
+    names it: (size, rule set · seating)."""
     out = []
-    for size in sorted(set(t.table_sizes) & set(t.table_rules)):
+    for size in sorted(t.kind.played_sizes(t.table_sizes) & set(t.table_rules)):
         rules = t.table_rules[size]
         own = reads.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
         name = own.name if own else gettext(variants.get(rules.variant).name)
