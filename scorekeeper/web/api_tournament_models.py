@@ -82,7 +82,9 @@ class Standing(TypedDict, closed=True):
     shared: Annotated[Count, Field(description="how many entrants (pairs or players) share this place; 1: none")]
     line: Annotated[
         int,
-        Field(ge=-1, description="partners of one side of tables with a final share a line number; -1: a line of its own"),
+        Field(
+            ge=-1, description="partners of one side of tables with a final share a line number; -1: a line of its own"
+        ),
     ]
     season_points: Annotated[
         float | None,
