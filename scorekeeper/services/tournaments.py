@@ -210,6 +210,25 @@ def replace(db: Database, tournament_id: int, version: int, unit: int, slot: int
         return Verdict(SAVED, id=t.id, extra={"gone": gone, "name": name})
 
 
+def _values_now(db: Database, t: core.Tournament) -> dict[str, Any]:
+    """The values of the table's own rule sets a tournament plays, as they are now (taken when round 1
+    starts: a rule set changed after the tournament was made plays its new values; one deleted meanwhile
+    keeps the values the tournament had)."""
+    out: dict[str, Any] = {}
+    own = reads.get_house_rules(db, t.house_rules_id) if t.house_rules_id else None
+    if own is not None:
+        out["settings"] = dict(own.changes)
+    kept = {str(size): {"variant": r.variant, "layout": r.layout, "house_rules_id": r.house_rules_id,
+                        "settings": dict(r.settings)} for size, r in t.table_rules.items()}  # fmt: skip
+    for rules in kept.values():
+        found = reads.get_house_rules(db, rules["house_rules_id"]) if rules["house_rules_id"] else None
+        if found is not None:
+            rules["settings"] = dict(found.changes)
+    if kept:
+        out["table_rules"] = kept
+    return out
+
+
 def start_round(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
     """Start the next round: a game for every table, seated by the movement (``final``'s round 2: the
     final table). REFUSED before the draw, after the close, while a round is being played, or when
@@ -229,7 +248,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
                 [pid if pid is not None else players.player_id(db, name) for pid, name in zip(e_ids, e)]
                 for e_ids, e in zip(known, t.entrants)
             ]  # seats follow a rename from now on
-            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids)
+            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids, **_values_now(db, t))
             t = tournament_reads.get(db, t.id)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)

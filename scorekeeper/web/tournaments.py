@@ -5,6 +5,7 @@ page (draw, rounds, tables with their QR codes, close, the actions on record), e
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -18,6 +19,7 @@ from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web import i18n, table_seat, tournament_confirm
+from scorekeeper.web.games import house
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import (
     BYE_SHORT_NAMES,
@@ -45,6 +47,17 @@ def _now() -> datetime:
 def _rules_name(t: core.Tournament) -> str:
     own = reads.get_house_rules(get_db(), t.house_rules_id) if t.house_rules_id else None
     return own.name if own else gettext(variants.get(t.variant).name)
+
+
+def _own_values(t: core.Tournament) -> list[tuple[str, str]]:
+    """The values of the table's own rule set the tournament plays (its tables of four), as the score sheet
+    shows a game's: (label, value)."""
+    base = variants.get(t.variant)
+    return [
+        (i18n.value_label(spec), house.default_text(replace(spec, default=t.settings[spec.name])))
+        for spec in variants.values_of(base)
+        if spec.group != "settings" and spec.name in t.settings
+    ]
 
 
 def _size_rules(t: core.Tournament) -> list[tuple[int, str]]:
@@ -179,7 +192,7 @@ def organiser_page(t: core.Tournament, status: int = 200, **forms):
     return render_template(
         "tournaments/show.html", t=t, rounds=rounds, current=current, plan=_plan(t), start_problem=start_problem,
         formats=FORMAT_NAMES, round_ends=ROUND_END_NAMES, rules_name=_rules_name(t), now=_now(),
-        size_rules=_size_rules(t),
+        size_rules=_size_rules(t), own_values=_own_values(t),
         places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete, action_name=_action_name, checked_in=checked_in,
         unconfirmed=tournament_confirm.listed(get_db(), t),
