@@ -19,9 +19,11 @@ from scorekeeper.storage.export_values import (  # the checked values, shared wi
     NAME_LENGTH,
     NOTE_LENGTH,
     PLACE_LENGTH,
+    VERSION_RANGE,
     _check_rules,
     _Damaged,
     _id,
+    _json_numbers,
     _number,
     _text,
     _time,
@@ -90,7 +92,7 @@ def _check_house_rules(own: list[dict[str, Any]]) -> set[int]:
             raise _Damaged(f"{where}.layout is unknown")
         if not isinstance(h["changes"], dict) or variants.problems(rules, h["changes"]):
             raise _Damaged(f"{where}.changes are not values of a possible table")
-        _number(h.get("version"), f"{where}.version")
+        _number(h.get("version"), f"{where}.version", within=VERSION_RANGE)
         for key in ("created_at", "updated_at"):
             _time(h.get(key), f"{where}.{key}")
     return ids
@@ -297,6 +299,7 @@ def _check_log(data: dict[str, Any]) -> None:
         for key in ("before", "after"):
             if change.get(key) is not None and not isinstance(change[key], dict):
                 raise _Damaged(f"{where}.{key} is not an entry")
+            _json_numbers(change.get(key), f"{where}.{key}")
 
 
 def _shown(value: Any) -> str:
