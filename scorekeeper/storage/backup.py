@@ -76,7 +76,7 @@ def _game(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     hands = [
         {**h, "sides": json.loads(h["sides"]), "stock_out": None if h["stock_out"] is None else bool(h["stock_out"])}
         for h in db.query(
-            "select id, sides, stock_out, lone, created_at, updated_at, deleted_at from hands "
+            "select id, sides, stock_out, lone, created_at, updated_at, deleted_at, client_key from hands "
             "where game_id = ? order by id",
             [row["id"]],
         )

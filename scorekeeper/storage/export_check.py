@@ -33,9 +33,11 @@ from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
-# 4: tournaments (an older file has none)
-VERSION = 4
-READS = (1, 2, 3, 4)  # versions this app imports: a version 1 file is brought up to version 2 first
+# 4: tournaments (an older file has none); 5: each hand's client key (an older file has none: its hands
+# are stored without, as before; an app reading up to 4 refuses a 5 rather than drop the keys)
+VERSION = 5
+READS = (1, 2, 3, 4, 5)  # versions this app imports: a version 1 file is brought up to version 2 first
+KEY_LENGTH = 64  # a hand's client key, as the hand form and the phone's queue send it (web.forms, web.api_models)
 
 
 class NotAnExport(Refused):
@@ -163,6 +165,7 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
         raise _Damaged(f"{where}.hands is not a list")
     for j, h in enumerate(g["hands"]):
         _check_hand(h, f"{where}.hands[{j}]", configured, seen.hands)
+    _check_client_keys(g["hands"], where)
     # the app replays hands in the order of their ids (reads.hands)
     hands = sorted(g["hands"], key=lambda h: h["id"])
     ended = None if g.get("reopened") else _ended_early(configured, game_id, hands)
@@ -190,6 +193,23 @@ def _check_seats(g: dict[str, Any], where: str, layout: variants.Layout, players
             raise _Damaged(f"{where}.seat_names[{k}] is empty")
     if not 0 <= _number(g.get("first_dealer"), f"{where}.first_dealer") < len(seats):
         raise _Damaged(f"{where}.first_dealer is not a seat")
+
+
+def _check_client_keys(hands: list[dict[str, Any]], where: str) -> None:
+    """Each hand's client key (version 5; null: none, as in an older file): a text of 1 to KEY_LENGTH
+    characters, each another hand's of its game at most once (a phone's queue sending a hand again gets
+    the hand stored before: the archive's unique index per game)."""
+    keys: set[str] = set()
+    for j, h in enumerate(hands):
+        at = f"{where}.hands[{j}].client_key"
+        key = _text(h.get("client_key"), at, null=True, length=KEY_LENGTH, control=True)
+        if key is None:
+            continue
+        if not key:
+            raise _Damaged(f"{at} is empty")
+        if key in keys:
+            raise _Damaged(f"{at} is another hand's of its game")
+        keys.add(key)
 
 
 def _check_partie(g: dict[str, Any], where: str, parties: set[tuple[int, int]]) -> None:

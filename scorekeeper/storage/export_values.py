@@ -94,16 +94,18 @@ def _unique(value: int, seen: set[int], where: str) -> int:
     return value
 
 
-def _text(value: Any, where: str, null: bool = False, length: int | None = None, lines: bool = False) -> str | None:
+def _text(
+    value: Any, where: str, null: bool = False, length: int | None = None, lines: bool = False, control: bool = False
+) -> str | None:
     """A text (or, where allowed, null) of at most ``length`` characters and without control
-    characters (with ``lines``, tabs and line breaks pass)."""
+    characters (with ``lines``, tabs and line breaks pass; with ``control``, any: a key no one reads)."""
     if value is None and null:
         return None
     if not isinstance(value, str):
         raise _Damaged(f"{where} is not a text")
     if length is not None and len(value) > length:
         raise _Damaged(f"{where} is longer than {length} characters")
-    if (_CONTROL_BUT_LINES if lines else _CONTROL).search(value):
+    if not control and (_CONTROL_BUT_LINES if lines else _CONTROL).search(value):
         raise _Damaged(f"{where} has a control character")
     return value
 

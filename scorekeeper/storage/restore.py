@@ -102,7 +102,7 @@ def _load_game(db: Database, g: dict[str, Any]) -> None:
     for h in g["hands"]:
         db["hands"].insert(
             {
-                **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at")},
+                **{k: h.get(k) for k in ("id", "lone", "created_at", "updated_at", "deleted_at", "client_key")},
                 "game_id": g["id"],
                 "sides": json.dumps(h["sides"]),
                 "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),
