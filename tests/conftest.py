@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+import signal
 import sqlite3
 
 import flask
@@ -189,3 +190,14 @@ def csrf_token(client, url):
     match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"', page.text)
     assert match, f"no CSRF token on {url}"
     return match.group(1) or match.group(2)
+
+
+@pytest.fixture
+def servers():
+    """The servers (``python -m scorekeeper`` processes) a test starts, stopped at its end whatever happens."""
+    from benchmarks import serving  # the fault tests' servers: not imported by the quick loop's other tests
+
+    started: list = []
+    yield started
+    for process in started:
+        serving.stop(process, signal.SIGKILL)

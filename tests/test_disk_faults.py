@@ -189,15 +189,6 @@ def archive():
     shutil.rmtree(top, ignore_errors=True)
 
 
-@pytest.fixture
-def servers():
-    """The servers a test starts, stopped at its end whatever happens."""
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        serving.stop(process, signal.SIGKILL)
-
-
 def start_server(archive: Archive, port: int, prefix: list[str] = (), threads: int = 8) -> subprocess.Popen:
     """``python -m scorekeeper`` on the archive's instance (``prefix``: run through this command)."""
     command = [*prefix, serving.PYTHON, "-m", "scorekeeper", "--host", "127.0.0.1", "--port", str(port)]

@@ -156,3 +156,28 @@ def test_a_locked_phone_is_sent_to_the_password_before_a_new_game(archive):
         assert response.status_code == 302 and response.headers["Location"].startswith("/login?next=/games/new"), url
         page = stranger.get(response.headers["Location"]).text
         assert not [word for word in words if word in page]
+
+
+def test_a_tables_own_rule_set_is_behind_the_password_the_built_in_ones_are_not(archive):
+    """What people typed (a table's own rule set: its name, its values) is behind the password like every
+    other name; the built-in rule sets stay open (docs/api.md, "GET /api/variants")."""
+    from scorekeeper.services import house_rules
+    from scorekeeper.storage.db import get_db
+
+    app, _words, _scores = archive
+    with app.app_context():
+        made = house_rules.create(get_db(), "Hausregel Quittengelee", "classic", None, {"target": 3000}, None)
+    stranger, owner = app.test_client(), app.test_client()
+    assert (
+        owner.post("/login", data={"csrf_token": csrf_token(owner, "/login"), "password": "karo sieben"}).status_code
+        == 302
+    )
+    seen = owner.get("/api/variants").get_json()
+    assert [h["name"] for h in seen["house_rules"]] == ["Hausregel Quittengelee"]
+    assert "Quittengelee" in owner.get(f"/rules/house-{made.id}").text
+    listed = stranger.get("/api/variants")
+    assert listed.status_code == 200 and listed.get_json()["house_rules"] == []
+    assert len(listed.get_json()["variants"]) == len(variants.RULE_SETS) and "Quittengelee" not in listed.text
+    page = stranger.get(f"/rules/house-{made.id}")
+    assert page.status_code == 302 and "/login" in page.headers["Location"] and "Quittengelee" not in page.text
+    assert stranger.get("/rules/classic").status_code == 200

@@ -87,9 +87,10 @@ def test_a_tournament_as_it_stands(app, client):
         north_south, east_west, bye = (list(PAIRS[u]) for u in t.order)
     [table] = played["tables"]
     assert table == {
-        "table": 1, "game": game, "hands": 1, "over": False,
+        "table": 1, "game": game, "hands": 1, "over": False, "unconfirmed": [],
         "sides": [{"players": north_south, "total": 900}, {"players": east_west, "total": 120}],
     }  # fmt: skip
+    assert answer["confirm_hands"] is False  # the other side confirms no hand: none waits (unconfirmed is empty)
     assert played["sitting_out"] == [bye]
     # match points: a win 2 (the game as it stands); the bye counts the pair's average, and it has played
     # no game yet: nothing counts for it, and it stands after the pairs with a result
@@ -198,7 +199,17 @@ def test_the_docs_example_of_the_draw_is_what_the_app_answers(app, client):
 def test_the_docs_say_what_each_field_of_the_draw_means(client):
     schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     section = API_MD[API_MD.index("## `GET /api/tournaments/<id>`") :]
-    tabled = {"draw_numbers", "seating", "played", "bye_score", "ties", "table_sizes", "table_rules", "standings"}
+    tabled = {
+        "draw_numbers",
+        "seating",
+        "played",
+        "bye_score",
+        "ties",
+        "table_sizes",
+        "table_rules",
+        "confirm_hands",
+        "standings",
+    }
     assert tabled <= set(schemas["Tournament"]["properties"])
     assert _field_table(section, "| field | meaning |") == tabled
     assert _field_table(section, "A round of `seating`") == set(schemas["DrawRound"]["properties"])
@@ -318,3 +329,25 @@ def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, c
     for table, played in zip(started["seating"][0]["tables"], started["played"][0]["tables"]):
         game = client.get(f"/api/games/{played['game']}").get_json()  # no hand yet: the next deal is the first
         assert game["players"] == [name for _seat, name in _seats(table)] and game["next_dealer"] == _dealer(table)
+
+
+def test_a_table_of_six_in_three_pairs_has_three_sides_and_six_seats(app, client):
+    """Players changing partners, 14 players: tables of 4, 4 and 6 (three pairs, docs/tournaments.md,
+    "Players changing partners"); the table of six's game has three sides, its seats run 3.1 to 3.6."""
+    with app.app_context():
+        db = get_db()
+        made = service.create(
+            db, name="Partners", fmt="rotation", variant="classic", layout="4",
+            entrants=[(f"P{i}",) for i in range(14)], table_rules={6: {"variant": "six-3x2", "layout": "6-pairs"}},
+        )  # fmt: skip
+        assert made.status == SAVED, made
+        assert service.draw(db, made.id, seed=4).status == SAVED
+        assert service.start_round(db, made.id).status == SAVED
+    answer = client.get(f"/api/tournaments/{made.id}").get_json()
+    _valid("/api/tournaments/{id}", 200, answer)
+    assert answer["table_sizes"] == [4, 4, 6]
+    assert answer["table_rules"] == [{"players": 6, "variant": "six-3x2", "layout": "6-pairs", "house_rules": None}]
+    six = answer["played"][0]["tables"][2]
+    assert len(six["sides"]) == 3 and all(len(side["players"]) == 2 for side in six["sides"])
+    seated = answer["seating"][0]["tables"][2]
+    assert [s["seat"] for s in seated["seats"]] == ["3.1", "3.2", "3.3", "3.4", "3.5", "3.6"]

@@ -132,9 +132,11 @@ def test_thirteen_players_a_final_of_six_and_a_hand_from_the_grid(server):
         changes = reads.changes(dbmod.get_db(), rounds[0].tables[1].game_id)
     assert [c.entered_by for c in changes if c.action == "hand added"] == [reads.ORGANISER]
     grid = organiser.open(f"/tournaments/{tid}/grid")[1]
-    assert "the two best winning pairs" not in grid  # round 1 over: the final's pairs are known
+    assert "the tables' winners" not in html.unescape(grid)  # round 1 over: the final's pairs are known
     big = html.unescape(organiser.open(f"/tournaments/{tid}/standings")[1])
-    assert "The final table:" in big
+    final_line = re.search(r'<p class="s-final">(.*?)</p>', big, re.S).group(1)
+    # three winning pairs at a final of six: three sides, two "against"
+    assert re.sub(r"<[^>]+>", "", final_line).count(" against ") == 2 and final_line.count("<b>") == 3
     assert organiser.form(f"/tournaments/{tid}", f"/tournaments/{tid}/rounds")[0] == 302
     t, rounds = _round(app, tid)
     [table] = rounds[1].tables

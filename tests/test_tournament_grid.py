@@ -140,7 +140,7 @@ def test_a_round_ended_by_the_organiser_leaves_a_table_without_a_hand_missing():
 def test_the_final_table_is_unknown_until_the_first_round_is_over_then_its_pairs_show():
     """Tables with a final, 8 players (table 1: P0 P1 P2 P3, table 2: P4 … P7). Table 1 reaches the target
     with its second hand (hand 3, at 19:30): the round stops for table 2, which saved hand 2 at 19:20 and
-    now owes the hand in progress. The final table: "the two best winning pairs", no sides yet, and no
+    now owes the hand in progress. The final table: "the tables' winners", no sides yet, and no
     game at table 2 in round 2. Table 2 saves hand 4 (19:35; 900 : 2000): the final table is P0 & P2
     (5050, the better pair, seats 1 and 3) against P5 & P7 (2000)."""
     t = tournament("final", [(f"P{i}",) for i in range(8)])
@@ -226,21 +226,21 @@ def test_the_page_shows_each_state_the_missing_results_and_a_bye(client, app):
 def test_the_final_tables_cell_waits_for_the_first_round(client, app):
     tid = started(client)  # tables with a final, 8 players, to the target (Classic, 5000)
     page = client.get(f"/tournaments/{tid}/grid").text
-    assert "the two best winning pairs ○ not started" in cell(page, 2, 1)
+    assert "the tables' winners ○ not started" in cell(page, 2, 1)
     assert re.search(r'<td class="g-cell g-none">.*?no table this round</span></td>', page)
     assert "the final table" in page
     first, second = table_game(client, tid, 1), table_game(client, tid, 2)
     post_hand(client, first, *win_hand())
     post_hand(client, first, *win_hand())  # 8000: table 1 has reached the target, table 2 must finish its hand
     page = client.get(f"/tournaments/{tid}/grid").text
-    assert "the two best winning pairs" in cell(page, 2, 1) and "■ stopped · 0 hands" in cell(page, 1, 2)
+    assert "the tables' winners" in cell(page, 2, 1) and "■ stopped · 0 hands" in cell(page, 1, 2)
     post_hand(client, second, *small_hand())
     t, rounds = state(app, tid)
     final = core.next_tables(t, rounds)[0]
     page = client.get(f"/tournaments/{tid}/grid").text
     for side in (0, 1):
         assert " & ".join(t.side_players(final, side)) in cell(page, 2, 1)
-    assert "the two best winning pairs" not in cell(page, 2, 1) and "result missing" not in page
+    assert "the tables' winners" not in cell(page, 2, 1) and "result missing" not in page
 
 
 def test_the_organisers_page_links_the_grid_once_the_seats_are_drawn(client):
@@ -373,3 +373,16 @@ def test_the_grid_speaks_the_readers_language(client, language, words):
     tid = started(client)
     client.get(f"/prefs?lang={language}&next=/")
     assert words in client.get(f"/tournaments/{tid}/grid").text
+
+
+def test_a_table_of_five_changing_partners_shows_who_sits_out_on_its_cell(client, app):
+    """Players changing partners, 9 players (a table of four and one of five): each round's cell of the
+    table of five names who sits that Partie out (docs/tournaments.md, "Players changing partners"), the
+    player drawn k-th there in Partie k."""
+    tid = started(client, format="rotation", entrants="\n".join(f"Player{c}" for c in "ABCDEFGHI"))
+    t, _rounds = state(app, tid)
+    page = client.get(f"/tournaments/{tid}/grid").text
+    for number in range(1, 6):
+        cell = re.search(rf'id="g-{number}-2">(.*?)</td>', page, re.S).group(1)
+        assert f"sits out: {t.names[t.order[4 + number - 1]]}" in cell, number
+    assert "sits out" not in re.search(r'id="g-1-1">(.*?)</td>', page, re.S).group(1)

@@ -142,10 +142,10 @@ def test_tables_with_a_final_guide_cards_follow_the_draw_and_announce_the_final(
         assert cards[name] == [
             f"Round 1: table {table}, seat {seat} ({table}.{seat}) · Partner: {partner} · Against: {against}"
             f" · First deal: {at_table[0]}",
-            "Round 2: the final table, for the two best winning pairs",
+            "Round 2: the final table, for the tables' winners",
         ]
     page = client.get(f"/tournaments/{tid}/guide-cards").text
-    assert "Round 2 is the final table: the two best winning pairs of round 1 play it." in page
+    assert "Round 2 is the final table: the tables' winners of round 1 play it" in html.unescape(page)
 
 
 def test_tables_with_a_final_score_cards_of_round_1_then_of_the_final_table_once_it_started(client, app):

@@ -406,3 +406,28 @@ def test_three_table_winners_meet_at_a_final_table_of_six():
     assert [(p.place, p.unit) for p in places[:6]] == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 9), (3, 11)]
     # a final shared at the top: 1 match point each; 5 & 7 add both rounds: 2 + 1 mp, 3100 + 2600
     assert (places[0].match_points, places[0].points, places[0].won, places[0].played) == (3, 5700, 1, 2)
+
+
+def test_players_changing_partners_at_tables_of_four_and_five_rank_by_points_per_partie():
+    """ "Players changing partners": 9 players at a table of four (three Partien) and one of five (five
+    Partien, each sits one out: four played). The first side wins every Partie 200 to 100. At the table
+    of four the player drawn first is on the first side all three times: 600 in 3, 200 a Partie; the
+    other three 400 in 3 (133.3). At the table of five each player is on the first side in two of the four
+    Partien he plays: 600 in 4, 150 a Partie. By points per Partie he is first, the five share 2nd, the
+    other three share 7th."""
+    t = tournament("rotation", players(9), draw_order=tuple(range(9)))
+    games = [
+        Played(rnd, table.table, table.units, (200, 100), 1)
+        for rnd in range(1, t.rounds + 1)
+        for table in core.round_plan(t, rnd)[0]
+    ]
+    assert t.rounds == 5 and len(games) == 3 + 5
+    ranked = core.standings(9, t.order, games, per_game=True)
+    assert [(p.place, p.unit, p.points, p.played, p.tied) for p in ranked] == [
+        (1, 0, 600, 3, 1),
+        (2, 4, 600, 4, 5), (2, 5, 600, 4, 5), (2, 6, 600, 4, 5), (2, 7, 600, 4, 5), (2, 8, 600, 4, 5),
+        (7, 1, 400, 3, 3), (7, 2, 400, 3, 3), (7, 3, 400, 3, 3),
+    ]  # fmt: skip
+    # by totals he would be level with the five on points (600), ahead only by match points (6 to 4)
+    by_totals = core.standings(9, t.order, games)
+    assert [(p.points, p.match_points) for p in by_totals[:2]] == [(600, 6), (600, 4)]

@@ -34,9 +34,10 @@ def test_thirteen_fourteen_fifteen_players_sit_without_a_reserve(client, app):
         assert variants == [{4: ("classic", "4"), 5: ("austrian", "5"), 6: ("six-3x2", "6-pairs")}[s] for s in sizes]
         page = html.unescape(client.get(f"/tournaments/{tid}").text)
         assert page.count("t-table") >= len(sizes)
-        # the page says what each table size plays (and only the sizes the draw makes)
-        assert ("A table of 5 plays Austrian rulebook" in page) == (5 in sizes)
-        assert ("A table of 6 plays Classic Canasta, 6 players in three teams of 2" in page) == (6 in sizes)
+        # the page says what a table of five and of six plays: the draw's, and the final table's (three
+        # tables' winning pairs sit at a table of six; a winning side of three at one of five or six)
+        assert "A table of 5 plays Austrian rulebook" in page
+        assert "A table of 6 plays Classic Canasta, 6 players in three teams of 2" in page
         t, _rounds = state(app, tid)
         assert f"{len(sizes)}.{sizes[-1]}" in page  # the last seat of the draw, e.g. "3.5"
         assert sorted(u for table in _rounds[0].tables for side in table.units for u in side) == list(range(count))
@@ -62,6 +63,13 @@ def test_players_changing_partners_at_a_table_of_five_sit_out_in_turn(client, ap
     act(client, tid, "/close")
     page = client.get(f"/tournaments/{tid}").text
     assert "a Partie" in page  # tables of different sizes: the points per Partie are shown
+
+
+def test_eight_players_name_no_table_of_five_or_six(client, app):
+    """Two tables of four: the final is two pairs at a table of four; the page names no other table."""
+    tid = started(client, name="Eight", entrants="\n".join(NAMES[:8]))
+    page = html.unescape(client.get(f"/tournaments/{tid}").text)
+    assert "A table of 5 plays" not in page and "A table of 6 plays" not in page
 
 
 def test_a_count_or_rules_that_cannot_seat_everyone_are_refused(client):

@@ -41,6 +41,8 @@ class Hand:
     stock_out: bool | None = None
     lone: int | None = None
     version: int = 0  # rises with every change to this hand: a save based on an older one is refused
+    confirmed_at: str | None = None  # when the other side (or the organiser) confirmed it; None: not yet
+    confirmed_by: str | None = None  # "side 1", "side 2" … or "organiser"
 
 
 @dataclass(frozen=True)

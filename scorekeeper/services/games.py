@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
+from scorekeeper.services import confirmations
 from scorekeeper.services.tournaments import hand_guard
 from scorekeeper.services.verdicts import (
     LOCKED,
@@ -95,7 +96,8 @@ def add_hand(
     entered_by: str | None = None,
 ) -> Verdict:
     """Add the next hand (``phone``: the token of the phone that sends it, for the change log;
-    ``entered_by``: ``reads.ORGANISER`` for the organiser's hand from the director's grid). A
+    ``entered_by``: ``reads.ORGANISER`` for the organiser's hand from the director's grid, confirmed by the
+    organiser at once where the tournament asks the other side to confirm each hand). A
     key stored before answers UNCHANGED with that hand's id; a tournament's game its table's rule
     (REFUSED, ``services.tournaments.hand_guard``); a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
@@ -128,6 +130,8 @@ def add_hand(
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         changes.log_change(db, game_id, hand_id, "hand added", None, after, phone, entered_by)
+        if entered_by == reads.ORGANISER:  # the organiser's word: no side of the table to confirm it
+            confirmations.confirm_organisers(db, game_id, hand_id, phone)
         return Verdict(SAVED, id=hand_id)
 
 
@@ -153,10 +157,12 @@ def correct_hand(
     phone: str | None = None,
     entered_by: str | None = None,
 ) -> Verdict:
-    """Replace a hand's figures (logged with the entry before and after; ``entered_by`` as for
-    ``add_hand``). The same figures again answer UNCHANGED; a locked game LOCKED; the checks PROBLEMS
-    or WARNINGS; a hand changed since version ``based_on`` OVERTAKEN (with its version now). The
-    version is also a condition of the update itself."""
+    """Replace a hand's figures (logged with the entry before and after, as "hand corrected", or as "hand
+    entered again" while it waits for the other side's confirmation: ``services.confirmations``;
+    ``entered_by`` as for ``add_hand``). The same figures again answer UNCHANGED; a locked game LOCKED;
+    the checks PROBLEMS or WARNINGS; a hand changed since version ``based_on`` OVERTAKEN (with its version
+    now); SAVED with the change log's action in ``extra``. The version is also a condition of the update
+    itself."""
     with transaction.write(db):
         game = reads.get_game(db, game_id)
         hand = reads.get_hand(db, game_id, hand_id) if game else None
@@ -181,8 +187,9 @@ def correct_hand(
         if not games.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
             return Verdict(OVERTAKEN, id=hand_id, now=reads.get_hand(db, game_id, hand_id).version)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
-        changes.log_change(db, game_id, hand_id, "hand corrected", changes.entry_of(hand), after, phone, entered_by)
-        return Verdict(SAVED, id=hand_id)
+        action = confirmations.correction_action(db, game_id, hand)  # a hand not confirmed yet: entered again
+        changes.log_change(db, game_id, hand_id, action, changes.entry_of(hand), after, phone, entered_by)
+        return Verdict(SAVED, id=hand_id, extra={"action": action})
 
 
 def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Verdict:

@@ -56,8 +56,9 @@ def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, setting
 def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_end: str = "target", settings=None,
            phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
     """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
-    season_points, bye_score, ties): SAVED with its id, or PROBLEMS when the entrants cannot play the
-    format. Its evening in the archive is made when its first round starts, with the players as they are then."""
+    season_points, bye_score, ties, table_rules, confirm_hands): SAVED with its id, or PROBLEMS when the
+    entrants cannot play the format. Its evening in the archive is made when its first round starts, with
+    the players as they are then."""
     problems = _problems(fmt, entrants, fields.get("table_rules"))
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
@@ -273,7 +274,8 @@ def end_round(db: Database, tournament_id: int, number: int, phone: str | None =
 def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
     """Close the tournament: its standings and season points are final and its games read-only.
     A game still open for corrections on its sheet is locked with it (on its change log). REFUSED
-    while a round is being played or before any round, or when closed already."""
+    while a round is being played or before any round, while a hand waits for its confirmation (where the
+    tournament asks for them: ``services.confirmations``), or when closed already."""
     with transaction.write(db):
         t = tournament_reads.get(db, tournament_id)
         if t is None:
@@ -286,6 +288,14 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         playing = next((r for r in rounds if not r.complete), None)
         if playing is not None:
             return _refused(N_("Round %(round)s is still being played."), round=playing.number)
+        waiting = tournament_reads.unconfirmed(db, t)  # the standings it keeps stand on confirmed hands only
+        if waiting:
+            return _refused(
+                N_(
+                    "Hands not confirmed yet: %(count)s. Confirm them (listed on this page), then close the tournament."
+                ),
+                count=len(waiting),
+            )
         for game_id in tournament_reads.open_for_corrections(db, t.id):  # the close locks them: read-only from now
             games.reopen_game(db, game_id, False)
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)

@@ -29,7 +29,7 @@ from scorekeeper.storage.export_values import (  # the checked values, shared wi
     _time,
     _unique,
 )
-from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
+from scorekeeper.storage.reads import ACTIONS, ENTERED_BY, ORGANISER, confirming_side
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
@@ -231,6 +231,7 @@ def _check_hand(h: dict[str, Any], at: str, rules: variants.RuleSet, hand_ids: s
         _time(h.get(key), f"{at}.{key}", null=key == "deleted_at")
     if h.get("stock_out") not in (None, True, False):
         raise _Damaged(f"{at}.stock_out is not true, false or null")
+    _check_confirmed(h, at, rules.sides)
     problems: list[checks.Problem] = []
     if not isinstance(h["sides"], list) or len(h["sides"]) != rules.sides:
         raise _Damaged(f"{at}.sides are not {rules.sides} sides")
@@ -239,6 +240,19 @@ def _check_hand(h: dict[str, Any], at: str, rules: variants.RuleSet, hand_ids: s
     checks.read_lone(rules, h.get("lone"), problems)
     if problems:
         raise _Damaged(f"{at}: {problems[0].message}")
+
+
+def _check_confirmed(h: dict[str, Any], at: str, sides: int) -> None:
+    """Who confirmed a hand and when (both null: not confirmed): a side of its game ("side 1" …) or the
+    organiser."""
+    by = h.get("confirmed_by")
+    _time(h.get("confirmed_at"), f"{at}.confirmed_at", null=True)
+    if (h.get("confirmed_at") is None) != (by is None):
+        raise _Damaged(f"{at}.confirmed_at and confirmed_by are not given together")
+    if by is not None and by != ORGANISER:
+        side = confirming_side(by) if isinstance(by, str) else None
+        if side is None or not 0 <= side < sides or by != f"side {side + 1}":
+            raise _Damaged(f"{at}.confirmed_by is not a side of its game or the organiser")
 
 
 def validate(data: Any) -> dict[str, Any]:

@@ -51,6 +51,8 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
             raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
         _check_round_end(t, where)
+        if t.get("confirm_hands") not in (None, True, False):
+            raise _Damaged(f"{where}.confirm_hands is not true or false")
         for key, allowed in (("bye_score", tournament_rules.BYE_SCORES), ("ties", tournament_rules.TIE_RULES)):
             if t.get(key) is not None and t[key] not in allowed:
                 raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
@@ -151,7 +153,7 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
             if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
                 raise _Damaged(f"{where}.entrants[{k}] has an empty name")
     # the form's rules (no one twice, in any case, Unicode form or look-alike), then each name as kept
-    problem = tournament_rules.names_problem(t["format"], [tuple(e) for e in entrants])
+    problem = tournament_rules.names_problem(tournament_rules.pairs(t["format"]), [tuple(e) for e in entrants])
     if problem is not None:
         raise _Damaged(f"{where}.entrants: {problem.message}")
     for k, entrant in enumerate(entrants):
@@ -163,7 +165,7 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
         if any(e not in entrants for e in _list(t["checked_in"], f"{where}.checked_in")):
             raise _Damaged(f"{where}.checked_in are not entrants of the tournament")
     if t.get("checked_in") is not None and t.get("seed") is None:
-        if any(len(e) != (2 if t["format"] == "mitchell" else 1) for e in entrants):
+        if any(len(e) != (2 if tournament_rules.format_of(t["format"]).pairs else 1) for e in entrants):
             raise _Damaged(f"{where}.entrants cannot play its format")
     elif tournament_rules.entrant_problems(t["format"], entrants):
         raise _Damaged(f"{where}.entrants cannot play its format")

@@ -182,6 +182,22 @@ def update_hand(
     return True
 
 
+def confirm_hand(db: Database, game_id: int, hand_id: int, version: int, by: str) -> bool:
+    """Mark a hand confirmed (``by``: "side 1" … or "organiser") if it is still at ``version`` and not
+    confirmed yet (decided by the update itself): False otherwise. Its figures and version stay as they are;
+    the game gets a new version, so the phones following it show the confirmation."""
+    assert db.conn.in_transaction
+    now = transaction.utc_now()
+    done = db.execute(
+        "update hands set confirmed_at = ?, confirmed_by = ? where id = ? and game_id = ? and deleted_at is null "
+        "and confirmed_at is null and version = ?",
+        [now, by, hand_id, game_id, version],
+    ).rowcount
+    if done:
+        _bump(db, game_id, now)
+    return bool(done)
+
+
 def delete_hand(db: Database, game_id: int, hand_id: int) -> bool:
     """Delete a hand, keeping it so the deletion can be undone; False if there was none to delete."""
     now = transaction.utc_now()

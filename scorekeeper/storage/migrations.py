@@ -408,3 +408,13 @@ def m022_tournament_checkin(db: Database) -> None:
     names, as in ``entrants``; null until a check-in is saved, when the draw seats everyone). The draw
     seats only those checked in (docs/tournaments.md)."""
     db.execute("alter table tournaments add column checked_in text")
+
+
+@migrations()
+def m023_confirmed_hands(db: Database) -> None:
+    """The other side confirms each hand (docs/tournaments.md): a tournament's choice (0: off), and per hand
+    when it was confirmed and by whom ("side 1", "side 2" … or "organiser"; null: not confirmed yet, which
+    counts only at the tables of a tournament with the choice on)."""
+    db.execute("alter table tournaments add column confirm_hands integer not null default 0")
+    db.execute("alter table hands add column confirmed_at text")
+    db.execute("alter table hands add column confirmed_by text")

@@ -31,11 +31,26 @@ ACTIONS = (
     "archive imported",
     "house rules created",
     "house rules changed",
+    # a hand not confirmed yet, corrected: the entering side's draft replaced, not a correction on record
+    "hand entered again",
+    "hand confirmed",  # by a side of the table (or the organiser): ``after`` says who, and the version seen
 )
 
 # Who entered a change when it was not the table's own phone (the change log's ``entered_by``).
 ORGANISER = "organiser"  # a hand entered or corrected by the organiser from the director's grid
 ENTERED_BY = (ORGANISER,)
+
+
+def side_confirmer(side: int) -> str:
+    """How a hand's ``confirmed_by`` names the side (0, 1 …) that confirmed it: "side 1", "side 2" …"""
+    return f"side {side + 1}"
+
+
+def confirming_side(confirmed_by: str | None) -> int | None:
+    """The side (0, 1 …) that confirmed a hand, or None (not confirmed, or by the organiser)."""
+    if confirmed_by and confirmed_by.startswith("side ") and confirmed_by[5:].isdigit():
+        return int(confirmed_by[5:]) - 1
+    return None
 
 
 def valid_id(value: int) -> bool:
@@ -75,6 +90,8 @@ def hand_from_row(row: dict[str, Any]) -> Hand:
         None if stock_out is None else bool(stock_out),
         row.get("lone"),
         row.get("version") or 0,
+        row.get("confirmed_at"),
+        row.get("confirmed_by"),
     )
 
 

@@ -57,6 +57,7 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
         bye_score=row["bye_score"],
         ties=row["ties"],
         table_rules=table_rules(_json(row["table_rules"])),
+        confirm_hands=bool(row["confirm_hands"]),
     )
 
 
@@ -113,12 +114,14 @@ def _moment(text: str | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def _table(db: Database, row: dict[str, Any]) -> core.TableState:
-    """A table's game as it stands: totals at its end (or now), when each hand was saved."""
+def _table(db: Database, row: dict[str, Any], confirming: bool) -> core.TableState:
+    """A table's game as it stands: totals at its end (or now), when each hand was saved, the hands not
+    confirmed yet (``confirming``: the tournament asks the other side to confirm each hand)."""
     game = reads.get_game(db, row["game_id"])
     running = reads.running_of(db, row["game_id"])
     rows = db.execute(
-        "select created_at, id from hands where game_id = ? and deleted_at is null order by id", [row["game_id"]]
+        "select created_at, id, confirmed_at from hands where game_id = ? and deleted_at is null order by id",
+        [row["game_id"]],
     ).fetchall()
     saved = tuple(_moment(r[0]) for r in rows)
     totals = tuple(running.final_totals) if running else (0, 0)
@@ -128,6 +131,7 @@ def _table(db: Database, row: dict[str, Any]) -> core.TableState:
     return core.TableState(
         row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished,
         hand_ids=tuple(r[1] for r in rows), ended_by=_ended_by(running, rows),
+        unconfirmed=tuple(r[1] for r in rows if r[2] is None) if confirming else (),
     )  # fmt: skip
 
 
@@ -168,7 +172,7 @@ def _rounds(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list
     out = []
     for r in db.query(sql, args):
         tables = [
-            _table(db, row)
+            _table(db, row, t.confirm_hands)
             for row in db.query(
                 "select * from tournament_games where tournament_id = ? and round = ? order by table_no",
                 [t.id, r["round"]],
@@ -176,6 +180,44 @@ def _rounds(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list
         ]
         out.append(core.round_state(t, r["round"], _moment(r["started_at"]), _moment(r["ended_at"]), tables))
     return out
+
+
+@dataclass(frozen=True)
+class Unconfirmed:
+    """A hand of a tournament's table that the other side has not confirmed yet: where, its number in its
+    game, and the version a confirmation must have seen."""
+
+    round: int
+    table: int
+    game_id: int
+    hand_id: int
+    number: int
+    version: int
+
+
+def unconfirmed(db: Database, t: core.Tournament) -> list[Unconfirmed]:
+    """The hands of a tournament's tables not confirmed yet, round by round, table by table, hand by hand
+    (none where the tournament does not ask for confirmations)."""
+    if not t.confirm_hands:
+        return []
+    rows = db.execute(
+        "select tg.round, tg.table_no, h.game_id, h.id, (select count(*) from hands o where o.game_id = h.game_id"
+        " and o.deleted_at is null and o.id <= h.id), h.version from tournament_games tg"
+        " join hands h on h.game_id = tg.game_id and h.deleted_at is null and h.confirmed_at is null"
+        " where tg.tournament_id = ? order by tg.round, tg.table_no, h.id",
+        [t.id],
+    ).fetchall()
+    return [Unconfirmed(*row) for row in rows]
+
+
+def confirms_hands(db: Database, game_id: int) -> bool:
+    """Whether a game's hands wait for the other side's confirmation: a game of a tournament that asks for it."""
+    row = db.execute(
+        "select t.confirm_hands from tournament_games tg join tournaments t on t.id = tg.tournament_id"
+        " where tg.game_id = ?",
+        [game_id],
+    ).fetchone()
+    return bool(row and row[0])
 
 
 @dataclass(frozen=True)

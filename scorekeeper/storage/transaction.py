@@ -28,8 +28,7 @@ def write(db: Database) -> Iterator[Database]:
         try:
             yield db
         except BaseException:
-            db.conn.execute("ROLLBACK TO nested_write")
-            db.conn.execute("RELEASE nested_write")
+            _rollback_savepoint(db)
             raise
         else:
             db.conn.execute("RELEASE nested_write")
@@ -61,6 +60,18 @@ def write(db: Database) -> Iterator[Database]:
             raise (unavailable(error) or error) from error
     finally:
         _WRITERS.release()
+
+
+def _rollback_savepoint(db: Database) -> None:
+    """Undo a nested write. A full or failing disk may have made SQLite roll the whole transaction
+    back already, savepoint and all: then there is nothing to undo here, and the error that did it
+    (raised on) tells the phone why, not "no such savepoint"."""
+    try:
+        db.conn.execute("ROLLBACK TO nested_write")
+        db.conn.execute("RELEASE nested_write")
+    except sqlite3.OperationalError:
+        if db.conn.in_transaction:  # the savepoint should still be there: a real error
+            raise
 
 
 def _rollback(db: Database) -> None:

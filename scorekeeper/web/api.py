@@ -18,7 +18,7 @@ from scorekeeper.core import checks, scoring, sheet, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api_tournaments, i18n, openapi
+from scorekeeper.web import access, answers, api_tournaments, i18n, openapi
 from scorekeeper.web import api_models as m
 from scorekeeper.web.teams import team_request
 
@@ -129,11 +129,13 @@ def json_body() -> Any:
 
 @bp.get("/variants")
 def list_variants():
-    """Every rule set with its target and opening-minimum table."""
+    """Every rule set with its target and opening-minimum table; the table's own rule sets (names and
+    values people typed) only for a phone that may read the archive (with a password: unlocked)."""
+    own = reads.all_house_rules(get_db()) if access.unlocked() else []
     return jsonify(
         m.Variants(
             variants=[_variant(variants.configure(r)) for r in variants.RULE_SETS.values()],
-            house_rules=[_house(row) for row in reads.all_house_rules(get_db())],
+            house_rules=[_house(row) for row in own],
         )
     )
 
@@ -257,6 +259,7 @@ def _hand(row: sheet.SheetHand) -> m.Hand:
         entry=row.hand.sides,
         sides=[_side_score(*each) for each in zip(outcome.scores, outcome.totals, outcome.opening_minimums)],
         after_end=row.after_end,
+        confirmed_by=row.hand.confirmed_by,
     )
 
 

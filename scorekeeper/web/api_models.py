@@ -402,6 +402,14 @@ class Hand(TypedDict, closed=True):
     entry: Annotated[list[Side], Field(description="the SIDE objects as typed")]
     sides: list[SideScore]
     after_end: Annotated[bool, Field(description="recorded after the hand that ended the game")]
+    confirmed_by: Annotated[
+        str | None,
+        Field(
+            pattern=r"^(side [1-9]|organiser)$",
+            description='who confirmed it where its tournament asks the other side to: "side 1", "side 2" … (the '
+            'game\'s sides in order) or "organiser"; null: not confirmed yet, or never asked (any other game)',
+        ),
+    ]
 
 
 class Game(Result, closed=True):

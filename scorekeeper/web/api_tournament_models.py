@@ -48,6 +48,10 @@ class TournamentTable(TypedDict, closed=True):
     sides: Annotated[list[TournamentSide], Field(min_length=2, max_length=3)]
     hands: Count
     over: Annotated[bool, Field(description="the round is over at this table")]
+    unconfirmed: Annotated[
+        list[Id],
+        Field(description="the numbers of its hands the other side has not confirmed yet (confirm_hands); else empty"),
+    ]
 
 
 class TournamentRound(TypedDict, closed=True):
@@ -76,6 +80,12 @@ class Standing(TypedDict, closed=True):
     played: Count
     byes: Count
     shared: Annotated[Count, Field(description="how many entrants (pairs or players) share this place; 1: none")]
+    line: Annotated[
+        int,
+        Field(
+            ge=-1, description="partners of one side of tables with a final share a line number; -1: a line of its own"
+        ),
+    ]
     season_points: Annotated[
         float | None,
         Field(
@@ -92,7 +102,9 @@ class DrawSeat(TypedDict, closed=True):
     seat: Annotated[
         str,
         Field(
-            pattern=SEAT, description='"table.seat": "1.3" is table 1, seat 3; seats 1 and 3 partners against 2 and 4'
+            pattern=SEAT,
+            description='"table.seat": "1.3" is table 1, seat 3; at a table of four seats 1 and 3 partners against '
+            "2 and 4 (five and six: as the table's rule set seats them)",
         ),
     ]
     name: str
@@ -139,6 +151,7 @@ class Tournament(TypedDict, closed=True):
     rounds: Annotated[int, Field(ge=1, description="the rounds the format plays")]
     bye_score: Annotated[ByeScore, Field(description="what a round sat out counts: the pair's average, a win, nothing")]
     ties: Annotated[TieRule, Field(description="entrants level on everything: shared places, or by lot (draw number)")]
+    confirm_hands: Annotated[bool, Field(description="the other side confirms each hand saved at a table")]
     table_rules: Annotated[list[TableRules], Field(description="what tables of five and six play, where chosen")]
     table_sizes: Annotated[list[int], Field(description="the players at each table the draw makes, table 1 first")]
     season_points: Annotated[list[Count], Field(description="by place: the first for place 1, …")]

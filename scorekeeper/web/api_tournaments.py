@@ -46,10 +46,12 @@ def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
                 table=table.table,
                 game=table.game_id,
                 sides=[
-                    tm.TournamentSide(players=t.side_players(table, side), total=table.totals[side]) for side in (0, 1)
+                    tm.TournamentSide(players=t.side_players(table, side), total=table.totals[side])
+                    for side in range(len(table.units))
                 ],
                 hands=len(table.hands),
                 over=table.done,
+                unconfirmed=table.unconfirmed_numbers,
             )
             for table in r.tables
         ],
@@ -131,6 +133,7 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
         rounds=t.rounds,
         bye_score=t.bye_score,
         ties=t.ties,
+        confirm_hands=t.confirm_hands,
         table_rules=[
             tm.TableRules(players=size, variant=r.variant, layout=r.layout, house_rules=r.house_rules_id)
             for size, r in sorted(t.table_rules.items())
@@ -154,6 +157,7 @@ def answer(db: Database, t: core.Tournament) -> tm.Tournament:
                 played=p.played,
                 byes=p.byes,
                 shared=p.tied,
+                line=p.line,
                 season_points=_season_points(t, p),
             )
             for p in places

@@ -7,6 +7,7 @@ ids marked with ``N_`` and translated here, at the edge.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +204,23 @@ def init_app(app) -> None:
     app.jinja_env.globals.setdefault("ngettext", ngettext)
     app.jinja_env.filters["join_seats"] = seats_label
     app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["local_time"] = local_time
+
+
+def local_time(stored: str | None, shape: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored moment (ISO 8601, UTC) as the clock on the wall of the server's room reads it: in the
+    server's own time zone, as people at the table read the time (06:45 UTC is 11:45 at UTC+5). A
+    moment without its zone (an old or edited file) is read as UTC; one that cannot be read is shown
+    as it is."""
+    if not stored:
+        return ""
+    try:
+        moment = datetime.fromisoformat(stored)
+    except ValueError:
+        return stored
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    try:
+        return moment.astimezone().strftime(shape)
+    except (OverflowError, OSError, ValueError):  # beyond what the system's clock can convert
+        return stored[:16].replace("T", " ")

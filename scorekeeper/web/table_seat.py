@@ -21,7 +21,8 @@ class TableSeat:
     """A tournament's game: its tournament, round and table, and its round's state at this table
     (PLAYING, STOPPED: each table finishes the hand in progress, DONE, CLOSED: the tournament is closed and
     its games read-only); ``ends``: a timed round's end; what ends a round (``round_end``: "target",
-    "hands" or "minutes", with ``round_length`` its hands or minutes)."""
+    "hands" or "minutes", with ``round_length`` its hands or minutes); ``confirms``: the other side confirms
+    each hand (docs/tournaments.md)."""
 
     id: int
     name: str
@@ -31,6 +32,7 @@ class TableSeat:
     ends: datetime | None = None
     round_end: str = "target"
     round_length: int | None = None
+    confirms: bool = False
 
     @property
     def done(self) -> bool:
@@ -73,4 +75,7 @@ def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
         kind = PLAYING
     length = {"hands": t.round_hands, "minutes": t.round_minutes}.get(t.round_end)
     ends = state.clock.ends if state.clock else None
-    return TableSeat(t.id, t.name, state.number, table.table, kind, ends, t.round_end if length else "target", length)
+    return TableSeat(
+        t.id, t.name, state.number, table.table, kind, ends, t.round_end if length else "target", length,
+        t.confirm_hands,
+    )  # fmt: skip

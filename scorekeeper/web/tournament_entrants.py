@@ -83,7 +83,7 @@ def _walk_ins_checked(form: CheckInForm, t: core.Tournament) -> bool:
     if not walk_ins and not any(0 <= i < len(t.entrants) for i in form.present.data or ()):
         form.present.errors = [gettext("Tick who has come, or add the walk-ins.")]
         return False
-    problem = names_problem(t.format, [*t.entrants, *walk_ins])
+    problem = names_problem(t.kind.pairs, [*t.entrants, *walk_ins])
     if problem:
         form.walk_ins.errors = [problem]
         return False
@@ -152,7 +152,7 @@ def _name_checked(form: ReplaceForm) -> bool:
     if PAIR_SPLIT.search(name):  # a seat is one player's, a pair's too
         form.name.errors = [gettext("One player takes the seat: a name without “&”, “+” or “/”.")]
         return False
-    problem = names_problem("final", [(name,)])
+    problem = names_problem(False, [(name,)])
     if problem:
         form.name.errors = [problem]
         return False

@@ -78,10 +78,10 @@ def table_rule_choices(house: list[Any], size: int, three_pairs: bool = False) -
     return out
 
 
-def names_problem(fmt: str, entrants: list[tuple[str, ...]]) -> str | None:
+def names_problem(pairs: bool, entrants: list[tuple[str, ...]]) -> str | None:
     """What the names of a list of entrants cannot be, as the page says it, or None (the core's rules,
     which the import applies too: ``core.tournaments.entrants``)."""
-    problem = core.names_problem(fmt, entrants)
+    problem = core.names_problem(pairs, entrants)
     return problem_message(problem) if problem else None
 
 
@@ -129,6 +129,7 @@ class TournamentForm(FlaskForm):
     ties = RadioField(
         N_("Entrants level on everything"), choices=[SelectChoice(k, v) for k, v in TIE_NAMES.items()], default="shared"
     )
+    confirm_hands = BooleanField(N_("The other side confirms each hand"))
 
     def offer_table_rules(self, house: list[Any]) -> None:
         """The choices of rules for tables of five and six (translated), the first chosen where nothing is."""
@@ -164,7 +165,7 @@ class TournamentForm(FlaskForm):
         the target's and season points' form."""
         ok = True
         entrants = self.entrant_list()
-        problem = names_problem(self.format.data, entrants)
+        problem = names_problem(core.pairs(self.format.data), entrants)
         if problem:
             self.entrants.errors = [problem]
             return False

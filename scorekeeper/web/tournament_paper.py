@@ -189,7 +189,7 @@ def _said(stop: Stop) -> tuple[str, str]:
     if stop.kind == BYE:
         return gettext("Round %(round)s: sits out", round=stop.round), ""
     if stop.kind == FINAL:
-        return gettext("Round %(round)s: the final table, for the two best winning pairs", round=stop.round), ""
+        return gettext("Round %(round)s: the final table, for the tables' winners", round=stop.round), ""
     where = dict(round=stop.round, table=stop.table)
     if len(stop.seats) == 1:
         seat = stop.seats[0]

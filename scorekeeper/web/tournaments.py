@@ -17,7 +17,7 @@ from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
-from scorekeeper.web import i18n, table_seat
+from scorekeeper.web import i18n, table_seat, tournament_confirm
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import (
     BYE_SHORT_NAMES,
@@ -48,9 +48,10 @@ def _rules_name(t: core.Tournament) -> str:
 
 
 def _size_rules(t: core.Tournament) -> list[tuple[int, str]]:
-    """What the tables of five and six the draw makes play, as the page names it: (size, rule set · seating)."""
+    """What the tables of five and six the tournament may play (the draw's, its final's) play, as the page
+    names it: (size, rule set · seating)."""
     out = []
-    for size in sorted(set(t.table_sizes) & set(t.table_rules)):
+    for size in sorted(t.kind.played_sizes(t.table_sizes) & set(t.table_rules)):
         rules = t.table_rules[size]
         own = reads.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
         name = own.name if own else gettext(variants.get(rules.variant).name)
@@ -88,7 +89,7 @@ def _as_typed(t: core.Tournament) -> dict:
         name=t.name, format=t.format, rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
         round_end=t.round_end, round_hands=t.round_hands or 3, round_minutes=t.round_minutes or 50, target=t.target,
         entrants="\n".join(" & ".join(e) for e in t.entrants), season_points=", ".join(map(str, t.season_points)),
-        bye_score=t.bye_score, ties=t.ties, **{
+        bye_score=t.bye_score, ties=t.ties, confirm_hands=t.confirm_hands, **{
             f"rules_{size}": f"{f'house-{r.house_rules_id}' if r.house_rules_id else r.variant}:{r.layout}"
             for size, r in t.table_rules.items()
         },
@@ -112,6 +113,7 @@ def _tournament_form(t: core.Tournament | None):
             house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
             round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
             bye_score=form.bye_score.data, ties=form.ties.data, table_rules=form.table_rules(), phone=phone_token(),
+            confirm_hands=bool(form.confirm_hands.data),
         )  # fmt: skip
         if t is None:
             outcome = service.create(get_db(), **fields)
@@ -180,6 +182,7 @@ def organiser_page(t: core.Tournament, status: int = 200, **forms):
         size_rules=_size_rules(t),
         places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete, action_name=_action_name, checked_in=checked_in,
+        unconfirmed=tournament_confirm.listed(get_db(), t),
         tables=core.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)), **forms,
     ), status  # fmt: skip
 
@@ -236,13 +239,17 @@ def draw(tournament_id: int):
 @bp.post("/tournaments/<int:tournament_id>/rounds")
 def start_round(tournament_id: int):
     outcome = service.start_round(get_db(), tournament_id, phone=phone_token())
-    return _act(tournament_id, outcome, gettext("Round %(round)s has started.", round=outcome.id))
+    answer = _act(tournament_id, outcome, gettext("Round %(round)s has started.", round=outcome.id))
+    tournament_confirm.say_unconfirmed(tournament_id)  # the round before has ended: its hands still waiting
+    return answer
 
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/end")
 def end_round(tournament_id: int, number: int):
     outcome = service.end_round(get_db(), tournament_id, number, phone=phone_token())
-    return _act(tournament_id, outcome, gettext("Round %(round)s is over at every table.", round=number))
+    answer = _act(tournament_id, outcome, gettext("Round %(round)s is over at every table.", round=number))
+    tournament_confirm.say_unconfirmed(tournament_id)
+    return answer
 
 
 @bp.post("/tournaments/<int:tournament_id>/close")

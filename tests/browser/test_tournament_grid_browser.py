@@ -154,7 +154,7 @@ def test_the_grid_follows_a_save_and_a_hand_from_it_is_the_organisers(chromium, 
     laptop.get_by_role("link", name="The director's grid").click()
     laptop.wait_for_url(re.compile(rf"/tournaments/{tid}/grid$"))
     expect(laptop.locator("#g-1-1")).to_contain_text("playing · 0 hands")
-    expect(laptop.locator("#g-2-1")).to_contain_text("the two best winning pairs")
+    expect(laptop.locator("#g-2-1")).to_contain_text("the tables' winners")
     laptop.evaluate("window.sameDocument = true")  # gone if the page were loaded again
 
     delays = []

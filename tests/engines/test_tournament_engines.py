@@ -340,3 +340,44 @@ def test_screenshots_of_the_directors_pages_on_a_phone(engines, display, server,
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-{name}-{asked}-{scheme}.png")
         assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def confirming(server):
+    """Two pairs whose tournament asks the other side to confirm each hand, round 1 started: its table's
+    game (a hand is posted there by each test that needs one)."""
+    base, app = server
+    tid = tournament(app, ["Maximilian & Konstanze", "Hannelore & Bartholomäus"], confirm_hands=True)
+    return seated(app, tid, 1)[0]
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_the_other_side_confirms_a_hand_in_every_engine(engines, display, server, confirming, engine_name, scheme):
+    """A hand saved at a table that confirms: the sheet's box asks the other side, at 390 and 320 px
+    nothing scrolls sideways and no word is broken; a tap on a side's button confirms it and the box
+    and the mark are gone."""
+    base, _app = server
+    post_over_http(base, confirming, (150, 130))
+    with phone_in(engines, display, engine_name, scheme) as phone:
+        phone.fresh(base)
+        phone.go(f"{base}/games/{confirming}")
+        box = phone.find(".confirm-hand")
+        assert "the other side checks it" in box.text
+        problems = []
+        for asked in (390, 320):
+            width = phone.size(asked)
+            found = phone.js(f"return ({MEASURE})()")
+            if found["width"] > found["viewport"]:
+                problems.append(f"at {width} px: {found['width']} px wide")
+            problems += [f"at {width} px: {word}" for word in found["broken"]]
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-tournament-confirm-{asked}-{scheme}.png")
+        assert not problems, f"{engine_name}, {scheme}:\n" + "\n".join(problems)
+        assert len(phone.all(".confirm-hand")) == 1, "a hand of an earlier run is still waiting"
+        buttons = {b.text: b for b in phone.all(".confirm-hand button")}  # one a side, in the game's order
+        assert sorted(buttons) == ["Confirmed by Hannelore & Bartholomäus", "Confirmed by Maximilian & Konstanze"]
+        phone.tap(buttons["Confirmed by Hannelore & Bartholomäus"])
+        phone.gone(".confirm-hand")
+        assert "confirmed by Hannelore & Bartholomäus" in phone.find(".flash").text
+        assert not phone.all(".unconfirmed-mark")

@@ -2,18 +2,19 @@
 by the format's movement, when a table's round is over, the ranking with its tie rules, the final
 table and the season points. Pure: no Flask, no database; the storage keeps what is decided here.
 
-The formats, one module each in ``formats/`` with their registry:
+The formats, one module each in ``formats/`` with their registry (``formats/__init__.py``):
 
-- ``final`` — tables with a final: players drawn to seats ("1.3" = table 1, seat 3; seats 1 and 3
-  are partners against 2 and 4). Round 1 ends for everyone when a side at one table reaches the
-  target: every other table finishes the hand in progress. The winning pair of each table qualifies;
-  the two best qualifying pairs play the final table (round 2).
+- ``final`` — tables with a final: players drawn to seats at tables of four, five and six ("1.3" =
+  table 1, seat 3). Round 1 ends for everyone when a side at one table reaches the target: every other
+  table finishes the hand in progress. Each table's winning side qualifies; the tables' winners meet at
+  the final table where they fit one, else the best two (round 2).
 - ``mitchell`` — pairs moving between tables: North–South pairs keep their table, East–West pairs
   move to the next higher table after each round (the last to table 1). An odd number of pairs adds
   an empty North–South place at the last table: the East–West pair that comes to it sits the round
   out (a bye).
-- ``rotation`` — players changing partners: each table of four plays three Partien, N–S against
-  E–W, then N–E against S–W, then N–W against S–E, the first deal passing to the left each Partie.
+- ``rotation`` — players changing partners: a table of four plays three Partien, N–S against E–W,
+  then N–E against S–W, then N–W against S–E; a table of five five Partien (one sits out each), a
+  table of six five Partien in three pairs; every two players of a table partner once.
 """
 
 from scorekeeper.core.messages import N_, Problem

@@ -34,10 +34,11 @@ def parse_entrants(fmt: str, text: str | None) -> list[tuple[str, ...]]:
     return [(line,) for line in lines]
 
 
-def names_problem(fmt: str, entrants: Sequence[Sequence[str]]) -> Problem | None:
+def names_problem(pairs: bool, entrants: Sequence[Sequence[str]]) -> Problem | None:
     """What the names of a list of entrants cannot be (field ``entrants``), or None: each name at most
     NAME_MOST characters, all visible; no name twice on the list (any case, Unicode forms and
-    look-alikes counted as one: ``names.skeleton``); one player a line outside the pairs' format."""
+    look-alikes counted as one: ``names.skeleton``); one player a line where the format is not
+    entered as pairs (``pairs``: the format's, as ``pairs(fmt)`` says)."""
     seen: set[str] = set()
     for name in (n for e in entrants for n in e):
         if len(name) > NAME_MOST or names.invisible(name):
@@ -48,6 +49,6 @@ def names_problem(fmt: str, entrants: Sequence[Sequence[str]]) -> Problem | None
         if names.skeleton(name) in seen:
             return Problem(None, "entrants", N_("%(name)s is on the list twice; add an initial."), {"name": name})
         seen.add(names.skeleton(name))
-    if not pairs(fmt) and any(PAIR_SPLIT.search(e[0]) for e in entrants if e):
+    if not pairs and any(PAIR_SPLIT.search(e[0]) for e in entrants if e):
         return Problem(None, "entrants", N_("One player a line here: pairs are for “Pairs moving between tables”."))
     return None

@@ -5,7 +5,7 @@ rounds as they stand."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Sequence
 
@@ -28,7 +28,8 @@ NO_HAND, LAST_HAND = "no hand", "last hand"
 @dataclass(frozen=True)
 class Cell:
     """One table in one round. ``sides``: the players of each side (a bye: the pair sitting out; empty:
-    not known yet); ``totals`` once the round has started; ``missing``: NO_HAND, LAST_HAND or None."""
+    not known yet); ``totals`` once the round has started; ``missing``: NO_HAND, LAST_HAND or None;
+    ``unconfirmed``: the numbers of its hands the other side has not confirmed yet."""
 
     round: int
     table: int
@@ -38,6 +39,8 @@ class Cell:
     hands: int = 0
     game_id: int | None = None
     missing: str | None = None
+    sitting_out: tuple[str, ...] = ()  # who sits this Partie out at the table (players changing partners at five)
+    unconfirmed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,10 @@ def _played(t: Tournament, state: RoundState, table: TableState, now: datetime) 
         missing = NO_HAND
     elif kind == STOPPED:
         missing = LAST_HAND
-    return Cell(state.number, table.table, kind, _sides(t, table), table.totals, hands, table.game_id, missing)
+    return Cell(
+        state.number, table.table, kind, _sides(t, table), table.totals, hands, table.game_id, missing,
+        unconfirmed=tuple(table.unconfirmed_numbers),
+    )  # fmt: skip
 
 
 def _bye(t: Tournament, bye: Bye) -> Cell:
@@ -90,16 +96,27 @@ def _planned(t: Tournament, rounds: Sequence[RoundState], number: int) -> list[C
         tables, byes = next_tables(t, rounds), []
     else:
         tables, byes = t.kind.plan(t, number)
-    return [Cell(number, table.table, NOT_STARTED, _sides(t, table)) for table in tables] + [
-        _bye(t, bye) for bye in byes
-    ]
+    return _with_byes(t, [Cell(number, table.table, NOT_STARTED, _sides(t, table)) for table in tables], byes)
 
 
 def _column(t: Tournament, rounds: Sequence[RoundState], number: int, now: datetime) -> list[Cell]:
     if number > len(rounds):
         return _planned(t, rounds, number)
     state = rounds[number - 1]
-    return [_played(t, state, table, now) for table in state.tables] + [_bye(t, bye) for bye in state.byes]
+    return _with_byes(t, [_played(t, state, table, now) for table in state.tables], state.byes)
+
+
+def _with_byes(t: Tournament, cells: list[Cell], byes: Sequence[Bye]) -> list[Cell]:
+    """A round's cells with who sits out: at a table that plays (a Partie at a table of five) on its cell,
+    else a cell of its own (the Mitchell movement's empty table)."""
+    out = list(cells)
+    for bye in byes:
+        at = next((k for k, cell in enumerate(out) if cell.table == bye.table), None)
+        if at is None:
+            out.append(_bye(t, bye))
+        else:
+            out[at] = replace(out[at], sitting_out=out[at].sitting_out + tuple(t.entrants[bye.unit]))
+    return out
 
 
 def grid(t: Tournament, rounds: Sequence[RoundState], now: datetime) -> Grid:

@@ -89,6 +89,12 @@ class TableState:
     done: bool = False
     hand_ids: tuple[int, ...] = ()  # the hands' numbers, in the order they were saved (across all games)
     ended_by: int | None = None  # the number of the hand that took the game to its end (a finished game)
+    unconfirmed: tuple[int, ...] = ()  # the hands (ids) the other side has not confirmed yet (when it is asked to)
+
+    @property
+    def unconfirmed_numbers(self) -> list[int]:
+        """The numbers (1, 2 …) in the game of the hands not confirmed yet."""
+        return [self.hand_ids.index(i) + 1 for i in self.unconfirmed if i in self.hand_ids]
 
     @property
     def played(self) -> Played:

@@ -40,6 +40,7 @@ class Tournament:
     bye_score: str = "average"  # what a round sat out counts: "average", "win" or "nothing"
     ties: str = "shared"  # entrants level on everything: "shared" places, or by "lot" (the draw number)
     table_rules: Mapping[int, TableRules] = field(default_factory=dict)  # what tables of five and six play
+    confirm_hands: bool = False  # the other side confirms each hand saved at a table
 
     @property
     def order(self) -> list[int]:

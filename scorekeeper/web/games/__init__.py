@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.web.games import appfiles, changelog, hands, house, newgame, partners, sheets
+from scorekeeper.web.games import appfiles, changelog, confirm, hands, house, newgame, partners, sheets
 from scorekeeper.web.games.changelog import ACTION_NAMES
 from scorekeeper.web.games.common import saved_category
 from scorekeeper.web.games.sheets import scoreboard_page
@@ -43,6 +43,7 @@ ROUTES = [
     ("/games/<int:game_id>/delete", hands.delete_game, ["POST"]),
     ("/games/<int:game_id>/restore", hands.restore_game, ["POST"]),
     ("/games/<int:game_id>/hands/<int:hand_id>/restore", hands.restore_hand, ["POST"]),
+    ("/games/<int:game_id>/hands/<int:hand_id>/confirm", confirm.confirm_hand, ["POST"]),
     ("/games/<int:game_id>/hands/<int:hand_id>/history", changelog.hand_history, ["GET"]),
     ("/games/<int:game_id>/hands/<int:hand_id>/history/<int:change_id>", changelog.restore_version, ["POST"]),
     ("/games/<int:game_id>/changes", changelog.changes, ["GET"]),
@@ -52,3 +53,4 @@ ROUTES = [
 for _rule, _view, _methods in ROUTES:
     bp.add_url_rule(_rule, _view.__name__, _view, methods=_methods)
 bp.add_app_template_global(house.game_settings, "game_settings")
+bp.add_app_template_global(confirm.confirmer_name, "confirmer_name")

@@ -34,7 +34,7 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
     rules = sheet.rules_for(game)
     versions: list[dict] = []
     for change in reads.changes(get_db(), game.id, hand_id):
-        if change.action not in ("hand added", "hand corrected") or change.after is None:
+        if change.action not in ("hand added", "hand corrected", "hand entered again") or change.after is None:
             continue
         after = change.after
         hand = Hand(hand_id, game.id, after["sides"], change.at, change.at, after.get("stock_out"), after.get("lone"))
@@ -112,6 +112,8 @@ ACTION_NAMES = {
     "archive imported": N_("archive imported"),
     "house rules created": N_("table's rule set created"),
     "house rules changed": N_("table's rule set changed"),
+    "hand entered again": N_("hand entered again (not confirmed yet)"),
+    "hand confirmed": N_("hand confirmed"),
 }
 
 

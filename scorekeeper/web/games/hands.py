@@ -318,7 +318,9 @@ def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.QuickHand) -> 
 def _saved(game: Game, hand: Hand | None, outcome: service.Verdict):
     """The answer to a stored hand: back to the sheet with what happened. The message is kept as
     its message id and translated where it is shown (a save needs no language of its own)."""
-    if hand is not None:
+    if hand is not None and outcome.extra.get("action") == "hand entered again":  # not confirmed yet
+        message = N_("Hand entered again; the other side confirms it next.")
+    elif hand is not None:
         message = N_("Hand corrected; every later total follows.")
     elif outcome.status == service.SAVED:
         message = N_("Hand saved.")

@@ -18,7 +18,7 @@ from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
 from scorekeeper.storage import queries, reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import forms, i18n
+from scorekeeper.web import access, forms, i18n
 from scorekeeper.web.games import house
 from scorekeeper.web.games.common import phone_token
 
@@ -218,6 +218,8 @@ def match(match_id: int):
 def reference(variant: str):
     """A rule set's reference page, generated from the tables the scoring uses; a table's own rule set
     (``house-<id>``) with its values, the changed ones marked."""
+    if variant.startswith(house.HOUSE_PREFIX) and not access.unlocked():  # what people typed: behind the password
+        return redirect(url_for("access.login", next=url_for("games.reference", variant=variant)))
     rules, own = _rules_of(variant)
     changes = dict(own.changes) if own else {}
     return render_template(

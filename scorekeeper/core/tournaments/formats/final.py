@@ -53,11 +53,12 @@ def final_table(t: Tournament, games: Sequence[Played]) -> Table | None:
     """``final``'s final table (round 2, table 1; docs/tournaments.md, "Tables with a final"): every
     table's winning side when two or three tables sent one and they fit a table the tournament plays
     (two pairs: a table of four; a pair and three: of five; three pairs or two trios: of six, as its rule
-    sets seat them); else the two best that fit; else the two best pairs. The best qualifier sits first
-    and deals. None while fewer than two tables sent a side."""
+    sets seat them); else the best two that fit a table (in the qualifiers' order: the best with the next
+    best that fits it, …). The best qualifier sits first and deals. None while fewer than two tables sent
+    a side, or when no two fit a table."""
     ranked = qualifiers(t.order, games)
     candidates = [ranked] if 2 <= len(ranked) <= 3 else []
-    candidates += [ranked[:2], [side for side in ranked if len(side) == 2][:2]]
+    candidates += [[a, b] for i, a in enumerate(ranked) for b in ranked[i + 1 :]]
     for sides in candidates:
         layout = _fitting(t, sides) if len(sides) >= 2 else None
         if layout is not None:
@@ -141,6 +142,15 @@ def _ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
     return final_places(t, [table.played for r in rounds for table in r.tables], sides)
 
 
+def _final_sizes(sizes: Sequence[int]) -> set[int]:
+    """The sizes the final table may have: two pairs (four), three tables' winning pairs (six), and with a
+    table of five or six, whose winning side may be three players, five or six."""
+    if len(sizes) < 2:
+        return set()
+    found = {4} | ({6} if len(sizes) == 3 else set())
+    return found | ({5, 6} if set(sizes) - {4} else set())
+
+
 FINAL = Format(
     key="final",
     name=N_("Tables with a final"),
@@ -163,4 +173,5 @@ FINAL = Format(
     next_tables=_next_tables,
     ranking=_ranking,
     own_rules=lambda sizes: {size: None for size in sizes if size != 4},
+    played_sizes=lambda sizes: set(sizes) | _final_sizes(sizes),
 )

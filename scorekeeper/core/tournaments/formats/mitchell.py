@@ -88,4 +88,5 @@ MITCHELL = Format(
     next_tables=_next_tables,
     ranking=_ranking,
     own_rules=lambda sizes: {},
+    played_sizes=lambda sizes: {4},
 )

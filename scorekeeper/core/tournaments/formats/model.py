@@ -39,6 +39,7 @@ class Format:
     ranking: Callable[[Tournament, Sequence[RoundState]], list[Place]]  # the standings now
     own_rules: Callable[[Sequence[int]], dict[int, int | None]]  # sizes of its tables whose rules are chosen:
     # for each, the sides its game must have (None: any)
+    played_sizes: Callable[[Sequence[int]], set[int]]  # every size of table it may play (the draw's, its final's)
 
     def tables(self, count: int) -> int:
         """The tables played at for this many entrants."""

@@ -103,4 +103,5 @@ ROTATION = Format(
     next_tables=_next_tables,
     ranking=_ranking,
     own_rules=lambda sizes: {6: 3} if 6 in sizes else {},  # a table of five plays the four-player rules
+    played_sizes=lambda sizes: {4} | ({6} & set(sizes)),
 )
