@@ -393,7 +393,7 @@ def _import_page(tmp_path, data, name="fresh"):
 
 EMPTY = {
     "format": "canasta-scorekeeper",
-    "version": 4,
+    "version": export_check.VERSION,
     "players": [],
     "evenings": [],
     "house_rules": [],
@@ -500,7 +500,7 @@ def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
     game_id = start_game(client, names=["Anna", "Bert", "", ""])
     post_hand(client, game_id, side_fields(0, melded=100, hand=0), side_fields(1, melded=80, hand=0))
     data = json.loads(client.get("/export.json").data)
-    assert data["version"] == 4  # 3: the table's own rules too, 4: tournaments; version 2 files are still read
+    assert data["version"] == 5  # 3: the table's own rules, 4: tournaments, 5: client keys; version 2 still read
     game = data["games"][0]
     assert game["seats"][2:] == [None, None] and game["seat_names"] == ["Anna", "Bert", "Player 3", "Player 4"]
     assert [c["action"] for c in data["changes"]] == ["game created", "hand added"]
@@ -614,3 +614,93 @@ def test_game_and_evening_csv_neutralise_formulas_behind_a_semicolon(client):
         assert "=1+1" in text and _unsafe_split_at_semicolons(text) == [], url
         assert _unsafe(_rows(text)) == []
         assert any(cell.startswith("x;'=1+1") for row in _rows(text) for cell in row)  # the name still reads
+
+
+# --- version 5: each hand's client key travels with the archive -------------------------------------
+
+
+def _queued(client, game_id, key, melded=100):
+    """A hand as the phone's offline queue sends it (static/hand/send.js): the response."""
+    token = csrf_token(client, f"/games/{game_id}/hands/new")
+    body = {"client_key": key, "sides": [{"melded_points": melded}, {"melded_points": 80}], "stock_out": True}
+    return client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": token})
+
+
+def test_a_queued_hand_sent_again_after_the_archive_moved_is_stored_once(client, tmp_path):
+    """A hand still in a phone's queue when the archive is exported and restored on another computer:
+    sent again there, it is the hand stored before (200), not a second one."""
+    game_id = start_game(client)
+    assert _queued(client, game_id, "3f2b6c1e-queued-hand").status_code == 201
+    post_hand(
+        client, game_id, side_fields(0, melded=50, hand=0), side_fields(1, melded=60, hand=0)
+    )  # sent without a key
+    data = json.loads(client.get("/export.json").data)
+    assert data["version"] == export_check.VERSION == 5
+    hands = data["games"][0]["hands"]
+    assert [h["client_key"] for h in hands] == ["3f2b6c1e-queued-hand", None]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "moved.sqlite")})
+    there = fresh.test_client()
+    assert _post_import(there, json.dumps(data).encode()).status_code == 302
+    assert _without_time(json.loads(there.get("/export.json").data)) == _without_time(data)
+    again = _queued(there, game_id, "3f2b6c1e-queued-hand")
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    assert len(there.get(f"/api/games/{game_id}").get_json()["hands"]) == 2
+    assert _queued(there, game_id, "a-new-hand-key", melded=120).status_code == 201  # another key: a new hand
+
+
+def test_an_export_from_before_client_keys_still_imports(client, tmp_path):
+    game_id = start_game(client)
+    assert _queued(client, game_id, "3f2b6c1e-queued-hand").status_code == 201
+    data = json.loads(client.get("/export.json").data)
+    older = json.loads(json.dumps(data))
+    older["version"] = 4
+    for game in older["games"]:
+        for hand in game["hands"]:
+            del hand["client_key"]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v4.sqlite")})
+    there = fresh.test_client()
+    assert _post_import(there, json.dumps(older).encode()).status_code == 302
+    again = json.loads(there.get("/export.json").data)
+    assert again["version"] == 5 and [h["client_key"] for h in again["games"][0]["hands"]] == [None]
+    assert _queued(there, game_id, "3f2b6c1e-queued-hand", melded=120).status_code == 201  # no key known: stored
+
+
+def _key_twice(data):
+    game = next(g for g in data["games"] if len(g["hands"]) == 2)
+    game["hands"][0]["client_key"] = game["hands"][1]["client_key"] = "3f2b6c1e-queued-hand"
+
+
+def _same_key_in_two_games(data):
+    first, second = [g for g in data["games"] if g["hands"]][:2]
+    first["hands"][0]["client_key"] = second["hands"][0]["client_key"] = "3f2b6c1e-queued-hand"
+
+
+KEY = ["games", 0, "hands", 0, "client_key"]
+CLIENT_KEYS = {
+    "a key twice in a game": (_key_twice, "].client_key is another hand's of its game"),
+    "a key that is no text": (_set(KEY, 12345678), "games[0].hands[0].client_key is not a text"),
+    "a key of 65 characters": (_set(KEY, "k" * 65), "games[0].hands[0].client_key is longer than 64 characters"),
+    "an empty key": (_set(KEY, ""), "games[0].hands[0].client_key is empty"),
+}
+
+
+def test_an_import_refuses_client_keys_the_app_would_never_write(client, runner, tmp_path):
+    good = _good(client, runner, tmp_path)
+    before = _archive(client)
+    for number, (name, (change, message)) in enumerate(CLIENT_KEYS.items()):
+        data = _crafted(good, change)
+        response, after = _import_page(tmp_path, data, name=f"keys-{number}")
+        shown = html.unescape(response.text)
+        assert response.status_code == 422 and "The export is damaged" in shown and message in shown, (
+            name,
+            shown[-800:],
+        )
+        assert after == EMPTY, name
+        path = tmp_path / f"keys-{number}.json"
+        path.write_text(json.dumps(data))
+        result = runner.invoke(args=["restore", str(path), "--replace"])
+        assert result.exit_code != 0 and message in result.output and "unchanged" in result.output, name
+        assert _archive(client) == before, name
+    # one key in two games: each game's hands are its own (as the archive's unique index has them)
+    response, after = _import_page(tmp_path, _crafted(good, _same_key_in_two_games), name="keys-two-games")
+    assert response.status_code == 302, html.unescape(response.text)

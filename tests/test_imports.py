@@ -40,6 +40,7 @@ THE_DISK = ("os", "pathlib")
 # pure modules that are no rule or figure of the game, and why they stay where they are
 PURE_BUT_NO_RULE = {
     "services.verdicts": "what every service answers (saved, refused, overtaken ...): the service layer's own words",
+    "storage.export_values": "what a value of an export file may be (its types and ranges): the archive's file format",
 }
 
 

@@ -81,7 +81,7 @@ def test_a_tournament_survives_export_and_import(app, client, tmp_path):
     tournament_id = _club_night(app)
     before = _standings(app, tournament_id)
     data = json.loads(client.get("/export.json").data)
-    assert data["version"] == 4
+    assert data["version"] == 5
     [exported] = data["tournaments"]
     assert exported["id"] == tournament_id and exported["format"] == "final" and exported["seed"] == 7
     assert exported["entrants"] == [[n] for n in EIGHT] and exported["settings"] == {}

@@ -76,8 +76,8 @@ def _game(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     hands = [
         {**h, "sides": json.loads(h["sides"]), "stock_out": None if h["stock_out"] is None else bool(h["stock_out"])}
         for h in db.query(
-            "select id, sides, stock_out, lone, created_at, updated_at, deleted_at, confirmed_at, confirmed_by "
-            "from hands where game_id = ? order by id",
+            "select id, sides, stock_out, lone, created_at, updated_at, deleted_at, confirmed_at, confirmed_by, "
+            "client_key from hands where game_id = ? order by id",
             [row["id"]],
         )
     ]

@@ -19,9 +19,11 @@ from scorekeeper.storage.export_values import (  # the checked values, shared wi
     NAME_LENGTH,
     NOTE_LENGTH,
     PLACE_LENGTH,
+    VERSION_RANGE,
     _check_rules,
     _Damaged,
     _id,
+    _json_numbers,
     _number,
     _text,
     _time,
@@ -31,9 +33,11 @@ from scorekeeper.storage.reads import ACTIONS, ENTERED_BY, ORGANISER, confirming
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
-# 4: tournaments (an older file has none)
-VERSION = 4
-READS = (1, 2, 3, 4)  # versions this app imports: a version 1 file is brought up to version 2 first
+# 4: tournaments (an older file has none); 5: each hand's client key (an older file has none: its hands
+# are stored without, as before; an app reading up to 4 refuses a 5 rather than drop the keys)
+VERSION = 5
+READS = (1, 2, 3, 4, 5)  # versions this app imports: a version 1 file is brought up to version 2 first
+KEY_LENGTH = 64  # a hand's client key, as the hand form and the phone's queue send it (web.forms, web.api_models)
 
 
 class NotAnExport(Refused):
@@ -90,7 +94,7 @@ def _check_house_rules(own: list[dict[str, Any]]) -> set[int]:
             raise _Damaged(f"{where}.layout is unknown")
         if not isinstance(h["changes"], dict) or variants.problems(rules, h["changes"]):
             raise _Damaged(f"{where}.changes are not values of a possible table")
-        _number(h.get("version"), f"{where}.version")
+        _number(h.get("version"), f"{where}.version", within=VERSION_RANGE)
         for key in ("created_at", "updated_at"):
             _time(h.get(key), f"{where}.{key}")
     return ids
@@ -161,6 +165,7 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
         raise _Damaged(f"{where}.hands is not a list")
     for j, h in enumerate(g["hands"]):
         _check_hand(h, f"{where}.hands[{j}]", configured, seen.hands)
+    _check_client_keys(g["hands"], where)
     # the app replays hands in the order of their ids (reads.hands)
     hands = sorted(g["hands"], key=lambda h: h["id"])
     ended = None if g.get("reopened") else _ended_early(configured, game_id, hands)
@@ -188,6 +193,23 @@ def _check_seats(g: dict[str, Any], where: str, layout: variants.Layout, players
             raise _Damaged(f"{where}.seat_names[{k}] is empty")
     if not 0 <= _number(g.get("first_dealer"), f"{where}.first_dealer") < len(seats):
         raise _Damaged(f"{where}.first_dealer is not a seat")
+
+
+def _check_client_keys(hands: list[dict[str, Any]], where: str) -> None:
+    """Each hand's client key (version 5; null: none, as in an older file): a text of 1 to KEY_LENGTH
+    characters, each another hand's of its game at most once (a phone's queue sending a hand again gets
+    the hand stored before: the archive's unique index per game)."""
+    keys: set[str] = set()
+    for j, h in enumerate(hands):
+        at = f"{where}.hands[{j}].client_key"
+        key = _text(h.get("client_key"), at, null=True, length=KEY_LENGTH, control=True)
+        if key is None:
+            continue
+        if not key:
+            raise _Damaged(f"{at} is empty")
+        if key in keys:
+            raise _Damaged(f"{at} is another hand's of its game")
+        keys.add(key)
 
 
 def _check_partie(g: dict[str, Any], where: str, parties: set[tuple[int, int]]) -> None:
@@ -311,6 +333,7 @@ def _check_log(data: dict[str, Any]) -> None:
         for key in ("before", "after"):
             if change.get(key) is not None and not isinstance(change[key], dict):
                 raise _Damaged(f"{where}.{key} is not an entry")
+            _json_numbers(change.get(key), f"{where}.{key}")
 
 
 def _shown(value: Any) -> str:

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.core import names
 from scorekeeper.core import tournaments as tournament_rules
 from scorekeeper.storage.export_values import (
     NAME_LENGTH,
+    SEED_RANGE,
     TOURNAMENT_NAME_LENGTH,
+    VERSION_RANGE,
     _check_rules,
     _Damaged,
     _id,
+    _json_numbers,
     _list,
     _number,
     _text,
@@ -52,25 +56,25 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         for key, allowed in (("bye_score", tournament_rules.BYE_SCORES), ("ties", tournament_rules.TIE_RULES)):
             if t.get(key) is not None and t[key] not in allowed:
                 raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
-        points = _list(t["season_points"], f"{where}.season_points")
-        if not points or any(_number(p, f"{where}.season_points") < 0 for p in points):
-            raise _Damaged(f"{where}.season_points are not whole numbers from 0 up")
+        _check_season_points(t, where)
         entrants = _check_entrants(t, where)
-        _number(t.get("seed"), f"{where}.seed", null=True)
+        _number(t.get("seed"), f"{where}.seed", null=True, within=SEED_RANGE)
         for key in ("drawn_at", "closed_at"):
             _time(t.get(key), f"{where}.{key}", null=True)
         if _id(t.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
             raise _Damaged(f"{where}.evening_id is not an evening")
-        if _number(t.get("version"), f"{where}.version") < 0:
-            raise _Damaged(f"{where}.version is below 0")
+        _number(t.get("version"), f"{where}.version", within=VERSION_RANGE)
         for key in ("created_at", "updated_at"):
             _time(t.get(key), f"{where}.{key}")
         _check_kept(t, where, entrants, {p["id"] for p in data["players"]})
         rounds = _check_rounds(t, where, len(entrants))
         places: set[tuple[int, int]] = set()
-        variants_played = {t["variant"]} | _check_table_rules(t, where)
+        seated: set[tuple[int, int]] = set()
+        variants_played = {t["variant"]} | _check_table_rules(t, where, own)
         for j, table in enumerate(_list(t["tables"], f"{where}.tables")):
-            _check_table(table, f"{where}.tables[{j}]", variants_played, rounds, len(entrants), games, (places, tabled))
+            at = f"{where}.tables[{j}]"
+            _check_table(table, at, variants_played, rounds, len(entrants), games, (places, tabled))
+            _check_seated(t, table, at, len(entrants), seated)
         for j, entry in enumerate(_list(t["log"], f"{where}.log")):
             at = f"{where}.log[{j}]"
             _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
@@ -78,6 +82,7 @@ def _check_tournaments(data: dict[str, Any]) -> None:
                 raise _Damaged(f"{at}.action is not one this app writes")
             if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
                 raise _Damaged(f"{at}.detail is not an entry")
+            _json_numbers(entry.get("detail"), f"{at}.detail")
             _time(entry.get("at"), f"{at}.at")
             if _id(entry.get("phone_id"), f"{at}.phone_id", null=True) not in phones | {None}:
                 raise _Damaged(f"{at}.phone_id is not a phone")
@@ -100,6 +105,9 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
             raise _Damaged(f"{where}.entrant_ids do not match its entrants")
         if any(_id(pid, f"{where}.entrant_ids", null=True) not in players | {None} for e in ids for pid in e):
             raise _Damaged(f"{where}.entrant_ids name a player who is not in the export")
+        known = [pid for e in ids for pid in e if pid is not None]
+        if len(set(known)) != len(known):  # one person would hold two seats
+            raise _Damaged(f"{where}.entrant_ids name one player for two entrants")
     if t.get("places") is not None:
         if t.get("closed_at") is None:
             raise _Damaged(f"{where}.places are kept before the close")
@@ -110,11 +118,28 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
 
 
 def _check_round_end(t: dict[str, Any], where: str) -> None:
-    """When a tournament's round ends: at the target, after a number of hands or after some minutes."""
+    """When a tournament's round ends: at the target, after a number of hands or after some minutes (the
+    number within the form's range, given where the round ends so)."""
     if t["round_end"] not in tournament_rules.ROUND_ENDS:
         raise _Damaged(f"{where}.round_end is not one of {', '.join(tournament_rules.ROUND_ENDS)}")
-    for key in ("round_hands", "round_minutes"):
-        _id(t.get(key), f"{where}.{key}", null=True)
+    for key, end, within in (
+        ("round_hands", "hands", tournament_rules.ROUND_HANDS),
+        ("round_minutes", "minutes", tournament_rules.ROUND_MINUTES),
+    ):
+        if _number(t.get(key), f"{where}.{key}", null=True, within=within) is None and t["round_end"] == end:
+            raise _Damaged(f"{where}.{key} is missing: its rounds end after a number of {end}")
+
+
+def _check_season_points(t: dict[str, Any], where: str) -> None:
+    """A tournament's season points by place, as the form takes them."""
+    most, places = tournament_rules.SEASON_POINTS_MOST, tournament_rules.SEASON_PLACES_MOST
+    points = _list(t["season_points"], f"{where}.season_points")
+    if not 1 <= len(points) <= places or not all(
+        not isinstance(p, bool) and isinstance(p, int) and 0 <= p <= most for p in points
+    ):
+        raise _Damaged(f"{where}.season_points are not 1 to {places} whole numbers from 0 to {most}")
+    if tournament_rules.points_grow(points):
+        raise _Damaged(f"{where}.season_points give a place more than the place before it")
 
 
 def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
@@ -127,6 +152,15 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
         for name in _list(entrant, f"{where}.entrants[{k}]"):
             if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
                 raise _Damaged(f"{where}.entrants[{k}] has an empty name")
+    # the form's rules (no one twice, in any case, Unicode form or look-alike), then each name as kept
+    problem = tournament_rules.names_problem(tournament_rules.pairs(t["format"]), [tuple(e) for e in entrants])
+    if problem is not None:
+        raise _Damaged(f"{where}.entrants: {problem.message}")
+    for k, entrant in enumerate(entrants):
+        if any(names.normal(name) != name for name in entrant):
+            raise _Damaged(
+                f"{where}.entrants[{k}] is not written as the archive keeps a name (NFC, one space between words)"
+            )
     if t.get("checked_in") is not None:
         if any(e not in entrants for e in _list(t["checked_in"], f"{where}.checked_in")):
             raise _Damaged(f"{where}.checked_in are not entrants of the tournament")
@@ -138,9 +172,9 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
     return entrants
 
 
-def _check_table_rules(t: dict[str, Any], where: str) -> set[str]:
+def _check_table_rules(t: dict[str, Any], where: str, own: set[int]) -> set[str]:
     """What tables of five and six play (null: nothing chosen): per size, a rule set with a seating for
-    that many players. The rule sets named."""
+    that many players (and a table's own rule set of the export, if one). The rule sets named."""
     kept = t.get("table_rules")
     if kept is None:
         return set()
@@ -153,6 +187,8 @@ def _check_table_rules(t: dict[str, Any], where: str) -> set[str]:
         found, layout, _settings, _target = _check_rules(rules, at)
         if layout.players != int(size):
             raise _Damaged(f"{at}.layout does not seat {size} players")
+        if _id(rules.get("house_rules_id"), f"{at}.house_rules_id", null=True) not in own | {None}:
+            raise _Damaged(f"{at}.house_rules_id is not a table's own rule set")
     return {rules["variant"] for rules in kept.values()}
 
 
@@ -189,7 +225,7 @@ def _check_table(
     rnd = _id(table["round"], f"{where}.round")
     if rnd not in rounds:
         raise _Damaged(f"{where}.round is not a round of its tournament")
-    place = (rnd, _id(table["table_no"], f"{where}.table_no"))
+    place = (rnd, _number(table["table_no"], f"{where}.table_no"))
     if place in places:
         raise _Damaged(f"{where}.table_no {place[1]} of round {rnd} is given twice")
     places.add(place)
@@ -209,3 +245,17 @@ def _check_table(
         indexes = _list(side, f"{where}.units")
         if not indexes or not all(0 <= _number(u, f"{where}.units") < entrants for u in indexes):
             raise _Damaged(f"{where}.units are not entrants of its tournament")
+
+
+def _check_seated(
+    t: dict[str, Any], table: dict[str, Any], where: str, entrants: int, seated: set[tuple[int, int]]
+) -> None:
+    """A table's number among its tournament's tables, and its entrants seated nowhere else in its round
+    (``seated``: the tournament's (round, entrant) so far)."""
+    most = tournament_rules.tables_of(t["format"], entrants)
+    if not 1 <= table["table_no"] <= most:
+        raise _Damaged(f"{where}.table_no is not a table of its tournament (1 to {most})")
+    for unit in (u for side in table["units"] for u in side):
+        if (table["round"], unit) in seated:
+            raise _Damaged(f"{where}.units seat an entrant already seated in round {table['round']}")
+        seated.add((table["round"], unit))

@@ -39,6 +39,13 @@ _TABLES = (
 )
 
 
+# A hand's columns an export carries as they are (its sides and stock_out are shaped); each null in an
+# older file: not confirmed, no client key.
+_HAND_COLUMNS = (
+    "id", "lone", "created_at", "updated_at", "deleted_at", "confirmed_at", "confirmed_by", "client_key",
+)  # fmt: skip
+
+
 def clear(db: Database) -> None:
     """Delete every row of the archive and of the results and totals derived from it (the change
     log too, whose triggers otherwise refuse any deletion: they are set again in the same transaction)."""
@@ -102,10 +109,7 @@ def _load_game(db: Database, g: dict[str, Any]) -> None:
     for h in g["hands"]:
         db["hands"].insert(
             {
-                **{
-                    k: h.get(k)
-                    for k in ("id", "lone", "created_at", "updated_at", "deleted_at", "confirmed_at", "confirmed_by")
-                },
+                **{k: h.get(k) for k in _HAND_COLUMNS},
                 "game_id": g["id"],
                 "sides": json.dumps(h["sides"]),
                 "stock_out": None if h.get("stock_out") is None else int(bool(h["stock_out"])),

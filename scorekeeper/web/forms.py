@@ -28,7 +28,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.core import entry, names
-from scorekeeper.core.variants import N_, RuleSet, Setting
+from scorekeeper.core.variants import N_, TARGET_RANGE, RuleSet, Setting
 from scorekeeper.web.hand_entry import STOCK_OUT, read_ending
 
 MAX_PLAYERS = 6
@@ -61,6 +61,7 @@ def readable_name(form, field) -> None:
 
 
 SOMEONE_NEW = N_("Yes, this is someone new: add the player anyway.")
+BETWEEN = _l("Between %(min)s and %(max)s.")  # a number outside its range (filled in by NumberRange)
 
 
 def look_alikes(form, typed: list[tuple[Any, str]], known: list[str]) -> bool:
@@ -312,7 +313,7 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         )
         target = IntegerField(
             N_("Target score"),
-            validators=[Optional(), NumberRange(min=500, max=100000, message=_l("Between 500 and 100000."))],
+            validators=[Optional(), NumberRange(*TARGET_RANGE, BETWEEN)],
         )
 
     if len(rules.layouts) == 1:  # nothing to choose (the page sends it hidden): always the one layout

@@ -5,7 +5,6 @@ each message stands beside its field."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from flask_babel import gettext
@@ -15,10 +14,11 @@ from wtforms import BooleanField, IntegerField, RadioField, SelectField, StringF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import names, variants
 from scorekeeper.core import tournaments as core
+from scorekeeper.core import variants
 from scorekeeper.core.messages import N_
-from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters
+from scorekeeper.core.tournaments import PAIR_SPLIT, parse_entrants  # noqa: F401 (the pages' names for them)
+from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
 FORMAT_NAMES = {key: kind.name for key, kind in core.formats.REGISTRY.items()}
@@ -38,7 +38,6 @@ TIE_NAMES = {
     "shared": N_("share the place and split its season points"),
     "lot": N_("are placed by the draw number (by lot)"),
 }
-PAIR_SPLIT = re.compile(r"\s*[&+/]\s*")
 
 
 def partnership_layout(rules: variants.RuleSet) -> variants.Layout | None:
@@ -79,36 +78,11 @@ def table_rule_choices(house: list[Any], size: int, three_pairs: bool = False) -
     return out
 
 
-def _pairs(fmt: str) -> bool:
-    """Whether a format is entered as pairs (an unknown one: no; its field says so)."""
-    kind = core.formats.REGISTRY.get(fmt)
-    return bool(kind and kind.pairs)
-
-
-def parse_entrants(fmt: str, text: str | None) -> list[tuple[str, ...]]:
-    """The players, or pairs ("Anna & Ben") where the format is entered as pairs, typed one a line,
-    each name as the archive keeps it (NFC, one space between words)."""
-    lines = [" ".join(line.split()) for line in (text or "").splitlines()]
-    lines = [unicodedata.normalize("NFC", line) for line in lines if line]
-    if _pairs(fmt):
-        return [tuple(n for n in PAIR_SPLIT.split(line) if n) for line in lines]
-    return [(line,) for line in lines]
-
-
 def names_problem(pairs: bool, entrants: list[tuple[str, ...]]) -> str | None:
-    """What the names of a list of entrants cannot be, as the page says it, or None: each name at most
-    40 characters, all visible; no name twice on the list (any case, look-alikes counted as one); one
-    player a line where the format is not entered as pairs."""
-    seen: set[str] = set()
-    for name in (n for e in entrants for n in e):
-        if len(name) > 40 or names.invisible(name):
-            return gettext("Each name: at most 40 characters, all of them visible (%(name)s).", name=name[:40])
-        if names.skeleton(name) in seen:
-            return gettext("%(name)s is on the list twice; add an initial.", name=name)
-        seen.add(names.skeleton(name))
-    if not pairs and any(PAIR_SPLIT.search(e[0]) for e in entrants):
-        return gettext("One player a line here: pairs are for “Pairs moving between tables”.")
-    return None
+    """What the names of a list of entrants cannot be, as the page says it, or None (the core's rules,
+    which the import applies too: ``core.tournaments.entrants``)."""
+    problem = core.names_problem(pairs, entrants)
+    return problem_message(problem) if problem else None
 
 
 class TournamentForm(FlaskForm):
@@ -129,15 +103,14 @@ class TournamentForm(FlaskForm):
     round_end = RadioField(
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
     )
+    # the limits the import checks too (core.tournaments, core.variants)
     round_hands = IntegerField(
-        N_("Hands a round"), default=3, validators=[Optional(), NumberRange(1, 50, _l("Between 1 and 50."))]
+        N_("Hands a round"), default=3, validators=[Optional(), NumberRange(*core.ROUND_HANDS, BETWEEN)]
     )
     round_minutes = IntegerField(
-        N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(15, 300, _l("Between 15 and 300."))]
+        N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(*core.ROUND_MINUTES, BETWEEN)]
     )
-    target = IntegerField(
-        N_("Target score"), validators=[Optional(), NumberRange(500, 100000, _l("Between 500 and 100000."))]
-    )
+    target = IntegerField(N_("Target score"), validators=[Optional(), NumberRange(*variants.TARGET_RANGE, BETWEEN)])
     entrants = TextAreaField(
         N_("Players"),
         validators=[InputRequired(message=_l("Enter the players.")), Length(max=4000), no_control_characters],
@@ -192,7 +165,7 @@ class TournamentForm(FlaskForm):
         the target's and season points' form."""
         ok = True
         entrants = self.entrant_list()
-        problem = names_problem(_pairs(self.format.data), entrants)
+        problem = names_problem(core.pairs(self.format.data), entrants)
         if problem:
             self.entrants.errors = [problem]
             return False
@@ -211,7 +184,7 @@ class TournamentForm(FlaskForm):
         if points is None:
             self.season_points.errors = [gettext("Whole numbers with commas between them, best place first.")]
             ok = False
-        elif any(later > earlier for earlier, later in zip(points, points[1:])):
+        elif core.points_grow(points):
             self.season_points.errors = [gettext("A place cannot get more season points than the place before it.")]
             ok = False
         return ok
@@ -225,6 +198,7 @@ class TournamentForm(FlaskForm):
     def points(self) -> tuple[int, ...] | None:
         """The season points typed (``10, 8, 6``), or None if they cannot be read."""
         parts = [p for p in re.split(r"[,\s;]+", self.season_points.data or "") if p]
-        if not parts or len(parts) > 64 or not all(re.fullmatch(r"[0-9]{1,4}", p) for p in parts):
+        if not parts or len(parts) > core.SEASON_PLACES_MOST or not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
             return None
-        return tuple(int(p) for p in parts)
+        points = tuple(int(p) for p in parts)
+        return points if max(points) <= core.SEASON_POINTS_MOST else None

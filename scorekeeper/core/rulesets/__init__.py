@@ -51,7 +51,7 @@ from scorekeeper.core.rulesets.model import (
 from scorekeeper.core.rulesets.modern import MODERN
 from scorekeeper.core.rulesets.shared import with_target
 from scorekeeper.core.rulesets.six import MILLER, SIX_2X3, SIX_3X2
-from scorekeeper.core.rulesets.values import VALUE_GROUPS, Value, apply_values, problems, values_of
+from scorekeeper.core.rulesets.values import TARGET_RANGE, VALUE_GROUPS, Value, apply_values, problems, values_of
 from scorekeeper.core.rulesets.vienna import VIENNA
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "RedThreeSign",
     "RuleSet",
     "Setting",
+    "TARGET_RANGE",
     "TieRule",
     "VALUE_GROUPS",
     "Value",

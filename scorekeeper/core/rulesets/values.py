@@ -31,6 +31,7 @@ from scorekeeper.core.rulesets.model import (
 POINTS, COUNT, YES_NO, CHOICE = "points", "count", "yes_no", "choice"
 MOST_POINTS = 10000  # no bonus, penalty or card of the books comes near it
 MOST_TARGET = 100000  # as the API's target
+TARGET_RANGE = (500, MOST_TARGET)  # a game's own target, as the forms take it (and so the import)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ The formats, one module each in ``formats/`` with their registry (``formats/__in
 
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.tournaments import formats  # noqa: F401
+from scorekeeper.core.tournaments.entrants import NAME_MOST, PAIR_SPLIT, names_problem, pairs, parse_entrants  # noqa: F401
 from scorekeeper.core.tournaments.formats import FORMATS, Format  # noqa: F401
 from scorekeeper.core.tournaments.formats import get as format_of
 from scorekeeper.core.tournaments.formats.final import final_places, final_table, lead_per_hand, qualifiers  # noqa: F401

@@ -15,7 +15,8 @@ from scorekeeper.core.tournaments.tournament import Tournament
 
 @dataclass(frozen=True)
 class Clock:
-    """A round's timer: minutes from its start, a warning WARNING_MINUTES before the end."""
+    """A round's timer: minutes from its start, a warning WARNING_MINUTES before the end (made by
+    ``clock_of``, which gives none whose end no calendar holds)."""
 
     started: datetime
     minutes: int
@@ -32,6 +33,17 @@ class Clock:
         return 0 < self.left(now) <= WARNING_MINUTES * 60
 
 
+def clock_of(started: datetime, minutes: int) -> Clock | None:
+    """A round's timer, or None when its end is beyond the calendar or in its first or last year
+    (where a time zone would push it over the edge): a figure no form writes (ROUND_MINUTES) and only
+    an edited archive holds counts as a round without a time limit, not as a page that cannot be shown."""
+    try:
+        ends = started + timedelta(minutes=minutes)
+    except OverflowError:
+        return None
+    return Clock(started, minutes) if datetime.min.year < ends.year < datetime.max.year else None
+
+
 def stop_moment(
     round_end: str, minutes: int | None, started: datetime, stops_all: bool, finished_at: Sequence[datetime]
 ) -> datetime | None:
@@ -40,8 +52,9 @@ def stop_moment(
     table's game reaches the target (``finished_at``: when each finished game's last hand was saved).
     None: tables play to their own end."""
     moments = []
-    if round_end == "minutes" and minutes:
-        moments.append(Clock(started, minutes).ends)
+    clock = clock_of(started, minutes) if round_end == "minutes" and minutes else None
+    if clock is not None:
+        moments.append(clock.ends)
     if stops_all and finished_at:
         moments.append(min(finished_at))
     return min(moments) if moments else None
@@ -134,7 +147,7 @@ def round_state(
 
     done_tables = tuple(TableState(**{**table.__dict__, "done": done(table)}) for table in tables)
     byes = tuple(t.kind.plan(t, number)[1]) if t.seed is not None or t.draw_order is not None else ()
-    clock = Clock(started, t.round_minutes) if t.round_end == "minutes" and t.round_minutes else None
+    clock = clock_of(started, t.round_minutes) if t.round_end == "minutes" and t.round_minutes else None
     return RoundState(number, started, ended, done_tables, byes, stop, clock)
 
 

@@ -10,6 +10,16 @@ from typing import Sequence
 from scorekeeper.core.tournaments.ranking import Place, level_tiers, places_of
 from scorekeeper.core.tournaments.tournament import Tournament
 
+# What the form takes (and so the import): season points for 1 to 64 places, each 0 to 9999 (four
+# digits), none more than the place before
+SEASON_PLACES_MOST = 64
+SEASON_POINTS_MOST = 9999
+
+
+def points_grow(table: Sequence[int]) -> bool:
+    """Whether a place of the table of season points gets more than the place before it (refused)."""
+    return any(later > earlier for earlier, later in zip(table, table[1:]))
+
 
 def season_points(place: int, table: Sequence[int], tied: int = 1) -> Fraction:
     """The season points of a place (1 …) by the tournament's table of points; ``tied`` entrants sharing

@@ -23,6 +23,10 @@ ACTIONS = (
     "replaced",
 )  # the organiser's, as they are on record
 WARNING_MINUTES = 10  # the round timer warns this long before the end
+# What the form takes (and so the import): a round "after a number of hands" of 1 to 50 hands, one
+# "after a time" of 15 to 300 minutes (its clock counts from its start: docs/tournaments.md, "When a round ends")
+ROUND_HANDS = (1, 50)
+ROUND_MINUTES = (15, 300)
 DEFAULT_SEASON_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)  # for places 1, 2, 3 …; a place beyond the list: none
 MAX_TABLES = 16  # the standings page shows this many tables without scrolling
 WIN, DRAW = 2, 1  # match points of a game won or drawn (a loss: 0)
