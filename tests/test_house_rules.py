@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import html
 import re
+
+import pytest
 
 from scorekeeper import create_app
 from scorekeeper.core import variants
@@ -72,6 +75,36 @@ def test_a_name_is_kept_once(client):
     thursday(client)
     response = keep(client, name="thursday RULES", card_high=15)
     assert response.status_code == 422 and "A rule set of that name exists." in response.text
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Thur\u200bsday", "Remove the invisible characters"),  # a zero-width space
+        ("\u200e\u200f", "Remove the invisible characters"),  # direction marks only: blank-looking
+        ("   ", "Give it a name of 1 to 60 characters."),
+        ("Classic Canasta (4 players, 2 partnerships)", "That is the name of a built-in rule set"),
+        ("classic canasta (4 players, 2 partnerships)", "That is the name of a built-in rule set"),
+        ("Thursday rules", "A rule set of that name exists."),
+        ("\u0422hursday  rules", "A rule set of that name exists."),  # a Cyrillic Т, two spaces: looks the same
+    ],
+)
+def test_a_name_like_another_or_not_all_visible_is_refused(client, name, message):
+    """Rule-set names follow the players' names' rules (docs/rules.md, "A table's own rules"): kept
+    normalised, invisible characters refused, and none that reads like a built-in rule set or another
+    table's own: the form's list of rules would show two that read the same."""
+    thursday(client)
+    response = keep(client, name=name, card_high=15)
+    assert response.status_code == 422 and message in html.unescape(response.text), name
+    assert len(client.get("/api/variants").get_json()["house_rules"]) == 1  # nothing stored
+
+
+def test_a_tournament_name_that_is_not_all_visible_is_refused(client):
+    from tests.test_tournaments import create
+
+    response = create(client, name="\u200b")
+    assert response.status_code == 422 and "Remove the invisible characters" in html.unescape(response.text)
+    assert "Club night" not in client.get("/tournaments").text
 
 
 def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):

@@ -63,9 +63,12 @@ def _table() -> tuple[dict[str, str], dict[str, str]]:
 
 
 def skeleton(name: str) -> str:
-    """What a name looks like, case aside: equal for "Anna", "anna" and "Аnna" (Cyrillic А)."""
+    """What a name looks like, case aside: equal for "Anna", "anna", "Аnna" (Cyrillic А) and "ВEN" /
+    "Ben" (Cyrillic В)."""
     to_ascii, same = _table()
-    text = unicodedata.normalize("NFD", normal(name).casefold())
+    # capitals first (a Cyrillic "Т" looks like "T", its small "т" like no Latin letter), then case aside
+    text = "".join(to_ascii.get(char, char) for char in unicodedata.normalize("NFD", normal(name)))
+    text = unicodedata.normalize("NFD", text.casefold())
     text = "".join(char for char in text if not _hidden(char, ""))
     out = []
     for char in text:

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from sqlite_utils import Database
 
-from scorekeeper.core import variants
+from scorekeeper.core import names, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict  # noqa: F401 (the statuses callers compare with)
 from scorekeeper.storage import changes as change_log
@@ -24,14 +24,27 @@ def check(base: str, layout: str | None, name: str, values: Mapping[str, Any]) -
         return [Problem(None, "base", N_("Unknown rule set."))]
     rules = variants.get(base)
     found = []
-    if not name.strip() or len(name) > MOST_NAME:
+    if names.invisible(name):
+        found.append(Problem(None, "name", names.INVISIBLE))
+    elif not names.normal(name) or len(name) > MOST_NAME:
         found.append(Problem(None, "name", N_("Give it a name of 1 to %(most)s characters."), {"most": MOST_NAME}))
+    elif names.skeleton(name) in {names.skeleton(r.name) for r in variants.RULE_SETS.values()}:
+        found.append(
+            Problem(None, "name", N_("That is the name of a built-in rule set: give yours a name of its own."))
+        )
     if layout is not None and layout not in [lay.key for lay in rules.layouts]:
         found.append(Problem(None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."),
                              {"rules": base, "keys": ", ".join(lay.key for lay in rules.layouts)}))  # fmt: skip
     for value_name, (message, args) in variants.problems(rules, values).items():
         found.append(Problem(None, value_name, message, args))
     return found
+
+
+def _taken(db: Database, name: str, other_than: int | None = None) -> bool:
+    """Whether another of the table's own rule sets has this name, or one that looks like it ("Ours" and
+    "Оurs" with a Cyrillic O, any case): two of them would read the same in every list."""
+    seen = names.skeleton(name)
+    return any(names.skeleton(other) == seen for other in house_rules.names(db, other_than))
 
 
 def only_changes(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,15 +56,16 @@ def only_changes(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
 def create(
     db: Database, name: str, base: str, layout: str | None, values: Mapping[str, Any], phone: str | None = None
 ) -> Verdict:
-    """Keep a new table's own rule set: SAVED with its id, or PROBLEMS (a name already taken is
-    decided inside the write, with the unique index behind it)."""
-    name = name.strip()
+    """Keep a new table's own rule set: SAVED with its id, or PROBLEMS (a name already taken, or one
+    that looks like it, is decided inside the write, with the unique index behind it). The name is
+    kept as a player's is (NFC, one space between words)."""
     problems = check(base, layout, name, values)
+    name = names.normal(name)
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
     kept = only_changes(base, values)
     with transaction.write(db):
-        if house_rules.name_taken(db, name):
+        if _taken(db, name):
             return Verdict(PROBLEMS, problems=(Problem(None, "name", N_("A rule set of that name exists.")),))
         house_id = house_rules.insert(db, name, base, layout, kept)
         change_log.log_change(
@@ -65,20 +79,20 @@ def change(
 ) -> Verdict:
     """Change a table's own rule set's name and values: SAVED, UNCHANGED, PROBLEMS, MISSING, or OVERTAKEN
     when another phone changed it since ``version``. Games already started keep their values."""
-    name = name.strip()
+    typed, name = name, names.normal(name)
     with transaction.write(db):
         before = reads.get_house_rules(db, house_id)
         if before is None:
             return Verdict(MISSING)
         if before.version != version:
             return Verdict(OVERTAKEN, id=house_id, now=before.version)
-        problems = check(before.base, before.layout, name, values)
+        problems = check(before.base, before.layout, typed, values)
         if problems:
             return Verdict(PROBLEMS, problems=tuple(problems))
         kept = only_changes(before.base, values)
         if name == before.name and kept == dict(before.changes):
             return Verdict(UNCHANGED, id=house_id)
-        if house_rules.name_taken(db, name, other_than=house_id):
+        if _taken(db, name, other_than=house_id):
             return Verdict(PROBLEMS, problems=(Problem(None, "name", N_("A rule set of that name exists.")),))
         house_rules.update(db, house_id, version, name, kept)
         after = reads.get_house_rules(db, house_id)

@@ -12,12 +12,9 @@ from sqlite_utils import Database
 from scorekeeper.storage import transaction
 
 
-def name_taken(db: Database, name: str, other_than: int | None = None) -> bool:
-    """Whether another of them has this name (names are compared without case)."""
-    row = db.execute(
-        "select 1 from house_rules where name = ? collate nocase and id is not ?", [name, other_than]
-    ).fetchone()
-    return row is not None
+def names(db: Database, other_than: int | None = None) -> list[str]:
+    """The names of the table's own rule sets (but one)."""
+    return [row[0] for row in db.execute("select name from house_rules where id is not ?", [other_than])]
 
 
 def insert(db: Database, name: str, base: str, layout: str | None, changes: Mapping[str, Any]) -> int:

@@ -15,7 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.core import tournaments as core
-from scorekeeper.core import variants
+from scorekeeper.core import names, variants
 from scorekeeper.core.messages import N_
 from scorekeeper.core.tournaments import PAIR_SPLIT, parse_entrants  # noqa: F401 (the pages' names for them)
 from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, look_alikes, no_control_characters
@@ -164,6 +164,9 @@ class TournamentForm(FlaskForm):
         """What the validators cannot see: the entrants' names and number, the round end's number,
         the target's and season points' form."""
         ok = True
+        if names.invisible(self.name.data or ""):
+            self.name.errors = [gettext(names.INVISIBLE)]
+            ok = False
         entrants = self.entrant_list()
         problem = names_problem(core.pairs(self.format.data), entrants)
         if problem:

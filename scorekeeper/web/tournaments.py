@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext, ngettext
 
 from scorekeeper.core import tournaments as core
-from scorekeeper.core import variants
+from scorekeeper.core import names, variants
 from scorekeeper.network import addresses
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
@@ -121,7 +121,7 @@ def _tournament_form(t: core.Tournament | None):
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
         own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
         fields = dict(
-            name=" ".join(form.name.data.split()), fmt=form.format.data, variant=own.base if own else value,
+            name=names.normal(form.name.data), fmt=form.format.data, variant=own.base if own else value,
             entrants=form.entrant_list(), layout=layout, settings=dict(own.changes) if own else {},
             house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
             round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
