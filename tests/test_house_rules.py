@@ -4,9 +4,9 @@ itself is worked in tests/test_scoring_house.py and the families' files."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
-import html
 import re
 
 import pytest

@@ -14,8 +14,8 @@ from wtforms import BooleanField, IntegerField, RadioField, SelectField, StringF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import tournaments as core
 from scorekeeper.core import names, variants
+from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_
 from scorekeeper.core.tournaments import PAIR_SPLIT, parse_entrants  # noqa: F401 (the pages' names for them)
 from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, look_alikes, no_control_characters

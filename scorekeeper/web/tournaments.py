@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from scorekeeper.core import tournaments as core
 from scorekeeper.core import names, variants
+from scorekeeper.core import tournaments as core
 from scorekeeper.network import addresses
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
