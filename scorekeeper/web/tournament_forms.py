@@ -11,14 +11,14 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import names, variants
+from scorekeeper.core import names, numbers, variants
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_
-from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters
+from scorekeeper.web.forms import SOMEONE_NEW, WholeField, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
 FORMAT_NAMES = {key: kind.name for key, kind in core.formats.REGISTRY.items()}
@@ -129,13 +129,13 @@ class TournamentForm(FlaskForm):
     round_end = RadioField(
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
     )
-    round_hands = IntegerField(
+    round_hands = WholeField(
         N_("Hands a round"), default=3, validators=[Optional(), NumberRange(1, 50, _l("Between 1 and 50."))]
     )
-    round_minutes = IntegerField(
+    round_minutes = WholeField(
         N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(15, 300, _l("Between 15 and 300."))]
     )
-    target = IntegerField(
+    target = WholeField(
         N_("Target score"), validators=[Optional(), NumberRange(500, 100000, _l("Between 500 and 100000."))]
     )
     entrants = TextAreaField(
@@ -222,8 +222,9 @@ class TournamentForm(FlaskForm):
         return look_alikes(self, typed, known)
 
     def points(self) -> tuple[int, ...] | None:
-        """The season points typed (``10, 8, 6``), or None if they cannot be read."""
-        parts = [p for p in re.split(r"[,\s;]+", self.season_points.data or "") if p]
-        if not parts or len(parts) > 64 or not all(re.fullmatch(r"[0-9]{1,4}", p) for p in parts):
+        """The season points typed (``10, 8, 6``; each as ``core.numbers`` reads it, between commas of
+        any keyboard), or None if they cannot be read."""
+        parts = [numbers.whole(p, digits=4) for p in re.split(r"[,\s;，、،；]+", self.season_points.data or "") if p]
+        if not parts or len(parts) > 64 or None in parts:
             return None
-        return tuple(int(p) for p in parts)
+        return tuple(parts)

@@ -42,10 +42,9 @@ from scorekeeper.web.games.sheets import scoreboard_page
 
 def _posted(form, rules: variants.RuleSet) -> hand_entry.QuickHand:
     """The hand as the (validated) hand form reads it."""
-    based_on = form.based_on.data or ""
     return hand_entry.QuickHand(
         forms.sides_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
-        form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
+        form.client_key.data or None, hand_entry.based_on(form.based_on.data),
     )  # fmt: skip
 
 
@@ -65,6 +64,8 @@ def _save(game: Game, hand: Hand | None):
             return _saved(game, hand, outcome)
         form = forms.hand_form_class(rules, game.players)()
         if not form.validate_on_submit():
+            if form.based_on.errors:  # no number: saving again is based on what the phone sees now
+                form.based_on.data = _based_on(game, hand)
             return _hand_page(game, form, hand, [], 422)
         if outcome is None:  # the quick reading found something the form did not: store what the form reads
             outcome = _store_hand(game, hand, _posted(form, rules))
