@@ -245,15 +245,17 @@ def test_fair_partners_read_the_players_ids_by_the_rule(client):
 
 @pytest.fixture
 def world(client, app):
-    """A game, an evening, a table's own rule set and two tournaments (one drawn): the ids."""
+    """A game, one of three players, an evening, a table's own rule set and two tournaments (one
+    drawn): the ids."""
     game_id = start_game(client)
     post_hand(client, game_id, side_fields(0, melded=90, hand=10), side_fields(1, melded=60))
+    three = start_game(client, "classic-3p", names=["Anna", "Bert", "Carl"])
     evening = new_evening(client, ["Anna", "Bert", "Carl", "Dora"])
     assert keep(client, canasta_natural=600).status_code == 302
     listed = int(create(client, entrants="\n".join(f"P{i}" for i in range(12))).headers["Location"].rsplit("/", 1)[1])
     drawn = int(create(client, name="Drawn").headers["Location"].rsplit("/", 1)[1])
     assert act(client, drawn, "/draw").status_code == 302
-    return {"game": game_id, "evening": evening, "listed": listed, "drawn": drawn}
+    return {"game": game_id, "three": three, "evening": evening, "listed": listed, "drawn": drawn}
 
 
 GETS = [
@@ -268,7 +270,10 @@ GETS = [
     "/tournaments/season?best={v}&min={v}",
     "/tournaments/season?year={v}",
     "/games/{v}",
+    "/games/{v}.csv",
+    "/evenings/{v}.csv",
     "/house-rules/{v}",
+    "/tournaments/{drawn}/tables/{v}",
 ]
 POSTS = [
     ("/house-rules/new/classic", ["v_canasta_natural", "v_opening_2_from"]),
@@ -276,6 +281,7 @@ POSTS = [
     ("/games/new/classic", ["target", "evening", "first_dealer"]),
     ("/games/{game}/hands/new", ["sides-0-melded_points", "sides-1-red_threes", "out", "based_on", "mode"]),
     ("/games/{game}/hands/1/edit", ["sides-0-melded_high", "based_on"]),
+    ("/games/{three}/hands/new", ["lone", "out", "sides-2-hand_points"]),
     ("/tournaments/new", ["round_hands", "round_minutes", "target", "season_points"]),
     ("/tournaments/{listed}/edit", ["season_points", "version", "round_hands"]),
     ("/tournaments/{listed}/checkin", ["present", "version"]),
