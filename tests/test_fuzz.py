@@ -60,8 +60,13 @@ HOSTILE = [
     "Infinity",
     "0x10",
     "1_000",
+    "1 000",
     "²",
+    "①",
     "٥٠",
+    "５０",
+    "−5",
+    "+5",
     "null",
     "true",
     "[]",
@@ -700,9 +705,11 @@ def test_hand_json_unknown_game_and_no_token(world):
     assert refused.status_code == 400 and world.snapshot() == before  # no CSRF token
 
 
-def test_hand_json_values_are_stored_as_numbers(world):
-    """Figures sent as "50", 50.0 or " 5 " are read as numbers, and stored as the form stores them (the
-    statistics count only numbers: a canasta stored as "1" went uncounted)."""
+def test_hand_json_values_are_json_numbers_and_stored_as_the_form_stores_them(world):
+    """Figures sent as "90", 10.0, " 1 " or "", a way out as "no" or "": refused, as the document says
+    (a JSON integer; null: not gone out), each field named, nothing stored. Sent as numbers and null,
+    the hand is stored as the form stores it (the statistics count only numbers: a canasta stored as "1"
+    went uncounted)."""
     game_id = world.open_game("classic")
     body = {
         "client_key": "fuzz-normalised",
@@ -712,6 +719,16 @@ def test_hand_json_values_are_stored_as_numbers(world):
             {"melded_points": 60.0, "hand_cards": {"low": "2", "high": None}, "went_out": ""},
         ],
     }
+    before = world.snapshot()
+    response = world.client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": world.token})
+    named = {(e["side"], e["field"]) for e in json_errors(response, 422)}
+    assert named == {(0, "melded_points"), (0, "hand_points"), (0, "red_threes"), (0, "mixed_canastas"),
+                     (0, "went_out"), (1, "melded_points"), (1, "hand_cards.low"), (1, "went_out")}  # fmt: skip
+    assert world.snapshot() == before
+    body["sides"] = [
+        {"melded_points": 90, "hand_points": 10, "red_threes": 1, "mixed_canastas": None, "went_out": None},
+        {"melded_points": 60, "hand_cards": {"low": 2, "high": None}, "went_out": None},
+    ]
     response = world.client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": world.token})
     assert response.status_code == 201
     hand_id = response.get_json()["id"]

@@ -156,38 +156,47 @@ def is_empty(db: Database) -> bool:
 # A spreadsheet reads a cell starting with one of these as a formula (=HYPERLINK(...), +cmd|...,
 # @SUM(...)), or after a tab or carriage return it may: such a text cell (a player named so, or a
 # side or rule set named after one) gets a leading apostrophe, so it is shown as the text it is.
-# A spreadsheet set up for ";" (German and Italian Excel) splits the file at every ";", so each
-# ";"-separated part of a cell is treated the same way (a name "x;=1+1" becomes "x;'=1+1").
+# A spreadsheet set up for ";" (German, Italian and Estonian settings) splits each line at every ";",
+# and a hand-made reader may split at every ",", quotes or not: so every part of a text cell after a
+# "," or ";" is treated the same way (a name "x;=1+1" becomes "x;'=1+1").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")  # as a spreadsheet reads a number
+_SPLITS = re.compile(r"([,;])")
 
 
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+def _formula(part: str) -> bool:
+    """Whether a spreadsheet may read a cell starting so as a formula (also behind a quote or spaces,
+    which it may drop)."""
+    return part.lstrip(' "').startswith(_FORMULA_START)
 
 
-def _part(text: str) -> str:
-    """One ";"-separated part of a text cell, with an apostrophe ahead of a formula (also one behind
-    a quote or spaces, which a spreadsheet may drop)."""
-    start = text.lstrip(' "')
-    if start.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(start.strip('"')):
-        return "'" + text
-    return text
+def neutralised(row: list[Any]) -> list[Any]:
+    """A CSV row that starts no formula however a spreadsheet splits its line: at "," as CSV, at ";",
+    or at every separator. Each text cell, and each part of it after a "," or ";", that would start a
+    cell with a formula gets an apostrophe ahead, a part after a separator even when it reads as a
+    number: split at ";", the cell runs on into the next cells ("b;+1" then ",1,0,0" is the cell
+    "+1,1,0,0"). A whole text cell that is a plain number stays one, except the first of a row, which
+    starts the line's first cell split at ";" too. Numbers (a score of -150) stay numbers. The game's
+    CSV and the evening's both write through it."""
+    return [_text_cell(value, index == 0) if isinstance(value, str) else value for index, value in enumerate(row)]
 
 
-def _cell(value: Any) -> Any:
-    """A CSV cell safe to open in a spreadsheet, split at "," or at ";": numbers (a score of -150) stay numbers."""
-    if isinstance(value, str):
-        return ";".join(_part(part) for part in value.split(";"))
-    return value
+def _text_cell(text: str, first: bool) -> str:
+    """One text cell of ``neutralised``."""
+    parts = _SPLITS.split(text)  # the text, then each separator and the text after it
+    if len(parts) == 1 and not first and _PLAIN_NUMBER.fullmatch(text.strip(' "')):
+        return text
+    return "".join("'" + part if index % 2 == 0 and _formula(part) else part for index, part in enumerate(parts))
 
 
 class _SafeWriter:
-    """``csv.writer`` whose every text cell is neutralised against formula injection."""
+    """``csv.writer`` whose every row is ``neutralised`` against formula injection."""
 
     def __init__(self, out: io.StringIO) -> None:
         self._writer = csv.writer(out)
 
     def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([_cell(value) for value in row])
+        self._writer.writerow(neutralised(row))
 
 
 def game_csv(s: sheet.Sheet) -> str:

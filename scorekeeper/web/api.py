@@ -240,7 +240,7 @@ def score():
             )
         )
     sides, side_problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
-    problems.extend(side_problems)
+    problems.extend(m.hand_problems(m.ScoreRequest, body, side_problems))
     if problems:
         return _errors(problems)
     return jsonify(_score_answer(rules, sides, totals, body.get("lone")))

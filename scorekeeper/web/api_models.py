@@ -1,10 +1,12 @@
 """The JSON API's requests and answers as types: ``GET /api/openapi.json`` is generated from them.
 
-Requests are pydantic models, validated strictly (``true`` is no number, ``5.0`` no whole number):
-they check the shape of what arrives (types, ranges, multiples of 5); what depends on the rule set
-(its layouts, its settings, how many sides, a hand's figures) is checked against the rule tables
-(``checks.read_hand``), which give the messages. Answers are TypedDicts: the endpoints build them as
-plain dicts, so what is sent is what is built, and the document says which keys each one has.
+Requests are pydantic models, validated strictly (``true`` is no number, ``5.0`` and ``"5"`` no whole
+number): they check the shape of what arrives (types, ranges, multiples of 5); what depends on the rule
+set (its layouts, its settings, how many sides, a hand's figures) is checked against the rule tables
+(``checks.read_hand``), which give the messages; a hand's field the types refuse and the checks would
+read (a figure sent as text, ``"100"``) is refused with a message of its own (``hand_problems``).
+Answers are TypedDicts: the endpoints build them as plain dicts, so what is sent is what is built, and
+the document says which keys each one has.
 The rule sets' ids, setting keys, side fields and ways of going out are read from the rule tables.
 The tournaments' answers are in ``api_tournament_models`` (this module holds the rest).
 """
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationErr
 from typing_extensions import NotRequired, TypedDict
 
 from scorekeeper.core import checks, variants
+from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import reads
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
@@ -76,7 +79,7 @@ Side.__doc__ = (
     "One side's figures for one hand (docs/api.md, SIDE); missing counts and points are 0. Every field of any "
     "rule set: each rule set refuses the fields it does not have, with a 422."
 )
-Sides = SkipValidation[Annotated[list[Side], Field(min_length=2, max_length=3)]]
+Sides = Annotated[list[Side], Field(min_length=2, max_length=3)]
 LONE = "classic-3p: who played alone"
 
 
@@ -101,7 +104,7 @@ class ScoreRequest(BaseModel):
     totals_before: list[Annotated[int, Field(ge=-(10**7), le=10**7, multiple_of=5)]] = Field(
         default_factory=list, description="each side's total before the hand; default all 0"
     )
-    # the hand itself is checked against the rule set (checks.read_hand), which gives its messages
+    # the hand itself is checked against the rule set too (checks.read_hand), which gives its messages
     sides: Sides
     lone: SkipValidation[Index | None] = Field(None, description=LONE)
     stock_out: SkipValidation[bool | None] = Field(None, description="true: nobody went out; null: unchecked")
@@ -123,16 +126,60 @@ class HandRequest(BaseModel):
     lone: Index | None = Field(None, description=LONE)
 
 
-def refusals(model: type[BaseModel], body: dict[str, Any]) -> dict[str, set[tuple[Any, ...]]]:
-    """What ``model`` refuses in ``body``: each top-level field with the places inside it."""
+def _refused(model: type[BaseModel], body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each refusal of ``model`` for ``body`` (pydantic's errors: the place, the kind)."""
     try:
         model.model_validate(body)
     except ValidationError as error:
-        found: dict[str, set[tuple[Any, ...]]] = {}
-        for problem in error.errors():
-            found.setdefault(str(problem["loc"][0]), set()).add(tuple(problem["loc"][1:]))
-        return found
-    return {}
+        return list(error.errors())
+    return []
+
+
+def refusals(model: type[BaseModel], body: dict[str, Any]) -> dict[str, set[tuple[Any, ...]]]:
+    """What ``model`` refuses in ``body``: each top-level field with the places inside it."""
+    found: dict[str, set[tuple[Any, ...]]] = {}
+    for problem in _refused(model, body):
+        found.setdefault(str(problem["loc"][0]), set()).add(tuple(problem["loc"][1:]))
+    return found
+
+
+NOT_AN_INTEGER = N_(
+    "A whole number here, written as a JSON number: not in quotes, no decimal point, not true or false."
+)
+NOT_OF_THE_TYPE = N_("Not a value this field takes; see GET /api/openapi.json.")
+HAND_FIELDS = ("sides", "stock_out", "lone")
+
+
+def _place(loc: tuple[Any, ...]) -> tuple[int | None, str]:
+    """The side and field of a refusal inside a hand, as the checks name them (``melded_cards.high``)."""
+    if loc[0] != "sides" or len(loc) == 1:
+        return None, str(loc[0])
+    if len(loc) == 2:
+        return loc[1], "side"
+    return loc[1], ".".join(str(part) for part in loc[2:])
+
+
+def hand_problems(model: type[BaseModel], body: dict[str, Any], found: list[Problem]) -> list[Problem]:
+    """The problems of the hand in ``body``: the checks' (``found``), and what the type refuses in the
+    hand's fields (``HAND_FIELDS``) besides, a problem each at its side and field. A figure the checks
+    read as a number though it is none in JSON (``"100"``, ``100.0``) is said to be written wrong, in
+    place of what the checks made of it; where they could not read it ("abc", ``true``: "Enter a whole
+    number.") or found the field wrong otherwise, their message stands."""
+    said = {(p.side, p.field) for p in found}
+    superseded: set[tuple[int | None, str]] = set()
+    extra: list[Problem] = []
+    for refusal in _refused(model, body):
+        loc = refusal["loc"]
+        if loc[0] not in HAND_FIELDS:
+            continue
+        side, field = _place(loc)
+        read_as_number = refusal["type"] == "int_type" and checks.whole_number(refusal["input"]) is not None
+        if not read_as_number and ({(None, loc[0]), (side, field), (side, "side")} & said):
+            continue
+        superseded.add((side, field))
+        said.add((side, field))
+        extra.append(Problem(side, field, NOT_AN_INTEGER if refusal["type"] == "int_type" else NOT_OF_THE_TYPE))
+    return [p for p in found if (p.side, p.field) not in superseded] + extra
 
 
 # Answers ---------------------------------------------------------------------------------------

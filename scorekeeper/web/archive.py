@@ -9,7 +9,7 @@ from datetime import date
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
 
-from scorekeeper.core import charts, clock, names, ratings, sheet, stats, variants
+from scorekeeper.core import charts, clock, names, numbers, ratings, sheet, stats, variants
 from scorekeeper.core.models import Evening
 from scorekeeper.services import archive as archive_service
 from scorekeeper.services import evenings as evening_service
@@ -30,7 +30,7 @@ for _command in commands.COMMANDS:
 
 def _page() -> int:
     """The ``?page=`` asked for: 1 if missing or not a number, and within what an offset can hold."""
-    return min(max(request.args.get("page", 1, type=int) or 1, 1), MAX_PAGE)
+    return min(max(numbers.whole(request.args.get("page")) or 1, 1), MAX_PAGE)
 
 
 MAX_PAGE = 10**9
@@ -300,7 +300,7 @@ def history():
     own = reads.all_house_rules(db)
     if variant and variant not in rule_set_keys(own):
         errors["variant"] = gettext("Unknown rule set.")
-    player_id = args.get("player", type=int)
+    player_id = numbers.whole(args.get("player"), signed=True)
     page = _page()
 
     def render(csrf_token=None) -> str:

@@ -25,9 +25,9 @@ from wtforms import (
     ValidationError,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
-from scorekeeper.core import entry, names
+from scorekeeper.core import entry, names, numbers
 from scorekeeper.core.variants import N_, TARGET_RANGE, RuleSet, Setting
 from scorekeeper.web.hand_entry import STOCK_OUT, read_ending
 
@@ -78,28 +78,42 @@ def look_alikes(form, typed: list[tuple[Any, str]], known: list[str]) -> bool:
     return ok
 
 
-def _player_id(value: Any) -> int:
-    """A ticked player's id; a value that is no id at all ticks nobody (-1)."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return -1
+def ticked(value: Any) -> int:
+    """What a ticked box or a chosen option stands for (a player's id, an entrant's place), as
+    ``core.numbers`` reads it; a value that is no number ticks nobody (-1)."""
+    number = value if isinstance(value, int) and not isinstance(value, bool) else numbers.whole(value, digits=18)
+    return -1 if number is None else number
 
 
-class CountField(IntegerField):
-    """A whole number, with the message in the reader's language: the side forms are plain WTForms
-    forms (the hand form carries the CSRF token), which would otherwise say it in English."""
+class WholeField(IntegerField):
+    """A whole number as ``core.numbers`` reads it (digits of any script, a sign; "²", "1_000" are
+    none), with the message in the reader's language (the side forms are plain WTForms forms: the hand
+    form carries the CSRF token). Empty is no value; the range is the validators' to tell."""
 
     def process_formdata(self, valuelist):
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            raise ValueError(gettext("Enter a whole number.")) from None
+        if not valuelist:
+            return
+        self.data = None
+        if (valuelist[0] or "").strip():
+            self.data = numbers.whole(valuelist[0], signed=True)
+            if self.data is None:
+                raise ValueError(gettext("Enter a whole number."))
+
+    def pre_validate(self, form):
+        if self.process_errors:  # said once: no range of a number that is none
+            raise StopValidation()
 
 
 def _count_field() -> IntegerField:
     """A whole-number field that may be left empty (empty means 0)."""
-    return CountField(validators=[Optional()])
+    return WholeField(validators=[Optional()])
+
+
+def readable_number(form, field) -> None:
+    """A hidden number the page sent (what the phone's page is based on): empty, or a whole number.
+    Anything else is no page of ours as it was shown."""
+    if field.data and numbers.whole(field.data, digits=18) is None:
+        raise ValidationError(gettext("This page was not sent as it was shown. Check the values and press Save again."))
 
 
 def side_form_class(rules: RuleSet) -> type[Form]:
@@ -197,7 +211,8 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
         stock_out = BooleanField(N_("Nobody went out: the stock ran out"))
         confirm = BooleanField(N_("The figures are right: save anyway"))
         client_key = HiddenField(validators=[Optional(), Length(max=64)])  # one per entry: a resend is stored once
-        based_on = HiddenField(validators=[Optional(), Length(max=20)])  # what the phone saw: a stale save is refused
+        # what the phone saw: a stale save is refused
+        based_on = HiddenField(validators=[Optional(), Length(max=20), readable_number])
         side_fields = tuple(f for f in entry.side_fields(rules) if f.form)
 
     if rules.lone_player:  # docs/rules.md, "Classic Canasta (3 players)"
@@ -311,7 +326,7 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
         first_dealer = RadioField(
             N_("First dealer"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
         )
-        target = IntegerField(
+        target = WholeField(
             N_("Target score"),
             validators=[Optional(), NumberRange(*TARGET_RANGE, BETWEEN)],
         )
@@ -346,7 +361,7 @@ class EveningForm(FlaskForm):
     note = StringField(
         N_("Note"), validators=[Length(max=300, message=_l("At most 300 characters.")), no_control_characters]
     )
-    known = SelectMultipleField(N_("Players"), coerce=_player_id, validate_choice=False)
+    known = SelectMultipleField(N_("Players"), coerce=ticked, validate_choice=False)
     new_players = StringField(
         N_("New players"),
         validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters, readable_name],
@@ -390,7 +405,7 @@ class PlayerNameForm(FlaskForm):
 class MergeForm(FlaskForm):
     """Merge another player into this one."""
 
-    other = SelectField(N_("Merge this player into the one above"), coerce=_player_id, validate_choice=False)
+    other = SelectField(N_("Merge this player into the one above"), coerce=ticked, validate_choice=False)
     # a merge cannot be undone: it is asked for twice, the person chosen and a tick
     sure = BooleanField(N_("Yes, they are the same person. Merging cannot be undone."))
 

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from flask_wtf import FlaskForm
 
-from scorekeeper.core import entry, scoring
+from scorekeeper.core import entry, numbers, scoring
 from scorekeeper.core.checks import Problem
 from scorekeeper.core.variants import RuleSet
 from scorekeeper.web import i18n
@@ -29,13 +29,12 @@ def read_ending(
 
 def _whole(value: str | None) -> int | None:
     """A whole number as the form's number fields read it (empty: 0); None if it is not one."""
-    text = (value or "").strip()
-    if not text:
-        return 0
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    return numbers.whole(value, signed=True) if (value or "").strip() else 0
+
+
+def based_on(value: str | None) -> int | None:
+    """What the phone's page was based on (a hidden number), or None when it did not say or it is no number."""
+    return numbers.whole(value, digits=18)
 
 
 class QuickHand(NamedTuple):
@@ -97,9 +96,14 @@ def _quick_lone(rules: RuleSet, formdata) -> int | None:
     value = formdata.get("lone")
     if value == "none":
         return None
-    if value is not None and value.isdigit() and int(value) < rules.sides:
+    if value in _indexes(rules):  # a choice is one of the values the page offers
         return int(value)
     raise _Unreadable
+
+
+def _indexes(rules: RuleSet) -> set[str]:
+    """The values the hand form's choice of a side or a player sends: "0", "1" …"""
+    return {str(i) for i in range(rules.sides)}
 
 
 def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
@@ -108,15 +112,15 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
     that is not a whole number, an unknown choice, a missing lone player): then the form is built
     and shows its messages."""
     out = formdata.get("out")
-    if out not in (None, "", STOCK_OUT) and not (out.isdigit() and int(out) < rules.sides):
+    if out not in (None, "", STOCK_OUT) and out not in _indexes(rules):
         return None
     try:
         sides = [_quick_side(rules, formdata, index) for index in range(rules.sides)]
         lone = _quick_lone(rules, formdata)
     except _Unreadable:
         return None
-    key, based_on = formdata.get("client_key", ""), formdata.get("based_on", "")
-    if len(key) > 64 or len(based_on) > 20:
+    key, seen = formdata.get("client_key", ""), formdata.get("based_on", "")
+    if len(key) > 64 or len(seen) > 20 or (seen and based_on(seen) is None):
         return None
     went_out, stock_out = read_ending(
         rules,
@@ -133,7 +137,7 @@ def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
         lone,
         formdata.get("confirm", "") not in ("", "false"),
         key or None,
-        int(based_on) if based_on.isdigit() else None,
+        based_on(seen),
     )
 
 

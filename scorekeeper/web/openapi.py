@@ -76,7 +76,8 @@ CSRF_TOKEN = {
     "the same phone",
     "schema": {"type": "string"},
 }
-TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"  # teams.team_request reads the same
+# what to send; teams.team_request reads digits of other scripts too, as every number typed (core/numbers.py)
+TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"
 
 
 def _team_parameters() -> tuple[dict[str, Any], ...]:

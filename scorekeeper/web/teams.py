@@ -3,18 +3,16 @@ set and which of its layouts; its problems in the players' words (message ids)."
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from scorekeeper.core import variants
+from scorekeeper.core import numbers, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Player
 from scorekeeper.storage import rating_reads
 
 DEFAULT_RULES = {4: "classic", 6: "six-3x2"}
-_IDS = re.compile(r"[0-9]{1,19}(,[0-9]{1,19})*")
 
 
 def partner_layouts(rules: variants.RuleSet, count: int) -> list[variants.Layout]:
@@ -83,9 +81,10 @@ def team_request(
     """Read a request for fair partners: ``players`` as ids joined by commas (4 or 6 different
     players of the archive), ``variant`` a rule set with partnerships for that many (by default
     classic for 4, six-3x2 for 6), ``layout`` one of its layouts for them (by default its first)."""
-    if not players or not _IDS.fullmatch(players):
+    # each by the rule of core.numbers, the list without spaces (as the API's document writes it)
+    ids = [numbers.whole(x, digits=19) if x == x.strip() else None for x in (players or "").split(",")]
+    if None in ids:
         return None, [Problem(None, "players", N_("Give the players' ids joined by commas, e.g. 1,2,3,4."))]
-    ids = [int(x) for x in players.split(",")]
     found = rating_reads.players_by_id(db, ids)
     problems = _player_problems(ids, found)
     rules = variants.RULE_SETS.get(variant or DEFAULT_RULES.get(len(ids), "classic"))

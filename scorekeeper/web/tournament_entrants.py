@@ -5,8 +5,6 @@ on the organiser's page, with what was typed still there; the service decides in
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -21,10 +19,10 @@ from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
-from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters, readable_name
+from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters, readable_name, ticked
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import PAIR_SPLIT, names_problem, parse_entrants
-from scorekeeper.web.tournaments import organiser_page, standings_helpers
+from scorekeeper.web.tournaments import form_version, organiser_page, standings_helpers
 
 bp = Blueprint("tournament_entrants", __name__)
 bp.context_processor(standings_helpers)  # the organiser's page, shown again with a refused form
@@ -32,18 +30,10 @@ bp.context_processor(standings_helpers)  # the organiser's page, shown again wit
 CHANGED_MEANWHILE = N_("Another phone changed this tournament meanwhile: check it and save again.")
 
 
-def _place(value: Any) -> int:
-    """A ticked entrant's place in the list; a value that is none ticks nobody (-1)."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return -1
-
-
 class CheckInForm(FlaskForm):
     """Who has come: a tick per entrant (its place in the list), the walk-ins one a line."""
 
-    present = SelectMultipleField(coerce=_place, validate_choice=False)
+    present = SelectMultipleField(coerce=ticked, validate_choice=False)
     walk_ins = TextAreaField(validators=[Length(max=400, message=_l("At most 400 characters.")), no_control_characters])
     someone_new = BooleanField(SOMEONE_NEW)
 
@@ -100,7 +90,7 @@ def check_in(tournament_id: int):
     form = CheckInForm()
     if form.validate_on_submit() and _walk_ins_checked(form, t):
         walk_ins = parse_entrants(t.format, form.walk_ins.data)
-        version = request.form.get("version", -1, type=int)
+        version = form_version()
         outcome = service.check_in(
             get_db(), t.id, version, present=form.present.data, walk_ins=walk_ins, phone=phone_token()
         )
@@ -124,14 +114,14 @@ def check_in(tournament_id: int):
 def replace(tournament_id: int):
     """Give a no-show's seat to another player, between the draw and round 1."""
     t = _load(tournament_id)
-    unit, slot = request.form.get("unit", -1, type=int), request.form.get("slot", 0, type=int)
+    unit, slot = ticked(request.form.get("unit")), ticked(request.form.get("slot", "0"))  # -1: none
     if not 0 <= unit < len(t.entrants) or not 0 <= slot < len(t.entrants[unit]):
         abort(404)
     if t.seed is None:
         return _back(t, gettext("Draw the seats first."))
     form = ReplaceForm()
     if form.validate_on_submit() and _name_checked(form):
-        version = request.form.get("version", -1, type=int)
+        version = form_version()
         outcome = service.replace(get_db(), t.id, version, unit, slot, form.name.data, phone=phone_token())
         if outcome.status == MISSING:
             abort(404)

@@ -10,15 +10,15 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import names, variants
+from scorekeeper.core import names, numbers, variants
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_
 from scorekeeper.core.tournaments import PAIR_SPLIT, parse_entrants  # noqa: F401 (the pages' names for them)
-from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, look_alikes, no_control_characters
+from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, WholeField, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
 FORMAT_NAMES = {key: kind.name for key, kind in core.formats.REGISTRY.items()}
@@ -104,13 +104,13 @@ class TournamentForm(FlaskForm):
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
     )
     # the limits the import checks too (core.tournaments, core.variants)
-    round_hands = IntegerField(
+    round_hands = WholeField(
         N_("Hands a round"), default=3, validators=[Optional(), NumberRange(*core.ROUND_HANDS, BETWEEN)]
     )
-    round_minutes = IntegerField(
+    round_minutes = WholeField(
         N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(*core.ROUND_MINUTES, BETWEEN)]
     )
-    target = IntegerField(N_("Target score"), validators=[Optional(), NumberRange(*variants.TARGET_RANGE, BETWEEN)])
+    target = WholeField(N_("Target score"), validators=[Optional(), NumberRange(*variants.TARGET_RANGE, BETWEEN)])
     entrants = TextAreaField(
         N_("Players"),
         validators=[InputRequired(message=_l("Enter the players.")), Length(max=4000), no_control_characters],
@@ -199,9 +199,10 @@ class TournamentForm(FlaskForm):
         return look_alikes(self, typed, known)
 
     def points(self) -> tuple[int, ...] | None:
-        """The season points typed (``10, 8, 6``), or None if they cannot be read."""
-        parts = [p for p in re.split(r"[,\s;]+", self.season_points.data or "") if p]
-        if not parts or len(parts) > core.SEASON_PLACES_MOST or not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
+        """The season points typed (``10, 8, 6``; each as ``core.numbers`` reads it, between commas of
+        any keyboard), or None if they cannot be read."""
+        parts = [numbers.whole(p, digits=9) for p in re.split(r"[,\s;，、،；]+", self.season_points.data or "") if p]
+        if not parts or len(parts) > core.SEASON_PLACES_MOST or None in parts:
             return None
-        points = tuple(int(p) for p in parts)
+        points = tuple(parts)
         return points if max(points) <= core.SEASON_POINTS_MOST else None

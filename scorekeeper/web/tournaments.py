@@ -4,14 +4,13 @@ page (draw, rounds, tables with their QR codes, close, the actions on record), e
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from scorekeeper.core import names, variants
+from scorekeeper.core import names, numbers, variants
 from scorekeeper.core import tournaments as core
 from scorekeeper.network import addresses
 from scorekeeper.services import tournaments as service
@@ -109,6 +108,12 @@ def _as_typed(t: core.Tournament) -> dict:
     )  # fmt: skip
 
 
+def form_version() -> int:
+    """The version of the tournament the organiser's page was showing (-1: none it could be)."""
+    version = numbers.whole(request.form.get("version"), digits=18)
+    return -1 if version is None else version
+
+
 def _tournament_form(t: core.Tournament | None):
     """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
     form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
@@ -131,7 +136,7 @@ def _tournament_form(t: core.Tournament | None):
         if t is None:
             outcome = service.create(get_db(), **fields)
         else:
-            outcome = service.change(get_db(), t.id, request.form.get("version", -1, type=int), **fields)
+            outcome = service.change(get_db(), t.id, form_version(), **fields)
         if outcome.status == MISSING:
             abort(404)
         if outcome.status in (PROBLEMS, REFUSED):
@@ -398,12 +403,13 @@ def _ladder_numbers(count: int) -> tuple[dict[str, int | None], dict[str, str]]:
         typed = request.args.get(key, "").strip()
         if not typed:
             continue
-        if not re.fullmatch(r"[0-9]{1,4}", typed) or int(typed) < 1:
+        number = numbers.whole(typed, digits=4)
+        if number is None or number < 1:
             problems[key] = gettext("A whole number from 1 up.")
-        elif int(typed) > count:
+        elif number > count:
             problems[key] = gettext("This season has %(num)s closed tournaments: at most %(num)s.", num=count)
         else:
-            read[key] = int(typed)
+            read[key] = number
     return read, problems
 
 
@@ -414,9 +420,11 @@ def season():
     db = get_db()
     closed = [(t, _played_on(t)) for t in tournament_reads.all_tournaments(db) if t.closed_at]
     years = sorted({day[:4] for _t, day in closed}, reverse=True)
-    year = request.args.get("year") or (years[0] if years else str(_now().year))
-    if not re.fullmatch(r"[0-9]{4}", year):
+    typed = request.args.get("year") or (years[0] if years else str(_now().year))
+    number = numbers.whole(typed, digits=4)
+    if number is None or len(typed.strip()) != 4:
         abort(404)
+    year = f"{number:04d}"
     of_year = [t for t, day in closed if day.startswith(year)]
     ladder, problems = _ladder_numbers(len(of_year))
     results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]

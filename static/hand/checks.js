@@ -4,7 +4,7 @@
 // to the field. The same sentence for several fields stands beside the first; the others are only
 // marked.
 import { allSides, loneChoice, modeChoice } from "./entry.js";
-import { signed, toInt } from "./text.js";
+import { signed, toInt, wholeNumber } from "./text.js";
 
 // ---- the problems -------------------------------------------------------------------------------
 // The input a problem of the checks is about (the API names fields as the entry does).
@@ -161,7 +161,7 @@ function moreSums(form) {
     form.querySelectorAll('.pad-more [data-side="' + side + '"] input[data-points]').forEach((el) => {
       const points = toInt(el.dataset.points);
       if (el.type === "checkbox") { if (el.checked) sum += points; }
-      else sum += toInt(el.value) * points;
+      else sum += (wholeNumber(el.value) || 0) * points;
     });
     out.textContent = signed(sum);
   });

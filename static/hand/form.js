@@ -4,7 +4,7 @@
 import { notice, preview, schedule, showFirstProblem, wireProblems } from "./checks.js";
 import { outChoice, restore, saveDraft } from "./entry.js";
 import { freshKey, wireSending } from "./send.js";
-import { toInt } from "./text.js";
+import { toInt, wholeNumber } from "./text.js";
 
 // ---- the counts ---------------------------------------------------------------------------------
 // Entering small numbers on a phone: the − / + steppers, and counting cards by typing, where a count
@@ -12,7 +12,7 @@ import { toInt } from "./text.js";
 function step(button) {
   const input = document.getElementById(button.dataset.target);
   const max = toInt(input.dataset.max) || 99;
-  const next = Math.min(max, Math.max(0, toInt(input.value) + toInt(button.dataset.delta)));
+  const next = Math.min(max, Math.max(0, (wholeNumber(input.value) || 0) + toInt(button.dataset.delta)));
   input.value = next === 0 ? "" : String(next);
   input.dispatchEvent(new Event("input", { bubbles: true }));
 }

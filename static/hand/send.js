@@ -5,7 +5,7 @@
 import { notice } from "./checks.js";
 import { allSides, loneChoice, outChoice, removeDraft } from "./entry.js";
 import { parse, request, SEND_MS } from "./net.js";
-import { queue, text, toInt, waitingBefore } from "./text.js";
+import { queue, text, toInt, waitingBefore, wholeNumber } from "./text.js";
 
 let anySending = false;  // a form of this page has been sent (its key is used up)
 
@@ -91,7 +91,7 @@ function answered(pad, answer) {
 // beside the field, before the hand is kept on the phone. False when there is one.
 function wholeNumbers(form) {
   const bad = Array.prototype.filter.call(form.querySelectorAll('input[type="text"][name^="sides-"]'), (el) => {
-    return el.value.trim() !== "" && !/^[0-9]+$/.test(el.value.trim());
+    return el.value.trim() !== "" && wholeNumber(el.value) === null;
   });
   bad.forEach((el) => {
     el.setCustomValidity(text("wholeNumber"));

@@ -6,10 +6,10 @@ problem names the side and the field it belongs to, so a form can show the messa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from scorekeeper.core import numbers
 from scorekeeper.core.entry import FRAME, Field, shape, side_fields
 from scorekeeper.core.messages import N_, Msg, Problem
 from scorekeeper.core.scoring import SideHand, card_points
@@ -40,19 +40,16 @@ def known_fields(rules: RuleSet) -> set[str]:
 
 
 def whole_number(value: Any) -> int | None:
-    """An integer from JSON or a form; None if it is not a whole number (bools are not numbers)."""
+    """An integer, or a whole number as text by the rule of ``core.numbers`` (a figure stored long ago
+    as "50"); None if it is not a whole number (bools are not numbers). The JSON endpoints take only
+    JSON integers: their types refuse text and fractions before the checks read a hand."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
-        try:
-            return int(value.strip())
-        except ValueError:  # thousands of digits: more than Python reads as a number, and no figure
-            return None
-    return None
+    return numbers.whole(value, signed=True)
 
 
 def read_count(raw: Mapping[str, Any], key: str, side: int, problems: list[Problem], field: str | None = None) -> int:

@@ -19,12 +19,12 @@ from flask import (
 from flask_babel import gettext
 
 from scorekeeper.core import checks, sheet, variants
-from scorekeeper.core.messages import N_
+from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
 from scorekeeper.storage import disk, reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api, errors, forms, hand_entry, i18n, table_seat
+from scorekeeper.web import answers, api, api_models, errors, forms, hand_entry, i18n, table_seat
 from scorekeeper.web.games.common import (
     BY_FIELD,
     LOCKED_MESSAGE,
@@ -42,10 +42,9 @@ from scorekeeper.web.games.sheets import scoreboard_page
 
 def _posted(form, rules: variants.RuleSet) -> hand_entry.QuickHand:
     """The hand as the (validated) hand form reads it."""
-    based_on = form.based_on.data or ""
     return hand_entry.QuickHand(
         forms.sides_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
-        form.client_key.data or None, int(based_on) if based_on.isdigit() else None,
+        form.client_key.data or None, hand_entry.based_on(form.based_on.data),
     )  # fmt: skip
 
 
@@ -65,6 +64,8 @@ def _save(game: Game, hand: Hand | None):
             return _saved(game, hand, outcome)
         form = forms.hand_form_class(rules, game.players)()
         if not form.validate_on_submit():
+            if form.based_on.errors:  # no number: saving again is based on what the phone sees now
+                form.based_on.data = _based_on(game, hand)
             return _hand_page(game, form, hand, [], 422)
         if outcome is None:  # the quick reading found something the form did not: store what the form reads
             outcome = _store_hand(game, hand, _posted(form, rules))
@@ -138,23 +139,24 @@ def add_hand_json(game_id: int):
     required, so a hand sent again is stored once. ``based_on`` (optional): the number of hands the
     phone knew of, its queued hands before this one included; if another phone has saved a hand
     since, this one is refused (409), as the form does, since it is most likely the same hand
-    entered twice. Answers 201 with the hand's id, 200 when it was already stored, 422 with the problems."""
+    entered twice. The body is read through its type (``api_models.HandRequest``, as the document
+    says: a figure is a JSON integer, never text). Answers 201 with the hand's id, 200 when it was
+    already stored, 422 with the problems."""
     unreadable = gettext("This entry could not be read. Enter the hand again.")
     body = api.json_body()
     if not isinstance(body, dict):
         return answers.json_error("body", unreadable, 400)
-    key = body.get("client_key")
-    if not isinstance(key, str) or not 8 <= len(key) <= 64:
+    refused = api_models.refusals(api_models.HandRequest, body)
+    if "client_key" in refused:
         return answers.json_error("client_key", unreadable, 422)
-    based_on = body.get("based_on")
-    if isinstance(based_on, bool) or not isinstance(based_on, int):
-        based_on = None  # the phone did not say what it knew of
     # the phone always says whether the stock ran out; left out it is "no", so the check that one
     # side went out or the stock ran out is never skipped
     stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
+    if refused:
+        return _refused_hand(game_id, body, refused, stock_out)
     outcome = service.add_hand(
-        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=key, based_on=based_on,
-        phone=phone_token(), entered_by=entered_by(body.get(BY_FIELD)),
+        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=body["client_key"],
+        based_on=body.get("based_on"), phone=phone_token(), entered_by=entered_by(body.get(BY_FIELD)),
     )  # fmt: skip
     status = outcome.status
     if status in (service.SAVED, service.UNCHANGED):
@@ -180,6 +182,24 @@ def add_hand_json(game_id: int):
         )
         return answers.json_error("based_on", message, 409)
     return answers.json_problems(outcome.problems, 422)
+
+
+def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
+    """The 422 of a queued hand its type refuses: every problem the checks find in it (the game's rule
+    set), and what the type refuses besides (a figure as text, ``based_on`` no count); nothing stored."""
+    game = reads.get_game(get_db(), game_id)
+    if game is None:
+        return answers.json_error(
+            "game", gettext("There is nothing here. The game or hand may have been deleted."), 404
+        )
+    _sides, found = checks.read_hand(sheet.rules_for(game), body.get("sides"), stock_out, body.get("lone"))
+    problems = api_models.hand_problems(api_models.HandRequest, body, found)
+    if "based_on" in refused:
+        problems.append(Problem(None, "based_on", BASED_ON))
+    return answers.json_problems(problems, 422)
+
+
+BASED_ON = N_("based_on is the number of hands the phone knew of, a JSON number from 0, or left out.")
 
 
 def edit_hand(game_id: int, hand_id: int):

@@ -10,7 +10,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
-from scorekeeper.core import variants
+from scorekeeper.core import numbers, variants
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import house_rules as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS
@@ -27,8 +27,8 @@ def house_of(variant: str) -> reads.HouseRules | None:
     """The table's own rule set a ``house-<id>`` variant names, or None; 404 for a missing one."""
     if not variant.startswith(HOUSE_PREFIX):
         return None
-    number = variant[len(HOUSE_PREFIX) :]
-    found = reads.get_house_rules(get_db(), int(number)) if number.isdigit() and len(number) < 12 else None
+    number = numbers.whole(variant[len(HOUSE_PREFIX) :], digits=18)
+    found = reads.get_house_rules(get_db(), number) if number is not None else None
     if found is None:
         abort(404)
     return found
@@ -65,10 +65,10 @@ def _typed(spec: variants.Value) -> str:
 def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
     """A typed value as the kind it is, or the problem with it."""
     if spec.kind in ("points", "count"):
-        number = typed.removeprefix("-") if typed.startswith("-") else typed
-        if not number.isdigit() or len(number) > 7:
+        number = numbers.whole(typed, signed=True, digits=7)
+        if number is None:
             return None, Problem(None, spec.name, N_("Give a whole number."))
-        return int(typed), None
+        return number, None
     for choice, _label in spec.choices:
         if str(choice).lower() == typed.lower():
             return choice, None
@@ -178,7 +178,7 @@ def _save(rules: variants.RuleSet, house: reads.HouseRules | None):
         if house is None:
             verdict = service.create(db, name, rules.id, layout, values, phone)
         else:
-            version = request.form.get("version", type=int)
+            version = numbers.whole(request.form.get("version"), digits=18)
             verdict = service.change(db, house.id, -1 if version is None else version, name, values, phone)
         if verdict.status == MISSING:
             abort(404)

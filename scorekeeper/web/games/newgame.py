@@ -13,7 +13,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorekeeper.core import clock, seating, sheet, variants
+from scorekeeper.core import clock, numbers, seating, sheet, variants
 from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
 from scorekeeper.storage import queries, reads
@@ -35,11 +35,13 @@ def index():
 
 
 def _evening_arg():
-    """The evening a new game belongs to (``?evening=`` or the posted field), or None; 404 if unknown."""
-    evening_id = request.values.get("evening", type=int)
-    if evening_id is None:
+    """The evening a new game belongs to (``?evening=`` or the posted field), or None; 404 if unknown
+    (or no id at all)."""
+    typed = request.values.get("evening", "")
+    if not typed.strip():
         return None
-    evening = reads.get_evening(get_db(), evening_id)
+    evening_id = numbers.whole(typed, digits=18)
+    evening = reads.get_evening(get_db(), evening_id) if evening_id is not None else None
     if evening is None:
         abort(404)
     return evening
@@ -124,7 +126,7 @@ def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
     (partners opposite). Fills the seats; what the chips show."""
     ids = [p.id for p in evening.players]
     names = {p.id: p.name for p in evening.players}
-    asked = [int(v) for v in request.args.getlist("play") if v.isdigit() and int(v) in names]
+    asked = [pid for pid in map(numbers.whole, request.args.getlist("play")) if pid in names]
     seats = rules.layouts[0].players
     if asked:
         chosen = [pid for pid in ids if pid in asked]
@@ -150,7 +152,7 @@ def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
 def _prefill_again(form, rules: variants.RuleSet) -> None:
     """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
     game of the same rules, the deal passing on to whoever would have dealt its next hand."""
-    game_id = request.args.get("again", type=int)
+    game_id = numbers.whole(request.args.get("again"), digits=18)
     game = reads.get_game(get_db(), game_id) if game_id is not None and reads.valid_id(game_id) else None
     if game is None or game.variant != rules.id:
         return
@@ -218,9 +220,9 @@ def match(match_id: int):
 def reference(variant: str):
     """A rule set's reference page, generated from the tables the scoring uses; a table's own rule set
     (``house-<id>``) with its values, the changed ones marked."""
-    if variant.startswith(house.HOUSE_PREFIX) and not access.unlocked():  # what people typed: behind the password
+    rules, own = _rules_of(variant)  # an address that names no rule set: 404, locked or not
+    if own is not None and not access.unlocked():  # what people typed: behind the password
         return redirect(url_for("access.login", next=url_for("games.reference", variant=variant)))
-    rules, own = _rules_of(variant)
     changes = dict(own.changes) if own else {}
     return render_template(
         "games/reference.html", rules=variants.configure(rules, changes, own.layout if own else None), base=rules,

@@ -11,6 +11,7 @@ from flask import (
 )
 from flask_babel import gettext
 
+from scorekeeper.core import numbers
 from scorekeeper.storage import rating_reads, reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n, teams
@@ -43,7 +44,7 @@ def fair_partners(evening_id: int):
     args = request.args
     asked = "player" in args or "variant" in args
     if asked:
-        picked = [pid for pid in args.getlist("player", type=int) if reads.valid_id(pid)]
+        picked = [pid for pid in map(numbers.whole, args.getlist("player")) if pid is not None and reads.valid_id(pid)]
     else:
         picked = [p.id for p in evening.players] if len(evening.players) in (4, 6) else []
     variant = args.get("variant") or None
