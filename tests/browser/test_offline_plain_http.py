@@ -292,3 +292,40 @@ def test_without_script_the_forms_work_as_before(browser, server):
     expect(page.get_by_text("Hand saved.")).to_be_visible()
     assert len(hands(direct, game_url)) == 1
     context.close()
+
+
+def test_a_queued_hand_refused_because_its_round_ended_is_kept_and_shown(phone, server):
+    """A tournament table's phone saves a hand during a cut; meanwhile the organiser ends the round
+    (docs/tournaments.md, "When a round ends"). When the connection is back the queue sends it, the
+    server refuses it (the round is over at this table), and the phone keeps it, shown as not accepted
+    with why: never dropped silently, and never stored."""
+    from tests.test_tournament_evening import Phone
+
+    base, direct, cut, _ = server
+    organiser = Phone(direct)
+    fields = dict(name="Cut night", format="final", rules="classic", round_end="target",
+                  entrants="\n".join(f"Cut{c}" for c in "ABCD"), season_points="10, 8")  # fmt: skip
+    status, _page, where = organiser.form("/tournaments/new", "/tournaments/new", **fields)
+    assert status == 302
+    tid = int(where.rsplit("/", 1)[1])
+    for step in ("/draw", "/rounds"):
+        assert organiser.form(f"/tournaments/{tid}", f"/tournaments/{tid}{step}")[0] == 302
+    page = phone
+    page.goto(f"{base}/tournaments/{tid}/tables/1")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = page.url
+    expect(page.locator("a[data-kept]")).to_have_count(1)
+    cut.stop()
+    page.get_by_role("link", name="Enter hand 1").click()
+    fill(page, "150", "130")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
+    assert organiser.form(f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1/end")[0] == 302
+    cut.start()
+    waiting = page.locator("#waiting-hands")
+    expect(waiting).to_contain_text("not accepted", timeout=WAIT)
+    expect(waiting).to_contain_text("The round is over at this table")
+    assert page.evaluate("window.canastaQueue.items().length") == 1  # kept, not dropped
+    page.reload()
+    expect(page.locator("#waiting-hands")).to_contain_text("not accepted")  # still there after a reload
+    assert hands(direct, game_url.replace(base, direct)) == []
