@@ -20,6 +20,23 @@
     navigator.serviceWorker.register("/sw.js").catch(function () { /* the app works without it */ });
   }
 
+  // "Lock this phone": the pages the service worker kept (names, scores) go with the password; its
+  // files and the offline page stay, and so do the hands waiting to be sent (kept apart, in localStorage)
+  if (document.body.hasAttribute("data-forget-pages") && window.caches) {
+    caches.keys().then(function (names) {
+      return Promise.all(names.map(function (name) {
+        return caches.open(name).then(function (cache) {
+          return cache.keys().then(function (requests) {
+            return Promise.all(requests.filter(function (request) {
+              var path = new URL(request.url).pathname;
+              return path.indexOf("/static/") !== 0 && path !== "/offline" && path !== "/manifest.webmanifest";
+            }).map(function (request) { return cache.delete(request); }));
+          });
+        });
+      }));
+    }).then(function () { document.body.setAttribute("data-pages-forgotten", ""); }).catch(function () { /* nothing kept */ });
+  }
+
   function load() {
     try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
   }

@@ -314,7 +314,9 @@ def login():
             return redirect(target)
         else:
             error, status = gettext("That is not the password."), 403
-    return render_template("login.html", next=target, error=error), status
+    return render_template(
+        "login.html", next=target, error=error, forget_pages=bool(request.args.get("locked"))
+    ), status
 
 
 @bp.post("/logout")
@@ -325,7 +327,8 @@ def logout():
     if isinstance(sid, str):
         _sessions().revoke(sid)
         _forget_cached_pages()
-    return redirect(url_for("access.login") if password_set() else url_for("games.index"))
+    # the login page then tells the phone's service worker to forget the pages it kept (names, scores)
+    return redirect(url_for("access.login", locked=1) if password_set() else url_for("games.index"))
 
 
 def _serializer() -> URLSafeSerializer:
