@@ -363,3 +363,25 @@ def test_variants_list_every_changeable_value(client):
     }  # fmt: skip
     assert values["tie_rule"]["choices"] == ["play_on", "draw"]
     assert listed["house_rules"] == []
+
+
+def test_score_takes_the_values_a_setting_brings(client):
+    """docs/rules.md#classic › House rules: with wild-card melds allowed a wild canasta and an
+    unfinished wild meld are values too: wild canasta 2500 + melded 140 = 2640 for one side;
+    natural 500 − unfinished wild meld 700 + melded 60 = −140 for the other."""
+    body = {"variant": "classic", "settings": {"wild_melds": True},
+            "values": {"canasta_wild": 2500, "incomplete_wild": 700},
+            "sides": [side(wild_canastas=1, melded_points=140),
+                      side(natural_canastas=1, incomplete_wild=1, melded_points=60)]}  # fmt: skip
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert [s["score"] for s in response.get_json()["sides"]] == [2640, -140]
+    # the same values given with the setting among them, as a stored game keeps them
+    body["values"] |= {"wild_melds": True}
+    del body["settings"]
+    assert [s["score"] for s in client.post("/api/score", json=body).get_json()["sides"]] == [2640, -140]
+    # without the setting they are not values of classic
+    del body["values"]["wild_melds"]
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert {e["field"] for e in response.get_json()["errors"]} == {"values.canasta_wild", "values.incomplete_wild"}

@@ -173,7 +173,9 @@ def _configure(
     if () in refused.get("values", ()):
         problems.append(Problem(None, "values", N_("values must be an object.")))
         values = {}
-    for name, (message, args) in variants.problems(base, values).items():  # docs/rules.md, "A table's own rules"
+    for name, (message, args) in variants.problems(
+        base, values, settings
+    ).items():  # docs/rules.md, "A table's own rules"
         problems.append(Problem(None, f"values.{name}", message, args))
     if "target" in refused:
         problems.append(
