@@ -385,3 +385,23 @@ def test_score_takes_the_values_a_setting_brings(client):
     response = client.post("/api/score", json=body)
     assert response.status_code == 422
     assert {e["field"] for e in response.get_json()["errors"]} == {"values.canasta_wild", "values.incomplete_wild"}
+
+
+def test_score_ends_a_game_of_a_fixed_number_of_hands_at_its_last_hand(client):
+    """docs/rules.md, "House rules": a game of 3 hands ends after hand 3, the highest total winning
+    below the target: 1200 + 150 = 1350 against 900 + 0 = 900, a lead of 450."""
+    body = {"variant": "classic", "values": {"hands_limit": 3}, "totals_before": [1200, 900],
+            "sides": [side(melded_points=150), side()]}  # fmt: skip
+    for hand, finished in ((None, False), (2, False), (3, True), (4, True)):
+        request = body if hand is None else body | {"hand": hand}
+        data = client.post("/api/score", json=request).get_json()
+        assert data["finished"] is finished, hand
+    assert (data["winner"], data["margin"], data["leads"]) == (0, 450, [0, 450])
+
+
+@pytest.mark.parametrize("hand", [0, -1, "3", 3.0, True, 10_001])
+def test_score_refuses_a_hand_number_that_is_none(client, hand):
+    body = {"variant": "classic", "hand": hand, "sides": [side(), side()]}
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == ["hand"]

@@ -196,8 +196,9 @@ def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideSco
     )
 
 
-def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any) -> m.ScoreAnswer:
-    """The scored hand: each side's score and new total, the result and the warnings."""
+def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any, hand: int) -> m.ScoreAnswer:
+    """The scored hand: each side's score and new total, the result and the warnings (``hand``: the
+    hand's number, 0 when not given: the game ends after it when it is the rule set's ``hands_limit``)."""
     scores = scoring.score_hand(rules, sides, lone)
     new_totals = [t + s.score for t, s in zip(totals, scores)]
     warnings = checks.plausibility_warnings(
@@ -206,7 +207,7 @@ def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any) 
     return m.ScoreAnswer(
         variant=rules.id,
         sides=[_side_score(s, t, scoring.opening_minimum(rules, t)) for s, t in zip(scores, new_totals)],
-        **sheet.result_dict(scoring.game_result(rules, new_totals)),
+        **sheet.result_dict(scoring.game_result(rules, new_totals, hand)),
         warnings=[answers.error(w) for w in warnings],
     )
 
@@ -241,11 +242,15 @@ def score():
                 {"count": rules.sides},
             )
         )
+    if "hand" in refused:
+        problems.append(
+            Problem(None, "hand", N_("The hand's number: a whole number from 1 to %(most)s."), {"most": m.MOST_HANDS})
+        )
     sides, side_problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
     problems.extend(m.hand_problems(m.ScoreRequest, body, side_problems))
     if problems:
         return _errors(problems)
-    return jsonify(_score_answer(rules, sides, totals, body.get("lone")))
+    return jsonify(_score_answer(rules, sides, totals, body.get("lone"), body.get("hand") or 0))
 
 
 def _hand(row: sheet.SheetHand) -> m.Hand:
