@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import complete_game, post_hand, side_fields, start_game
 
 
 def side(**fields):
@@ -405,3 +405,52 @@ def test_score_refuses_a_hand_number_that_is_none(client, hand):
     response = client.post("/api/score", json=body)
     assert response.status_code == 422
     assert [e["field"] for e in response.get_json()["errors"]] == ["hand"]
+
+
+def test_match_api_gives_the_partien_and_the_balance(client):
+    """docs/rules.md#austrian: a finished Partie adds its margin to each winner and takes it from each
+    loser. Partie 1: Nord & Sued 100 + 500 + 400 = 1000 against 50, won by 950; Partie 2: Sued & West
+    100 + 300 + 600 = 1000 against Nord & Ost's 200, won by 800; Partie 3 just started. Nord +950 −800
+    = 150, Ost −950 −800 = −1750, Sued +950 +800 = 1750, West −950 +800 = −150 (docs/api.md's example)."""
+    first = complete_game(client)
+    data = client.get(f"/api/matches/{first}").get_json()
+    assert data["balance"] == [{"name": "Nord", "points": 150}, {"name": "Ost", "points": -1750},
+                               {"name": "Sued", "points": 1750}, {"name": "West", "points": -150}]  # fmt: skip
+    assert [(p["number"], p["layout"], p["totals"], p["winner"], p["margin"]) for p in data["partien"]] == [
+        (1, "4", [1000, 50], 0, 950), (2, "4-ne", [200, 1000], 1, 800), (3, "4-nw", [0, 0], None, None),
+    ]  # fmt: skip
+    assert data["partien"][2]["sides"][0] == {"name": "Nord & West", "players": ["Nord", "West"]}
+    assert data["complete"] is False and data["id"] == first
+    # each Partie's sheet names its complete Game
+    sheet = client.get(f"/api/games/{data['partien'][1]['game']}").get_json()
+    assert (sheet["match"], sheet["partie"]) == (first, 2)
+    assert client.get(f"/api/games/{first}").get_json()["partie"] == 1
+    # the docs' example is this very answer, up to the ids
+    from tests.test_openapi import API_MD, doc_examples
+
+    (example,) = [e for m, p, s, e in doc_examples(API_MD) if p == "/api/matches/{id}" and s == "200"]
+    assert data == example | {"id": first, "partien": [
+        p | {"game": data["partien"][i]["game"]} for i, p in enumerate(example["partien"])]}  # fmt: skip
+
+
+def test_match_api_404_for_a_game_that_is_no_complete_game(client):
+    plain = start_game(client)
+    assert client.get(f"/api/games/{plain}").get_json()["match"] is None
+    for match_id in (plain, 999):
+        response = client.get(f"/api/matches/{match_id}")
+        assert response.status_code == 404 and response.get_json()["errors"][0]["field"] == "id"
+
+
+def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
+    from scorekeeper import create_app
+    from tests.test_access import LOCKED, _unlock
+
+    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
+    phone = app.test_client()
+    _unlock(phone)
+    first = complete_game(phone)
+    assert phone.get(f"/api/matches/{first}").status_code == 200
+    stranger = app.test_client()
+    response = stranger.get(f"/api/matches/{first}")
+    assert response.status_code == 401 and response.get_json()["errors"][0]["field"] == "password"
+    assert "Nord" not in response.text

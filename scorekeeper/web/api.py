@@ -19,6 +19,7 @@ from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, answers, api_tournaments, i18n, openapi
+from scorekeeper.web import api_match_models as mm
 from scorekeeper.web import api_models as m
 from scorekeeper.web.teams import team_request
 
@@ -281,6 +282,8 @@ def game(game_id: int):
     return jsonify(
         m.Game(
             id=found.id,
+            match=found.match_id,
+            partie=found.partie,
             variant=found.variant,
             layout=s.rules.layouts[0].key,
             settings={setting.key: found.settings.get(setting.key, setting.default) for setting in defaults},
@@ -297,6 +300,46 @@ def game(game_id: int):
             opening_minimums=list(s.state.opening_minimums),
             next_dealer=s.next_dealer,
             **sheet.result_dict(s.state.result),
+        )
+    )
+
+
+def _partie(s: sheet.Sheet) -> mm.Partie:
+    """One Partie of a complete Game as the API gives it."""
+    return mm.Partie(
+        number=s.game.partie or 1,
+        game=s.game.id,
+        layout=s.rules.layouts[0].key,
+        sides=[
+            m.GameSide(name=name, players=[s.game.players[i] for i in seats])
+            for name, seats in zip(s.side_names, sheet.side_seats(s.rules))
+        ],
+        hands=len(s.rows),
+        totals=list(s.state.totals),
+        **sheet.result_dict(s.state.result),
+    )
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    """A complete Game of three Partien (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)"):
+    its Partien as they stand and each player's net balance, as its page ``/matches/<id>`` shows them."""
+    db = get_db()
+    games = reads.match_games(db, match_id)
+    if not games:
+        abort(404)
+    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
+    balance = sheet.match_balance(sheets)
+    return jsonify(
+        mm.Match(
+            id=match_id,
+            variant=games[0].variant,
+            target=sheets[0].rules.target,
+            players=list(games[0].players),
+            partien=[_partie(s) for s in sheets],
+            balance=[mm.Balance(name=name, points=points) for name, points in balance.items()],
+            complete=len(sheets) == 3
+            and all(s.state.result.finished and s.state.result.winner is not None for s in sheets),
         )
     )
 

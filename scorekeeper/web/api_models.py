@@ -471,6 +471,10 @@ class Game(Result, closed=True):
     """A stored game: sides, every hand's entry and breakdown, totals, minimums and the result."""
 
     id: Id
+    match: Annotated[
+        Id | None, Field(description="the complete Game it is a Partie of (GET /api/matches/<id>), or null")
+    ]
+    partie: Annotated[int | None, Field(ge=1, le=3, description="its Partie's number in that Game, or null")]
     variant: VariantId
     layout: str
     settings: dict[str, Choice]
