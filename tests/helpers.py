@@ -209,3 +209,21 @@ def served(app, threads=8):
         except OSError:  # the loop has ended already and closed its trigger: close the rest here
             server.close()
         thread.join(timeout=5)
+
+
+def complete_game(client) -> int:
+    """A complete Game of the Austrian rulebook to 1000, as docs/api.md's example of GET /api/matches/<id>
+    plays it: Partie 1 and 2 won, Partie 3 started; the id of its first Partie."""
+    url = "/games/new/austrian"
+    data = {"csrf_token": csrf_token(client, url), "layout": "4", "first_dealer": "0", "target": "1000",
+            "complete_game": "y"}  # fmt: skip
+    data |= {f"players-{i}": name for i, name in enumerate(["Nord", "Ost", "Sued", "West"])}
+    response = client.post(url, data=data)
+    assert response.status_code == 302
+    first = int(response.headers["Location"].rsplit("/", 1)[1])
+    post_hand(client, first, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{first}")
+    second = int(client.post(f"/matches/{first}/next", data={"csrf_token": token}).headers["Location"].split("/")[-1])
+    post_hand(client, second, side_fields(0, melded=200), side_fields(1, went_out="normal", mixed=1, melded=600))
+    client.post(f"/matches/{first}/next", data={"csrf_token": token})
+    return first

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import complete_game, post_hand, side_fields, start_game
 
 
 def side(**fields):
@@ -363,3 +363,94 @@ def test_variants_list_every_changeable_value(client):
     }  # fmt: skip
     assert values["tie_rule"]["choices"] == ["play_on", "draw"]
     assert listed["house_rules"] == []
+
+
+def test_score_takes_the_values_a_setting_brings(client):
+    """docs/rules.md#classic › House rules: with wild-card melds allowed a wild canasta and an
+    unfinished wild meld are values too: wild canasta 2500 + melded 140 = 2640 for one side;
+    natural 500 − unfinished wild meld 700 + melded 60 = −140 for the other."""
+    body = {"variant": "classic", "settings": {"wild_melds": True},
+            "values": {"canasta_wild": 2500, "incomplete_wild": 700},
+            "sides": [side(wild_canastas=1, melded_points=140),
+                      side(natural_canastas=1, incomplete_wild=1, melded_points=60)]}  # fmt: skip
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert [s["score"] for s in response.get_json()["sides"]] == [2640, -140]
+    # the same values given with the setting among them, as a stored game keeps them
+    body["values"] |= {"wild_melds": True}
+    del body["settings"]
+    assert [s["score"] for s in client.post("/api/score", json=body).get_json()["sides"]] == [2640, -140]
+    # without the setting they are not values of classic
+    del body["values"]["wild_melds"]
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert {e["field"] for e in response.get_json()["errors"]} == {"values.canasta_wild", "values.incomplete_wild"}
+
+
+def test_score_ends_a_game_of_a_fixed_number_of_hands_at_its_last_hand(client):
+    """docs/rules.md, "House rules": a game of 3 hands ends after hand 3, the highest total winning
+    below the target: 1200 + 150 = 1350 against 900 + 0 = 900, a lead of 450."""
+    body = {"variant": "classic", "values": {"hands_limit": 3}, "totals_before": [1200, 900],
+            "sides": [side(melded_points=150), side()]}  # fmt: skip
+    for hand, finished in ((None, False), (2, False), (3, True), (4, True)):
+        request = body if hand is None else body | {"hand": hand}
+        data = client.post("/api/score", json=request).get_json()
+        assert data["finished"] is finished, hand
+    assert (data["winner"], data["margin"], data["leads"]) == (0, 450, [0, 450])
+
+
+@pytest.mark.parametrize("hand", [0, -1, "3", 3.0, True, 10_001])
+def test_score_refuses_a_hand_number_that_is_none(client, hand):
+    body = {"variant": "classic", "hand": hand, "sides": [side(), side()]}
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == ["hand"]
+
+
+def test_match_api_gives_the_partien_and_the_balance(client):
+    """docs/rules.md#austrian: a finished Partie adds its margin to each winner and takes it from each
+    loser. Partie 1: Nord & Sued 100 + 500 + 400 = 1000 against 50, won by 950; Partie 2: Sued & West
+    100 + 300 + 600 = 1000 against Nord & Ost's 200, won by 800; Partie 3 just started. Nord +950 −800
+    = 150, Ost −950 −800 = −1750, Sued +950 +800 = 1750, West −950 +800 = −150 (docs/api.md's example)."""
+    first = complete_game(client)
+    data = client.get(f"/api/matches/{first}").get_json()
+    assert data["balance"] == [{"name": "Nord", "points": 150}, {"name": "Ost", "points": -1750},
+                               {"name": "Sued", "points": 1750}, {"name": "West", "points": -150}]  # fmt: skip
+    assert [(p["number"], p["layout"], p["totals"], p["winner"], p["margin"]) for p in data["partien"]] == [
+        (1, "4", [1000, 50], 0, 950), (2, "4-ne", [200, 1000], 1, 800), (3, "4-nw", [0, 0], None, None),
+    ]  # fmt: skip
+    assert data["partien"][2]["sides"][0] == {"name": "Nord & West", "players": ["Nord", "West"]}
+    assert data["complete"] is False and data["id"] == first
+    # each Partie's sheet names its complete Game
+    sheet = client.get(f"/api/games/{data['partien'][1]['game']}").get_json()
+    assert (sheet["match"], sheet["partie"]) == (first, 2)
+    assert client.get(f"/api/games/{first}").get_json()["partie"] == 1
+    # the docs' example is this very answer, up to the ids
+    from tests.test_openapi import API_MD, doc_examples
+
+    (example,) = [e for m, p, s, e in doc_examples(API_MD) if p == "/api/matches/{id}" and s == "200"]
+    assert data == example | {"id": first, "partien": [
+        p | {"game": data["partien"][i]["game"]} for i, p in enumerate(example["partien"])]}  # fmt: skip
+
+
+def test_match_api_404_for_a_game_that_is_no_complete_game(client):
+    plain = start_game(client)
+    assert client.get(f"/api/games/{plain}").get_json()["match"] is None
+    for match_id in (plain, 999):
+        response = client.get(f"/api/matches/{match_id}")
+        assert response.status_code == 404 and response.get_json()["errors"][0]["field"] == "id"
+
+
+def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
+    from scorekeeper import create_app
+    from tests.test_access import LOCKED, _unlock
+
+    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
+    phone = app.test_client()
+    _unlock(phone)
+    first = complete_game(phone)
+    assert phone.get(f"/api/matches/{first}").status_code == 200
+    stranger = app.test_client()
+    response = stranger.get(f"/api/matches/{first}")
+    assert response.status_code == 401 and response.get_json()["errors"][0]["field"] == "password"
+    assert "Nord" not in response.text

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.core import checks, variants
 from scorekeeper.web import api_models, openapi
-from tests.helpers import post_hand, quick_hash, side_fields, start_game
+from tests.helpers import complete_game, post_hand, quick_hash, side_fields, start_game
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -98,7 +98,7 @@ def test_docs_and_the_document_name_the_same_endpoints_and_statuses():
 
 def test_the_comparison_finds_what_is_missing_on_either_side():
     document = openapi.document()
-    assert len(spec_endpoints(document)) == 11
+    assert len(spec_endpoints(document)) == 12
     # an endpoint missing from the document
     fewer = openapi.document()
     del fewer["paths"]["/api/games/{id}/version"]
@@ -170,6 +170,7 @@ def test_the_document_is_valid_openapi_3_1():
         ("GET", "/api/teams"),
         ("GET", "/api/tournaments"),
         ("GET", "/api/tournaments/{id}"),
+        ("GET", "/api/matches/{id}"),
         ("GET", "/api/openapi.json"),
     }
 
@@ -202,6 +203,7 @@ STATUSES = {
     ("get", "/api/teams"): {"200", "401", "422"},
     ("get", "/api/tournaments"): {"200", "401"},
     ("get", "/api/tournaments/{id}"): {"200", "401", "404"},
+    ("get", "/api/matches/{id}"): {"200", "401", "404"},
     ("get", "/api/openapi.json"): {"200"},
 }
 
@@ -315,6 +317,8 @@ def test_the_document_declares_the_app_s_answers(client):
         ("get", "/api/tournaments", "/api/tournaments", None),
         ("get", "/api/tournaments/{id}", f"/api/tournaments/{_tournament(client.application)}", None),
         ("get", "/api/tournaments/{id}", "/api/tournaments/42", None),
+        ("get", "/api/matches/{id}", f"/api/matches/{complete_game(client)}", None),
+        ("get", "/api/matches/{id}", f"/api/matches/{game_id}", None),
     ]
     statuses = set()
     for method, path, url, body in requests:
@@ -420,6 +424,7 @@ def test_the_examples_in_the_docs_are_valid_against_the_document():
         ("get", "/api/players", "200"),
         ("get", "/api/tournaments", "200"),
         ("get", "/api/tournaments/{id}", "200"),
+        ("get", "/api/matches/{id}", "200"),
     }
     assert sum(1 for *_, status, _ in doc_examples(API_MD) if status is None) == len(variants.RULE_SETS) + 2
 

@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
 
 from scorekeeper import create_app
 from scorekeeper.web import openapi
-from tests.helpers import post_hand, side_fields, start_game, win_hand
+from tests.helpers import complete_game, post_hand, side_fields, start_game, win_hand
 
 pytestmark = pytest.mark.slow
 
@@ -42,9 +42,9 @@ STRICT = [*CHECKS, negative_data_rejection]
 
 @pytest.fixture(scope="module")
 def api_app(tmp_path_factory):
-    """The app on an archive of four games; CSRF off once they are entered. Game 1 is empty, so the
-    document's example hand is stored (201) and then found again by its key (200); game 2 is over (409);
-    game 4 has a corrected hand in its change log."""
+    """The app on an archive of four games and a complete Game; CSRF off once they are entered. Game 1 is
+    empty, so the document's example hand is stored (201) and then found again by its key (200); game 2 is
+    over (409); game 4 has a corrected hand in its change log; games 5 to 7 are a complete Game's Partien."""
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path_factory.mktemp("api") / "api.sqlite")}
     )
@@ -75,6 +75,7 @@ def api_app(tmp_path_factory):
     )
     from tests.test_openapi import _tournament
 
+    assert complete_game(client) == 5  # GET /api/matches/5: two Partien won, the third started (the document's example)
     _tournament(app)  # tournament 1: drawn, round 1 being played
     app.config["WTF_CSRF_ENABLED"] = False
     return app

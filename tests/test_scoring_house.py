@@ -245,3 +245,16 @@ def test_every_changeable_value_has_a_worked_example():
             if not covered and value.name != "lone_trigger":  # a hint on the hand form only: it scores nothing
                 missing.add(value.name)
     assert not missing, sorted(missing)
+
+
+def test_a_setting_brings_its_values_into_the_list_and_the_table():
+    """docs/rules.md, "House rules": with wild-card melds allowed, the wild canasta's bonus and the
+    unfinished wild meld's penalty are values of classic like any other, checked and applied; without
+    the setting they are unknown."""
+    changes = {"wild_melds": True, "canasta_wild": 2500, "incomplete_wild": 700}
+    assert variants.problems(variants.get("classic"), changes) == {}
+    rules = variants.configure(variants.get("classic"), changes)
+    assert rules.kind("wild").bonus == 2500
+    assert [d.points for d in rules.incomplete_melds if d.key == "wild"] == [700]
+    unknown = variants.problems(variants.get("classic"), {"canasta_wild": 2500})
+    assert list(unknown) == ["canasta_wild"]

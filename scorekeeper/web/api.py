@@ -19,6 +19,7 @@ from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, answers, api_tournaments, i18n, openapi
+from scorekeeper.web import api_match_models as mm
 from scorekeeper.web import api_models as m
 from scorekeeper.web.teams import team_request
 
@@ -173,7 +174,9 @@ def _configure(
     if () in refused.get("values", ()):
         problems.append(Problem(None, "values", N_("values must be an object.")))
         values = {}
-    for name, (message, args) in variants.problems(base, values).items():  # docs/rules.md, "A table's own rules"
+    for name, (message, args) in variants.problems(
+        base, values, settings
+    ).items():  # docs/rules.md, "A table's own rules"
         problems.append(Problem(None, f"values.{name}", message, args))
     if "target" in refused:
         problems.append(
@@ -194,8 +197,9 @@ def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideSco
     )
 
 
-def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any) -> m.ScoreAnswer:
-    """The scored hand: each side's score and new total, the result and the warnings."""
+def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any, hand: int) -> m.ScoreAnswer:
+    """The scored hand: each side's score and new total, the result and the warnings (``hand``: the
+    hand's number, 0 when not given: the game ends after it when it is the rule set's ``hands_limit``)."""
     scores = scoring.score_hand(rules, sides, lone)
     new_totals = [t + s.score for t, s in zip(totals, scores)]
     warnings = checks.plausibility_warnings(
@@ -204,7 +208,7 @@ def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any) 
     return m.ScoreAnswer(
         variant=rules.id,
         sides=[_side_score(s, t, scoring.opening_minimum(rules, t)) for s, t in zip(scores, new_totals)],
-        **sheet.result_dict(scoring.game_result(rules, new_totals)),
+        **sheet.result_dict(scoring.game_result(rules, new_totals, hand)),
         warnings=[answers.error(w) for w in warnings],
     )
 
@@ -239,11 +243,15 @@ def score():
                 {"count": rules.sides},
             )
         )
+    if "hand" in refused:
+        problems.append(
+            Problem(None, "hand", N_("The hand's number: a whole number from 1 to %(most)s."), {"most": m.MOST_HANDS})
+        )
     sides, side_problems = checks.read_hand(rules, body.get("sides"), body.get("stock_out"), body.get("lone"))
     problems.extend(m.hand_problems(m.ScoreRequest, body, side_problems))
     if problems:
         return _errors(problems)
-    return jsonify(_score_answer(rules, sides, totals, body.get("lone")))
+    return jsonify(_score_answer(rules, sides, totals, body.get("lone"), body.get("hand") or 0))
 
 
 def _hand(row: sheet.SheetHand) -> m.Hand:
@@ -274,6 +282,8 @@ def game(game_id: int):
     return jsonify(
         m.Game(
             id=found.id,
+            match=found.match_id,
+            partie=found.partie,
             variant=found.variant,
             layout=s.rules.layouts[0].key,
             settings={setting.key: found.settings.get(setting.key, setting.default) for setting in defaults},
@@ -290,6 +300,46 @@ def game(game_id: int):
             opening_minimums=list(s.state.opening_minimums),
             next_dealer=s.next_dealer,
             **sheet.result_dict(s.state.result),
+        )
+    )
+
+
+def _partie(s: sheet.Sheet) -> mm.Partie:
+    """One Partie of a complete Game as the API gives it."""
+    return mm.Partie(
+        number=s.game.partie or 1,
+        game=s.game.id,
+        layout=s.rules.layouts[0].key,
+        sides=[
+            m.GameSide(name=name, players=[s.game.players[i] for i in seats])
+            for name, seats in zip(s.side_names, sheet.side_seats(s.rules))
+        ],
+        hands=len(s.rows),
+        totals=list(s.state.totals),
+        **sheet.result_dict(s.state.result),
+    )
+
+
+@bp.get("/matches/<int:match_id>")
+def match(match_id: int):
+    """A complete Game of three Partien (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)"):
+    its Partien as they stand and each player's net balance, as its page ``/matches/<id>`` shows them."""
+    db = get_db()
+    games = reads.match_games(db, match_id)
+    if not games:
+        abort(404)
+    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
+    balance = sheet.match_balance(sheets)
+    return jsonify(
+        mm.Match(
+            id=match_id,
+            variant=games[0].variant,
+            target=sheets[0].rules.target,
+            players=list(games[0].players),
+            partien=[_partie(s) for s in sheets],
+            balance=[mm.Balance(name=name, points=points) for name, points in balance.items()],
+            complete=len(sheets) == 3
+            and all(s.state.result.finished and s.state.result.winner is not None for s in sheets),
         )
     )
 

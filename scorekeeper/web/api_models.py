@@ -83,6 +83,9 @@ Sides = Annotated[list[Side], Field(min_length=2, max_length=3)]
 LONE = "classic-3p: who played alone"
 
 
+MOST_HANDS = 10_000  # a hand's number: far above any game's (hands_limit is at most 200)
+
+
 class ScoreRequest(BaseModel):
     """One hand to score, with the totals before it; nothing is stored."""
 
@@ -103,6 +106,11 @@ class ScoreRequest(BaseModel):
     )
     totals_before: list[Annotated[int, Field(ge=-(10**7), le=10**7, multiple_of=5)]] = Field(
         default_factory=list, description="each side's total before the hand; default all 0"
+    )
+    hand: Annotated[int, Field(ge=1, le=MOST_HANDS)] | None = Field(
+        None,
+        description="the hand's number in its game, from 1: with hands_limit the game ends after that many "
+        "hands; left out: not counted, so hands_limit never ends it",
     )
     # the hand itself is checked against the rule set too (checks.read_hand), which gives its messages
     sides: Sides
@@ -463,6 +471,10 @@ class Game(Result, closed=True):
     """A stored game: sides, every hand's entry and breakdown, totals, minimums and the result."""
 
     id: Id
+    match: Annotated[
+        Id | None, Field(description="the complete Game it is a Partie of (GET /api/matches/<id>), or null")
+    ]
+    partie: Annotated[int | None, Field(ge=1, le=3, description="its Partie's number in that Game, or null")]
     variant: VariantId
     layout: str
     settings: dict[str, Choice]

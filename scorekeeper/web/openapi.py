@@ -1,11 +1,12 @@
 """The OpenAPI 3.1 description of the JSON API, served at ``GET /api/openapi.json``.
 
-Generated: the schemas from the request and answer types of ``api_models`` and
-``api_tournament_models`` (pydantic's JSON Schema, draft 2020-12 as OpenAPI 3.1 takes it), the paths
-from the table of operations below: for each endpoint its method, path, request type and example, and
-each status with its meaning and answer type. tests/test_openapi.py checks that docs/api.md names the same endpoints and
-statuses and that its examples are valid against this document; tests/test_schemathesis.py sends
-the app requests generated from it and checks every answer against it.
+Generated: the schemas from the request and answer types of ``api_models``,
+``api_tournament_models`` and ``api_match_models`` (pydantic's JSON Schema, draft 2020-12 as OpenAPI
+3.1 takes it), the paths from the table of operations below: for each endpoint its method, path,
+request type and example, and each status with its meaning and answer type. tests/test_openapi.py
+checks that docs/api.md names the same endpoints and statuses and that its examples are valid
+against this document; tests/test_schemathesis.py sends the app requests generated from it and
+checks every answer against it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
 from scorekeeper.storage import reads
+from scorekeeper.web import api_match_models as mm
 from scorekeeper.web import api_models as m
 from scorekeeper.web import api_tournament_models as tm
 from scorekeeper.web import teams
@@ -54,6 +56,7 @@ LOCKED = Answer("A password is set and this phone has not entered it (`field`: `
 TOO_LARGE = Answer("The body is far larger than any score (`field`: `body`).")
 NOT_FOUND = Answer("No game with this id (`field`: `id` or `game`).")
 NO_TOURNAMENT = Answer("No tournament with this id (`field`: `id`).")
+NO_MATCH = Answer("No complete Game with this id, the id of its first Partie (`field`: `id`).")
 
 GAME_ID = {
     "name": "id",
@@ -67,6 +70,11 @@ TOURNAMENT_ID = {
     **GAME_ID,
     "description": "a tournament's id",
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
+}
+MATCH_ID = {
+    **GAME_ID,
+    "description": "a complete Game's id: the id of its first Partie's game",
+    "examples": {"first": {"value": 1}, "fifth": {"value": 5}},
 }
 CSRF_TOKEN = {
     "name": "X-CSRFToken",
@@ -174,6 +182,12 @@ OPERATIONS = (
             404: NOT_FOUND,
         },
         parameters=(GAME_ID,),
+    ),
+    Operation(
+        "get", "/api/matches/{id}", "getMatch",
+        "A complete Game of three Partien (the Austrian rulebook): its Partien and each player's net balance",
+        {200: Answer("The complete Game", mm.Match), 401: LOCKED, 404: NO_MATCH},
+        parameters=(MATCH_ID,),
     ),
     Operation(
         "post", "/games/{id}/hands.json", "addHand",

@@ -372,20 +372,37 @@ def value_map(rules: RuleSet) -> dict[str, Value]:
     return {v.name: v for v in values_of(rules)}
 
 
+def with_settings(base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
+    """``base`` with the settings among ``changes`` applied (one that is not among its setting's
+    choices: the default, as the problems say), so its list of values is the one these changes may
+    name: a setting may bring values of its own (``wild_melds``: ``canasta_wild`` and
+    ``incomplete_wild``; docs/rules.md, "House rules")."""
+    rules = base
+    for setting in base.settings:
+        value = changes.get(setting.key, setting.default)
+        rules = setting.apply(rules, value if _setting(setting).fits(value) else setting.default)
+    return rules
+
+
 def apply_values(rules: RuleSet, base: RuleSet, changes: Mapping[str, Any]) -> RuleSet:
     """``rules`` with the values named in ``changes`` set (the settings are applied before, by
-    ``configure``); names not of ``base``'s list and the settings are left alone."""
+    ``configure``); names not of the list of ``base`` with the settings applied, and the settings,
+    are left alone."""
     setting_keys = {s.key for s in base.settings}
-    for value in values_of(base):
+    for value in values_of(with_settings(base, changes)):
         if value.name in changes and (value.name not in setting_keys or value.group != "settings"):
             rules = value.apply(rules, plain(changes[value.name]))
     return rules
 
 
-def problems(base: RuleSet, changes: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+def problems(
+    base: RuleSet, changes: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+) -> dict[str, tuple[str, dict[str, Any]]]:
     """What makes these changes an impossible table, by the name of the value to show it beside:
-    (message id, its arguments). Empty: the table is possible."""
-    known = value_map(base)
+    (message id, its arguments). Empty: the table is possible. The names are those of ``base``'s list
+    once the settings are applied (those among ``changes``, over ``settings`` given apart, as the API's
+    request gives them)."""
+    known = value_map(with_settings(base, {**(settings or {}), **changes}))
     found: dict[str, tuple[str, dict[str, Any]]] = {}
     for name, value in changes.items():
         spec = known.get(name)
