@@ -276,6 +276,9 @@ def test_each_problem_is_said_at_most_twice(chromium, live_server):
     body = page.locator("main:not([hidden])").inner_text()
     for sentence in set(re.sub(r"^[^:]+: ", "", t) for t in page.locator("main p.error").all_inner_texts()):
         assert body.count(sentence) <= 2, sentence
+    # no banner at the top repeating what the fields and the list at the Save button say (issue 29)
+    assert "fields marked in red" not in body
+    expect(page.locator("main .error-box")).to_have_count(0)
     context.close()
 
 
