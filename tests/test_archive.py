@@ -39,15 +39,20 @@ def test_evening_takes_its_players_and_settles(client):
     assert "Anna &amp; Carl won by 7900" in page
     standings = re.findall(
         r'<tr><td><a href="/players/\d+">(\w+)</a></td><td class="num">(\d+)</td>'
-        r'<td class="num">(\d+)</td><td class="num">([+-]\d+)</td></tr>',
+        r'<td class="num">(\d+)</td><td class="num">([+−]\d+)</td></tr>',
         page,
     )
     assert standings == [
         ("Anna", "1", "1", "+7900"),
         ("Carl", "1", "1", "+7900"),
-        ("Bert", "1", "0", "-7900"),
-        ("Dora", "1", "0", "-7900"),
+        ("Bert", "1", "0", "−7900"),
+        ("Dora", "1", "0", "−7900"),
     ]
+    # a loss is written with a real minus sign (U+2212), as the game pages write it, on /players and /stats too
+    players = client.get("/players").text
+    assert "balance −7900" in players and "balance +7900" in players and "-7900" not in players
+    stats = client.get("/stats").text
+    assert stats.count('<td class="num">−7900</td>') == 3 and "-7900" not in stats  # Bert, Dora, their partnership
     # docs/rules.md#austrian › End of the game: each loser pays the difference to one winner
     assert "Bert pays Anna <strong>7900</strong>" in page and "Dora pays Carl <strong>7900</strong>" in page
     csv_text = client.get(f"/evenings/{evening_id}.csv").text
@@ -242,7 +247,7 @@ def test_statistics_per_player_and_partnership(client):
     assert cells == ["1", "1", "100%", "2933", "4000", "3.00", "+8100"]
     row = re.search(r">Bert</a></td>(.*?)</tr>", stats_page, re.S).group(1)
     # Bert: 0 won, 0 %, (50 + 600 + 50) / 3 = 233, best 600, canastas 1 / 3 = 0.33, −8100
-    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["1", "0", "0%", "233", "600", "0.33", "-8100"]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["1", "0", "0%", "233", "600", "0.33", "−8100"]
     assert (
         '<td>Anna &amp; Carl</td><td class="num">1</td><td class="num">1</td><td class="num">+8100</td>' in stats_page
     )

@@ -238,8 +238,8 @@ def test_austrian_complete_game_of_three_partien(client):
     assert "Nord &amp; West" in client.get(f"/games/{third_id}").text
     match = client.get(f"/matches/{game_id}")
     # balance: Nord +950 −800 = 150; Sued +950 +800 = 1750; Ost −950 −800 = −1750; West −950 +800 = −150
-    rows = dict(re.findall(r"<tr><td>(\w+)</td><td class=\"num\">([+-]\d+)</td></tr>", match.text))
-    assert rows == {"Nord": "+150", "Ost": "-1750", "Sued": "+1750", "West": "-150"}
+    rows = dict(re.findall(r"<tr><td>(\w+)</td><td class=\"num\">([+−]\d+)</td></tr>", match.text))
+    assert rows == {"Nord": "+150", "Ost": "−1750", "Sued": "+1750", "West": "−150"}
     assert client.get("/matches/999").status_code == 404
 
 
