@@ -170,7 +170,7 @@ def test_house_rules_are_shown_and_applied(client):
     )
     page = client.get(f"/games/{game_id}")
     assert "House rules in force" in page.text
-    assert "Hand-Canasta 1000: <strong>plus the 100 for going out</strong>" in page.text
+    assert "Canasta in hand (Hand-Canasta) 1000: <strong>plus the 100 for going out</strong>" in page.text
     # docs/rules.md#vienna › Going out, House rules: Hand-Canasta 1000 + 100 + natural 500 + melded 200 = 1800;
     # docs/rules.md#vienna › House rules: alternative: melded, no canasta: 2 red threes count nothing; melded 120 − 35
     # = 85
