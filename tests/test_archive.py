@@ -521,3 +521,25 @@ def test_an_nfd_name_is_kept_nfc_and_is_the_same_player(client):
     start(client, names=["Ann\u0061\u0308", "Ben", "Carl", "Dora"])
     page = client.get("/players").text
     assert page.count("Ann\u00e4") == 1 and "\u0308" not in page
+
+
+def test_a_tournament_game_whose_round_is_over_is_not_said_to_be_in_play(client):
+    # issue 29: docs/tournaments.md, "When a round ends": a round of one hand is over at a table once
+    # that table has saved its hand, while the tournament stays open and the game unfinished
+    from tests.test_tournaments import small_hand, started, table_game
+
+    tid = started(client, round_end="hands", round_hands="1")
+    done, playing = table_game(client, tid, 1), table_game(client, tid, 2)
+    assert post_hand(client, done, *small_hand()).status_code == 302
+
+    def said(page, game_id):
+        item = page.split(f'href="/games/{game_id}"')[1].split("</li>")[0]
+        score = item.split('class="game-score">')[1].split("</span>")[0]
+        return score.rsplit("·", 1)[1].strip()
+
+    for path in ("/history", "/"):
+        page = client.get(path).text
+        assert said(page, done) == "round over", path
+        assert said(page, playing) == "in play", path
+    client.get("/prefs?lang=de&next=/")
+    assert said(client.get("/history").text, done) == "Durchgang vorbei"
