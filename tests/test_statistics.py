@@ -77,7 +77,8 @@ FIGURES = ("games", "won", "rate", "avg", "best", "canastas", "margin")
 def players_table(page: str) -> list[tuple[str, list[str]]]:
     """The players' table as (name, [its seven figures: FIGURES]) in the order shown; the columns are
     found by the key their header sorts by (other columns are left out)."""
-    table = page.split('<table class="ref stats">', 1)[1].split("</table>", 1)[0] if "ref stats" in page else ""
+    page = page.replace(' role="row"', "").replace(' role="cell"', "")  # the roles a phone's grid keeps (issue 29)
+    table = page.split('<table class="ref stats players"', 1)[1].split("</table>", 1)[0] if "ref stats" in page else ""
     keys = re.findall(r'<th scope="col"[^>]*><a href="[^"]*[?&;]sort=(\w+)', table)
     out = []
     for row in re.findall(r"<tr><td>.*?</tr>", table, re.S):
