@@ -39,15 +39,20 @@ def test_evening_takes_its_players_and_settles(client):
     assert "Anna &amp; Carl won by 7900" in page
     standings = re.findall(
         r'<tr><td><a href="/players/\d+">(\w+)</a></td><td class="num">(\d+)</td>'
-        r'<td class="num">(\d+)</td><td class="num">([+-]\d+)</td></tr>',
+        r'<td class="num">(\d+)</td><td class="num">([+−]\d+)</td></tr>',
         page,
     )
     assert standings == [
         ("Anna", "1", "1", "+7900"),
         ("Carl", "1", "1", "+7900"),
-        ("Bert", "1", "0", "-7900"),
-        ("Dora", "1", "0", "-7900"),
+        ("Bert", "1", "0", "−7900"),
+        ("Dora", "1", "0", "−7900"),
     ]
+    # a loss is written with a real minus sign (U+2212), as the game pages write it, on /players and /stats too
+    players = client.get("/players").text
+    assert "balance −7900" in players and "balance +7900" in players and "-7900" not in players
+    stats = client.get("/stats").text.replace(' role="cell"', "")
+    assert stats.count('<td class="num">−7900</td>') == 3 and "-7900" not in stats  # Bert, Dora, their partnership
     # docs/rules.md#austrian › End of the game: each loser pays the difference to one winner
     assert "Bert pays Anna <strong>7900</strong>" in page and "Dora pays Carl <strong>7900</strong>" in page
     csv_text = client.get(f"/evenings/{evening_id}.csv").text
@@ -234,7 +239,7 @@ def test_statistics_per_player_and_partnership(client):
         client, game_id, side_fields(0, natural=1, melded=300), side_fields(1, went_out="normal", mixed=1, melded=200)
     )
     post_hand(client, game_id, *win_hand())  # A 8800, B 700 → A wins by 8100
-    stats_page = client.get("/stats").text
+    stats_page = client.get("/stats").text.replace(' role="cell"', "")  # the roles the phone layout keeps
     row = re.search(r">Anna</a></td>(.*?)</tr>", stats_page, re.S).group(1)
     cells = re.findall(r'<td class="num">([^<]*)</td>', row)
     # games 1, won 1, 100 %, average hand (4000 + 800 + 4000) / 3 = 2933, best 4000, canastas (4+1+4)/3 = 3.00,
@@ -242,7 +247,7 @@ def test_statistics_per_player_and_partnership(client):
     assert cells == ["1", "1", "100%", "2933", "4000", "3.00", "+8100"]
     row = re.search(r">Bert</a></td>(.*?)</tr>", stats_page, re.S).group(1)
     # Bert: 0 won, 0 %, (50 + 600 + 50) / 3 = 233, best 600, canastas 1 / 3 = 0.33, −8100
-    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["1", "0", "0%", "233", "600", "0.33", "-8100"]
+    assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["1", "0", "0%", "233", "600", "0.33", "−8100"]
     assert (
         '<td>Anna &amp; Carl</td><td class="num">1</td><td class="num">1</td><td class="num">+8100</td>' in stats_page
     )
@@ -516,3 +521,25 @@ def test_an_nfd_name_is_kept_nfc_and_is_the_same_player(client):
     start(client, names=["Ann\u0061\u0308", "Ben", "Carl", "Dora"])
     page = client.get("/players").text
     assert page.count("Ann\u00e4") == 1 and "\u0308" not in page
+
+
+def test_a_tournament_game_whose_round_is_over_is_not_said_to_be_in_play(client):
+    # issue 29: docs/tournaments.md, "When a round ends": a round of one hand is over at a table once
+    # that table has saved its hand, while the tournament stays open and the game unfinished
+    from tests.test_tournaments import small_hand, started, table_game
+
+    tid = started(client, round_end="hands", round_hands="1")
+    done, playing = table_game(client, tid, 1), table_game(client, tid, 2)
+    assert post_hand(client, done, *small_hand()).status_code == 302
+
+    def said(page, game_id):
+        item = page.split(f'href="/games/{game_id}"')[1].split("</li>")[0]
+        score = item.split('class="game-score">')[1].split("</span>")[0]
+        return score.rsplit("·", 1)[1].strip()
+
+    for path in ("/history", "/"):
+        page = client.get(path).text
+        assert said(page, done) == "round over", path
+        assert said(page, playing) == "in play", path
+    client.get("/prefs?lang=de&next=/")
+    assert said(client.get("/history").text, done) == "Durchgang vorbei"

@@ -89,7 +89,7 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
     # +200
     assert re.findall(r'<td class="num">([+−-]?\d+)</td>\s*<td class="num">([+−-]?\d+|–)</td>', page)[:2] == [
         ("+200", "+50"),
-        ("+80", "+0"),
+        ("+80", "0"),
     ]
     first = _log(client, game_id)[1]  # "hand added": version 1
     change_id = next(

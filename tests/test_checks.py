@@ -537,6 +537,19 @@ def test_all_the_sides_cards_come_from_one_deck():
     }
 
 
+def test_six_jokers_entered_across_both_sides_are_a_problem_of_both_sides():
+    # docs/rules.md#classic › Card values: the 108-card deck holds 4 jokers; 3 melded by each side are 6 in all.
+    # Neither side alone entered too many: the excess is the deck's, so the sentence is each side's, the same
+    # for both (the page says it once, naming both sides: tests/test_views.py).
+    problems = check(
+        CLASSIC,
+        [side(melded_cards={"jokers": 3, "high": 4}), side(melded_cards={"jokers": 3, "low": 4})],
+        [(0, "melded_cards.jokers", ["4", "6"]), (1, "melded_cards.jokers", ["4", "6"])],
+    )
+    assert len({p.message for p in problems}) == 1
+    assert problems[0].message == "The deck holds 4 cards of the kind “Jokers”; 6 are entered in all."
+
+
 # ---------------------------------------------------------------------------------------------
 # Three impossible entries the checks refuse, as worked examples with the heading of docs/rules.md each comes from.
 

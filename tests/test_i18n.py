@@ -127,6 +127,34 @@ def test_english_pages_give_an_english_term_with_the_rule_books_word_in_brackets
     assert "partner" not in german.lower()
 
 
+@pytest.mark.parametrize(
+    "language, term",
+    [
+        ("en", "Canasta in hand (Hand-Canasta)"),
+        ("it", "Canasta in mano (Hand-Canasta)"),
+        ("et", "Canasta käes (Hand-Canasta)"),
+        ("de", "Hand-Canasta"),
+    ],
+)
+@pytest.mark.parametrize("variant", ["vienna", "austrian"])
+def test_hand_canasta_is_said_in_the_readers_words_with_the_rule_books_word_in_brackets(
+    client, variant, language, term
+):
+    import re
+
+    game_id = start_game(client, variant=variant)
+    client.get(f"/prefs?lang={language}&next=/")
+    for path in (f"/rules/{variant}", f"/games/new/{variant}", f"/games/{game_id}/hands/new", f"/games/{game_id}"):
+        text = _visible_text(client.get(path).text)
+        assert "Hand-Canasta" in text, path
+        unbracketed = re.sub(r"\([^()]*\)", "", text)
+        if language == "de":
+            assert "(Hand-Canasta)" not in text, path  # the German pages keep the rule book's word alone
+        else:
+            assert "Hand-Canasta" not in unbracketed, (path, re.findall(r".{30}Hand-Canasta.{10}", unbracketed))
+    assert term in _visible_text(client.get(f"/games/{game_id}/hands/new").text)
+
+
 # --- a count and its noun in each language's plural forms ("1 evening", never "1 evenings") ------------
 
 

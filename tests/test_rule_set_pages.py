@@ -170,7 +170,7 @@ def test_house_rules_are_shown_and_applied(client):
     )
     page = client.get(f"/games/{game_id}")
     assert "House rules in force" in page.text
-    assert "Hand-Canasta 1000: <strong>plus the 100 for going out</strong>" in page.text
+    assert "Canasta in hand (Hand-Canasta) 1000: <strong>plus the 100 for going out</strong>" in page.text
     # docs/rules.md#vienna › Going out, House rules: Hand-Canasta 1000 + 100 + natural 500 + melded 200 = 1800;
     # docs/rules.md#vienna › House rules: alternative: melded, no canasta: 2 red threes count nothing; melded 120 − 35
     # = 85
@@ -238,8 +238,8 @@ def test_austrian_complete_game_of_three_partien(client):
     assert "Nord &amp; West" in client.get(f"/games/{third_id}").text
     match = client.get(f"/matches/{game_id}")
     # balance: Nord +950 −800 = 150; Sued +950 +800 = 1750; Ost −950 −800 = −1750; West −950 +800 = −150
-    rows = dict(re.findall(r"<tr><td>(\w+)</td><td class=\"num\">([+-]\d+)</td></tr>", match.text))
-    assert rows == {"Nord": "+150", "Ost": "-1750", "Sued": "+1750", "West": "-150"}
+    rows = dict(re.findall(r"<tr><td>(\w+)</td><td class=\"num\">([+−]\d+)</td></tr>", match.text))
+    assert rows == {"Nord": "+150", "Ost": "−1750", "Sued": "+1750", "West": "−150"}
     assert client.get("/matches/999").status_code == 404
 
 

@@ -77,7 +77,8 @@ FIGURES = ("games", "won", "rate", "avg", "best", "canastas", "margin")
 def players_table(page: str) -> list[tuple[str, list[str]]]:
     """The players' table as (name, [its seven figures: FIGURES]) in the order shown; the columns are
     found by the key their header sorts by (other columns are left out)."""
-    table = page.split('<table class="ref stats">', 1)[1].split("</table>", 1)[0] if "ref stats" in page else ""
+    page = page.replace(' role="row"', "").replace(' role="cell"', "")  # the roles a phone's grid keeps (issue 29)
+    table = page.split('<table class="ref stats players"', 1)[1].split("</table>", 1)[0] if "ref stats" in page else ""
     keys = re.findall(r'<th scope="col"[^>]*><a href="[^"]*[?&;]sort=(\w+)', table)
     out = []
     for row in re.findall(r"<tr><td>.*?</tr>", table, re.S):
@@ -108,11 +109,11 @@ def names(rows) -> list[str]:
 #   Fritz G3 G4: 2, 1, 0, 3 hands, 100 + 100 = 200, best 100, 0 canastas, −7900
 ALL_TIME = {
     "Anna": ["3", "2", "67%", "3086", "4000", "3.14", "+10400"],  # 2/3; 21600/7 = 3085.7; 22/7 = 3.14
-    "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
+    "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "−2500"],
     "Carl": ["2", "1", "50%", "2450", "4000", "2.50", "+2500"],
-    "Dora": ["3", "1", "33%", "1233", "3600", "1.33", "-10400"],  # 1/3; 7400/6 = 1233.3; 8/6
+    "Dora": ["3", "1", "33%", "1233", "3600", "1.33", "−10400"],  # 1/3; 7400/6 = 1233.3; 8/6
     "Eva": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
-    "Fritz": ["1", "0", "0%", "67", "100", "0.00", "-7900"],  # 200/3 = 66.7
+    "Fritz": ["1", "0", "0%", "67", "100", "0.00", "−7900"],  # 200/3 = 66.7
 }
 
 # Each column both ways; ties go by games won (most first), then games finished, then games played
@@ -141,9 +142,9 @@ ORDERS = {
 # Bert & Dora the other way round: 2, 1, −2500; Anna & Eva G4 won: 1, 1, +7900; Dora & Fritz G4 lost: 1, 0, −7900.
 PAIRS = {
     "Anna & Carl": ["2", "1", "+2500"],
-    "Bert & Dora": ["2", "1", "-2500"],
+    "Bert & Dora": ["2", "1", "−2500"],
     "Anna & Eva": ["1", "1", "+7900"],
-    "Dora & Fritz": ["1", "0", "-7900"],
+    "Dora & Fritz": ["1", "0", "−7900"],
 }
 PAIR_ORDERS = {
     ("games", "desc"): ["Anna & Carl", "Bert & Dora", "Anna & Eva", "Dora & Fritz"],
@@ -203,13 +204,13 @@ def test_this_year_counts_only_this_years_games(archive):
     rows = players_table(page)
     assert dict(rows) == {
         "Anna": ["1", "1", "100%", "3933", "4000", "4.00", "+7900"],  # 11800 / 3; G3 in play
-        "Bert": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
+        "Bert": ["1", "0", "0%", "50", "50", "0.00", "−7900"],
         "Carl": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
-        "Dora": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
-        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
+        "Dora": ["1", "0", "0%", "50", "50", "0.00", "−7900"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "0"],
     }
     assert names(rows) == ["Anna", "Carl", "Bert", "Dora", "Fritz"]  # won 1 (2 games, 1), won 0 by finished
-    assert dict(pairs_table(page)) == {"Anna & Carl": ["1", "1", "+7900"], "Bert & Dora": ["1", "0", "-7900"]}
+    assert dict(pairs_table(page)) == {"Anna & Carl": ["1", "1", "+7900"], "Bert & Dora": ["1", "0", "−7900"]}
     assert 'aria-current="page">This year</a>' in page
     # the sort links keep the period
     assert "/stats?period=year&amp;sort=margin&amp;dir=desc" in page
@@ -224,12 +225,12 @@ def test_the_last_12_months_leave_out_older_games(archive):
     rows = players_table(page)
     assert dict(rows) == {
         "Anna": ["2", "1", "50%", "2720", "4000", "2.80", "+2500"],
-        "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
+        "Bert": ["2", "1", "50%", "1825", "3600", "2.00", "−2500"],
         "Carl": ["2", "1", "50%", "2450", "4000", "2.50", "+2500"],
-        "Dora": ["2", "1", "50%", "1825", "3600", "2.00", "-2500"],
-        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
+        "Dora": ["2", "1", "50%", "1825", "3600", "2.00", "−2500"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "0"],
     }
-    assert dict(pairs_table(page)) == {"Anna & Carl": ["2", "1", "+2500"], "Bert & Dora": ["2", "1", "-2500"]}
+    assert dict(pairs_table(page)) == {"Anna & Carl": ["2", "1", "+2500"], "Bert & Dora": ["2", "1", "−2500"]}
     # a blank win rate comes last whichever way the column is sorted
     for direction in ("desc", "asc"):
         rows = players_table(archive.get(f"/stats?period=12m&sort=rate&dir={direction}").text)
@@ -241,23 +242,23 @@ def test_a_rule_set_with_a_period(archive):
     page = archive.get("/stats?period=year&variant=classic").text
     assert dict(players_table(page)) == {
         "Anna": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
-        "Bert": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
+        "Bert": ["1", "0", "0%", "50", "50", "0.00", "−7900"],
         "Carl": ["1", "1", "100%", "4000", "4000", "4.00", "+7900"],
-        "Dora": ["1", "0", "0%", "50", "50", "0.00", "-7900"],
+        "Dora": ["1", "0", "0%", "50", "50", "0.00", "−7900"],
     }
     assert '<option value="classic" selected>' in page
     assert '<input type="hidden" name="period" value="year">' in page  # the rule-set form keeps the period
     # Classic for two, all time: G3, in play; no partnerships in it.
     page = archive.get("/stats?variant=classic-2p").text
     assert dict(players_table(page)) == {
-        "Anna": ["0", "0", "—", "3800", "3800", "4.00", "+0"],
-        "Fritz": ["0", "0", "—", "100", "100", "0.00", "+0"],
+        "Anna": ["0", "0", "—", "3800", "3800", "4.00", "0"],
+        "Fritz": ["0", "0", "—", "100", "100", "0.00", "0"],
     }
     assert "No partnerships in this period." in page
     # Classic, all time: G1, G2, G4, the four-player games: everyone but Fritz's G3
     rows = dict(players_table(archive.get("/stats?variant=classic&period=all").text))
     assert rows["Anna"] == ["3", "2", "67%", "2967", "4000", "3.00", "+10400"]  # 8000 + 1800 + 8000 = 17800 / 6; 18 / 6
-    assert rows["Fritz"] == ["1", "0", "0%", "50", "50", "0.00", "-7900"]  # G4: 100 in 2 hands, best 50
+    assert rows["Fritz"] == ["1", "0", "0%", "50", "50", "0.00", "−7900"]  # G4: 100 in 2 hands, best 50
 
 
 def test_empty_periods_and_rule_sets_say_so(archive, monkeypatch):

@@ -238,6 +238,47 @@ def test_cross_side_checks_show_beside_the_field(client):
     assert client.get(f"/games/{game_id}").text.count('class="hand-line"') == 0  # nothing stored
 
 
+def test_a_refused_hand_says_each_problem_in_two_places_at_most(client):
+    # issue 29: beside the field, and the list at the Save button that jumps to it; no banner at the top
+    # repeating "check the fields marked in red"
+    game_id = start_game(client)
+    response = post_hand(
+        client, game_id, side_fields(0, went_out="normal", natural=1, melded=200, hand=12), side_fields(1, melded=50)
+    )
+    assert response.status_code == 422
+    text = response.text
+    # docs/rules.md#classic › Card values: points are multiples of 5
+    assert text.count("Points are always a multiple of 5; 12 is not.") == 1  # beside the field
+    summary = text.split('class="problem-list"')[1].split("</div>")[0]
+    assert 'href="#sides-0-hand_points"' in summary  # and once at the Save button, naming the field
+    assert "fields marked in red" not in text
+    assert text.count('class="error-box"') == 0
+    places = text.count('id="sides-0-hand_points-error"') + summary.count('data-focus="sides-0-hand_points"')
+    assert places == 2
+
+
+def test_a_deck_wide_excess_names_both_sides(client):
+    # issue 29. docs/rules.md#classic › Card values: the deck holds 4 jokers; 3 counted by each side are 6 in all,
+    # neither side's fault alone: said once, naming both sides, and both sides' fields marked
+    game_id = start_game(client)
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, melded_cards={"jokers": 3, "high": 4}),
+        side_fields(1, melded_cards={"jokers": 3, "low": 4}),
+    )
+    assert response.status_code == 422
+    text = response.text
+    sentence = "The deck holds 4 cards of the kind “Jokers”; 6 are entered in all."
+    assert text.count(sentence) == 1
+    assert f"Anna &amp; Carl, Bert &amp; Dora: {sentence}" in text
+    marked = r'name="sides-1-melded_jokers"[^>]*aria-invalid="true" aria-describedby="sides-0-melded_jokers-error"'
+    assert re.search(marked, text)
+    # a sentence about one side still names that side alone
+    response = post_hand(client, game_id, side_fields(0, melded=120, hand=12), side_fields(1, melded=50))
+    assert "Anna &amp; Carl: Points are always a multiple of 5; 12 is not." in response.text
+
+
 def test_a_check_on_counted_cards_is_shown_where_the_counts_are(client):
     # docs/rules.md#classic › Canastas: a natural canasta holds at least 35 points; two K-8 cards are 20. Counted on the
     # pad, the message must be on the pad, not only beside the points box that the pad hides.

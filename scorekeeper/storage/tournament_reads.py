@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterable
 
 from sqlite_utils import Database
 
@@ -255,6 +255,27 @@ def table_of_game(db: Database, game_id: int) -> GameTable | None:
     state = one_round(db, t, seat.round) if t else None
     table = state.table(seat.table) if state else None
     return GameTable(t, state, table) if table else None
+
+
+def round_over(db: Database, game_ids: Iterable[int]) -> frozenset[int]:
+    """Of these games, those at an open tournament's table whose round is over for it (its table done,
+    or the round ended: docs/tournaments.md, "When a round ends"), which a list shows as such rather
+    than as in play. Each round is worked out once, whichever of its games ask."""
+    rounds_seen: dict[tuple[int, int], core.RoundState | None] = {}
+    over = set()
+    for game_id in game_ids:
+        seat = seat_of_game(db, game_id)
+        if seat is None:
+            continue
+        key = (seat.tournament_id, seat.round)
+        if key not in rounds_seen:
+            t = get(db, seat.tournament_id)
+            rounds_seen[key] = one_round(db, t, seat.round) if t and not t.closed_at else None
+        state = rounds_seen[key]
+        table = state.table(seat.table) if state else None
+        if table is not None and table.done:
+            over.add(game_id)
+    return frozenset(over)
 
 
 @dataclass(frozen=True)

@@ -320,6 +320,7 @@ def history():
             rule_sets=variants.RULE_SETS,
             own_rule_sets=own,
             args=args,
+            round_over=tournament_reads.round_over(db, [g.game_id for g in rows if not g.finished]),
             **extra,
         )
 

@@ -213,11 +213,14 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
     A problem is said once: the same sentence for several fields (cards beyond the deck, counted
     in every card field) stands beside the first of them, and the others are only marked
     (``form.marked``: field id -> the id of the field whose message explains it). How the hand
-    ended is asked once for the hand, so its problems stand beside that question."""
+    ended is asked once for the hand, so its problems stand beside that question. A sentence about
+    several sides' fields (the deck's cards entered in all) names every one of those sides
+    (``form.sides_named``: the id of the field it stands beside -> those sides), never the first alone."""
     fields = getattr(form, "side_fields", entry.FRAME)
     loose: list[str] = []
     said: dict[str, str] = {}  # message -> the id of the field it stands beside
     marked: dict[str, str] = getattr(form, "marked", {})
+    named: dict[str, list[int]] = getattr(form, "sides_named", {})
     for problem in problems:
         target = None
         if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
@@ -237,6 +240,9 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
             if message not in loose:
                 loose.append(message)
             continue
+        if problem.side is not None and target is not getattr(form, "out", None):
+            sides = named.setdefault(said.get(message, target.id), [])
+            sides += [problem.side] if problem.side not in sides else []
         if message in said and said[message] != target.id:
             marked.setdefault(target.id, said[message])
             continue
@@ -244,6 +250,7 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
         if message not in target.errors:
             target.errors = list(target.errors) + [message]
     form.marked = marked
+    form.sides_named = named
     return loose
 
 

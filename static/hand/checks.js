@@ -65,12 +65,23 @@ function placeError(pad, e, k, said, list) {
   const cell = input.closest(".cell") || row;
   if (cell) cell.classList.add("has-error");
   input.setAttribute("aria-invalid", "true");
-  if (said[e.message]) { input.setAttribute("aria-describedby", said[e.message]); return; }
-  const id = "live-error-" + k;
-  said[e.message] = id;
-  input.setAttribute("aria-describedby", id);
   const names = pad.sideNames;
-  const who = e.field === "went_out" || e.side === null || e.side === undefined || names.length < 2 ? "" : (names[e.side] || "") + ": ";
+  const named = !(e.field === "went_out" || e.side === null || e.side === undefined || names.length < 2);
+  if (said[e.message]) {  // the same sentence about another side's field (the deck's cards in all): it names them all
+    const first = said[e.message];
+    if (first === true) return;  // said in the list only
+    input.setAttribute("aria-describedby", first.id);
+    if (named && first.sides.indexOf(e.side) < 0) {
+      first.sides.push(e.side);
+      const p = document.getElementById(first.id);
+      if (p) p.textContent = first.sides.map((s) => names[s] || "").join(", ") + ": " + e.message;
+    }
+    return;
+  }
+  const id = "live-error-" + k;
+  said[e.message] = { id, sides: named ? [e.side] : [] };
+  input.setAttribute("aria-describedby", id);
+  const who = named ? (names[e.side] || "") + ": " : "";
   const place = row && (row.querySelector(".row-errors") || row);
   if (place) place.appendChild(line("error", who + e.message, id));
   if (list) list.appendChild(jumpLink(input, row, who));

@@ -159,40 +159,7 @@ def test_tap_targets_of_the_new_game_form_and_the_archive(browser, live_url):
         context.close()
 
 
-@pytest.mark.parametrize("width", [320, 390])
-def test_the_statistics_show_every_column_when_scrolled(browser, live_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        if width == 320:  # one archive for both widths (the module's live server)
-            _archive(page, live_url)
-        page.goto(live_url + "/stats")
-        box = page.locator(".table-scroll").first
-        box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
-        result = box.evaluate(
-            """(el) => {
-              const view = el.getBoundingClientRect();
-              const sticky = el.querySelector('th:first-child').getBoundingClientRect().right;
-              const rows = Array.from(el.querySelectorAll('tr'));
-              const cut = [];
-              for (const row of rows) {
-                for (const cell of Array.from(row.children).slice(-2)) {
-                  const r = cell.getBoundingClientRect();
-                  if (r.left < sticky - 0.5 || r.right > view.right - el.offsetWidth + el.clientWidth + 0.5)
-                    cut.push(cell.textContent.trim());
-                }
-              }
-              const headers = Array.from(el.querySelectorAll('th a')).map((a) => {
-                const r = a.getBoundingClientRect();
-                return [a.textContent.trim(), Math.round(r.width), Math.round(r.height)];
-              }).filter(([, w, h]) => w < 44 || h < 44);
-              return {cut, headers, atEnd: Math.abs(el.scrollLeft + el.clientWidth - el.scrollWidth) <= 1};
-            }"""
-        )
-        assert result == {"cut": [], "headers": [], "atEnd": True}
-        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-    finally:
-        context.close()
+# The statistics table at 390 and 320 px: tests/browser/test_stats_width.py (it fits, nothing scrolls).
 
 
 @pytest.mark.parametrize("language", ["en", "de", "it", "et"])

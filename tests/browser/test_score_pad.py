@@ -265,6 +265,10 @@ def test_each_problem_is_said_at_most_twice(chromium, live_server):
     body = page.locator("main:not([hidden])").inner_text()
     for sentence in set(sentences):
         assert body.count(sentence) <= 2, (sentence, body.count(sentence))
+    # the deck's excess is neither side's alone: its sentence names both sides (issue 29)
+    deck = page.locator("main p.error", has_text="jokers").or_(page.locator("main p.error", has_text="Jokers"))
+    expect(deck).to_have_count(1)
+    assert deck.inner_text().startswith("Bernd & Dieter, Anna & Carla: "), deck.inner_text()
     # the list at the Save button jumps to the field
     first = page.locator(".problem-list a").first
     target = first.get_attribute("data-focus")
@@ -276,6 +280,9 @@ def test_each_problem_is_said_at_most_twice(chromium, live_server):
     body = page.locator("main:not([hidden])").inner_text()
     for sentence in set(re.sub(r"^[^:]+: ", "", t) for t in page.locator("main p.error").all_inner_texts()):
         assert body.count(sentence) <= 2, sentence
+    # no banner at the top repeating what the fields and the list at the Save button say (issue 29)
+    assert "fields marked in red" not in body
+    expect(page.locator("main .error-box")).to_have_count(0)
     context.close()
 
 

@@ -16,6 +16,7 @@ from scorekeeper.core.rulesets.shared import (
     CLASSIC_OPENING,
     DECK_162,
     GOING_OUT,
+    HAND_CANASTA,
     HAND_CANASTA_SETTING,
     NEGATIVE_MINIMUM_SETTING,
     NORMAL,
@@ -81,8 +82,8 @@ AUSTRIAN = replace(
     name=N_("Austrian rulebook (Spielregeln, 2–6 players)"),
     spec="docs/rules.md#austrian",
     summary=N_(
-        "Red threes count plus only with a canasta; Hand-Canasta 1000; going out in one go on the partner's "
-        "canasta (glatt ausmachen) 200; penalty points."
+        "Red threes count plus only with a canasta; a canasta in hand (Hand-Canasta) 1000; going out in one go on "
+        "the partner's canasta (glatt ausmachen) 200; penalty points."
     ),
     layouts=(PAIRS_4, ALONE_2, ALONE_3, PAIR_V_THREE_5, THREE_V_THREE_ROTATING_6),
     going_out=(
@@ -90,9 +91,7 @@ AUSTRIAN = replace(
         # docs/rules.md, "Going out" "Falls der Partner … bereits einen Canasta herausgelegt hat": only with a partner
         # (4p, 5p, 6p)
         GoingOut("glatt", GLATT, (GOING_OUT, ("glatt", GLATT, 100)), partner=True),
-        GoingOut(
-            "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
-        ),
+        GoingOut("hand_canasta", HAND_CANASTA, (("hand_canasta", HAND_CANASTA, 1000),), waives_minimum=True),
     ),
     red_three_sign=RedThreeSign.CANASTA,
     opening_minimums=(OpeningRow(None, -5, 50),)

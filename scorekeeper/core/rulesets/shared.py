@@ -149,7 +149,7 @@ def _hand_canasta_adds(rules: RuleSet, adds: Any) -> RuleSet:
 
 HAND_CANASTA_SETTING = Setting(
     "hand_canasta_adds",
-    N_("Hand-Canasta 1000"),
+    N_("Canasta in hand (Hand-Canasta) 1000"),
     False,
     ((False, N_("replaces the 100 for going out")), (True, N_("plus the 100 for going out"))),
     'docs/rules.md, "House rules"',
@@ -204,3 +204,5 @@ def house_rules(*settings: Setting) -> tuple[Setting, ...]:
 # The Austrian rule books' words for going out. In English the English term comes first, with the
 # word the players know it by in brackets; the German catalogue keeps the rule book's word alone.
 AUSMACHEN = N_("Went out (Ausmachen)")
+# a canasta formed in the hand and laid out with the whole hand: the rule books' word in brackets
+HAND_CANASTA = N_("Canasta in hand (Hand-Canasta)")

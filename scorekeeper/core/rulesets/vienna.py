@@ -11,6 +11,7 @@ from scorekeeper.core.rulesets.classic import CLASSIC
 from scorekeeper.core.rulesets.model import GoingOut, RedThreeSign
 from scorekeeper.core.rulesets.shared import (
     AUSMACHEN,
+    HAND_CANASTA,
     HAND_CANASTA_SETTING,
     NORMAL,
     RED_THREE_NO_CANASTA_SETTING,
@@ -28,15 +29,13 @@ VIENNA = replace(
     name=N_("Vienna Canasta (Wiener Canasta)"),
     spec="docs/rules.md#vienna",
     summary=N_(
-        "Classic with red threes counting only with a canasta, Hand-Canasta 1000 and concealed going out on the "
-        "partner's canasta (Verdeckt Ausmachen) 200."
+        "Classic with red threes counting only with a canasta, a canasta in hand (Hand-Canasta) 1000 and concealed "
+        "going out on the partner's canasta (Verdeckt Ausmachen) 200."
     ),
     going_out=(
         NORMAL,
         GoingOut("verdeckt", VERDECKT, (("verdeckt", VERDECKT, 200),), waives_minimum=True),
-        GoingOut(
-            "hand_canasta", N_("Hand-Canasta"), (("hand_canasta", N_("Hand-Canasta"), 1000),), waives_minimum=True
-        ),
+        GoingOut("hand_canasta", HAND_CANASTA, (("hand_canasta", HAND_CANASTA, 1000),), waives_minimum=True),
     ),
     red_three_sign=RedThreeSign.CANASTA,
     settings=house_rules(HAND_CANASTA_SETTING, RED_THREE_NO_CANASTA_SETTING),

@@ -82,7 +82,7 @@ def _save(game: Game, hand: Hand | None):
         return _saved(game, hand, outcome)
     if status == service.PROBLEMS:
         loose = hand_entry.attach_problems(form, list(outcome.problems))
-        return _hand_page(game, form, hand, loose, 422, problems=True)
+        return _hand_page(game, form, hand, loose, 422)
     if status == service.WARNINGS:
         hand_entry.attach_problems(form, list(outcome.problems))
         return _hand_page(game, form, hand, [], 422, warned=True)
@@ -279,7 +279,6 @@ def _hand_page(
     loose: list[str],
     status: int = 200,
     warned: bool = False,
-    problems: bool = False,
 ):
     """Render the hand form for a new or an edited hand."""
     the_sheet, number, totals, minimums = _position(game, hand)
@@ -296,7 +295,6 @@ def _hand_page(
         loose=loose,
         card_groups=variants.CARD_GROUPS,
         warned=warned,
-        problems=problems or bool(form.errors),
         fields=checks.count_fields(the_sheet.rules),
         dealer=sheet.dealer(game, index, the_sheet.rules),
         live_game=game,

@@ -16,7 +16,7 @@ from flask_babel import gettext
 from scorekeeper.core import clock, numbers, seating, sheet, variants
 from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
-from scorekeeper.storage import queries, reads
+from scorekeeper.storage import queries, reads, tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, forms, i18n
 from scorekeeper.web.games import house
@@ -26,10 +26,12 @@ from scorekeeper.web.games.common import phone_token
 def index():
     """Home: tonight's evening first, then a new game and the most recent games."""
     db = get_db()
+    recent = queries.recent_games(db)
     return render_template(
         "games/index.html",
         tonight=reads.evening_on(db, clock.today()),
-        recent=queries.recent_games(db),
+        recent=recent,
+        round_over=tournament_reads.round_over(db, [g.game_id for g in recent if not g.finished]),
         rule_sets=variants.RULE_SETS,
     )
 
