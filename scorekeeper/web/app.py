@@ -20,6 +20,7 @@ from scorekeeper.web import (
     i18n,
     limits,
     pagecache,
+    pictures,
     tournament_confirm,
     tournament_entrants,
     tournament_grid,
@@ -102,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tournament_paper.bp)  # the guide cards and score cards to print
     app.register_blueprint(tournament_entrants.bp)  # who has come, and a no-show's seat given to another
     app.register_blueprint(tournament_confirm.bp)  # the organiser confirms the hands not confirmed yet
+    app.register_blueprint(pictures.bp)  # a finished result as a PNG to look at and to send
     app.register_blueprint(trust.bp)  # the certificate for HTTPS, to trust once per phone (network/tls.py)
     csrf.exempt(api.bp)  # read-only and stateless: no endpoint there changes anything (see docs/api.md)
     errors.init_app(app)
