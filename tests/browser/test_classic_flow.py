@@ -142,8 +142,10 @@ def test_classic_game_from_start_to_winner(phone, live_url):
     plus(page, 1, "Natural canastas")
     side(page, 1).locator('input[name="sides-1-melded_points"]').fill("100")
     page.get_by_role("button", name="Save hand 3").click()
-    expect(page.get_by_role("alert").first).to_contain_text("everything you typed is still here")
+    # the problem beside its field and in the list at Save, nowhere else (no banner on top)
+    expect(page.locator(".problem-list")).to_contain_text("Points melded")
     expect(page.locator("#sides-0-melded_points-error")).to_contain_text("multiple of 5; 212 is not")
+    expect(page.get_by_text("everything you typed is still here")).to_have_count(0)
     expect(page.locator("#out-0")).to_be_checked()
     assert page.locator('input[name="sides-0-melded_points"]').input_value() == "212"
     assert page.locator('input[name="sides-1-melded_points"]').input_value() == "100"

@@ -347,9 +347,10 @@ def test_refused_hand_keeps_what_was_typed_and_says_why_by_the_field(phone_page,
     field(them, "Points in hand").fill("20")
     page.get_by_role("button", name="Save hand 1").tap()
 
-    # Refused: the summary at the top, and the reason right under the melded-points row, once.
+    # Refused: the reason right under the melded-points row, and the list at Save; no banner on top.
     expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
-    expect(page.get_by_role("alert").first).to_contain_text("everything you typed is still here")
+    expect(page.locator(".problem-list")).to_contain_text("Points melded")
+    expect(page.get_by_text("everything you typed is still here")).to_have_count(0)
     us = side(page, 0)
     melded = field(us, "Points melded")
     message = page.locator("#sides-0-melded_points-error")

@@ -72,7 +72,8 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
     expect(page.locator("p.total").first).to_have_text("150", timeout=10000)
     hands = api.get(f"{live_url}/api/games/{game_id}").json()["hands"]
     assert len(hands) == 1
-    assert page.evaluate("window.canastaQueue.items().length") == 0
+    # the page may be loading the scoreboard again after the send: wait for its script, then look
+    page.wait_for_function("window.canastaQueue !== undefined && window.canastaQueue.items().length === 0")
     # the same entry sent again (a retry after a lost answer) is not stored twice
     status = page.evaluate(
         """q => fetch(q.url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRFToken": q.csrf},
