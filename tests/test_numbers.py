@@ -290,6 +290,7 @@ POSTS = [
 ]
 
 
+@pytest.mark.slow  # every odd digit at every place that reads a number: fuzzing, run by CI's whole suite
 def test_no_number_read_anywhere_gives_a_server_error(client, app, world):
     """Every place the app reads a number, given each of the tricky values: answered, never a 5xx."""
     app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash answers 500 instead of raising
