@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament
+from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament, by_the_movement
 from scorekeeper.core.tournaments.ranking import Place, standings
 from scorekeeper.core.tournaments.tables import MAX_TABLES, Bye, Table
 
@@ -56,11 +56,6 @@ def _plan(t: Tournament, rnd: int) -> tuple[list[Table], list[Bye]]:
     return tables, byes
 
 
-def _next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
-    number = len(rounds) + 1
-    return _plan(t, number)[0] if number <= _rounds(len(t.entrants)) else []
-
-
 def _ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
     """Match points, then points, then (two level) their own game; a bye as the tournament chose."""
     games = [table.played for r in rounds for table in r.tables]
@@ -85,7 +80,7 @@ MITCHELL = Format(
     problems=_problems,
     rounds=_rounds,
     plan=_plan,
-    next_tables=_next_tables,
+    next_tables=by_the_movement(_plan, _rounds),
     ranking=_ranking,
     own_rules=lambda sizes: {},
     played_sizes=lambda sizes: {4},

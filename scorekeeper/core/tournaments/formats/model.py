@@ -50,3 +50,14 @@ class Format:
         return (
             self.final_round - 1 if self.final_round and self.rounds(count) >= self.final_round else self.rounds(count)
         )
+
+
+def by_the_movement(plan: Callable, rounds: Callable[[int], int]) -> Callable:
+    """A format's next tables where the draw fixes every round: the next round's by its plan, none once
+    all are played."""
+
+    def next_tables(t: Tournament, played: Sequence[RoundState]) -> list[Table]:
+        number = len(played) + 1
+        return plan(t, number)[0] if number <= rounds(len(t.entrants)) else []
+
+    return next_tables

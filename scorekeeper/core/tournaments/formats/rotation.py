@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament
+from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament, by_the_movement
 from scorekeeper.core.tournaments.formats.players import player_problems
 from scorekeeper.core.tournaments.ranking import Place, standings
 from scorekeeper.core.tournaments.tables import FOUR_SIDES, Bye, Table, groups, table_sizes
@@ -71,11 +71,6 @@ def _plan(t: Tournament, rnd: int) -> tuple[list[Table], list[Bye]]:
     return tables, byes
 
 
-def _next_tables(t: Tournament, rounds: Sequence[RoundState]) -> list[Table]:
-    number = len(rounds) + 1
-    return _plan(t, number)[0] if number <= _rounds(len(t.entrants)) else []
-
-
 def _ranking(t: Tournament, rounds: Sequence[RoundState]) -> list[Place]:
     """Points per Partie played, then match points per Partie (all three the same count at tables of four)."""
     games = [table.played for r in rounds for table in r.tables]
@@ -100,7 +95,7 @@ ROTATION = Format(
     problems=player_problems,
     rounds=_rounds,
     plan=_plan,
-    next_tables=_next_tables,
+    next_tables=by_the_movement(_plan, _rounds),
     ranking=_ranking,
     own_rules=lambda sizes: {6: 3} if 6 in sizes else {},  # a table of five plays the four-player rules
     played_sizes=lambda sizes: {4} | ({6} & set(sizes)),
