@@ -39,6 +39,35 @@ INTRO = [
     "- With other card values the deck holds other totals, and a canasta needs at least the points its "
     "fewest cards are worth (seven 4s for a natural canasta): the checks follow.",
     "",
+    "Rules rather than numbers:",
+    "",
+    "- **Red threes always minus** (`red_three_sign` `minus`): some tables never score red threes as a bonus; "
+    "each side's red threes count against it, melded or not. The red-three table may also hold minus entries "
+    "(one red three −50): an entry counts with the sign the rule gives it.",
+    "- **Black threes left in hand** cost `black_three_in_hand` points each in any rule set (0, the default "
+    "where the rules say nothing, leaves them at their card value). The score pad then asks how many.",
+    "- **Going out without a canasta**: `canastas_to_go_out` may be 0 (Speed Canasta and other quick house "
+    "games); the check that going out needs canastas then asks for none.",
+    "- **Opening minimums by the hand's number** instead of the side's total: a list for hand 1, 2, 3, … "
+    "(`opening_by_hand`, a club's rounds: 125, 155, 180; the last goes on for later hands) or a number times "
+    "the hand's number (`opening_per_hand`, 30 × the hand). The score pad, the scoreboard's minimums and the "
+    "reference page show the minimum of the next hand. Refused: a minimum above the points of the whole deck.",
+    "- **A tie at the target** (`tie_rule` `went_out`): sides level at the top at or above the target; the side "
+    "that went out in the last hand wins (by 0). If none of the level sides went out, they play another hand.",
+    "- **Special hands beside melds** (`special_after_meld`): a side that has melded may still declare one. "
+    "**With the going-out bonus** (`special_with_going_out`): the special hand adds the bonus for going out. "
+    "**Adding to the rest** (`special_adds`): the special hand adds the side's canastas, red and black threes, "
+    "melded cards and cards left in hand (and penalties).",
+    "- **The table's own kinds** (`own_1_…` to `own_3_…`): up to three, each a kind of canasta, a special hand "
+    "or an opening tier with a name and points. A kind of canasta (a wild canasta worth 1,000 in Classic, a "
+    "canasta of eight 7s) gets a row on the score pad; it takes `own_1_cards` cards (the checks ask for at "
+    "least that many cards' points among the melded cards, and that the canastas fit in the deck), may be of "
+    "wild cards only, and counts as one of the canastas going out needs unless `own_1_goes_out` is no. A "
+    "special hand is a way of going out that scores its points (alone, unless the rules above add to it) and "
+    "needs no opening minimum. An opening tier starts at a total (`own_1_from`) with its minimum; the tier "
+    "before ends 5 below. Refused: an own kind without a name (or with a % in it), a tier starting where "
+    "another starts, a tier's minimum above the deck, a wild canasta of more wild cards than the deck holds.",
+    "",
 ]
 
 
@@ -46,6 +75,8 @@ def _default(value: Any) -> str:
     """A default as the table shows it."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if value in ("", []):
+        return "none"
     return f"`{value}`" if isinstance(value, str) else str(value)
 
 
@@ -55,6 +86,10 @@ def _limits(spec: variants.Value) -> str:
         return "one of " + ", ".join(f"`{c}`" for c, _ in spec.choices)
     if spec.kind == "yes_no":
         return "yes or no"
+    if spec.kind == "text":
+        return f"a name, at most {spec.high} characters"
+    if spec.kind == "list":
+        return f"a list of up to 20 minimums, each a multiple of 5 from {spec.low} to {spec.high}"
     return f"{KINDS[spec.kind]}, {spec.low} to {spec.high}"
 
 

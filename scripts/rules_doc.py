@@ -214,7 +214,8 @@ NOTES = {
 SETTING_NOTES = {
     "tie_rule": (
         "None of the sources says what happens when the sides finish exactly level at or above the target. By "
-        "default the game goes on with another hand; a table can instead call the game drawn."
+        "default the game goes on with another hand; a table can instead call the game drawn, or give the game "
+        "to the side that went out in the last hand."
     ),
     "wild_melds": (
         "pagat lists melds of wild cards only (2s and jokers in any mix) among the optional classic rules. Where "

@@ -361,7 +361,7 @@ def test_variants_list_every_changeable_value(client):
         "name": "canasta_natural", "label": "", "default": 500, "kind": "points", "low": 0, "high": 10000,
         "choices": None, "group": "canastas", "explanation": "Added for each completed canasta of this kind.",
     }  # fmt: skip
-    assert values["tie_rule"]["choices"] == ["play_on", "draw"]
+    assert values["tie_rule"]["choices"] == ["play_on", "draw", "went_out"]
     assert listed["house_rules"] == []
 
 

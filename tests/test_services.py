@@ -90,7 +90,7 @@ def _game() -> tuple[Game, variants.RuleSet]:
 
 def test_each_players_row_says_his_side_whether_it_won_and_his_margin():
     game, rules = _game()
-    running = sheet.running_of_hands(rules, [((5000, 100), (1, 0))])
+    running = sheet.running_of_hands(rules, [((5000, 100), (1, 0), 0)])
     rows = worked_out.player_rows(game, rules, running, {0: 10, 1: 11, 2: 12}, "2026-11-01")  # seat 3: a guest
     by_player = {r["player_id"]: r for r in rows}
     assert [r["player_id"] for r in rows] == [10, 12, 11]  # side 0 (seats 0, 2), then side 1
@@ -112,7 +112,7 @@ def test_hands_stored_without_scores_are_scored_once_and_given_back_to_keep():
 
 def test_a_rating_step_rates_a_newly_finished_last_game_alone_and_anything_else_again():
     game, rules = _game()
-    running = sheet.running_of_hands(rules, [((5000, 100), (1, 0))])
+    running = sheet.running_of_hands(rules, [((5000, 100), (1, 0), 0)])
     outcome = worked_out.rating_outcome(rules, running, [(10, 0), (11, 1)])
     key = worked_out.outcome_key(outcome)
     assert outcome is not None and worked_out.rating_outcome(rules, running, [(10, 0)]) is None  # one side: no rating

@@ -11,7 +11,7 @@ from typing import Any
 from scorekeeper.core import ratings, sheet, variants
 from scorekeeper.core.models import Game, Hand
 
-Scored = tuple[tuple[int, ...], tuple[int, ...]]  # a hand's (side scores, canastas)
+Scored = tuple[tuple[int, ...], tuple[int, ...], int | None]  # a hand's (side scores, canastas, who went out)
 
 
 def settlement_balance(rules: variants.RuleSet, running: sheet.Running) -> dict[int, int]:
@@ -65,7 +65,7 @@ def score_hands(
     for hand, scores in stored:
         if scores is None:
             scores = new[hand.id] = sheet.hand_scores(rules, hand)
-        scored.append((tuple(scores), sheet.hand_canastas(rules, hand)))
+        scored.append((tuple(scores), sheet.hand_canastas(rules, hand), sheet.hand_went_out(hand)))
     return scored, new
 
 

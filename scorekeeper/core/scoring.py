@@ -134,6 +134,8 @@ def threes_sign(rules: RuleSet, side: SideHand) -> tuple[int, str]:
     """+1, 0 or −1 for the side's red (and Modern black) threes, and why, by the rule set's sign rule."""
     if rules.red_three_sign == RedThreeSign.ALWAYS:  # docs/rules.md, "Canadian Canasta (3 decks)"
         return 1, ""
+    if rules.red_three_sign == RedThreeSign.MINUS:  # docs/rules.md, "A table's own rules": never a bonus
+        return -1, N_("always minus")
     if (
         rules.red_three_sign == RedThreeSign.CANASTA_COUNT
     ):  # docs/rules.md, "Red and black threes": 0 canastas −, 1 nothing, 2 or more +
@@ -256,9 +258,13 @@ def score_side(rules: RuleSet, side: SideHand) -> SideScore:
     A Modern special hand scores only itself (docs/rules.md, Modern American Canasta, "Going out").
     """
     way = rules.going_out_kind(side.went_out) if side.went_out else None
-    if way is not None and way.special and not rules.special_adds:
-        return SideScore(tuple(LineItem(item, label, points, label) for item, label, points in way.lines))
     lines = going_out_lines(way) if way is not None else []
+    if way is not None and way.special:
+        lines = [LineItem(item, label, points, label) for item, label, points in way.lines]
+        if rules.special_with_going_out:  # docs/rules.md, "A table's own rules": and the bonus for going out
+            lines += going_out_lines(rules.going_out[0])
+        if not rules.special_adds:
+            return SideScore(tuple(lines))
     lines += canasta_lines(rules, side)
     lines += three_lines(rules, side)
     lines += card_lines(rules, side)
@@ -329,10 +335,21 @@ def score_hand(rules: RuleSet, sides: Sequence[SideHand], lone: int | None = Non
     return tuple(scores)
 
 
-def opening_minimum(rules: RuleSet, total: int) -> int:
+def opening_minimum(rules: RuleSet, total: int, hand: int | None = None) -> int:
     """The opening-meld minimum for a side whose total at the start of the hand is ``total``
-    (docs/rules.md, "Opening minimum")."""
+    (docs/rules.md, "Opening minimum"). A table's own rule set may set it by the hand's number
+    (``hand``, from 1) instead: a list for hand 1, 2, 3, ... whose last goes on, or a number times the
+    hand's number (docs/rules.md, "A table's own rules"); without a hand number the table by total applies."""
+    if hand and rules.opening_per_hand:
+        return rules.opening_per_hand * hand
+    if hand and rules.opening_by_hand:
+        return rules.opening_by_hand[min(hand, len(rules.opening_by_hand)) - 1]
     return opening_row(rules, total).minimum
+
+
+def by_hand_number(rules: RuleSet) -> bool:
+    """Whether the opening minimum goes by the hand's number rather than the side's total."""
+    return bool(rules.opening_per_hand or rules.opening_by_hand)
 
 
 def opening_row(rules: RuleSet, total: int):
@@ -345,7 +362,7 @@ def opening_row(rules: RuleSet, total: int):
     return found
 
 
-def game_result(rules: RuleSet, totals: Sequence[int], hands: int = 0) -> Result:
+def game_result(rules: RuleSet, totals: Sequence[int], hands: int = 0, went_out: int | None = None) -> Result:
     """Whether the game has ended after a hand with these totals, who won and by how much
     (docs/rules.md, "End of the game").
 
@@ -355,19 +372,26 @@ def game_result(rules: RuleSet, totals: Sequence[int], hands: int = 0) -> Result
     "House rules") the app announces the
     tie and plays another hand, the "draw" setting ends the game drawn. A table's own rule set may
     end the game after a fixed number of hands (``hands``: how many have been played; docs/rules.md,
-    "House rules"): then the highest total wins, whatever it is.
+    "House rules"): then the highest total wins, whatever it is. Its tie rule may give a tie at the
+    top to the side that went out in the last hand (``went_out``: that side's index) when it is one of
+    the leaders; otherwise they play on (docs/rules.md, "A table's own rules").
     """
     limit_reached = bool(rules.hands_limit) and hands >= rules.hands_limit
     if not totals or (max(totals) < rules.target and not limit_reached):
         return Result(finished=False)
     top = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == top]
-    if len(leaders) > 1:
+    if len(leaders) > 1 and not (rules.tie_rule == TieRule.WENT_OUT and went_out in leaders):
         return Result(finished=rules.tie_rule == TieRule.DRAW, tie=True)
-    winner = leaders[0]
+    winner = went_out if len(leaders) > 1 else leaders[0]
     runner_up = max(t for i, t in enumerate(totals) if i != winner)
     leads = tuple(top - t if i != winner else 0 for i, t in enumerate(totals))
     return Result(finished=True, winner=winner, margin=top - runner_up, leads=leads)
+
+
+def went_out_side(sides: Sequence[SideHand]) -> int | None:
+    """The index of the side that went out in a hand, or None."""
+    return next((i for i, side in enumerate(sides) if side.went_out), None)
 
 
 def play(
@@ -389,12 +413,13 @@ def play(
     for index, sides in enumerate(hands):
         scores = score_hand(rules, sides, lones[index] if lones else None)
         totals = tuple(t + s.score for t, s in zip(totals, scores))
-        result = game_result(rules, totals, index + 1)
-        outcomes.append(HandOutcome(scores, totals, tuple(opening_minimum(rules, t) for t in totals), result))
+        result = game_result(rules, totals, index + 1, went_out_side(sides))
+        minimums = tuple(opening_minimum(rules, t, index + 2) for t in totals)
+        outcomes.append(HandOutcome(scores, totals, minimums, result))
         if result.finished and ended_after is None:
             ended_after = index
     if ended_after is None:
-        final = game_result(rules, totals, len(outcomes))
+        final = game_result(rules, totals, len(outcomes), went_out_side(hands[-1]) if hands else None)
         extra = 0
     else:
         final = outcomes[ended_after].result
@@ -402,7 +427,7 @@ def play(
     return GameState(
         hands=tuple(outcomes),
         totals=totals,
-        opening_minimums=tuple(opening_minimum(rules, t) for t in totals),
+        opening_minimums=tuple(opening_minimum(rules, t, len(outcomes) + 1) for t in totals),
         result=final,
         ended_after=ended_after,
         extra_hands=extra,

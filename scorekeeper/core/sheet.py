@@ -102,13 +102,18 @@ def build(game: Game, hands: list[Hand]) -> Sheet:
     entries = [read_stored(rules, hand) for hand in hands]
     state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
     rows = []
-    minimums = tuple(scoring.opening_minimum(rules, 0) for _ in range(rules.sides))
+    minimums = tuple(scoring.opening_minimum(rules, 0, 1) for _ in range(rules.sides))
     for index, (hand, outcome) in enumerate(zip(hands, state.hands)):
         after_end = state.ended_after is not None and index > state.ended_after
         resting = [game.players[seat] for seat in sitting_out(rules, index)]
         rows.append(SheetHand(index + 1, hand, dealer(game, index, rules), resting, outcome, minimums, after_end))
         minimums = outcome.opening_minimums
     return Sheet(game, rules, side_names(game, rules), rows, state)
+
+
+def hand_went_out(hand: Hand) -> int | None:
+    """The side that went out in a stored hand, or None."""
+    return next((i for i, side in enumerate(hand.sides) if isinstance(side, dict) and side.get("went_out")), None)
 
 
 def canastas_of(hand: Hand, side: int) -> int:
@@ -246,25 +251,32 @@ def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
     return tuple(s.score for s in scoring.score_hand(rules, read_stored(rules, hand), hand.lone))
 
 
-def with_hand(rules: variants.RuleSet, running: Running, scores: tuple[int, ...], canastas: tuple[int, ...]) -> Running:
+def with_hand(
+    rules: variants.RuleSet,
+    running: Running,
+    scores: tuple[int, ...],
+    canastas: tuple[int, ...],
+    went_out: int | None = None,
+) -> Running:
     """The running figures with one more hand at the end: its scores added, the result decided once
-    (a hand recorded after the end counts in the totals, the result stays that of the ending hand)."""
+    (a hand recorded after the end counts in the totals, the result stays that of the ending hand).
+    ``went_out``: the side that went out in it (a tie rule may give the game to it)."""
     totals = tuple(t + s for t, s in zip(running.totals, scores))
     best = tuple(s if b is None else max(b, s) for b, s in zip(running.best, scores))
     summed = tuple(c + n for c, n in zip(running.canastas, canastas))
     ended_after, result, end_totals = running.ended_after, running.result, running.end_totals
     if ended_after is None:
-        result = scoring.game_result(rules, totals, running.hands + 1)
+        result = scoring.game_result(rules, totals, running.hands + 1, went_out)
         if result.finished:
             ended_after, end_totals = running.hands, totals
     return Running(running.hands + 1, totals, best, summed, ended_after, result, end_totals)
 
 
-def running_of_hands(rules: variants.RuleSet, hands: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> Running:
-    """The running figures of a game from each hand's (scores, canastas), in order."""
+def running_of_hands(rules: variants.RuleSet, hands: list[tuple]) -> Running:
+    """The running figures of a game from each hand's (scores, canastas, the side that went out), in order."""
     running = running_start(rules)
-    for scores, canastas in hands:
-        running = with_hand(rules, running, scores, canastas)
+    for scores, canastas, went_out in hands:
+        running = with_hand(rules, running, scores, canastas, went_out)
     return running
 
 

@@ -60,9 +60,9 @@ def dealer_problems(game: Game, rules: variants.RuleSet, index: int, sides) -> l
     return []
 
 
-def _minimums(rules: variants.RuleSet, totals) -> list[int]:
-    """Each side's opening minimum at these totals."""
-    return [scoring.opening_minimum(rules, t) for t in totals]
+def _minimums(rules: variants.RuleSet, totals, index: int) -> list[int]:
+    """Each side's opening minimum at these totals in the hand with this 0-based index."""
+    return [scoring.opening_minimum(rules, t, index + 1) for t in totals]
 
 
 def _check(
@@ -76,7 +76,7 @@ def _check(
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems)), ()
     if not confirmed:
-        warnings = checks.plausibility_warnings(rules, sides, _minimums(rules, totals), lone)
+        warnings = checks.plausibility_warnings(rules, sides, _minimums(rules, totals, index), lone)
         if warnings:
             return Verdict(WARNINGS, problems=tuple(warnings)), ()
     return None, tuple(score.score for score in scoring.score_hand(rules, sides, lone))

@@ -49,7 +49,7 @@ def _taken(db: Database, name: str, other_than: int | None = None) -> bool:
 
 def only_changes(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """The values that differ from the rule set's defaults (what is kept)."""
-    defaults = {v.name: v.default for v in variants.values_of(variants.get(base))}
+    defaults = {v.name: v.default for v in variants.values_of(variants.with_settings(variants.get(base), values))}
     return {name: value for name, value in values.items() if defaults.get(name) != value}
 
 

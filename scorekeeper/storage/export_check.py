@@ -53,7 +53,7 @@ def _ended_early(rules: variants.RuleSet, game_id: int, hands: list[dict[str, An
         if h.get("deleted_at") is None
     ]
     running = sheet.running_of_hands(
-        rules, [(sheet.hand_scores(rules, h), sheet.hand_canastas(rules, h)) for h in played]
+        rules, [(sheet.hand_scores(rules, h), sheet.hand_canastas(rules, h), sheet.hand_went_out(h)) for h in played]
     )
     if running.ended_after is None or running.ended_after == len(played) - 1:
         return None

@@ -151,7 +151,7 @@ def insert_hand(
         [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
     ).lastrowid
     _bump(db, game.id, now)
-    results.results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), running)
+    results.results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), running, sheet.hand_went_out(hand))
     return hand_id
 
 

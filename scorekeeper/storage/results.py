@@ -133,9 +133,9 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: s
 
 def _scored_hands(
     db: Database, game: Game, rules: variants.RuleSet, before: int | None = None
-) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each kept hand's (side scores, canastas), in order (with ``before``, only the hands before
-    that hand id); the scores of a hand stored without them are kept now."""
+) -> list[tuple[tuple[int, ...], tuple[int, ...], int | None]]:
+    """Each kept hand's (side scores, canastas, the side that went out), in order (with ``before``, only
+    the hands before that hand id); the scores of a hand stored without them are kept now."""
     rows = db.execute(
         "select id, sides, lone, scores from hands where game_id = ? and deleted_at is null and id < ? order by id",
         [game.id, MAX_ID if before is None else before],
@@ -162,7 +162,13 @@ def refresh_results(db: Database, game_id: int) -> None:
 
 
 def results_added(
-    db: Database, game: Game, rules: variants.RuleSet, scores, canastas, running: sheet.Running | None = None
+    db: Database,
+    game: Game,
+    rules: variants.RuleSet,
+    scores,
+    canastas,
+    running: sheet.Running | None = None,
+    went_out: int | None = None,
 ) -> sheet.Running:
     """Bring a game's running figures up to date with one hand added at its end, from that hand alone
     (``running``: the figures before it, when the caller has read them already in this transaction)."""
@@ -170,7 +176,7 @@ def results_added(
     if running is None:
         refresh_results(db, game.id)
         return running_of(db, game.id)
-    running = sheet.with_hand(rules, running, tuple(scores), tuple(canastas))
+    running = sheet.with_hand(rules, running, tuple(scores), tuple(canastas), went_out)
     _write_results(db, game, rules, running)
     return running
 
@@ -178,7 +184,7 @@ def results_added(
 def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
     """A hand's index in its game and the totals before it, from the kept scores of the hands before it."""
     scored = _scored_hands(db, game, rules, before=hand_id)
-    totals = tuple(sum(scores[side] for scores, _canastas in scored) for side in range(rules.sides))
+    totals = tuple(sum(scores[side] for scores, *_rest in scored) for side in range(rules.sides))
     return len(scored), totals
 
 

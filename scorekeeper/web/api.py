@@ -202,13 +202,13 @@ def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any, 
     hand's number, 0 when not given: the game ends after it when it is the rule set's ``hands_limit``)."""
     scores = scoring.score_hand(rules, sides, lone)
     new_totals = [t + s.score for t, s in zip(totals, scores)]
-    warnings = checks.plausibility_warnings(
-        rules, sides, [scoring.opening_minimum(rules, t) for t in totals], lone if isinstance(lone, int) else None
-    )
+    minimums = [scoring.opening_minimum(rules, t, hand or None) for t in totals]
+    warnings = checks.plausibility_warnings(rules, sides, minimums, lone if isinstance(lone, int) else None)
+    following = hand + 1 if hand else None
     return m.ScoreAnswer(
         variant=rules.id,
-        sides=[_side_score(s, t, scoring.opening_minimum(rules, t)) for s, t in zip(scores, new_totals)],
-        **sheet.result_dict(scoring.game_result(rules, new_totals, hand)),
+        sides=[_side_score(s, t, scoring.opening_minimum(rules, t, following)) for s, t in zip(scores, new_totals)],
+        **sheet.result_dict(scoring.game_result(rules, new_totals, hand, scoring.went_out_side(sides))),
         warnings=[answers.error(w) for w in warnings],
     )
 

@@ -96,7 +96,7 @@ class ScoreRequest(BaseModel):
     settings: dict[SettingKey, Choice] | None = Field(
         None, description="house rules: setting key → value; left out: the default"
     )
-    values: dict[str, Choice] | None = Field(
+    values: dict[str, Choice | list[int]] | None = Field(
         None,
         description="the table's own values: name → value (GET /api/variants lists each rule set's); left out: "
         "the default; applied after settings",
@@ -379,8 +379,8 @@ class ChangeableValue(TypedDict, closed=True):
     name: Annotated[str, Field(description="stable: the key of `values` in POST /api/score")]
     label: str
     explanation: str
-    kind: Literal["points", "count", "yes_no", "choice"]
-    default: Choice
+    kind: Literal["points", "count", "yes_no", "choice", "text", "list"]
+    default: Annotated[Choice | list[int], Field(description="a list: opening minimums by the hand's number")]
     low: Annotated[int | None, Field(description="the least value (points and counts)")]
     high: Annotated[int | None, Field(description="the greatest value (points and counts)")]
     choices: Annotated[list[Choice] | None, Field(description="the values a yes/no or a choice takes")]

@@ -136,12 +136,14 @@ def card_points_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[P
 
 
 def canastas_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:
-    """Every canasta takes seven cards: all of them together fit in the deck.
+    """Every canasta takes seven cards (a table's own kind may take more): all of them together fit in
+    the deck.
 
-    docs/rules.md, "Canastas" and "Card values"."""
+    docs/rules.md, "Canastas" and "Card values"; "A table's own rules"."""
     cards = sum(rules.cards_in_deck[key] for key in CARD_GROUP_KEYS)
     canastas = sum(read.hand.canasta_count(k.key) for read in reads for k in rules.canasta_kinds)
-    if canastas * 7 <= cards:
+    taken = sum(read.hand.canasta_count(k.key) * k.cards for read in reads for k in rules.canasta_kinds)
+    if taken <= cards:
         return []
     return [
         Problem(

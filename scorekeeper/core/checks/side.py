@@ -69,11 +69,14 @@ def way_is_offered(rules: RuleSet, way: GoingOut, side: int) -> list[Problem]:
     ]
 
 
-def special_hand_is_all_melded_at_once(hand: SideHand, way: GoingOut, side: int) -> list[Problem]:
-    """A special hand is melded at once by a team that had not melded before.
+def special_hand_is_all_melded_at_once(rules: RuleSet, hand: SideHand, way: GoingOut, side: int) -> list[Problem]:
+    """A special hand is melded at once by a team that had not melded before (a table's own rule set
+    may allow it beside melds).
 
-    docs/rules.md, Modern American Canasta, "Going out"."""
-    if not (hand.melded_points or hand.canastas or any(hand.incomplete_melds.values()) or hand.black_threes):
+    docs/rules.md, Modern American Canasta, "Going out"; "A table's own rules"."""
+    if rules.special_after_meld or not (
+        hand.melded_points or hand.canastas or any(hand.incomplete_melds.values()) or hand.black_threes
+    ):
         return []
     return [
         Problem(
@@ -101,13 +104,14 @@ def _going_out_text(rules: RuleSet) -> str:
 
 def enough_canastas_to_go_out(rules: RuleSet, hand: SideHand, team: SideHand, side: int) -> list[Problem]:
     """Going out needs the rule set's canastas (natural and wild ones where it says so); partners count
-    the canastas of their side.
+    the canastas of their side; a table's own kind of canasta counts only where the table says so.
 
-    docs/rules.md, "Going out"."""
-    natural = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.natural)
-    wild = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.wild)
+    docs/rules.md, "Going out"; "A table's own rules"."""
+    natural = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.natural and k.goes_out)
+    wild = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.wild and k.goes_out)
+    counted = sum(team.canasta_count(k.key) for k in rules.canasta_kinds if k.goes_out)
     if (
-        team.canastas >= rules.canastas_to_go_out
+        counted >= rules.canastas_to_go_out
         and natural >= rules.natural_canastas_to_go_out
         and wild >= rules.wild_canastas_to_go_out
     ):
@@ -118,7 +122,7 @@ def enough_canastas_to_go_out(rules: RuleSet, hand: SideHand, team: SideHand, si
         "natural": rules.natural_canastas_to_go_out,
         "wild": rules.wild_canastas_to_go_out,
         "who": who,
-        "have": team.canastas,
+        "have": counted,
     }
     return [Problem(side, "went_out", _going_out_text(rules), args)]
 
@@ -179,7 +183,7 @@ def going_out_problems(rules: RuleSet, read: ReadSide, team: SideHand, way: Goin
     """What going out this way needs of the side."""
     hand = read.hand
     if way.special:
-        return special_hand_is_all_melded_at_once(hand, way, side)
+        return special_hand_is_all_melded_at_once(rules, hand, way, side)
     return (
         enough_canastas_to_go_out(rules, hand, team, side)
         + no_unfinished_meld_that_forbids_going_out(rules, hand, side)

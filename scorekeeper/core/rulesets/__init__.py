@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from scorekeeper.core.messages import N_
 from scorekeeper.core.rulesets.austrian import AUSTRIAN, AUSTRIAN_6_PAIRS
 from scorekeeper.core.rulesets.canadian import CANADIAN
+from scorekeeper.core.rulesets.changeable import TARGET_RANGE, VALUE_GROUPS, Value
 from scorekeeper.core.rulesets.classic import CLASSIC, CLASSIC_2P, CLASSIC_3P
 from scorekeeper.core.rulesets.encyclopedia import ENCYCLOPEDIA
 from scorekeeper.core.rulesets.model import (
@@ -49,9 +50,10 @@ from scorekeeper.core.rulesets.model import (
     TieRule,
 )
 from scorekeeper.core.rulesets.modern import MODERN
+from scorekeeper.core.rulesets.refusals import problems
 from scorekeeper.core.rulesets.shared import with_target
 from scorekeeper.core.rulesets.six import MILLER, SIX_2X3, SIX_3X2
-from scorekeeper.core.rulesets.values import TARGET_RANGE, VALUE_GROUPS, Value, apply_values, problems, values_of
+from scorekeeper.core.rulesets.values import apply_values, value_map, values_of, with_settings
 from scorekeeper.core.rulesets.vienna import VIENNA
 
 __all__ = [
@@ -78,7 +80,9 @@ __all__ = [
     "configure",
     "get",
     "problems",
+    "value_map",
     "values_of",
+    "with_settings",
 ]
 
 RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(
@@ -114,8 +118,8 @@ def configure(
     same choices give the same (frozen) rule set object, so what is derived from it once (the
     side-entry table) is not derived again for every request."""
     if RULE_SETS.get(rules.id) is rules:
-        try:
-            key = tuple(sorted((settings or {}).items()))
+        try:  # a list (opening minimums by the hand's number) is kept as a tuple
+            key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in (settings or {}).items()))
             return _configured(rules.id, key, layout, target)
         except TypeError:  # a setting value that cannot be a key (a list from odd JSON): no memo
             pass

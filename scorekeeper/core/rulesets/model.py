@@ -38,6 +38,7 @@ class RedThreeSign(StrEnum):
     CANASTA = "canasta"  # plus only for a side with a canasta
     CANASTA_COUNT = "canasta_count"  # minus with no canasta, nothing with one, plus with two or more
     ALWAYS = "always"  # always plus
+    MINUS = "minus"  # always minus (a table's own rule: docs/rules.md, "A table's own rules")
 
 
 # How each sign is explained: beside the threes on the hand form, under the threes table of the reference page.
@@ -47,6 +48,7 @@ RED_THREE_HINTS: Mapping[RedThreeSign, str] = MappingProxyType(
         RedThreeSign.CANASTA: N_("Red threes count plus only for a side with a canasta, otherwise minus."),
         RedThreeSign.CANASTA_COUNT: N_("Threes: minus with no canasta, nothing with one, plus with two or more."),
         RedThreeSign.ALWAYS: N_("Each red three counts %(points)s."),
+        RedThreeSign.MINUS: N_("Red threes always count minus."),
     }
 )
 RED_THREE_RULES: Mapping[RedThreeSign, str] = MappingProxyType(
@@ -55,6 +57,7 @@ RED_THREE_RULES: Mapping[RedThreeSign, str] = MappingProxyType(
         RedThreeSign.CANASTA: N_("Plus only when the side has a canasta; otherwise minus."),
         RedThreeSign.CANASTA_COUNT: N_("Minus with no canasta, nothing with one canasta, plus with two or more."),
         RedThreeSign.ALWAYS: N_("Always plus."),
+        RedThreeSign.MINUS: N_("Always minus."),
     }
 )
 # the "canasta" sign when a side that melded but has no canasta counts its red threes as nothing
@@ -116,6 +119,7 @@ class TieRule(StrEnum):
 
     PLAY_ON = "play_on"  # play another hand
     DRAW = "draw"  # the game ends drawn
+    WENT_OUT = "went_out"  # the side that went out in the last hand wins (a table's own rule)
 
 
 def plain(value: Any) -> Any:
@@ -141,6 +145,7 @@ class OpeningRow:
     low: int | None
     high: int | None
     minimum: int
+    name: str = ""  # a table's own tier's name (docs/rules.md, "A table's own rules")
 
     def covers(self, total: int) -> bool:
         """Whether a side with this total at the start of a hand falls in this row."""
@@ -149,6 +154,8 @@ class OpeningRow:
     @property
     def label(self) -> str:
         """The row's range in the words of the rule books ("negative", "0 – 1495", "3000 or more")."""
+        if self.name:
+            return self.name
         if self.low is None and self.high == -5:
             return "negative"
         if self.low is None:
@@ -168,9 +175,10 @@ class CanastaKind:
     natural: bool = False  # counts as natural ("clean") for a going-out requirement
     wild: bool = False  # a canasta of wild cards only
     min_points: int = 35  # the fewest card points a canasta of this kind can hold
-    ranks: tuple[
-        str, ...
-    ] = ()  # RANKS keys: seven natural cards of one of these ranks (docs/rules.md, "Canastas": at most 7 a meld)
+    # RANKS keys: seven natural cards of one of these ranks (docs/rules.md, "Canastas": at most 7 a meld)
+    ranks: tuple[str, ...] = ()
+    cards: int = 7  # the fewest cards it takes (a table's own kind may take more)
+    goes_out: bool = True  # counts as one of the canastas going out needs
 
 
 @dataclass(frozen=True)
@@ -310,6 +318,11 @@ class RuleSet:
     hand_counts: bool = True  # cards left in hand count against a side
     special_adds: bool = False  # a special hand adds to the rest of the hand's score instead of replacing it
     hands_limit: int = 0  # the game ends after this many hands (0: no limit)
+    # docs/rules.md, "A table's own rules": opening minimums by the hand's number instead of the side's total
+    opening_by_hand: tuple[int, ...] = ()  # hand 1, 2, 3, ...; the last goes on for later hands
+    opening_per_hand: int = 0  # the minimum is this times the hand's number (0: not used)
+    special_after_meld: bool = False  # a special hand may be declared by a side that has melded
+    special_with_going_out: bool = False  # a special hand adds the going-out bonus
     settings: tuple[Setting, ...] = ()
     terms: Mapping[str, str] = field(default_factory=dict)  # the rule book's own words for fields
 

@@ -129,7 +129,11 @@ TIE_SETTING = Setting(
     "tie_rule",
     N_("Sides level at the top at or above the target"),
     TieRule.PLAY_ON,
-    ((TieRule.PLAY_ON, N_("Tie: play another hand")), (TieRule.DRAW, N_("The game ends drawn"))),
+    (
+        (TieRule.PLAY_ON, N_("Tie: play another hand")),
+        (TieRule.DRAW, N_("The game ends drawn")),
+        (TieRule.WENT_OUT, N_("The side that went out in the last hand wins")),
+    ),
     'docs/rules.md, "House rules"',
     option_setter("tie_rule", TieRule),
 )

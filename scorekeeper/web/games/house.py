@@ -4,6 +4,7 @@ it and keep it. What was typed is kept when something is refused; the message st
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -64,6 +65,14 @@ def _typed(spec: variants.Value) -> str:
 
 def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
     """A typed value as the kind it is, or the problem with it."""
+    if spec.kind == "text":
+        return " ".join(typed.split()), None
+    if spec.kind == "list":
+        numbers_typed = [part for part in re.split(r"[\s,;]+", typed) if part]
+        read = [numbers.whole(part, signed=True, digits=7) for part in numbers_typed]
+        if None in read:
+            return None, Problem(None, spec.name, N_("Give whole numbers separated by commas."))
+        return read, None
     if spec.kind in ("points", "count"):
         number = numbers.whole(typed, signed=True, digits=7)
         if number is None:
@@ -75,10 +84,28 @@ def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
     return None, Problem(None, spec.name, N_("Choose one of the options."))
 
 
+def _settings_sent(rules: variants.RuleSet) -> dict[str, Any]:
+    """The settings as sent (a setting brings values of its own into the list: ``with_settings``)."""
+    sent = {}
+    for setting in rules.settings:
+        spec = variants.value_map(rules).get(setting.key)
+        if spec is not None:
+            value, problem = _read(spec, _typed(spec))
+            if problem is None:
+                sent[setting.key] = value
+    return sent
+
+
+def specs_of(rules: variants.RuleSet, values: dict[str, Any]) -> tuple[variants.Value, ...]:
+    """The values the page offers: the rule set's once the chosen settings are applied (with wild-card
+    melds allowed, the wild canasta's bonus is one of them; docs/rules.md, "House rules")."""
+    return variants.values_of(variants.with_settings(rules, values))
+
+
 def _sent(rules: variants.RuleSet) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
     """The values sent (every one, defaults included), what was typed, and what could not be read."""
     values, typed, problems = {}, {}, []
-    for spec in variants.values_of(rules):
+    for spec in specs_of(rules, _settings_sent(rules)):
         typed[spec.name] = _typed(spec)
         value, problem = _read(spec, typed[spec.name])
         if problem is None:
@@ -88,7 +115,7 @@ def _sent(rules: variants.RuleSet) -> tuple[dict[str, Any], dict[str, str], list
     return values, typed, problems
 
 
-def _page(rules, house, typed, problems, name, layout, status=200):
+def _page(rules, house, typed, problems, name, layout, status=200, settings=None):
     """The page of one table's own rule set: its values by group, each with its default, and what
     was changed in it when (the change log)."""
     by_field: dict[str, list[str]] = {}
@@ -96,7 +123,7 @@ def _page(rules, house, typed, problems, name, layout, status=200):
         by_field.setdefault(problem.field, []).append(i18n.problem_message(problem))
     history = [] if house is None else [(c, _differences(rules, c)) for c in reads.house_changes(get_db(), house.id)]
     return render_template(
-        "games/house.html", rules=rules, house=house, specs=variants.values_of(rules), typed=typed,
+        "games/house.html", rules=rules, house=house, specs=specs_of(rules, settings or {}), typed=typed,
         errors=by_field, name=name, layout=layout, groups=variants.VALUE_GROUPS, form=FlaskForm(),
         label=i18n.value_label, shown=_shown, default_text=default_text, history=history, actions=ACTION_NAMES,
     ), status  # fmt: skip
@@ -110,7 +137,7 @@ def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:
     if before and before.get("name") != after.get("name"):
         found.append((gettext("Name"), before.get("name", ""), after.get("name", "")))
     old, new = before.get("changes", {}), after.get("changes", {})
-    for spec in variants.values_of(rules):
+    for spec in specs_of(rules, {**old, **new}):
         if spec.name in old or spec.name in new:
             was, now = old.get(spec.name, spec.default), new.get(spec.name, spec.default)
             if was != now or not before:
@@ -123,11 +150,16 @@ def _said(spec: variants.Value, value: Any) -> str:
     for choice, text in spec.choices:
         if choice == value and type(choice) is type(value):
             return gettext(text)
-    return str(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or gettext("none")
+    return str(value) if value != "" else gettext("none")
 
 
 def _shown(spec: variants.Value, value: Any) -> str:
-    """A value as the page shows it in a field ("true" / "false" for yes and no, the option's text)."""
+    """A value as the page shows it in a field ("true" / "false" for yes and no, the option's text, a
+    list as "125, 155, 180")."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -138,7 +170,7 @@ def default_text(spec: variants.Value) -> str:
 
 def changed_parts(rules: variants.RuleSet, changes: dict[str, Any]) -> set[str]:
     """The names of the values a table's own rule set changed (its defaults left out)."""
-    defaults = {spec.name: spec.default for spec in variants.values_of(rules)}
+    defaults = {spec.name: spec.default for spec in specs_of(rules, changes)}
     return {name for name, value in changes.items() if defaults.get(name) != value}
 
 
@@ -160,8 +192,9 @@ def edit_house(house_id: int):
         abort(404)
     rules = variants.get(house.base)
     if request.method == "GET":
-        typed = {s.name: _shown(s, house.changes.get(s.name, s.default)) for s in variants.values_of(rules)}
-        return _page(rules, house, typed, [], house.name, house.layout)
+        specs = specs_of(rules, house.changes)
+        typed = {s.name: _shown(s, house.changes.get(s.name, s.default)) for s in specs}
+        return _page(rules, house, typed, [], house.name, house.layout, settings=house.changes)
     return _save(rules, house)
 
 
@@ -189,4 +222,4 @@ def _save(rules: variants.RuleSet, house: reads.HouseRules | None):
         else:
             flash(gettext("Kept: %(name)s.", name=name), "success")
             return redirect(url_for("games.house_list"))
-    return _page(rules, house, typed, problems, name, layout, 422)
+    return _page(rules, house, typed, problems, name, layout, 422, settings=_settings_sent(rules))
