@@ -9,6 +9,7 @@ import io
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -294,3 +295,13 @@ def test_behind_the_password_and_back_to_the_filled_form_after_it(locked_app):
     assert 'value="Thursday rules"' in stranger.get(path).text
     with locked_app.app_context():
         assert len(reads.all_house_rules(get_db())) == 1
+
+
+def test_the_docs_describe_every_key_and_their_example_is_a_file_that_imports(app):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text[text.index("### A rule set's file") : text.index("## `GET /api/variants`")]
+    example = re.search(r"^```\n(.*?)^```", section, re.M | re.S).group(1)
+    assert json.loads(example) == THURSDAY
+    assert set(re.findall(r"^\| `(\w+)` \|", section, re.M)) == set(transfer.KEYS)
+    with app.app_context():
+        assert service.import_rule_set(get_db(), example).status == SAVED
