@@ -10,11 +10,14 @@ import json
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
+from segno import DataOverflowError
 
 from scorekeeper import create_app
 from scorekeeper.core.rulesets import transfer
+from scorekeeper.network import addresses
 from scorekeeper.services import house_rules
 from scorekeeper.services import rule_set_transfer as service
 from scorekeeper.services.verdicts import PROBLEMS, SAVED
@@ -264,6 +267,10 @@ def test_the_qr_link_opens_the_import_filled_in_and_keeps_nothing_by_itself(app,
     assert "From Classic Canasta (4 players, 2 partnerships); 2 values changed." in html.unescape(opened.text)
     with app.app_context():
         assert len(reads.all_house_rules(get_db())) == 1  # opening the link kept nothing
+    keep = re.search(r'href="data:application/json;charset=utf-8,([^"]+)" download="([^"]+)"', opened.text)
+    assert keep.group(2) == "thursday-rules.canasta-rules.json"  # for a phone whose table runs another app
+    assert json.loads(unquote(html.unescape(keep.group(1)))) == THURSDAY
+    assert "keep-file" not in import_text(client, text_of(values={"canasta_natural": 601})).text  # a link's only
     broken = client.get("/house-rules/import?rules=not!base64")
     assert broken.status_code == 200 and "This link carries no rule set&#39;s file." in broken.text
 
@@ -305,3 +312,13 @@ def test_the_docs_describe_every_key_and_their_example_is_a_file_that_imports(ap
     assert set(re.findall(r"^\| `(\w+)` \|", section, re.M)) == set(transfer.KEYS)
     with app.app_context():
         assert service.import_rule_set(get_db(), example).status == SAVED
+
+
+def test_a_rule_set_too_large_for_a_qr_code_still_offers_its_file(app, client, monkeypatch):
+    def too_large(text, title="QR code"):
+        raise DataOverflowError("too large")
+
+    monkeypatch.setattr(addresses, "qr_svg", too_large)
+    page = client.get(f"/house-rules/{keep_thursday(app)}").text
+    assert "Too many changes for a QR code: pass the file." in page and "<svg" not in page.split("house-transfer")[1]
+    assert "Download the file (JSON)" in page

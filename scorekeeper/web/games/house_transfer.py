@@ -96,9 +96,10 @@ def _messages(problems: list[Problem], base: str | None) -> dict[str, list[str]]
     return shown
 
 
-def _page(text: str, name: str, problems: list[Problem], status: int = 200):
+def _page(text: str, name: str, problems: list[Problem], status: int = 200, carried: bool = False):
     """The import page: the file or its text, a name, each problem beside its field, and what the
-    file holds when it can be read."""
+    file holds when it can be read; for a file a link carried, a download of it too (for a phone
+    whose own table runs another installation: it keeps the file and imports it there)."""
     fields = transfer.read_text(text)[0] if text.strip() else {}
     base = fields.get("base")
     if not name and isinstance(fields.get("name"), str):
@@ -106,9 +107,10 @@ def _page(text: str, name: str, problems: list[Problem], status: int = 200):
     summary = None
     if base in variants.RULE_SETS and "values" in fields:
         summary = (variants.get(base).name, len(fields["values"]))
+    keep = transfer.file_name(fields["name"]) if carried and summary and not problems and "name" in fields else None
     return render_template(
         "games/house_import.html", form=FlaskForm(), text=text, name=name, summary=summary,
-        errors=_messages(problems, base), most=transfer.MOST_CHARS,
+        errors=_messages(problems, base), keep=keep,
     ), status  # fmt: skip
 
 
@@ -124,7 +126,7 @@ def import_house():
             return _page("", "", [Problem(None, transfer.DOCUMENT, N_("This link carries no rule set's file."))])
         fields, problems = transfer.read_text(text)
         name = fields.get("name") if isinstance(fields.get("name"), str) else ""
-        return _page(transfer.laid_out(text), name, problems)
+        return _page(transfer.laid_out(text), name, problems, carried=True)
     form = FlaskForm()
     name = (request.form.get("name") or "").strip()
     uploaded, problem = _uploaded()
