@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.web.games import appfiles, changelog, confirm, hands, house, newgame, partners, sheets
+from scorekeeper.web.games import (
+    appfiles,
+    changelog,
+    confirm,
+    hands,
+    house,
+    house_transfer,
+    newgame,
+    partners,
+    sheets,
+)
 from scorekeeper.web.games.changelog import ACTION_NAMES
 from scorekeeper.web.games.common import saved_category
 from scorekeeper.web.games.sheets import scoreboard_page
@@ -31,6 +41,8 @@ ROUTES = [
     ("/house-rules", house.house_list, ["GET"]),
     ("/house-rules/new/<variant>", house.new_house, ["GET", "POST"]),
     ("/house-rules/<int:house_id>", house.edit_house, ["GET", "POST"]),
+    ("/house-rules/<int:house_id>/export.json", house_transfer.export_house, ["GET"]),
+    ("/house-rules/import", house_transfer.import_house, ["GET", "POST"]),
     ("/evenings/<int:evening_id>/partners", partners.fair_partners, ["GET"]),
     ("/games/<int:game_id>", sheets.scoreboard, ["GET"]),
     ("/games/<int:game_id>/reopen", sheets.reopen, ["POST"]),
@@ -54,3 +66,4 @@ for _rule, _view, _methods in ROUTES:
     bp.add_url_rule(_rule, _view.__name__, _view, methods=_methods)
 bp.add_app_template_global(house.game_settings, "game_settings")
 bp.add_app_template_global(confirm.confirmer_name, "confirmer_name")
+bp.add_app_template_global(house_transfer.house_transfer, "house_transfer")
