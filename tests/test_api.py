@@ -360,8 +360,16 @@ def test_variants_list_every_changeable_value(client):
     assert values["canasta_natural"] | {"label": ""} == {
         "name": "canasta_natural", "label": "", "default": 500, "kind": "points", "low": 0, "high": 10000,
         "choices": None, "group": "canastas", "explanation": "Added for each completed canasta of this kind.",
+        "requires": None,
     }  # fmt: skip
     assert values["tie_rule"]["choices"] == ["play_on", "draw", "went_out"]
+    # a value a setting brings is listed with the setting (docs/rules.md#classic › House rules: wild-card melds)
+    assert values["canasta_wild"]["requires"] == {"wild_melds": True}
+    assert values["opening_by_hand"] | {"label": "", "explanation": ""} == {
+        "name": "opening_by_hand", "label": "", "explanation": "", "default": [], "kind": "list", "low": 0,
+        "high": 1000, "choices": None, "group": "opening", "requires": None,
+    }  # fmt: skip
+    assert values["own_1_kind"]["choices"] == ["none", "canasta", "special", "tier"]
     assert listed["house_rules"] == []
 
 
@@ -454,3 +462,23 @@ def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
     response = stranger.get(f"/api/matches/{first}")
     assert response.status_code == 401 and response.get_json()["errors"][0]["field"] == "password"
     assert "Nord" not in response.text
+
+
+def test_score_takes_opening_minimums_by_the_hands_number(client):
+    """docs/rules.md › A table's own rules: minimums 125, 155, 180 by the hand's number; hand 2 of a game:
+    130 melded is below this hand's 155 (a warning), and the next hand (3) needs 180 whatever the totals."""
+    body = {"variant": "classic", "values": {"opening_by_hand": [125, 155, 180]}, "hand": 2,
+            "totals_before": [0, 2000], "sides": [side(melded_points=130), side(melded_points=50)]}  # fmt: skip
+    answer = client.post("/api/score", json=body).get_json()
+    assert [s["opening_minimum"] for s in answer["sides"]] == [180, 180]
+    assert [(w["side"], w["field"]) for w in answer["warnings"]] == [(0, "melded_points"), (1, "melded_points")]
+
+
+def test_score_gives_a_tie_to_the_side_that_went_out(client):
+    """docs/rules.md › A table's own rules: target 1000, 600 each before; the first side goes out with a
+    natural canasta (100 + 500 + 35 melded = 635), the second melds 635: 1235 each, the first side wins by 0."""
+    sides = [side(went_out="normal", natural_canastas=1, melded_points=35), side(melded_points=635)]
+    body = {"variant": "classic", "settings": {"tie_rule": "went_out"}, "target": 1000, "totals_before": [600, 600]}
+    body["sides"] = sides
+    answer = client.post("/api/score", json=body).get_json()
+    assert (answer["finished"], answer["winner"], answer["margin"], answer["tie"]) == (True, 0, 0, False)

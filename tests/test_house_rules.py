@@ -200,3 +200,52 @@ def test_the_opening_meld_table_of_a_game_follows_and_marks_the_values(client):
     page = client.get(f"/games/{game_id}/minimums").text
     assert "2000" in page and '<td class="num">100</td>' in page
     assert page.count('class="changed-mark"') == 1  # the row of tier 3, whose minimum and start changed
+
+
+def test_own_kinds_through_the_pages(client):
+    """docs/rules.md › A table's own rules: a wild canasta worth 1000 and a garbage hand of 500 kept through the
+    page; a game from it has a row for the wild canasta on its pad and the garbage hand among the ways out; the
+    reference page lists both. 100 out + 500 natural + 1000 wild + 250 melded = 1850; the other side 60."""
+    own = {"own_1_kind": "canasta", "own_1_name": "Wild canasta", "own_1_points": 1000, "own_1_wild": "true",
+           "own_2_kind": "special", "own_2_name": "Garbage hand", "own_2_points": 500}  # fmt: skip
+    assert keep(client, name="Wild Thursdays", **own).status_code == 302
+    house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game_id = start_game(client, variant=f"house-{house_id}")
+    pad = client.get(f"/games/{game_id}/hands/new").text
+    assert 'name="sides-0-own_1_canastas"' in pad and "Wild canasta" in pad and "Garbage hand" in pad
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
+              side_fields(1, melded=60, hand=0))  # fmt: skip
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1850, 60]
+    reference = client.get(f"/rules/house-{house_id}").text
+    assert "Wild canasta" in reference and "Garbage hand" in reference
+
+
+def test_an_own_kind_without_a_name_is_refused_beside_it_and_kept(client):
+    """docs/rules.md › A table's own rules: an own canasta of 1000 with no name is refused beside the name;
+    what was typed stays, and the own kind's part is open."""
+    response = keep(client, name="Nameless", own_1_kind="canasta", own_1_points=1000)
+    assert response.status_code == 422
+    page = response.text
+    assert re.search(r'id="v_own_1_name-error">Give it a name\.', page)
+    assert re.search(r'name="v_own_1_points"[^>]*value="1000"', page)
+    assert '<details class="own-kind" open>' in page
+
+
+def test_opening_minimums_by_hand_through_the_page(client):
+    """docs/rules.md › A table's own rules: "125, 155, 180" typed as a list is kept; the scoreboard of a game
+    from it shows hand 1's 125 for both sides, and after one hand, hand 2's 155 (the totals do not matter);
+    a list with a word in it is refused beside it."""
+    bad = keep(client, name="Rounds", opening_by_hand="125, lots")
+    assert bad.status_code == 422 and 'id="v_opening_by_hand-error"' in bad.text
+    assert 'value="125, lots"' in bad.text
+    assert keep(client, name="Rounds", opening_by_hand="125, 155 180").status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]
+    assert house["changes"] == {"opening_by_hand": [125, 155, 180]}
+    game_id = start_game(client, variant=f"house-{house['id']}")
+    board = client.get(f"/games/{game_id}").text
+    assert board.count("Opening meld <strong>125</strong>") == 2
+    post_hand(client, game_id, side_fields(0, melded=1000, hand=0), side_fields(1, melded=0, hand=0),
+              extra={"confirm_warnings": "y"})  # fmt: skip
+    board = client.get(f"/games/{game_id}").text
+    assert board.count("Opening meld <strong>155</strong>") == 2
+    assert "By the hand's number: 125, 155, 180" in client.get(f"/rules/house-{house['id']}").text

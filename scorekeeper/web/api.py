@@ -89,13 +89,31 @@ def _variant(rules: variants.RuleSet) -> m.Variant:
             m.Setting(key=s.key, label=s.label, default=s.default, choices=[v for v, _ in s.choices], spec=s.spec)
             for s in rules.settings
         ],
-        values=[_changeable(v) for v in variants.values_of(rules)],
+        values=[_changeable(v) for v in variants.values_of(rules)] + _brought_by_settings(rules),
     )
 
 
-def _changeable(value: variants.Value) -> m.ChangeableValue:
-    """One changeable value as the API lists it (its label in the reader's language)."""
+def _brought_by_settings(rules: variants.RuleSet) -> list[m.ChangeableValue]:
+    """The values a setting brings into the list when chosen (wild-card melds: the wild canasta's
+    bonus), each with the setting that brings it (docs/rules.md, "House rules")."""
+    listed = {v.name for v in variants.values_of(rules)}
+    found: list[m.ChangeableValue] = []
+    for setting in rules.settings:
+        for choice, _label in setting.choices:
+            if choice == setting.default:
+                continue
+            for value in variants.values_of(variants.with_settings(rules, {setting.key: choice})):
+                if value.name not in listed:
+                    listed.add(value.name)
+                    found.append(_changeable(value, {setting.key: choice}))
+    return found
+
+
+def _changeable(value: variants.Value, requires: dict | None = None) -> m.ChangeableValue:
+    """One changeable value as the API lists it (its label in the reader's language; ``requires``: the
+    setting that brings it into the list)."""
     return m.ChangeableValue(
+        requires=requires,
         name=value.name,
         label=i18n.value_label(value),
         explanation=i18n.gettext(value.explanation),

@@ -385,6 +385,10 @@ class ChangeableValue(TypedDict, closed=True):
     high: Annotated[int | None, Field(description="the greatest value (points and counts)")]
     choices: Annotated[list[Choice] | None, Field(description="the values a yes/no or a choice takes")]
     group: str
+    requires: Annotated[
+        dict[str, Choice] | None,
+        Field(description="the setting that brings this value into the list (null: always there)"),
+    ]
 
 
 class HouseRuleSet(TypedDict, closed=True):

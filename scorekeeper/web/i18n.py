@@ -7,6 +7,7 @@ ids marked with ``N_`` and translated here, at the edge.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,10 @@ def value_label(value: Any) -> str:
 
 
 def row_label(row: Any) -> str:
-    """An opening-minimum row's range in the request's language ("negative", "3000 or more")."""
+    """An opening-minimum row's range in the request's language ("negative", "3000 or more"); a table's
+    own tier with its name ("Ladder: 4000 or more")."""
+    if getattr(row, "name", ""):
+        return f"{row.name}: {row_label(replace(row, name=''))}"
     if row.low is None and row.high == -5:
         return gettext("negative")
     if row.low is None:
