@@ -245,7 +245,30 @@ def test_opening_minimums_by_hand_through_the_page(client):
     board = client.get(f"/games/{game_id}").text
     assert board.count("Opening meld <strong>125</strong>") == 2
     post_hand(client, game_id, side_fields(0, melded=1000, hand=0), side_fields(1, melded=0, hand=0),
-              extra={"confirm_warnings": "y"})  # fmt: skip
+              extra={"confirm": "y"})  # fmt: skip
     board = client.get(f"/games/{game_id}").text
     assert board.count("Opening meld <strong>155</strong>") == 2
     assert "By the hand's number: 125, 155, 180" in client.get(f"/rules/house-{house['id']}").text
+
+
+def test_export_and_import_keep_own_kinds_and_minimums_by_hand(client, tmp_path):
+    """docs/rules.md › A table's own rules: a rule set with a wild canasta of 1000 and minimums by the hand's
+    number goes through the archive's export and import; the game scores the same: 100 out + 500 natural +
+    1000 wild + 250 melded = 1850 against 60."""
+    own = {"own_1_kind": "canasta", "own_1_name": "Wild canasta", "own_1_points": 1000, "own_1_wild": "true",
+           "opening_by_hand": "125, 155"}  # fmt: skip
+    assert keep(client, name="Wild rounds", **own).status_code == 302
+    house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game_id = start_game(client, variant=f"house-{house_id}")
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
+              side_fields(1, melded=60, hand=0), extra={"confirm": "y"})  # fmt: skip
+    exported = client.get("/export.json").data
+    assert json.loads(exported)["house_rules"][0]["changes"]["opening_by_hand"] == [125, 155]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    other = fresh.test_client()
+    response = other.post("/import", data={"csrf_token": csrf_token(other, "/export"),
+                                           "file": (io.BytesIO(exported), "archive.json")},
+                          content_type="multipart/form-data", follow_redirects=True)  # fmt: skip
+    assert response.status_code == 200, response.text
+    assert other.get(f"/api/games/{game_id}").get_json()["totals"] == [1850, 60]
+    assert json.loads(other.get("/export.json").data)["house_rules"] == json.loads(exported)["house_rules"]
