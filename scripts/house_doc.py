@@ -21,7 +21,9 @@ INTRO = [
     "**The table's own rules** (`/house-rules`) it starts from any rule set above (and its layout), changes any "
     'of the values below, names the result ("Thursday rules") and keeps it. New games offer it beside the '
     "built-in rule sets. A game copies the values it starts with, so changing the table's rules later never "
-    "changes a game already played. Making and changing a table's rules is on the change log.",
+    "changes a game already played. Making and changing a table's rules is on the change log. A rule set's "
+    "page passes it to another table: as a small file to download, or as a QR code a phone at the next table "
+    "scans to open the import with it filled in (the file's format: docs/api.md).",
     "",
     "Every value has a stable name (the API's `values` take it: see docs/api.md), a default (the rule set's "
     "own), a kind and limits. The settings of each rule set's **House rules** are values too. Refused, with "

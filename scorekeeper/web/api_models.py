@@ -37,7 +37,16 @@ def _configured_rule_sets() -> list[variants.RuleSet]:
             for setting in rules.settings:
                 for value, _label in setting.choices:
                     out.append(variants.configure(rules, {setting.key: value}, layout.key))
+            for own in _OWN_TABLES:  # a table's own kinds and black threes in hand bring fields and ways out
+                out.append(variants.configure(rules, own, layout.key))
     return out
+
+
+_OWN_TABLES = [
+    {"black_three_in_hand": 100}
+    | {f"own_{n}_{part}": value for n in (1, 2, 3) for part, value in (("kind", kind), ("name", "x"))}
+    for kind in ("canasta", "special")
+]
 
 
 _CONFIGURED = _configured_rule_sets()

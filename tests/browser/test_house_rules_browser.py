@@ -102,3 +102,43 @@ def test_thursday_rules_made_and_played(phone_page, live_server, screenshot):
     expect(page.locator(".own-values")).to_contain_text("600")
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(page, "house-02-sheet")
+
+
+def test_own_kinds_made_and_played(phone_page, live_server, screenshot):
+    """docs/rules.md › A table's own rules: a wild canasta worth 1000 added to Classic through the page
+    (its part opened, a name forgotten and refused beside it), then played: Anna & Carl out 100 + natural
+    500 + wild 1000 + melded 250 = 1850; Bert & Dora 60."""
+    page = phone_page
+    page.goto(live_server + "/house-rules/new/classic")
+    page.get_by_label("Name", exact=True).fill("Wild Thursdays")
+    page.locator("details.own-kind summary").first.click()
+    page.get_by_label("Own kind 1", exact=True).select_option("canasta")
+    page.get_by_label("Own kind 1: points", exact=True).fill("1000")
+    page.get_by_label("Own kind 1: a canasta of wild cards only", exact=True).select_option("true")
+    page.get_by_role("button", name="Keep these rules").click()
+    name = value_field(page, "own_1_name")
+    expect(name.locator(".error")).to_have_text("Give it a name.")
+    expect(value_field(page, "own_1_points").locator("input")).to_have_value("1000")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    name.scroll_into_view_if_needed()
+    screenshot(page, "house-03-own-kind-refused")
+    name.locator("input").fill("Wild canasta")
+    page.get_by_role("button", name="Keep these rules").click()
+    expect(page.get_by_text("Kept: Wild Thursdays.")).to_be_visible()
+
+    page.goto(live_server + "/games/new")
+    page.get_by_role("link", name=re.compile("Wild Thursdays")).first.click()
+    for seat, player in enumerate(["Anna", "Bert", "Carl", "Dora"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(player)
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator('form.hand-form label[for="out-0"]').click()
+    side(page, 0).get_by_role("button", name="Natural canastas plus one").click()
+    side(page, 0).get_by_role("button", name="Wild canasta plus one").click()
+    side(page, 0).locator('input[name="sides-0-melded_points"]').fill("250")
+    side(page, 1).locator('input[name="sides-1-melded_points"]').fill("60")
+    expect(page.locator('[data-score="0"]')).to_contain_text("+1850")
+    screenshot(page, "house-04-own-kind-on-the-pad")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator('.flash .saved-line[data-hand="1"]')).to_be_visible()
+    assert totals(page) == [1850, 60]
