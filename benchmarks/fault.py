@@ -58,10 +58,10 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
 from scorekeeper.core import checks, variants  # noqa: E402
+from scorekeeper.services import evenings as evening_service  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.storage import backup, export_check, results, transaction  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import evenings as evening_store  # noqa: E402
-from scorekeeper.storage import games as game_store  # noqa: E402
 
 ACKED, RETRY, REFUSED = "acknowledged", "retry", "refused"
 RETRY_PAUSE = 0.05  # seconds before a queued hand goes again (the phone waits Retry-After: 5 s)
@@ -163,7 +163,7 @@ def saving_run(args: argparse.Namespace) -> int:
         path = instance / "scorekeeper.sqlite"
         db = dbmod.open_db(str(path))
         games = [
-            game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6)
+            game_service.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6).id
             for g in range(max(1, args.clients // 2))
         ]
         db.close()
@@ -304,14 +304,15 @@ def club_export(evenings: int, seed: int) -> dict:
             for e in range(evenings):
                 day = (date(2021, 11, 1) + timedelta(weeks=e)).isoformat()
                 present = rng.sample(names, 8)
-                evening_id = evening_store.create_evening(db, day, present, place="Club")
+                evening_id = evening_service.create_evening(db, day, present, place="Club").id
                 for _ in range(10):
                     seats = rng.sample(present, 4)
-                    game_id = game_store.create_game(
+                    game_id = game_service.create_game(
                         db, "classic", seats, rng.randrange(4), target=100000, evening_id=evening_id
-                    )
+                    ).id
                     for _ in range(20):
-                        game_store.add_hand(db, game_id, club_hand(rng))
+                        verdict = game_service.add_hand(db, game_id, club_hand(rng))
+                        assert verdict.ok, verdict
         data = backup.export(db)
         db.close()
     return data

@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.core import checks, scoring, variants
+from scorekeeper.services import evenings as evening_service
+from scorekeeper.services import games as game_service
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import evenings as evening_store
-from scorekeeper.storage import games as game_store
 from scorekeeper.storage import players as player_store
 from scorekeeper.storage import results
 
@@ -90,10 +90,10 @@ def generate(
         for e in range(evenings):
             day = (start + timedelta(weeks=e)).isoformat()
             present = rng.sample(names, 8)
-            evening_id = evening_store.create_evening(db, day, present, place="Club")
+            evening_id = evening_service.create_evening(db, day, present, place="Club").id
             for _g in range(games_per_evening):
                 seats = rng.sample(present, 4)
-                game_id = game_store.create_game(db, "classic", seats, rng.randrange(4), evening_id=evening_id)
+                game_id = game_service.create_game(db, "classic", seats, rng.randrange(4), evening_id=evening_id).id
                 rows = []
                 for h, sides in enumerate(random_game(rng)):
                     stamp = f"{day}T20:{h:02d}:00+00:00"

@@ -51,8 +51,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import games as game_store  # noqa: E402
 
 LEVELS = (1, 10, 50)
 GAMES_PER_CLIENT = 4  # hands posted in a run spread over these, so no game grows without end
@@ -71,17 +71,24 @@ TYPICAL = [
 ]
 
 
+def _saved(verdict) -> int:
+    """A hand the set-up saves through the service (the one write path): stored, or the run stops."""
+    assert verdict.ok, verdict
+    return verdict.id
+
+
 def prepare(instance: Path, clients: int) -> tuple[int, list[int]]:
     """A fresh instance with the game to look at and the games to post hands to."""
     db = dbmod.open_db(str(instance / "scorekeeper.sqlite"))
-    shown = game_store.create_game(db, "classic", ["Anna", "Bert", "Carla", "Dieter"], 0)
+    # a game still in play after 15 hands (the target above them: a finished game takes no more hands)
+    shown = game_service.create_game(db, "classic", ["Anna", "Bert", "Carla", "Dieter"], 0, target=10**5).id
     for i in range(15):
-        game_store.add_hand(db, shown, TYPICAL[i % len(TYPICAL)])
+        _saved(game_service.add_hand(db, shown, TYPICAL[i % len(TYPICAL)]))
     posted = []
     for c in range(clients * GAMES_PER_CLIENT):
-        game_id = game_store.create_game(db, "classic", [f"P{c}a", f"P{c}b", f"P{c}c", f"P{c}d"], 0, target=10**6)
+        game_id = game_service.create_game(db, "classic", [f"P{c}a", f"P{c}b", f"P{c}c", f"P{c}d"], 0, target=10**6).id
         for _ in range(10):
-            game_store.add_hand(db, game_id, serving.QUIET_SIDES, True)
+            _saved(game_service.add_hand(db, game_id, serving.QUIET_SIDES, True))
         posted.append(game_id)
     db.close()
     return shown, posted
@@ -174,9 +181,9 @@ def prepare_growth(path: Path, hands_before: tuple[int, ...]) -> dict[int, list[
     games: dict[int, list[int]] = {}
     for before in hands_before:
         for g in range(GROWTH_GAMES):
-            game_id = game_store.create_game(db, "classic", [f"G{before}-{g}{s}" for s in "abcd"], 0, target=10**6)
+            game_id = game_service.create_game(db, "classic", [f"G{before}-{g}{s}" for s in "abcd"], 0, target=10**6).id
             for _ in range(before):
-                game_store.add_hand(db, game_id, serving.QUIET_SIDES, True)
+                _saved(game_service.add_hand(db, game_id, serving.QUIET_SIDES, True))
             games.setdefault(before, []).append(game_id)
     db.close()
     return games

@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import club_archive  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
 from scorekeeper.storage import ratings, results, transaction  # noqa: E402
 
@@ -66,8 +67,8 @@ def main() -> int:
         rng = random.Random(args.seed)
         started = time.perf_counter()
         for game_id in rng.sample(games, args.changes):
-            games.delete_game(db, game_id)
-            games.undelete_game(db, game_id)
+            game_service.delete_game(db, game_id)  # through the service: the one write path
+            game_service.restore_game(db, game_id)
         changed = time.perf_counter() - started
         print(f"{args.changes} games deleted and restored: {1000 * changed / (2 * args.changes):.0f} ms a change")
 

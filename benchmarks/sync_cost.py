@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import serving  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.storage import db as dbmod  # noqa: E402
-from scorekeeper.storage import games as game_store  # noqa: E402
 
 # the production server, each connection switched to NORMAL after open_db has set FULL
 NORMAL_SERVER = """
@@ -116,7 +116,8 @@ def server_saves(folder: Path, setting: str, saves: int, seconds: float) -> tupl
     instance = Path(tempfile.mkdtemp(dir=folder))
     db = dbmod.open_db(str(instance / "scorekeeper.sqlite"))
     games = [
-        game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(8)
+        game_service.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6).id
+        for g in range(8)
     ]
     db.close()
     port = serving.free_port()

@@ -227,3 +227,21 @@ def complete_game(client) -> int:
     post_hand(client, second, side_fields(0, melded=200), side_fields(1, went_out="normal", mixed=1, melded=600))
     client.post(f"/matches/{first}/next", data={"csrf_token": token})
     return first
+
+
+def new_game(db, variant="classic", players=("Anna", "Bert", "Carl", "Dora"), first_dealer=0, **options) -> int:
+    """A game started through the service, the one write path (``options``: the service's); its id."""
+    from scorekeeper.services import games as game_service
+
+    verdict = game_service.create_game(db, variant, list(players), first_dealer, **options)
+    assert verdict.ok, verdict
+    return verdict.id
+
+
+def saved_hand(db, game_id, sides, stock_out=False, lone=None, **options) -> int:
+    """A hand added through the service (stored once for a key sent again); its id."""
+    from scorekeeper.services import games as game_service
+
+    verdict = game_service.add_hand(db, game_id, sides, stock_out, lone, **options)
+    assert verdict.ok, verdict
+    return verdict.id

@@ -214,7 +214,8 @@ def test_wipe_clears_the_kept_totals(app, client):
     with app.app_context():
         db = get_db()
         assert db.execute("select count(*) from player_totals").fetchone()[0] > 0
-        restore.wipe(db)
+        with transaction.write(db):
+            restore.clear(db)
         for table in ("player_totals", "pair_totals", "player_results", "game_results", "games", "players"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 

@@ -16,9 +16,8 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import games as game_store
 from scorekeeper.storage import reads
-from tests.helpers import served, side_fields
+from tests.helpers import new_game, saved_hand, served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
 
@@ -90,8 +89,8 @@ def _at_once(calls):
 def _game_with_a_hand(app) -> tuple[int, int]:
     with app.app_context():
         db = dbmod.get_db()
-        game_id = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
-        hand_id = game_store.add_hand(
+        game_id = new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
+        hand_id = saved_hand(
             db, game_id, [{"melded_points": 100, "hand_points": 0}, {"melded_points": 80, "hand_points": 0}], True
         )
     return game_id, hand_id
@@ -149,10 +148,9 @@ def _finished_partie(app) -> int:
     """A complete Austrian Game whose first Partie is won; the match id."""
     with app.app_context():
         db = dbmod.get_db()
-        game_id = game_store.create_game(db, "austrian", ["Anna", "Bert", "Carl", "Dora"])
-        game_store.set_match(db, game_id, game_id, 1)
-        side = {"melded_points": 5000, "hand_points": 0, "natural_canastas": 1, "went_out": "normal"}
-        game_store.add_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
+        game_id = new_game(db, "austrian", ["Anna", "Bert", "Carl", "Dora"], complete_game=True, target=1000)
+        side = {"melded_points": 900, "hand_points": 0, "natural_canastas": 2, "went_out": "normal"}
+        saved_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
         assert reads.running_of(db, game_id).result.finished
     return game_id
 

@@ -31,9 +31,9 @@ import pytest
 
 from benchmarks import serving
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import games as game_store
 from scorekeeper.storage import results
 from scorekeeper.web import errors
+from tests.helpers import new_game
 
 pytestmark = pytest.mark.slow  # fault tests: left out of the quick loop, run by CI (scripts/test.sh)
 
@@ -179,9 +179,7 @@ def archive():
     instance.mkdir()
     path = instance / "scorekeeper.sqlite"
     db = dbmod.open_db(str(path))
-    games = [
-        game_store.create_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(3)
-    ]
+    games = [new_game(db, "classic", [f"N{g}", f"E{g}", f"S{g}", f"W{g}"], 0, target=10**6) for g in range(3)]
     db.close()
     yield Archive(top, instance, path, games)
     for folder in [top, *(p for p in top.rglob("*") if p.is_dir())]:
@@ -529,7 +527,7 @@ def test_d_a_database_deleted_or_replaced_under_the_server_acknowledges_no_save(
     else:
         other = archive.top / "other.sqlite"
         db = dbmod.open_db(str(other))
-        game_store.create_game(db, "classic", ["A", "B", "C", "D"], 0)
+        new_game(db, "classic", ["A", "B", "C", "D"], 0)
         db.close()
         os.replace(other, archive.path)
 

@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks import serving
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import games as game_store
+from tests.helpers import new_game
 from tests.test_disk_faults import Phone, new_key
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
@@ -106,7 +106,7 @@ def test_sigterm_answers_the_request_in_flight_checkpoints_and_exits_0(tmp_path)
     instance.mkdir()
     path = instance / "scorekeeper.sqlite"
     db = dbmod.open_db(str(path))
-    game = game_store.create_game(db, "classic", ["N", "E", "S", "W"], 0, target=10**6)
+    game = new_game(db, "classic", ["N", "E", "S", "W"], 0, target=10**6)
     db.close()
     port = serving.free_port()
     server = serving.start_scorekeeper(instance, port, log=tmp_path / "server.log")

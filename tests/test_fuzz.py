@@ -1214,9 +1214,11 @@ def _import(client, payload: bytes):
 
 def _wipe(app):
     from scorekeeper.storage import db as dbmod
-    from scorekeeper.storage import restore
+    from scorekeeper.storage import restore, transaction
 
-    restore.wipe(dbmod.open_db(app.config["DATABASE"]))
+    db = dbmod.open_db(app.config["DATABASE"])
+    with transaction.write(db):
+        restore.clear(db)
 
 
 @FUZZ

@@ -23,10 +23,18 @@ from scorekeeper.core import ratings
 from scorekeeper.services import archive as archive_service
 from scorekeeper.storage import backup, rating_reads, transaction
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import games as game_store
 from scorekeeper.storage import ratings as kept_ratings
 from tests.conftest import csrf_token
-from tests.helpers import game_in_evening, new_evening, post_hand, side_fields, start_game, win_hand
+from tests.helpers import (
+    game_in_evening,
+    new_evening,
+    new_game,
+    post_hand,
+    saved_hand,
+    side_fields,
+    start_game,
+    win_hand,
+)
 
 PLAYERS, GAMES, CLUBS = 16, 400, 20
 LUCK = 0.75  # partnerships one strength unit apart: the stronger wins 1 / (1 + e^(-1/0.75)) = 79 %
@@ -366,10 +374,10 @@ def test_the_command_rebuilds_and_says_the_kept_ratings_were_right(client, app, 
 def test_an_archive_from_before_the_ratings_is_rated_when_it_is_opened(tmp_path):
     path = str(tmp_path / "old.sqlite")
     db = dbmod.open_db(path)
-    game = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
+    game = new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"])
     out = {"melded_points": 1100, "natural_canastas": 4, "red_threes": 4, "went_out": "normal"}
     for _ in range(2):  # win_hand twice, as the store takes it
-        game_store.add_hand(db, game, [out, {"melded_points": 50}])
+        saved_hand(db, game, [out, {"melded_points": 50}])
     kept = kept_ratings.snapshot(db)
     assert len(kept["games"]) == 1
     # as an archive of the version before: no rating tables, no migration m014 recorded

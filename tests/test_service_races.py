@@ -14,11 +14,10 @@ import urllib.request
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.services import evenings as evening_service
 from scorekeeper.storage import backup, reads
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import evenings as evening_store
-from scorekeeper.storage import games as game_store
-from tests.helpers import served
+from tests.helpers import new_game, saved_hand, served
 from tests.test_concurrency import Phone, _at_once
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
@@ -46,7 +45,7 @@ def test_two_players_renamed_to_one_name_at_once_one_is_renamed(server):
     for trial in range(10):
         with app.app_context():
             db = dbmod.get_db()
-            game_store.create_game(db, "classic", [f"A{trial}", f"B{trial}", f"C{trial}", f"D{trial}"])
+            new_game(db, "classic", [f"A{trial}", f"B{trial}", f"C{trial}", f"D{trial}"])
         ids = _players(app)
         one, other = ids[f"A{trial}"], ids[f"B{trial}"]
         phones = [Phone(base), Phone(base)]
@@ -71,8 +70,8 @@ def test_two_players_merged_into_each_other_at_once_one_merge_stands(server):
     for trial in range(10):
         with app.app_context():
             db = dbmod.get_db()
-            game_store.create_game(db, "classic", [f"E{trial}", f"F{trial}", f"G{trial}", f"H{trial}"])
-            game_store.create_game(db, "classic", [f"I{trial}", f"J{trial}", f"K{trial}", f"L{trial}"])
+            new_game(db, "classic", [f"E{trial}", f"F{trial}", f"G{trial}", f"H{trial}"])
+            new_game(db, "classic", [f"I{trial}", f"J{trial}", f"K{trial}", f"L{trial}"])
         ids = _players(app)
         one, other = ids[f"E{trial}"], ids[f"I{trial}"]  # never at one table: they may be merged
         phones = [Phone(base), Phone(base)]
@@ -103,8 +102,8 @@ def test_two_edits_of_an_evening_at_once_leave_its_games_on_its_date(server):
     base, app = server
     with app.app_context():
         db = dbmod.get_db()
-        evening_id = evening_store.create_evening(db, "2026-11-01", ["Anna", "Bert", "Carl", "Dora"])
-        game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], evening_id=evening_id)
+        evening_id = evening_service.create_evening(db, "2026-11-01", ["Anna", "Bert", "Carl", "Dora"]).id
+        new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], evening_id=evening_id)
     url = f"/evenings/{evening_id}/edit"
     anna = _players(app)["Anna"]
     for trial in range(10):
@@ -129,7 +128,7 @@ def test_two_edits_of_an_evening_at_once_leave_its_games_on_its_date(server):
 def test_a_phone_named_twice_at_once_keeps_one_name(server):
     base, app = server
     with app.app_context():
-        game_id = game_store.create_game(dbmod.get_db(), "classic", ["Anna", "Bert", "Carl", "Dora"])
+        game_id = new_game(dbmod.get_db(), "classic", ["Anna", "Bert", "Carl", "Dora"])
     page = f"/games/{game_id}/changes"
     for trial in range(10):
         first = Phone(base)
@@ -183,10 +182,10 @@ def test_two_imports_at_once_into_an_empty_archive_restore_it_once(server, tmp_p
     source = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "source.sqlite")})
     with source.app_context():
         db = dbmod.get_db()
-        evening_id = evening_store.create_evening(db, "2026-11-01", ["Anna", "Bert", "Carl", "Dora"])
+        evening_id = evening_service.create_evening(db, "2026-11-01", ["Anna", "Bert", "Carl", "Dora"]).id
         for _ in range(3):
-            game_id = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], evening_id=evening_id)
-            game_store.add_hand(db, game_id, [{"melded_points": 100}, {"melded_points": 80}], True)
+            game_id = new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], evening_id=evening_id)
+            saved_hand(db, game_id, [{"melded_points": 100}, {"melded_points": 80}], True)
         payload = json.dumps(backup.export(db)).encode()
     phones = [Phone(base), Phone(base)]
     tokens = [_token(phone, "/export") for phone in phones]

@@ -14,10 +14,9 @@ from scorekeeper.services import archive, evenings, phones, players
 from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED
 from scorekeeper.storage import backup, reads
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import games as game_store
 from scorekeeper.storage.export_check import NotAnExport
 from scorekeeper.web.games import ACTION_NAMES
-from tests.helpers import post_hand, side_fields, start_game
+from tests.helpers import new_game, post_hand, side_fields, start_game
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]
 
@@ -30,7 +29,7 @@ def db():
 
 
 def test_a_renamed_player_keeps_his_games_and_a_taken_name_is_refused_inside_the_write(db):
-    game_store.create_game(db, "classic", NAMES4)
+    new_game(db, "classic", NAMES4)
     ids = {p.name: p.id for p in reads.list_players(db)}
     assert players.rename_player(db, ids["Anna"], "Anne").status == SAVED
     assert reads.get_game(db, 1).players[0] == "Anne"
@@ -40,8 +39,8 @@ def test_a_renamed_player_keeps_his_games_and_a_taken_name_is_refused_inside_the
 
 
 def test_a_merge_is_refused_for_two_at_one_table_and_for_a_player_gone(db):
-    game_store.create_game(db, "classic", NAMES4)
-    game_store.create_game(db, "classic", ["Eve", "Fritz", "Gus", "Hal"])
+    new_game(db, "classic", NAMES4)
+    new_game(db, "classic", ["Eve", "Fritz", "Gus", "Hal"])
     ids = {p.name: p.id for p in reads.list_players(db)}
     assert players.merge_players(db, ids["Anna"], ids["Bert"]).status == REFUSED  # same game: two people
     assert players.merge_players(db, ids["Anna"], ids["Anna"]).status == REFUSED
@@ -53,7 +52,7 @@ def test_a_merge_is_refused_for_two_at_one_table_and_for_a_player_gone(db):
 
 def test_an_evening_moved_to_another_date_moves_its_games_day(db):
     evening = evenings.create_evening(db, "2026-11-01", NAMES4).id
-    game_store.create_game(db, "classic", NAMES4, evening_id=evening)
+    new_game(db, "classic", NAMES4, evening_id=evening)
     assert evenings.update_evening(db, evening, "2026-11-08", NAMES4).status == SAVED
     assert {r[0] for r in db.execute("select day from game_results")} == {"2026-11-08"}
     assert {r[0] for r in db.execute("select day from player_results")} == {"2026-11-08"}
@@ -67,7 +66,7 @@ def test_a_phone_is_named_once(db):
 
 
 def test_a_restore_into_an_archive_that_is_not_empty_is_refused_and_changes_nothing(db):
-    game_store.create_game(db, "classic", NAMES4)
+    new_game(db, "classic", NAMES4)
     data = backup.export(db)
     with pytest.raises(NotAnExport):
         archive.restore_archive(db, data)

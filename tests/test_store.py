@@ -1,13 +1,20 @@
 """The store on a real SQLite file: games, hands as raw inputs, edit, soft delete and undo; several
-writers at once, nested writes, and two saves of one hand at the same instant."""
+writers at once, nested writes, and two saves of one hand at the same instant. Every write goes
+through the services, the one write path: storage writes only inside the transaction a service opened."""
 
 import threading
+from pathlib import Path
 
 import pytest
 
+from scorekeeper.services import games as game_service
+from scorekeeper.services.verdicts import OVERTAKEN, SAVED
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import games as game_store
 from scorekeeper.storage import reads, transaction
+from tests.helpers import new_game, saved_hand
+
+STORAGE = Path(__file__).parent.parent / "scorekeeper" / "storage"
 
 
 @pytest.fixture
@@ -27,30 +34,43 @@ def test_migrations_are_safe_to_reapply(tmp_path):
 
 
 def test_game_round_trip(db):
-    game_id = game_store.create_game(db, "classic-2p", ["Anna", "Bert"], first_dealer=1)
+    game_id = new_game(db, "classic-2p", ["Anna", "Bert"], first_dealer=1)
     game = reads.get_game(db, game_id)
     assert (game.variant, game.players, game.first_dealer) == ("classic-2p", ["Anna", "Bert"], 1)
     assert reads.get_game(db, game_id + 1) is None
-    other = game_store.create_game(db, "classic", ["A", "B", "C", "D"])
+    other = new_game(db, "classic", ["A", "B", "C", "D"])
     assert [g.id for g in reads.list_games(db)] == [other, game_id]
 
 
 def test_hands_keep_inputs_order_and_can_be_undeleted(db):
-    game_id = game_store.create_game(db, "classic", ["A", "B", "C", "D"])
+    game_id = new_game(db, "classic", ["A", "B", "C", "D"])
     entry = [{"melded_cards": {"jokers": 1}, "red_threes": 2}, {"melded_points": 50}]
-    first = game_store.add_hand(db, game_id, entry)
-    second = game_store.add_hand(db, game_id, [{}, {}])
+    first = saved_hand(db, game_id, entry, True)
+    second = saved_hand(db, game_id, [{}, {}], True)
     assert [h.id for h in reads.hands(db, game_id)] == [first, second]
     assert reads.hands(db, game_id)[0].sides == entry
-    game_store.update_hand(db, game_id, first, [{"melded_points": 90}, {}])
+    assert game_service.correct_hand(db, game_id, first, [{"melded_points": 90}, {}], True).status == SAVED
     assert reads.get_hand(db, game_id, first).sides[0] == {"melded_points": 90}
-    game_store.delete_hand(db, game_id, first)
+    assert game_service.delete_hand(db, game_id, first).status == SAVED
     assert [h.id for h in reads.hands(db, game_id)] == [second]
     assert reads.get_hand(db, game_id, first) is None
     assert reads.get_hand(db, game_id, first, deleted=True) is not None
-    game_store.restore_hand(db, game_id, first)
+    assert game_service.restore_hand(db, game_id, first).status == SAVED
     assert [h.id for h in reads.hands(db, game_id)] == [first, second]
     assert reads.get_hand(db, game_id + 1, first) is None
+
+
+def test_storage_writes_only_inside_a_services_transaction(db):
+    """One write path: a storage writer called outside a transaction is refused (nothing written), and no
+    storage module opens a transaction of its own but the archive's opening (migrations, kept results)."""
+    with pytest.raises(RuntimeError, match="outside a transaction"):
+        game_store.create_game(db, "classic", ["A", "B", "C", "D"])
+    assert reads.list_games(db) == []
+    opening = [
+        p.name for p in STORAGE.glob("*.py") if "transaction.write(" in p.read_text() or "with write(" in p.read_text()
+    ]
+    assert opening == ["db.py"]
+    assert not hasattr(game_store, "add_hand") and not hasattr(game_store, "Overtaken")
 
 
 def test_init_db_command(runner, app):
@@ -81,19 +101,18 @@ def test_lan_addresses_leave_out_loopback():
 
 
 def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
-    """Eight threads, each with its own connection, add 25 hands each to one game."""
+    """Eight threads, each with its own connection, add 25 hands each to one game (small ones: 200 hands stay
+    below the target)."""
     path = str(tmp_path / "w.sqlite")
     setup = dbmod.open_db(path)
-    game_id = game_store.create_game(setup, "classic", ["A", "B", "C", "D"], 0)
+    game_id = new_game(setup, "classic", ["A", "B", "C", "D"], 0)
     errors = []
 
     def writer(n):
         db = dbmod.open_db(path, migrate=False)
         try:
             for i in range(25):
-                game_store.add_hand(
-                    db, game_id, [{"melded_points": 50}, {"melded_points": 55}], True, client_key=f"{n}-{i}"
-                )
+                saved_hand(db, game_id, [{"melded_points": 5}, {"melded_points": 10}], True, client_key=f"{n}-{i}")
         except Exception as error:  # noqa: BLE001 - the test reports any failure
             errors.append(repr(error))
         finally:
@@ -113,21 +132,21 @@ def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
 
 
 def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
-    """A store write called inside another (an import, the club generator) joins the outer
+    """A service called inside another write (an import, the club generator) joins the outer
     transaction: a refused inner part is undone alone, the outer one still commits or rolls back whole."""
     db = dbmod.open_db(str(tmp_path / "nested.sqlite"))
     with transaction.write(db):
-        first = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+        first = new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
         try:
             with transaction.write(db):
-                game_store.create_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
+                new_game(db, "classic", ["Eve", "Finn", "Gus", "Hal"], 0)
                 raise RuntimeError("refused")
         except RuntimeError:
             pass
     assert [g["id"] for g in db.query("select id from games")] == [first]
     try:
         with transaction.write(db):
-            game_store.create_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
+            new_game(db, "classic", ["Ida", "Jon", "Kai", "Lea"], 0)
             raise RuntimeError("whole write refused")
     except RuntimeError:
         pass
@@ -140,20 +159,17 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
     with their own keys, started together, one is stored and the other told it was overtaken."""
     path = str(tmp_path / "race.sqlite")
     db = dbmod.open_db(path)
-    game_id = game_store.create_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
+    game_id = new_game(db, "classic", ["Anna", "Bert", "Carl", "Dora"], 0)
     barrier = threading.Barrier(2)
     outcomes = []
 
     def phone(key):
         conn = dbmod.open_db(path, migrate=False)
         barrier.wait()
-        try:
-            game_store.add_hand_once(
-                conn, game_id, [{"melded_points": 100}, {"melded_points": 60}], True, client_key=key, expect_hands=0
-            )
-            outcomes.append("stored")
-        except game_store.Overtaken as overtaken:
-            outcomes.append(f"overtaken at {overtaken.count}")
+        sides = [{"melded_points": 100}, {"melded_points": 60}]
+        verdict = game_service.add_hand(conn, game_id, sides, True, client_key=key, based_on=0)
+        outcomes.append("stored" if verdict.status == SAVED else f"overtaken at {verdict.now}")
+        assert verdict.status in (SAVED, OVERTAKEN)
 
     threads = [threading.Thread(target=phone, args=(key,)) for key in ("a" * 12, "b" * 12)]
     for t in threads:

@@ -11,7 +11,7 @@ from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import games, tournaments
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import restore, tournament_reads
+from scorekeeper.storage import restore, tournament_reads, transaction
 from scorekeeper.storage.db import get_db
 from tests.conftest import csrf_token
 
@@ -165,7 +165,8 @@ def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, r
     assert _standings(app, tournament_id) == standings
     with app.app_context():
         db = get_db()
-        restore.wipe(db)
+        with transaction.write(db):
+            restore.clear(db)
         for table in ("tournaments", "tournament_rounds", "tournament_games", "tournament_log"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 

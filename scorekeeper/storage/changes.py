@@ -11,7 +11,6 @@ from sqlite_utils import Database
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import transaction
 from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
-from scorekeeper.storage.transaction import write
 
 
 def phone_id(db: Database, token: str | None) -> int | None:
@@ -26,9 +25,9 @@ def phone_id(db: Database, token: str | None) -> int | None:
 
 def name_phone(db: Database, token: str, name: str) -> bool:
     """Give a phone its name, once: False if it has one already."""
-    with write(db):
-        pid = phone_id(db, token)
-        return db.execute("update phones set name = ? where id = ? and name is null", [name, pid]).rowcount == 1
+    transaction.require(db)
+    pid = phone_id(db, token)
+    return db.execute("update phones set name = ? where id = ? and name is null", [name, pid]).rowcount == 1
 
 
 def game_record(game: Game) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from scorekeeper.storage import disk, results
+from scorekeeper.storage import disk, results, transaction
 from scorekeeper.storage.migrations import migrations
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,10 @@ def open_db(path: str, migrate: bool = True) -> Database:
             db.opened = (path, disk.file_identity(path))
     if migrate or path == ":memory:":
         migrations.apply(db)
-        results.rebuild_missing_results(db)
+        missing = results.games_without_results(db)
+        if missing:  # opening the archive: no service runs yet, this is its own unit of work
+            with transaction.write(db):
+                results.rebuild_results(db, missing)
     return db
 
 

@@ -6,7 +6,6 @@ from sqlite_utils import Database
 
 from scorekeeper.storage import transaction
 from scorekeeper.storage.players import player_id
-from scorekeeper.storage.transaction import write
 
 
 def add_to_evening(db: Database, evening_id: int, ids: list[int], by_hand: bool = True) -> None:
@@ -24,30 +23,30 @@ def add_to_evening(db: Database, evening_id: int, ids: list[int], by_hand: bool 
 
 def create_evening(db: Database, date: str, names: list[str], place: str = "", note: str = "") -> int:
     """Store an evening with the players present (found or added by name)."""
-    with write(db):
-        row = {"date": date, "place": place, "note": note, "created_at": transaction.utc_now()}
-        evening_id = db["evenings"].insert(row).last_pk
-        add_to_evening(db, evening_id, [player_id(db, name) for name in names])
+    transaction.require(db)
+    row = {"date": date, "place": place, "note": note, "created_at": transaction.utc_now()}
+    evening_id = db["evenings"].insert(row).last_pk
+    add_to_evening(db, evening_id, [player_id(db, name) for name in names])
     return evening_id
 
 
 def update_evening(db: Database, evening_id: int, date: str, names: list[str], place: str = "", note: str = "") -> None:
     """Change an evening's date, place, note and players (players of its games stay)."""
-    with write(db):
-        db["evenings"].update(evening_id, {"date": date, "place": place, "note": note})
-        keep = [player_id(db, name) for name in names]
-        in_games = [
-            r["player_id"]
-            for r in db.query(
-                "select distinct s.player_id from game_seats s join games g on g.id = s.game_id "
-                "where g.evening_id = ? and s.player_id is not null",
-                [evening_id],
-            )
-        ]
-        # a player the form keeps stays as he was put on the list (by hand or by a game); a new one is by hand
-        was = dict(
-            db.execute("select player_id, by_hand from evening_players where evening_id = ?", [evening_id]).fetchall()
+    transaction.require(db)
+    db["evenings"].update(evening_id, {"date": date, "place": place, "note": note})
+    keep = [player_id(db, name) for name in names]
+    in_games = [
+        r["player_id"]
+        for r in db.query(
+            "select distinct s.player_id from game_seats s join games g on g.id = s.game_id "
+            "where g.evening_id = ? and s.player_id is not null",
+            [evening_id],
         )
-        db.execute("delete from evening_players where evening_id = ?", [evening_id])
-        for pid in keep + [p for p in in_games if p not in keep]:
-            add_to_evening(db, evening_id, [pid], by_hand=bool(was.get(pid, 1)) if pid in keep else False)
+    ]
+    # a player the form keeps stays as he was put on the list (by hand or by a game); a new one is by hand
+    was = dict(
+        db.execute("select player_id, by_hand from evening_players where evening_id = ?", [evening_id]).fetchall()
+    )
+    db.execute("delete from evening_players where evening_id = ?", [evening_id])
+    for pid in keep + [p for p in in_games if p not in keep]:
+        add_to_evening(db, evening_id, [pid], by_hand=bool(was.get(pid, 1)) if pid in keep else False)

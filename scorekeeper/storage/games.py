@@ -1,6 +1,7 @@
-"""Games and hands: stored, corrected, deleted and brought back, each inside a write transaction
-(the caller's, or one of its own). Hands keep their raw inputs (as entered, points or card counts);
-scores are always derived, so an edited hand or a corrected table recomputes every later total."""
+"""Games and hands: stored, corrected, deleted and brought back, inside the write transaction of the
+service that decides (``services/games.py``); each function checks that one is open. Hands keep their
+raw inputs (as entered, points or card counts); scores are always derived, so an edited hand or a
+corrected table recomputes every later total."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import ratings, results, transaction
 from scorekeeper.storage.evenings import add_to_evening
 from scorekeeper.storage.players import player_id
-from scorekeeper.storage.reads import get_game, hand_by_key, hand_count
-from scorekeeper.storage.transaction import write
 
 
 def create_game(
@@ -37,95 +36,45 @@ def create_game(
     player, never in statistics or partnerships, never merged with another game's guest."""
     now = transaction.utc_now()
     guests = list(guests or []) + [False] * (len(players) - len(guests or []))
-    with write(db):
-        ids = [None if guest else player_id(db, name) for name, guest in zip(players, guests)]
-        # as the archive spells them
-        players = [name if pid is None else db["players"].get(pid)["name"] for name, pid in zip(players, ids)]
-        # a number is never given twice, not even that of a deleted game: links, QR codes and the
-        # phones' queues keep pointing at the game they meant (and Undo can bring it back)
-        next_id = db.execute(
-            "select max(coalesce((select max(id) from games), 0), "
-            "coalesce((select max(game_id) from deleted_games), 0)) + 1"
-        ).fetchone()[0]
-        table = db["games"].insert(
-            {
-                "id": next_id,
-                "evening_id": evening_id,
-                "match_id": match_id,
-                "partie": partie,
-                "variant": variant,
-                "players": json.dumps(players),
-                "first_dealer": first_dealer,
-                "layout": layout,
-                "settings": json.dumps(settings or {}),
-                "target": target,
-                "house_rules_id": house_rules_id,
-                "created_at": now,
-                "updated_at": now,
-            }
-        )
-        game_id = table.last_pk
-        db["game_seats"].insert_all(
-            {"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids)
-        )
-        if evening_id is not None:
-            add_to_evening(db, evening_id, [pid for pid in ids if pid is not None], by_hand=False)
-        results.refresh_results(db, game_id)
+    transaction.require(db)
+    ids = [None if guest else player_id(db, name) for name, guest in zip(players, guests)]
+    # as the archive spells them
+    players = [name if pid is None else db["players"].get(pid)["name"] for name, pid in zip(players, ids)]
+    # a number is never given twice, not even that of a deleted game: links, QR codes and the
+    # phones' queues keep pointing at the game they meant (and Undo can bring it back)
+    next_id = db.execute(
+        "select max(coalesce((select max(id) from games), 0), "
+        "coalesce((select max(game_id) from deleted_games), 0)) + 1"
+    ).fetchone()[0]
+    table = db["games"].insert(
+        {
+            "id": next_id,
+            "evening_id": evening_id,
+            "match_id": match_id,
+            "partie": partie,
+            "variant": variant,
+            "players": json.dumps(players),
+            "first_dealer": first_dealer,
+            "layout": layout,
+            "settings": json.dumps(settings or {}),
+            "target": target,
+            "house_rules_id": house_rules_id,
+            "created_at": now,
+            "updated_at": now,
+        }
+    )
+    game_id = table.last_pk
+    db["game_seats"].insert_all({"game_id": game_id, "seat": seat, "player_id": pid} for seat, pid in enumerate(ids))
+    if evening_id is not None:
+        add_to_evening(db, evening_id, [pid for pid in ids if pid is not None], by_hand=False)
+    results.refresh_results(db, game_id)
     return game_id
 
 
 def set_match(db: Database, game_id: int, match_id: int, partie: int) -> None:
     """Make a game a Partie of a complete Game."""
-    with write(db):
-        db["games"].update(game_id, {"match_id": match_id, "partie": partie})
-
-
-def add_hand(
-    db: Database,
-    game_id: int,
-    sides: list[dict[str, Any]],
-    stock_out: bool | None = None,
-    lone: int | None = None,
-    client_key: str | None = None,
-) -> int:
-    """Append a hand with these raw side entries; return its id. A hand sent again with the same
-    ``client_key`` (a double tap, a resent form, a retried sync) is stored once: its id is returned."""
-    return add_hand_once(db, game_id, sides, stock_out, lone, client_key)[0]
-
-
-class Overtaken(Exception):
-    """Another phone saved a hand after this one was based on the game: ``count`` hands now."""
-
-    def __init__(self, count: int) -> None:
-        super().__init__(count)
-        self.count = count
-
-
-def add_hand_once(
-    db: Database,
-    game_id: int,
-    sides: list[dict[str, Any]],
-    stock_out: bool | None = None,
-    lone: int | None = None,
-    client_key: str | None = None,
-    expect_hands: int | None = None,
-) -> tuple[int, bool]:
-    """Like ``add_hand``, and say whether the hand is new (False: this key was stored before). The
-    key is looked up inside the write transaction, so two requests with one key cannot both insert;
-    with ``expect_hands``, a game that has another number of hands by then raises Overtaken, so two
-    phones saving the same hand at the same instant cannot both store it."""
-    with write(db):
-        if client_key:
-            existing = hand_by_key(db, game_id, client_key)
-            if existing is not None:
-                return existing, False
-        if expect_hands is not None:
-            count = hand_count(db, game_id)
-            if count != expect_hands:
-                raise Overtaken(count)
-        game = get_game(db, game_id)
-        rules = sheet.rules_for(game)
-        return insert_hand(db, game, rules, sides, stock_out, lone, client_key), True
+    transaction.require(db)
+    db["games"].update(game_id, {"match_id": match_id, "partie": partie})
 
 
 def insert_hand(
@@ -167,18 +116,18 @@ def update_hand(
     """Replace a hand's entry; it keeps its place in the game. With ``expect_version``, only if the
     hand is still at that version (decided by the update itself): False if it was changed meanwhile."""
     now = transaction.utc_now()
-    with write(db):
-        sql = (
-            "update hands set sides = ?, updated_at = ?, stock_out = ?, lone = ?, scores = null, "
-            "version = version + 1 where id = ? and game_id = ? and deleted_at is null"
-        )
-        params = [json.dumps(sides), now, stock_out, lone, hand_id, game_id]
-        if expect_version is not None:
-            sql += " and version = ?"
-            params.append(expect_version)
-        if db.execute(sql, params).rowcount != 1:
-            return False
-        _touch(db, game_id, now)
+    transaction.require(db)
+    sql = (
+        "update hands set sides = ?, updated_at = ?, stock_out = ?, lone = ?, scores = null, "
+        "version = version + 1 where id = ? and game_id = ? and deleted_at is null"
+    )
+    params = [json.dumps(sides), now, stock_out, lone, hand_id, game_id]
+    if expect_version is not None:
+        sql += " and version = ?"
+        params.append(expect_version)
+    if db.execute(sql, params).rowcount != 1:
+        return False
+    _touch(db, game_id, now)
     return True
 
 
@@ -201,28 +150,27 @@ def confirm_hand(db: Database, game_id: int, hand_id: int, version: int, by: str
 def delete_hand(db: Database, game_id: int, hand_id: int) -> bool:
     """Delete a hand, keeping it so the deletion can be undone; False if there was none to delete."""
     now = transaction.utc_now()
-    with write(db):
-        done = db.execute(
-            "update hands set deleted_at = ?, version = version + "
-            "1 where id = ? and game_id = ? and deleted_at is null",
-            [now, hand_id, game_id],
-        ).rowcount
-        if done:
-            _touch(db, game_id, now)
+    transaction.require(db)
+    done = db.execute(
+        "update hands set deleted_at = ?, version = version + 1 where id = ? and game_id = ? and deleted_at is null",
+        [now, hand_id, game_id],
+    ).rowcount
+    if done:
+        _touch(db, game_id, now)
     return bool(done)
 
 
 def restore_hand(db: Database, game_id: int, hand_id: int) -> bool:
     """Undo the deletion of a hand; it returns to its old place. False if it was not deleted."""
     now = transaction.utc_now()
-    with write(db):
-        done = db.execute(
-            "update hands set deleted_at = null, version = version + 1 "
-            "where id = ? and game_id = ? and deleted_at is not null",
-            [hand_id, game_id],
-        ).rowcount
-        if done:
-            _touch(db, game_id, now)
+    transaction.require(db)
+    done = db.execute(
+        "update hands set deleted_at = null, version = version + 1 "
+        "where id = ? and game_id = ? and deleted_at is not null",
+        [hand_id, game_id],
+    ).rowcount
+    if done:
+        _touch(db, game_id, now)
     return bool(done)
 
 
@@ -230,76 +178,76 @@ def delete_game(db: Database, game_id: int) -> bool:
     """Delete a game started by mistake: it leaves history, statistics and its evening, and is kept
     whole (its row, seats and every hand as entered) so the deletion can be undone. A Partie of a
     complete Game is not deleted on its own (False)."""
-    with write(db):
-        row = db.execute("select * from games where id = ?", [game_id]).fetchone()
-        if row is None:
-            return False
-        game = dict(zip([c[0] for c in db.execute("select * from games limit 0").description], row))
-        if game.get("match_id") is not None:
-            return False
-        seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
-        stored_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
-        old = list(db.query("select * from player_results where game_id = ?", [game_id]))
-        ratings.game_dropped(db, game_id)  # the games after it rated again without it
-        for table in ("player_results", "game_results", "hands", "game_seats"):
-            db.execute(f"delete from {table} where game_id = ?", [game_id])
-        results.apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
-        db.execute("delete from games where id = ?", [game_id])
-        # its players leave the evening's list unless someone put them there or they play another game of it
-        db.execute(
-            "delete from evening_players where evening_id = ? and by_hand = 0 and player_id not in "
-            "(select s.player_id from game_seats s join games g on g.id = s.game_id "
-            "where g.evening_id = ? and s.player_id is not null)",
-            [game.get("evening_id"), game.get("evening_id")],
-        )
-        db["deleted_games"].insert(
-            {
-                "game_id": game_id,
-                "deleted_at": transaction.utc_now(),
-                "data": json.dumps({"game": game, "seats": seats, "hands": stored_hands}),
-            },
-            replace=True,
-        )
+    transaction.require(db)
+    row = db.execute("select * from games where id = ?", [game_id]).fetchone()
+    if row is None:
+        return False
+    game = dict(zip([c[0] for c in db.execute("select * from games limit 0").description], row))
+    if game.get("match_id") is not None:
+        return False
+    seats = list(db.query("select * from game_seats where game_id = ? order by seat", [game_id]))
+    stored_hands = list(db.query("select * from hands where game_id = ? order by id", [game_id]))
+    old = list(db.query("select * from player_results where game_id = ?", [game_id]))
+    ratings.game_dropped(db, game_id)  # the games after it rated again without it
+    for table in ("player_results", "game_results", "hands", "game_seats"):
+        db.execute(f"delete from {table} where game_id = ?", [game_id])
+    results.apply_totals(db, old, -1)  # after the rows are gone: a best hand is looked up again among the rest
+    db.execute("delete from games where id = ?", [game_id])
+    # its players leave the evening's list unless someone put them there or they play another game of it
+    db.execute(
+        "delete from evening_players where evening_id = ? and by_hand = 0 and player_id not in "
+        "(select s.player_id from game_seats s join games g on g.id = s.game_id "
+        "where g.evening_id = ? and s.player_id is not null)",
+        [game.get("evening_id"), game.get("evening_id")],
+    )
+    db["deleted_games"].insert(
+        {
+            "game_id": game_id,
+            "deleted_at": transaction.utc_now(),
+            "data": json.dumps({"game": game, "seats": seats, "hands": stored_hands}),
+        },
+        replace=True,
+    )
     return True
 
 
 def undelete_game(db: Database, game_id: int) -> int | None:
     """Bring a deleted game back as it was; its id, or None if there is nothing to bring back.
     If a new game has taken its number meanwhile, it comes back under a new one."""
-    with write(db):
-        row = db.execute("select data from deleted_games where game_id = ?", [game_id]).fetchone()
-        if row is None:
-            return None
-        data = json.loads(row[0])
-        game = dict(data["game"])
-        if db.execute("select 1 from games where id = ?", [game["id"]]).fetchone():
-            del game["id"]
-        new_id = db["games"].insert(game).last_pk
-        names = json.loads(game["players"])
-        for seat in data["seats"]:
-            if (
-                seat["player_id"] is not None
-                and not db.execute("select 1 from players where id = ?", [seat["player_id"]]).fetchone()
-            ):
-                seat = {**seat, "player_id": player_id(db, names[seat["seat"]])}  # merged away meanwhile
-            db["game_seats"].insert({**seat, "game_id": new_id})
-            if game.get("evening_id") is not None and seat["player_id"] is not None:
-                add_to_evening(db, game["evening_id"], [seat["player_id"]], by_hand=False)
-        for hand in data["hands"]:
-            hand = {**hand, "game_id": new_id}
-            if db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone():
-                del hand["id"]
-            db["hands"].insert(hand)
-        db.execute("delete from deleted_games where game_id = ?", [game_id])
-        results.refresh_results(db, new_id)
+    transaction.require(db)
+    row = db.execute("select data from deleted_games where game_id = ?", [game_id]).fetchone()
+    if row is None:
+        return None
+    data = json.loads(row[0])
+    game = dict(data["game"])
+    if db.execute("select 1 from games where id = ?", [game["id"]]).fetchone():
+        del game["id"]
+    new_id = db["games"].insert(game).last_pk
+    names = json.loads(game["players"])
+    for seat in data["seats"]:
+        if (
+            seat["player_id"] is not None
+            and not db.execute("select 1 from players where id = ?", [seat["player_id"]]).fetchone()
+        ):
+            seat = {**seat, "player_id": player_id(db, names[seat["seat"]])}  # merged away meanwhile
+        db["game_seats"].insert({**seat, "game_id": new_id})
+        if game.get("evening_id") is not None and seat["player_id"] is not None:
+            add_to_evening(db, game["evening_id"], [seat["player_id"]], by_hand=False)
+    for hand in data["hands"]:
+        hand = {**hand, "game_id": new_id}
+        if db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone():
+            del hand["id"]
+        db["hands"].insert(hand)
+    db.execute("delete from deleted_games where game_id = ?", [game_id])
+    results.refresh_results(db, new_id)
     return new_id
 
 
 def reopen_game(db: Database, game_id: int, reopened: bool = True) -> None:
     """Open a finished game again for corrections (``reopened=False``: lock its sheet again)."""
-    with write(db):
-        db["games"].update(game_id, {"reopened": int(reopened)})
-        _touch(db, game_id, transaction.utc_now())
+    transaction.require(db)
+    db["games"].update(game_id, {"reopened": int(reopened)})
+    _touch(db, game_id, transaction.utc_now())
 
 
 def _touch(db: Database, game_id: int, now: str) -> None:

@@ -134,7 +134,7 @@ def _m005_results(db: Database) -> None:
 def _m005_backfill(db: Database) -> None:
     """m005: the games already stored get their players and seats."""
     # backfill in SQL, frozen here: each seat's player, found or added by name (any case); the
-    # results are kept by the app after the migrations (results.rebuild_missing_results)
+    # results are kept by the app after the migrations (results.rebuild_results)
     db.execute(
         "insert or ignore into players (name, created_at) "
         "select trim(j.value), g.created_at from games g, json_each(g.players) j order by g.id, j.key"

@@ -8,7 +8,6 @@ from sqlite_utils import Database
 
 from scorekeeper.core import names
 from scorekeeper.storage import results, transaction
-from scorekeeper.storage.transaction import write
 
 
 def player_id(db: Database, name: str) -> int:
@@ -41,35 +40,35 @@ def _rewrite_names(db: Database, pid: int) -> None:
 def rename_player(db: Database, pid: int, name: str) -> None:
     """Rename a player everywhere (his games' names and results follow); the unique index on names
     refuses a name another player has (the service looks first, inside the same transaction)."""
-    with write(db):
-        db["players"].update(pid, {"name": names.normal(name)})
-        _rewrite_names(db, pid)
-        for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):
-            results.refresh_results(db, row["game_id"])
+    transaction.require(db)
+    db["players"].update(pid, {"name": names.normal(name)})
+    _rewrite_names(db, pid)
+    for row in list(db.query("select distinct game_id from game_seats where player_id = ?", [pid])):
+        results.refresh_results(db, row["game_id"])
 
 
 def merge_players(db: Database, keep: int, gone: int) -> None:
     """Merge player ``gone`` into ``keep``: every seat, evening and result moves; nothing is lost
     (the service has made sure they are two players who never sat in the same game)."""
-    with write(db):
-        games = [r["game_id"] for r in db.query("select distinct game_id from game_seats where player_id = ?", [gone])]
-        db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])
-        db.execute(
-            "insert or ignore into evening_players (evening_id, player_id, position, by_hand) "
-            "select evening_id, ?, position, by_hand from evening_players where player_id = ?",
-            [keep, gone],
-        )
-        db.execute("delete from evening_players where player_id = ?", [gone])
-        for game_id in games:  # take the merged player's games out of the totals; refreshed below
-            results.apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
-            db.execute("delete from player_results where game_id = ?", [game_id])
-        db.execute("delete from player_totals where player_id = ?", [gone])
-        db.execute("delete from pair_totals where a = ? or b = ?", [gone, gone])
-        _merge_entrants(db, keep, gone)
-        db.execute("delete from players where id = ?", [gone])
-        _rewrite_names(db, keep)
-        for game_id in games:
-            results.refresh_results(db, game_id)
+    transaction.require(db)
+    games = [r["game_id"] for r in db.query("select distinct game_id from game_seats where player_id = ?", [gone])]
+    db.execute("update game_seats set player_id = ? where player_id = ?", [keep, gone])
+    db.execute(
+        "insert or ignore into evening_players (evening_id, player_id, position, by_hand) "
+        "select evening_id, ?, position, by_hand from evening_players where player_id = ?",
+        [keep, gone],
+    )
+    db.execute("delete from evening_players where player_id = ?", [gone])
+    for game_id in games:  # take the merged player's games out of the totals; refreshed below
+        results.apply_totals(db, list(db.query("select * from player_results where game_id = ?", [game_id])), -1)
+        db.execute("delete from player_results where game_id = ?", [game_id])
+    db.execute("delete from player_totals where player_id = ?", [gone])
+    db.execute("delete from pair_totals where a = ? or b = ?", [gone, gone])
+    _merge_entrants(db, keep, gone)
+    db.execute("delete from players where id = ?", [gone])
+    _rewrite_names(db, keep)
+    for game_id in games:
+        results.refresh_results(db, game_id)
 
 
 def _merge_entrants(db: Database, keep: int, gone: int) -> None:

@@ -11,9 +11,8 @@ from sqlite_utils import Database
 from scorekeeper.core import clock, sheet, variants
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.core.results import player_rows, score_hands
-from scorekeeper.storage import ratings
+from scorekeeper.storage import ratings, transaction
 from scorekeeper.storage.reads import MAX_ID, get_game, running_of
-from scorekeeper.storage.transaction import write
 
 TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
 
@@ -188,17 +187,14 @@ def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: in
     return len(scored), totals
 
 
-def rebuild_missing_results(db: Database) -> int:
-    """Keep the figures of every game that has none kept yet (an archive from an older version);
-    how many. Run after the migrations, with today's code."""
-    missing = [
-        r[0]
-        for r in db.execute(
-            "select g.id from games g left join game_results r on r.game_id = g.id where r.kept is null"
-        ).fetchall()
-    ]
-    if missing:
-        with write(db):
-            for game_id in missing:
-                refresh_results(db, game_id)
-    return len(missing)
+def games_without_results(db: Database) -> list[int]:
+    """The games that have no figures kept yet (an archive from an older version)."""
+    query = "select g.id from games g left join game_results r on r.game_id = g.id where r.kept is null"
+    return [row[0] for row in db.execute(query).fetchall()]
+
+
+def rebuild_results(db: Database, game_ids: list[int]) -> None:
+    """Keep the figures of these games, with today's code, inside the transaction of the opening."""
+    transaction.require(db)
+    for game_id in game_ids:
+        refresh_results(db, game_id)

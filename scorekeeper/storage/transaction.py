@@ -89,3 +89,10 @@ _WRITERS = threading.RLock()  # re-entrant: a second connection of the same thre
 def utc_now() -> str:
     """The current time as an ISO string in UTC."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def require(db: Database) -> None:
+    """Storage writes only inside a transaction a service opened (``write``): one write path, where the
+    conflicts are decided."""
+    if not db.conn.in_transaction:
+        raise RuntimeError("a storage write outside a transaction: open one in the service (transaction.write)")
