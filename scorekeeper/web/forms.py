@@ -226,40 +226,6 @@ def hand_form_class(rules: RuleSet, players: list[str] | None = None) -> type[Fl
     return HandForm
 
 
-def side_entry(side: Form, rules: RuleSet, counts: Any = None) -> dict[str, Any]:
-    """The raw entry (as stored and as the API takes it) from one side's form; ``counts(field)`` says
-    whether a figure was given as card counts (by default the side form's own choice)."""
-    raw: dict[str, Any] = {}
-    for field in entry.side_fields(rules):
-        if not field.form:
-            continue
-        if field.mode:
-            as_counts = counts(field) if counts else getattr(side, field.mode).data == entry.COUNTS_MODE
-            if as_counts != (field.kind == "cards"):
-                continue  # the figure was given the other way (points or card counts)
-        if field.kind == "cards":
-            raw[field.name] = {card.key: getattr(side, card.input).data or 0 for card in field.cards}
-        elif field.kind == "choice":
-            data = getattr(side, field.name).data
-            raw[field.name] = None if data in (None, "no") else data
-        elif field.kind == "flag":
-            raw[field.name] = bool(getattr(side, field.name).data)
-        else:
-            raw[field.name] = getattr(side, field.name).data or 0
-    return raw
-
-
-def sides_entry(form: FlaskForm, rules: RuleSet) -> list[dict[str, Any]]:
-    """The raw entry of every side, how the hand ended put in from the hand's one answer."""
-    sides = [
-        side_entry(seat.form, rules, lambda field, i=i: form.counts_mode(i, field)) for i, seat in enumerate(form.sides)
-    ]
-    went_out, _stock_out = form.ending()
-    for side, kind in zip(sides, went_out):
-        side["went_out"] = kind
-    return sides
-
-
 def _setting_value(setting: Setting, raw: str | None) -> Any:
     """The setting's value for the submitted choice (choices are sent as text)."""
     for value, _label in setting.choices:

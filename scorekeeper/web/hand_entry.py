@@ -1,6 +1,6 @@
-"""The hand form's data without the form: a posted hand read straight from the form data (the quick
-path of a save), a stored hand put back into the form's inputs for editing, and the checks' problems
-put beside the form's fields."""
+"""The hand form's data without the form: a posted hand read from the form data (the one reader of a
+posted hand: the form object is built only to show the page again), a stored hand put back into the
+form's inputs for editing, and the checks' problems put beside the form's fields."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 
 from scorekeeper.core import entry, numbers, scoring
 from scorekeeper.core.checks import Problem
+from scorekeeper.core.messages import N_
 from scorekeeper.core.variants import RuleSet
 from scorekeeper.web import i18n
 
@@ -27,18 +28,14 @@ def read_ending(
     return [None if value in (None, "", "no") else value for value in legacy], legacy_stock
 
 
-def _whole(value: str | None) -> int | None:
-    """A whole number as the form's number fields read it (empty: 0); None if it is not one."""
-    return numbers.whole(value, signed=True) if (value or "").strip() else 0
-
-
 def based_on(value: str | None) -> int | None:
     """What the phone's page was based on (a hidden number), or None when it did not say or it is no number."""
     return numbers.whole(value, digits=18)
 
 
-class QuickHand(NamedTuple):
-    """A posted hand read straight from the form data: the entry, how it ended, the hidden fields."""
+class PostedHand(NamedTuple):
+    """A posted hand in the API's shape (its figures as typed: the checks read them), how it ended,
+    the hidden fields, and what the page sent that no page of ours sends (``problems``)."""
 
     entry: list[dict[str, Any]]
     stock_out: bool
@@ -46,59 +43,39 @@ class QuickHand(NamedTuple):
     confirmed: bool
     client_key: str | None
     based_on: int | None
+    problems: tuple[Problem, ...] = ()
 
 
-class _Unreadable(Exception):
-    """A posted value the hand form would have something to say about."""
+NOT_AS_SHOWN = N_("This page was not sent as it was shown. Check the values and press Save again.")
+WHO_PLAYED_ALONE = N_("Pick who played alone.")
 
 
-def _quick_field(field: entry.Field, formdata, prefix: str, shared_mode: str | None) -> tuple[bool, Any]:
-    """One field of one side as the hand form would read it: (whether it was given this way, its value)."""
-    if field.mode:
-        mode = shared_mode or formdata.get(prefix + field.mode, entry.POINTS_MODE)
-        if mode not in (entry.POINTS_MODE, entry.COUNTS_MODE):
-            raise _Unreadable
+def _posted_field(field: entry.Field, formdata, prefix: str, mode: str) -> tuple[bool, Any]:
+    """One field of one side as typed: (whether it was given this way, its value). Figures stay text:
+    the checks read them and say what is wrong beside the field."""
+    if field.mode:  # the hand's one choice; an older page sent each side's own
+        mode = mode or formdata.get(prefix + field.mode) or entry.POINTS_MODE
         if (mode == entry.COUNTS_MODE) != (field.kind == "cards"):
             return False, None  # the figure was given the other way (points or card counts)
     if field.kind == "cards":
-        counts = {card.key: _whole(formdata.get(prefix + card.input)) for card in field.cards}
-        if None in counts.values():
-            raise _Unreadable
-        return True, counts
+        return True, {card.key: (formdata.get(prefix + card.input) or "").strip() for card in field.cards}
     if field.kind == "choice":
         value = formdata.get(prefix + field.name, "no")
-        if value != "no" and value not in {v for v, _ in field.choices}:
-            raise _Unreadable
-        return True, None if value == "no" else value
+        return True, None if value in ("", "no") else value
     if field.kind == "flag":
         return True, formdata.get(prefix + field.name, "") not in ("", "false")
-    number = _whole(formdata.get(prefix + field.name))
-    if number is None:
-        raise _Unreadable
-    return True, number
+    return True, (formdata.get(prefix + field.name) or "").strip()
 
 
-def _quick_side(rules: RuleSet, formdata, index: int) -> dict[str, Any]:
-    """One side's raw entry from the posted form data."""
+def _posted_side(rules: RuleSet, formdata, index: int, mode: str) -> dict[str, Any]:
+    """One side's entry from the posted form data."""
     raw: dict[str, Any] = {}
     for field in entry.side_fields(rules):
         if field.form:
-            given, value = _quick_field(field, formdata, f"sides-{index}-", formdata.get("mode"))
+            given, value = _posted_field(field, formdata, f"sides-{index}-", mode)
             if given:
                 raw[field.name] = value
     return raw
-
-
-def _quick_lone(rules: RuleSet, formdata) -> int | None:
-    """The lone player of a classic 3-player hand from the posted form data."""
-    if not rules.lone_player:
-        return None
-    value = formdata.get("lone")
-    if value == "none":
-        return None
-    if value in _indexes(rules):  # a choice is one of the values the page offers
-        return int(value)
-    raise _Unreadable
 
 
 def _indexes(rules: RuleSet) -> set[str]:
@@ -106,39 +83,45 @@ def _indexes(rules: RuleSet) -> set[str]:
     return {str(i) for i in range(rules.sides)}
 
 
-def quick_hand(rules: RuleSet, formdata) -> QuickHand | None:
-    """The posted hand read from the raw form data as the hand form would read it, without building
-    the form (most of a save's time); None whenever the form would find anything to say (a figure
-    that is not a whole number, an unknown choice, a missing lone player): then the form is built
-    and shows its messages."""
-    out = formdata.get("out")
-    if out not in (None, "", STOCK_OUT) and out not in _indexes(rules):
+def _posted_lone(rules: RuleSet, formdata, problems: list[Problem]) -> int | None:
+    """The lone player of a classic 3-player hand (docs/rules.md, "Classic Canasta (3 players)")."""
+    if not rules.lone_player:
         return None
-    try:
-        sides = [_quick_side(rules, formdata, index) for index in range(rules.sides)]
-        lone = _quick_lone(rules, formdata)
-    except _Unreadable:
-        return None
+    value = formdata.get("lone")
+    if value in _indexes(rules):  # a choice is one of the values the page offers
+        return int(value)
+    if value != "none":
+        problems.append(Problem(None, "lone", WHO_PLAYED_ALONE))
+    return None
+
+
+def posted_hand(rules: RuleSet, formdata) -> PostedHand:
+    """The one reader of a hand posted by the hand form: its figures in the API's shape, read by the
+    same checks as a hand the API or a phone's queue sends. The form object is built only to show the
+    page again."""
+    problems: list[Problem] = []
+    mode = formdata.get("mode") or ""
+    if mode not in ("", entry.POINTS_MODE, entry.COUNTS_MODE):
+        problems.append(Problem(None, "mode", NOT_AS_SHOWN))
+        mode = entry.POINTS_MODE
+    sides = [_posted_side(rules, formdata, index, mode) for index in range(rules.sides)]
+    lone = _posted_lone(rules, formdata, problems)
     key, seen = formdata.get("client_key", ""), formdata.get("based_on", "")
-    if len(key) > 64 or len(seen) > 20 or (seen and based_on(seen) is None):
-        return None
+    if len(key) > 64:
+        problems.append(Problem(None, "client_key", NOT_AS_SHOWN))
+    if len(seen) > 20 or (seen and based_on(seen) is None):
+        problems.append(Problem(None, "based_on", NOT_AS_SHOWN))
     went_out, stock_out = read_ending(
         rules,
-        out,
+        formdata.get("out"),
         formdata.get("how"),
         [side.get("went_out") for side in sides],
         formdata.get("stock_out", "") not in ("", "false"),
     )
     for side, kind in zip(sides, went_out):
         side["went_out"] = kind
-    return QuickHand(
-        sides,
-        stock_out,
-        lone,
-        formdata.get("confirm", "") not in ("", "false"),
-        key or None,
-        based_on(seen),
-    )
+    confirmed = formdata.get("confirm", "") not in ("", "false")
+    return PostedHand(sides, stock_out, lone, confirmed, key or None, based_on(seen), tuple(problems))
 
 
 def form_data(

@@ -24,7 +24,8 @@ from scorekeeper.services import phones as phone_service
 from scorekeeper.storage import reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
-from scorekeeper.web.games.common import LOCKED_MESSAGE, load_game, phone_token, sheet_locked
+from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
+from scorekeeper.web.hand_verdicts import LOCKED_MESSAGE
 from scorekeeper.web.redirects import safe_path
 
 

@@ -16,12 +16,12 @@ from flask import (
 from flask_babel import gettext
 
 from scorekeeper.core import sheet
-from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game
 from scorekeeper.services.tournaments import hand_guard
 from scorekeeper.services.verdicts import LOCKED, REFUSED
 from scorekeeper.storage import reads
 from scorekeeper.storage.db import get_db
+from scorekeeper.web.hand_verdicts import LOCKED_MESSAGE
 from scorekeeper.web.i18n import problem_message
 
 
@@ -77,12 +77,6 @@ def sheet_locked(the_sheet: sheet.Sheet) -> bool:
 
 
 TRANSLATE_LATER = "msgid"  # a flash category: the message is a message id, translated on the page
-
-
-LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
-
-
-OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 
 
 def finished_message(game_id: int, message: str) -> str:

@@ -24,11 +24,9 @@ from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
 from scorekeeper.storage import disk, reads
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api, api_models, errors, forms, hand_entry, i18n, table_seat
+from scorekeeper.web import answers, api, api_models, errors, forms, hand_entry, hand_verdicts, table_seat
 from scorekeeper.web.games.common import (
     BY_FIELD,
-    LOCKED_MESSAGE,
-    OVER_MESSAGE,
     entered_by,
     finished_message,
     from_grid,
@@ -40,73 +38,41 @@ from scorekeeper.web.games.common import (
 from scorekeeper.web.games.sheets import scoreboard_page
 
 
-def _posted(form, rules: variants.RuleSet) -> hand_entry.QuickHand:
-    """The hand as the (validated) hand form reads it."""
-    return hand_entry.QuickHand(
-        forms.sides_entry(form, rules), form.ending()[1], form.lone_player(), bool(form.confirm.data),
-        form.client_key.data or None, hand_entry.based_on(form.based_on.data),
-    )  # fmt: skip
-
-
 def _save(game: Game, hand: Hand | None):
     """Store the posted hand through the service, or show the form again with every message and
-    value (what another phone changed meanwhile too).
-
-    The posted figures are read straight from the form data first: a hand that is stored needs
-    no form object (building it is most of a save's time). Only a hand that comes back to the
-    phone, or one the form would say something about, builds the form."""
+    value (what another phone changed meanwhile too). The hand is read once, from the form data
+    (``hand_entry.posted_hand``); the form object is built only to show the page again."""
     rules = sheet.rules_for(game)
-    form = None
+    posted = hand_entry.posted_hand(rules, request.form)
     try:
-        posted = hand_entry.quick_hand(rules, request.form)
-        outcome = None if posted is None else _store_hand(game, hand, posted)
-        if outcome is not None and outcome.status in (service.SAVED, service.UNCHANGED):
-            return _saved(game, hand, outcome)
-        form = forms.hand_form_class(rules, game.players)()
-        if not form.validate_on_submit():
-            if form.based_on.errors:  # no number: saving again is based on what the phone sees now
-                form.based_on.data = _based_on(game, hand)
-            return _hand_page(game, form, hand, [], 422)
-        if outcome is None:  # the quick reading found something the form did not: store what the form reads
-            outcome = _store_hand(game, hand, _posted(form, rules))
+        outcome = (
+            service.Verdict(service.PROBLEMS, problems=posted.problems)
+            if posted.problems
+            else _store_hand(game, hand, posted)
+        )
     except disk.Unavailable as trouble:  # nothing was written: the form comes back as typed, to send again
-        if form is None:
-            form = forms.hand_form_class(rules, game.players)()
-            form.validate_on_submit()
+        form = forms.hand_form_class(rules, game.players)()
         page, status = _hand_page(game, form, hand, [errors.disk_message(trouble)], 503)
         return page, status, {"Retry-After": str(errors.RETRY_AFTER)}
-    status = outcome.status
-    if status == service.MISSING:
-        abort(404)
-    if status in (service.SAVED, service.UNCHANGED):
+    if outcome.ok:
         return _saved(game, hand, outcome)
-    if status == service.PROBLEMS:
+    if outcome.status == service.MISSING:
+        abort(404)
+    answer = hand_verdicts.ANSWERS[outcome.status]
+    form = forms.hand_form_class(rules, game.players)()  # what was typed, to show again
+    if any(problem.field == "based_on" for problem in posted.problems):
+        form.based_on.data = _based_on(game, hand)  # saving again is based on what the phone sees now
+    if outcome.status in (service.PROBLEMS, service.WARNINGS):
         loose = hand_entry.attach_problems(form, list(outcome.problems))
-        return _hand_page(game, form, hand, loose, 422)
-    if status == service.WARNINGS:
-        hand_entry.attach_problems(form, list(outcome.problems))
-        return _hand_page(game, form, hand, [], 422, warned=True)
-    if status == service.OVERTAKEN:
-        # the form now carries the current state, so saving again is a deliberate choice
+        warned = outcome.status == service.WARNINGS
+        return _hand_page(game, form, hand, [] if warned else loose, answer.status, warned=warned)
+    if outcome.status == service.OVERTAKEN:  # the form now carries the current state: saving again is a choice
         form.based_on.data = str(outcome.now)
-        if hand is None:
-            return _hand_page(game, form, hand, [_overtaken_message(outcome.now)], 409)
-        message = gettext(
-            "Meanwhile another phone changed or corrected this hand. Your values are still here: press Save again "
-            "to replace the other phone's, or go back to the score sheet to see them."
-        )
-        return _hand_page(game, form, hand, [message], 409)
-    if status == service.REFUSED:  # a tournament's table whose round is over, or a closed tournament
-        message = i18n.problem_message(outcome.problems[0])
-        if hand is None:
-            return _hand_page(game, form, hand, [message], 409)
-        flash(message)
+    said = hand_verdicts.message(outcome, correction=hand is not None)
+    if hand is not None and answer.back_to_sheet:
+        flash(said)
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    # LOCKED: finished by another phone meanwhile: keep what was typed on the screen, with the reason
-    if hand is None:
-        return _hand_page(game, form, hand, [gettext(OVER_MESSAGE)], 409)
-    flash(gettext(LOCKED_MESSAGE))
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return _hand_page(game, form, hand, [said], answer.status)
 
 
 def _finished(game: Game) -> bool:
@@ -122,7 +88,7 @@ def new_hand(game_id: int):
         return _save(game, None)
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if _finished(game):
-        flash(finished_message(game_id, OVER_MESSAGE))
+        flash(finished_message(game_id, hand_verdicts.OVER_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
@@ -158,30 +124,17 @@ def add_hand_json(game_id: int):
         get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=body["client_key"],
         based_on=body.get("based_on"), phone=phone_token(), entered_by=entered_by(body.get(BY_FIELD)),
     )  # fmt: skip
-    status = outcome.status
-    if status in (service.SAVED, service.UNCHANGED):
-        new = status == service.SAVED
+    if outcome.ok:
+        new = outcome.status == service.SAVED
         if new:  # the scoreboard the phone shows next says so, with the line of the last hand sent
             waiting = N_("Hand saved: it was waiting on this phone.")
             session["_flashes"] = [f for f in session.get("_flashes", []) if f[1] != waiting]
             flash(waiting, saved_category(outcome.id))
         return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
-    if status == service.MISSING:
-        return answers.json_error(
-            "game", gettext("There is nothing here. The game or hand may have been deleted."), 404
-        )
-    if status == service.LOCKED:
-        return answers.json_error("game", gettext(OVER_MESSAGE), 409)
-    if status == service.REFUSED:
-        return answers.json_error("game", i18n.problem_message(outcome.problems[0]), 409)
-    if status == service.OVERTAKEN:
-        message = gettext(
-            "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is another "
-            "hand, enter it again.",
-            number=outcome.now,
-        )
-        return answers.json_error("based_on", message, 409)
-    return answers.json_problems(outcome.problems, 422)
+    answer = hand_verdicts.ANSWERS[outcome.status]
+    if outcome.status in (service.PROBLEMS, service.WARNINGS):
+        return answers.json_problems(outcome.problems, answer.status)
+    return answers.json_error(answer.field, hand_verdicts.message(outcome, queued=True), answer.status)
 
 
 def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
@@ -189,9 +142,7 @@ def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
     set), and what the type refuses besides (a figure as text, ``based_on`` no count); nothing stored."""
     game = reads.get_game(get_db(), game_id)
     if game is None:
-        return answers.json_error(
-            "game", gettext("There is nothing here. The game or hand may have been deleted."), 404
-        )
+        return answers.json_error("game", gettext(hand_verdicts.MISSING_TEXT), 404)
     _sides, found = checks.read_hand(sheet.rules_for(game), body.get("sides"), stock_out, body.get("lone"))
     problems = api_models.hand_problems(api_models.HandRequest, body, found)
     if "based_on" in refused:
@@ -212,7 +163,7 @@ def edit_hand(game_id: int, hand_id: int):
     if request.method == "POST":
         return _save(game, hand)
     if _finished(game) and not game.reopened:
-        flash(finished_message(game.id, LOCKED_MESSAGE))
+        flash(finished_message(game.id, hand_verdicts.LOCKED_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game.id))
     form = form_class(data=hand_entry.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
     form.based_on.data = _based_on(game, hand)
@@ -309,17 +260,7 @@ def _based_on(game: Game, hand: Hand | None) -> str:
     return str(hand.version) if hand else str(reads.hand_count(get_db(), game.id))
 
 
-def _overtaken_message(count: int) -> str:
-    """Why a new hand was not saved: another phone saved hand ``count`` since this one was opened."""
-    return gettext(
-        "Meanwhile another phone saved hand %(number)s. Look at the score sheet: if it is the same hand, "
-        "do not save this one. If it is another hand, press Save again to store it as hand %(next)s.",
-        number=count,
-        next=count + 1,
-    )
-
-
-def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.QuickHand) -> service.Verdict:
+def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.PostedHand) -> service.Verdict:
     """Add or correct the hand through the service, as the phone sent it."""
     by = entered_by(request.form.get(BY_FIELD))  # the organiser's hand, from the director's grid
     if hand is None:
