@@ -106,12 +106,14 @@ function padOf(form, options) {
 
 // options.onQueued: what the page does once a hand is kept on the phone (show the scoreboard);
 // options.onSaved: what it does with the scoreboard a save brings back (show it in place);
+// options.onEarly(totals, number): show the scoreboard at once with these totals, marked as being
+// saved (false when it cannot); options.onEarlyUndone(): the pad back in its place (a refusal);
 // options.reopened: a refused queued hand this form was opened for (kept across a refusal).
 export function initForm(form, options) {
   options = options || {};
   const pad = padOf(form, options);
   // the form again, as the server sent it back after a refused save
-  pad.again = (next) => initForm(next, { onQueued: options.onQueued, onSaved: options.onSaved, reopened: pad.reopened });
+  pad.again = (next) => initForm(next, Object.assign({}, options, { reopened: pad.reopened }));
   wireCounts(pad);
   wireProblems(pad);
   if (form.elements.client_key) form.elements.client_key.value = freshKey();

@@ -28,7 +28,8 @@ const board = {
   pushed: false,  // the panel's history entry was added on top of the scoreboard's
   stale: false,  // the game changed while the panel was shown
   fetching: null,  // the next hand's form on its way
-  observer: null
+  observer: null,
+  early: null  // the scoreboard shown with a hand's new totals before the server's answer: {undo, note}
 };
 
 // The form as the server sent it, from the page's own <main> (messages the scripts added left out).
@@ -214,7 +215,7 @@ function renumber(view, form) {  // hands of this game waiting on the phone come
 }
 
 function startForm(form) {  // the form of a new hand, saved and kept in place
-  return initForm(form, { onQueued: leave, onSaved: showSaved });
+  return initForm(form, { onQueued: leave, onSaved: showSaved, onEarly: showEarly, onEarlyUndone: undoEarly });
 }
 
 function showPanel(kept) {  // the kept form's page as a panel, the scoreboard's nodes put aside
@@ -256,7 +257,7 @@ function closePanel() {
   if (!board.panel) return;
   board.panel.remove();
   board.panel = null;
-  quietly(() => {
+  if (!board.early) quietly(() => {  // (the scoreboard with a waiting hand's new totals is in place already)
     board.main.textContent = "";
     if (board.stale && board.score && board.startedAs === "hand") board.main.innerHTML = board.score.html;
     else if (board.stash) board.main.appendChild(board.stash);
@@ -283,7 +284,7 @@ function toScore() {
   }
   const score = board.score;
   if (!score) return false;
-  quietly(() => { board.main.innerHTML = score.html; });
+  if (!board.early) quietly(() => { board.main.innerHTML = score.html; });
   board.mode = "score";
   board.scoreTitle = score.title;
   document.title = score.title;
@@ -303,11 +304,82 @@ function adopt(page) {  // the parsed nodes themselves, moved in (not parsed a s
   if (page.main.dataset.liveVersion) board.main.dataset.liveVersion = page.main.dataset.liveVersion;  // live.js: ours
 }
 
+// ---- the new totals at once ---------------------------------------------------------------------
+// Tapping Save shows the scoreboard in the next frame with the new totals the pad's preview gave,
+// marked as being saved; the server's answer then replaces it (saved: its scoreboard; refused: the
+// pad again, with what was typed and why; no answer: the hand waits on the phone, its totals shown).
+function showEarly(totals, number) {
+  if (board.early) return false;
+  const main = board.main;
+  let away;  // the pad's way out of the page, and back: the panel hidden, or its nodes put aside
+  if (board.panel && board.stash) {
+    const panel = board.panel;
+    quietly(() => { main.appendChild(board.stash); });
+    board.stash = null;
+    panel.hidden = true;
+    main.hidden = false;
+    away = () => {
+      board.stash = document.createDocumentFragment();
+      quietly(() => { while (main.firstChild) board.stash.appendChild(main.firstChild); });
+      main.hidden = true;
+      panel.hidden = false;
+    };
+  } else if (board.mode === "hand" && board.score) {
+    const pad = document.createDocumentFragment();
+    quietly(() => {
+      while (main.firstChild) pad.appendChild(main.firstChild);
+      main.innerHTML = board.score.html;
+    });
+    away = () => quietly(() => { main.replaceChildren(pad); });
+  } else {
+    return false;
+  }
+  const shown = Array.from(main.querySelectorAll(".totals p.total"));
+  const section = main.querySelector(".totals");
+  if (shown.length !== totals.length || !section) { away(); return false; }
+  const before = shown.map((p) => p.textContent);
+  shown.forEach((p, i) => { p.textContent = String(totals[i]).replace("-", "\u2212"); });
+  section.classList.add("pending");
+  const note = document.createElement("p");
+  note.className = "early-note";
+  note.setAttribute("role", "status");
+  note.textContent = text("beingSaved", { number: number });
+  quietly(() => { section.parentNode.insertBefore(note, section.nextSibling); });
+  main.dataset.early = "1";  // live.js waits: the save's answer brings the scoreboard
+  const title = document.title;
+  document.title = board.panel ? board.scoreTitle : board.score.title;
+  board.early = {
+    number: number,
+    note: note,
+    undo: () => {  // the scoreboard as it was, the pad back in its place
+      shown.forEach((p, i) => { p.textContent = before[i]; });
+      section.classList.remove("pending");
+      quietly(() => { note.remove(); });
+      document.title = title;
+      away();
+    }
+  };
+  window.scrollTo(0, 0);
+  return true;
+}
+
+function endEarly() {
+  board.early = null;
+  delete board.main.dataset.early;
+}
+
+function undoEarly() {  // refused: the pad again
+  if (!board.early) return;
+  board.early.undo();
+  endEarly();
+}
+
 // A hand saved: the scoreboard of the server's answer in place of the form, at its top (the
 // totals, the next dealer, "Enter hand N+1" and the saved hand's line with its confirmation).
 function showSaved(answer) {
   const page = parse(answer.html);
   if (!page.main || !page.main.querySelector(".totals")) { location.replace(board.gameUrl); return; }
+  endEarly();
   if (board.panel) { board.panel.remove(); board.panel = null; board.stash = null; board.main.hidden = false; }
   adopt(page);
   Object.assign(board, { mode: "score", kept: null, score: null, stale: false, scoreTitle: page.title, pushed: false });
@@ -322,7 +394,12 @@ function showSaved(answer) {
 }
 
 function leave() {  // a hand kept on the phone: back on the scoreboard, where it is shown waiting
+  const early = board.early;
   if (!toScore()) { location.href = board.gameUrl; return; }
+  if (early) {  // its new totals stay, now as waiting to be sent
+    early.note.textContent = text("waitingTotals", { number: early.number });
+    endEarly();
+  }
   history.replaceState(null, "", board.gameUrl);
   board.pushed = false;
   showQueue();
@@ -358,6 +435,8 @@ function onClick(event) {
   if (link.classList.contains("back-to-score") && (board.mode === "hand" || board.panel)) {
     event.preventDefault();
     backToScore();
+  } else if (board.early && link === enterLink()) {
+    event.preventDefault();  // the hand before it is being saved: its answer brings the next hand's link
   } else if (board.mode === "score" && !board.panel && link === enterLink()) {
     event.preventDefault();
     openHand(true);
