@@ -29,7 +29,7 @@ const board = {
   stale: false,  // the game changed while the panel was shown
   fetching: null,  // the next hand's form on its way
   observer: null,
-  early: null  // the scoreboard shown with a hand's new totals before the server's answer: {undo, note}
+  early: null  // the scoreboard shown with a hand's new totals before the server's answer: {number, note, rest, finish, undo}
 };
 
 // The form as the server sent it, from the page's own <main> (messages the scripts added left out).
@@ -121,7 +121,8 @@ function fetchForm() {
 }
 
 function keepScore(page) {
-  board.score = { html: page.main.innerHTML, title: page.title };
+  board.score = { html: page.main.innerHTML, title: page.title, nodes: null };
+  setTimeout(prepareScore, 0);
   if (board.mode === "hand") {
     const form = board.main.querySelector("form.hand-form");
     if (form) form.dataset.scoreKept = "1";  // the browser tests wait for this
@@ -311,32 +312,19 @@ function adopt(page) {  // the parsed nodes themselves, moved in (not parsed a s
 function showEarly(totals, number) {
   if (board.early) return false;
   const main = board.main;
-  let away;  // the pad's way out of the page, and back: the panel hidden, or its nodes put aside
-  if (board.panel && board.stash) {
-    const panel = board.panel;
-    quietly(() => { main.appendChild(board.stash); });
-    board.stash = null;
-    panel.hidden = true;
-    main.hidden = false;
-    away = () => {
-      board.stash = document.createDocumentFragment();
-      quietly(() => { while (main.firstChild) board.stash.appendChild(main.firstChild); });
-      main.hidden = true;
-      panel.hidden = false;
-    };
-  } else if (board.mode === "hand" && board.score) {
-    const pad = document.createDocumentFragment();
-    quietly(() => {
-      while (main.firstChild) pad.appendChild(main.firstChild);
-      main.innerHTML = board.score.html;
-    });
-    away = () => quietly(() => { main.replaceChildren(pad); });
-  } else {
+  const panel = board.panel;
+  const inPanel = !!(panel && board.stash);
+  if (!inPanel && !(board.mode === "hand" && board.score)) return false;
+  const nodes = inPanel ? board.stash : scoreNodes();
+  const rest = restOf(nodes);
+  const section = nodes.querySelector(".totals");
+  const shown = Array.from(nodes.querySelectorAll(".totals p.total"));
+  if (!section || shown.length !== totals.length) {  // not the scoreboard this expects: as before
+    nodes.appendChild(rest);
+    if (inPanel) board.stash = nodes;
+    else board.score.nodes = nodes;
     return false;
   }
-  const shown = Array.from(main.querySelectorAll(".totals p.total"));
-  const section = main.querySelector(".totals");
-  if (shown.length !== totals.length || !section) { away(); return false; }
   const before = shown.map((p) => p.textContent);
   shown.forEach((p, i) => { p.textContent = String(totals[i]).replace("-", "\u2212"); });
   section.classList.add("pending");
@@ -344,23 +332,86 @@ function showEarly(totals, number) {
   note.className = "early-note";
   note.setAttribute("role", "status");
   note.textContent = text("beingSaved", { number: number });
-  quietly(() => { section.parentNode.insertBefore(note, section.nextSibling); });
+  section.parentNode.insertBefore(note, section.nextSibling);
+  window.scrollTo(0, 0);  // before the change, while the layout is clean (afterwards it would be laid out now)
+  const pad = document.createDocumentFragment();  // the form's nodes, on a page that opened as the form
+  quietly(() => {
+    if (inPanel) {
+      board.stash = null;
+      panel.hidden = true;
+      main.hidden = false;
+    } else {
+      while (main.firstChild) pad.appendChild(main.firstChild);
+    }
+    main.appendChild(nodes);
+  });
   main.dataset.early = "1";  // live.js waits: the save's answer brings the scoreboard
   const title = document.title;
-  document.title = board.panel ? board.scoreTitle : board.score.title;
-  board.early = {
+  document.title = inPanel ? board.scoreTitle : board.score.title;
+  const early = board.early = {
     number: number,
     note: note,
+    rest: rest,
+    finish: () => {  // the rest of the scoreboard under the first screen
+      if (!early.rest) return;
+      const more = early.rest;
+      early.rest = null;
+      quietly(() => { main.appendChild(more); });
+    },
     undo: () => {  // the scoreboard as it was, the pad back in its place
+      early.finish();
       shown.forEach((p, i) => { p.textContent = before[i]; });
       section.classList.remove("pending");
-      quietly(() => { note.remove(); });
+      note.remove();
       document.title = title;
-      away();
+      quietly(() => {
+        if (inPanel) {
+          board.stash = document.createDocumentFragment();
+          while (main.firstChild) board.stash.appendChild(main.firstChild);
+          main.hidden = true;
+          panel.hidden = false;
+        } else {
+          main.replaceChildren(pad);
+          setTimeout(prepareScore, 0);
+        }
+      });
     }
   };
-  window.scrollTo(0, 0);
+  // the first screen is drawn first; the sheet below it follows once that frame is out
+  requestAnimationFrame(() => setTimeout(() => { if (board.early === early) early.finish(); }, 0));
   return true;
+}
+
+// What follows the first screen of a scoreboard's nodes (the sheet and everything after it), taken out.
+function restOf(nodes) {
+  const rest = document.createDocumentFragment();
+  let first = nodes.querySelector("#sheet");
+  while (first && first.parentNode !== nodes) first = first.parentNode;
+  while (first) {
+    const next = first.nextSibling;
+    rest.appendChild(first);
+    first = next;
+  }
+  return rest;
+}
+
+// The kept scoreboard as nodes, parsed ahead (a page that opened as the form): the tap on Save only
+// moves them in.
+function prepareScore() {
+  const score = board.score;
+  if (!score || score.nodes) return;
+  const template = document.createElement("template");
+  template.innerHTML = score.html;
+  const nodes = document.createDocumentFragment();
+  nodes.append(...template.content.childNodes);
+  score.nodes = nodes;
+}
+
+function scoreNodes() {
+  prepareScore();
+  const nodes = board.score.nodes;
+  board.score.nodes = null;
+  return nodes;
 }
 
 function endEarly() {
@@ -397,6 +448,7 @@ function leave() {  // a hand kept on the phone: back on the scoreboard, where i
   const early = board.early;
   if (!toScore()) { location.href = board.gameUrl; return; }
   if (early) {  // its new totals stay, now as waiting to be sent
+    early.finish();
     early.note.textContent = text("waitingTotals", { number: early.number });
     endEarly();
   }
