@@ -120,12 +120,14 @@ function unreachable(pad, totals) {
 
 // The new totals at once: the scoreboard in place of the pad with the totals the preview gave for
 // the hand as it stands, marked as being saved (options.onEarly), until the server answers. Not for
-// a hand the preview has not scored as it stands, nor on a page without the scoreboard kept.
+// a hand the preview has not scored as it stands, nor on a page without the scoreboard kept, nor
+// while hands of this game wait on the phone (the preview's totals leave them out).
 function showEarly(pad) {
   if (!pad.options.onEarly || window.canastaWaitForServer === true) return null;  // the benchmark's baseline
+  if (waitingBefore(pad.form.dataset.queueUrl)) return null;
   const totals = previewTotals(pad);
   if (!totals) return null;
-  return pad.options.onEarly(totals, toInt(pad.form.dataset.handNumber) + waitingBefore(pad.form.dataset.queueUrl)) ? totals : null;
+  return pad.options.onEarly(totals, toInt(pad.form.dataset.handNumber)) ? totals : null;
 }
 
 function send(pad) {
