@@ -69,6 +69,8 @@
       var li = document.createElement("li");
       li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
         (item.error ? text("refused", { error: item.error }) : text("willSend"));
+      // the new totals the hand gives, as the pad's preview showed them (static/hand/send.js)
+      if (!item.error && item.totals) li.textContent += " " + text("queuedTotals", { totals: item.totals.join(" · ").replace(/-/g, "\u2212") });
       // refused for good: open it in the form with its figures and why (static/hand/draft.js), or take it off
       if (item.error) {
         var again = document.createElement("button");

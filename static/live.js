@@ -41,7 +41,7 @@
   }
 
   function busy() {  // a hand being sent from this page, or the phone's queue: their answers bring the new scoreboard
-    return !!document.querySelector("form.hand-form[aria-busy]") || !!(window.canastaSending && window.canastaSending());
+    return !!document.querySelector("form.hand-form[aria-busy], main[data-early]") || !!(window.canastaSending && window.canastaSending());
   }
 
   function poll() {

@@ -188,16 +188,20 @@ function render(pad, data) {
   showProblems(pad, data.errors || [], data.errors ? [] : data.warnings || []);
 }
 
-function ask(pad) {  // the server's scoring of the hand as typed now
+function question(pad) {  // what the preview asks about: the hand as typed now, as JSON
   const form = pad.form;
-  return fetch(form.dataset.previewUrl, {
+  return JSON.stringify({
+    variant: form.dataset.variant, layout: form.dataset.layout, settings: JSON.parse(form.dataset.settings || "{}"),
+    values: JSON.parse(form.dataset.values || "{}"),
+    target: toInt(form.dataset.target), totals_before: pad.totals, sides: allSides(pad), lone: loneChoice(form)
+  });
+}
+
+function ask(pad, body) {  // the server's scoring of the hand as typed now
+  return fetch(pad.form.dataset.previewUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRFToken": pad.csrf },
-    body: JSON.stringify({
-      variant: form.dataset.variant, layout: form.dataset.layout, settings: JSON.parse(form.dataset.settings || "{}"),
-      values: JSON.parse(form.dataset.values || "{}"),
-      target: toInt(form.dataset.target), totals_before: pad.totals, sides: allSides(pad), lone: loneChoice(form)
-    }),
+    body: body,
     credentials: "same-origin"
   }).then((r) => {
     if (!r.ok && r.status !== 422) throw new Error("preview " + r.status);
@@ -214,8 +218,13 @@ export function preview(pad, tries) {
   if (!form.isConnected) return;  // a form the page has let go of
   const mine = ++pad.asked;
   form.dataset.previewing = "1";  // until the answer is shown (the browser tests look before they tap, as a person does)
-  ask(pad).then((data) => {
-    if (mine === pad.asked) { render(pad, data); delete form.dataset.previewing; }
+  const body = question(pad);
+  ask(pad, body).then((data) => {
+    if (mine === pad.asked) {
+      render(pad, data);
+      pad.previewed = { body: body, data: data };
+      delete form.dataset.previewing;
+    }
   }).catch(() => {
     // offline: the form still saves
     if (mine === pad.asked && tries < 3) {
@@ -233,4 +242,17 @@ export function schedule(pad, ms) {
   clearTimeout(pad.timer);
   pad.form.dataset.previewing = "1";
   pad.timer = setTimeout(() => preview(pad), ms);
+}
+
+// The new totals the preview gave for the hand exactly as it stands, when the server would take it as
+// it is (no problem, and no unlikely figure left unconfirmed): what the scoreboard can show at once,
+// before the save's answer. Null otherwise (the save then shows the server's answer only).
+export function previewTotals(pad) {
+  const seen = pad.previewed;
+  if (!seen || seen.body !== question(pad)) return null;  // (a change event on leaving the field asks again: the same)
+  const data = seen.data;
+  const confirmed = pad.form.elements.confirm && pad.form.elements.confirm.checked;
+  if (!data.sides || (data.errors && data.errors.length) || (data.warnings && data.warnings.length && !confirmed)) return null;
+  if (data.sides.length !== pad.totals.length) return null;
+  return data.sides.map((side) => side.total);
 }

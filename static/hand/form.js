@@ -2,13 +2,14 @@
 // each side's hand score from the server's own scoring, the problems of its checks beside their
 // fields, a draft kept on the phone, and saving by script (send.js).
 import { notice, preview, schedule, showFirstProblem, wireProblems } from "./checks.js";
-import { outChoice, restore, saveDraft } from "./entry.js";
+import { modeChoice, outChoice, restore, saveDraft } from "./entry.js";
 import { freshKey, wireSending } from "./send.js";
 import { toInt, wholeNumber } from "./text.js";
 
 // ---- the counts ---------------------------------------------------------------------------------
 // Entering small numbers on a phone: the − / + steppers, and counting cards by typing, where a count
-// that cannot take another digit moves on to the next count by itself.
+// that cannot take another digit (the deck has no more of its cards left) moves on to the next count
+// by itself, and a digit that would pass what is left starts the next count. No timers.
 function step(button) {
   const input = document.getElementById(button.dataset.target);
   const max = toInt(input.dataset.max) || 99;
@@ -31,16 +32,20 @@ function countOrder(pad) {
   return order;
 }
 
-// The count after this one, down the side's column, then to the next side. Passed over: the cards
-// left in hand of the side that went out, and melded black threes (melded only when going out, and
-// seldom then: tap to give them).
+// Counts the typing passes over (tap their + to give them): melded black threes (melded only when
+// going out, and seldom then), and the jokers and black threes left in a hand (a side caught with one
+// is rare; an empty count to type "0" into would cost every other hand a keystroke).
+const PASSED_OVER = { melded: ["black_threes"], hand: ["jokers", "black_threes"] };
+
+// The count after this one, down the side's column, then to the next side. Passed over besides: the
+// cards left in hand of the side that went out.
 function nextCount(pad, input) {
   const order = countOrder(pad);
   const out = outChoice(pad.form);
   for (let k = order.indexOf(input) + 1; k < order.length; k++) {
     const el = order[k];
     if (el.dataset.count === "hand" && out === el.closest("[data-side]").dataset.side) continue;
-    if (el.dataset.count === "melded" && el.dataset.card === "black_threes") continue;
+    if ((PASSED_OVER[el.dataset.count] || []).indexOf(el.dataset.card) >= 0) continue;
     return el;
   }
   return null;
@@ -51,12 +56,37 @@ function moveOn(pad, input) {
   if (next) { next.focus(); next.select(); }
 }
 
-// A count that cannot take another digit: it would pass what the deck holds, or it is 0.
-function full(input) {
+// The most this count can be now: what the deck holds of its cards, less what the other counts
+// already give (every side's, melded and in hand: docs/rules.md, "Card values").
+function most(pad, input) {
+  let left = toInt(input.dataset.max) || 99;
+  pad.form.querySelectorAll('input[data-count][data-card="' + input.dataset.card + '"]').forEach((el) => {
+    if (el !== input) left -= wholeNumber(el.value) || 0;
+  });
+  return Math.max(left, 0);
+}
+
+// A count that cannot take another digit: it would pass what is left of the deck, or it is 0.
+function full(pad, input) {
   const value = input.value.trim();
   if (!/^[0-9]+$/.test(value)) return false;
-  const max = toInt(input.dataset.max) || 99;
-  return toInt(value) * 10 > max || value === "0";
+  return toInt(value) * 10 > most(pad, input) || value === "0";
+}
+
+// A digit that would make the count more than the deck has left starts the next count: "1" then
+// "9" for 2s and aces, with 2 already counted, is 1, and 9 of the next.
+function overflow(pad, input) {
+  const value = input.value.trim();
+  if (!/^[0-9]{2,}$/.test(value) || toInt(value) <= most(pad, input)) return false;
+  const next = nextCount(pad, input);
+  if (!next) return false;
+  const digit = value.slice(-1);
+  input.value = value.slice(0, -1);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  next.focus();
+  next.value = digit;
+  next.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: digit }));
+  return true;
 }
 
 function wireCounts(pad) {
@@ -64,6 +94,21 @@ function wireCounts(pad) {
   form.addEventListener("click", (event) => {
     const button = event.target.closest("button.step");
     if (button) step(button);
+  });
+  // a − / + tap while counting keeps the typing where it is (the keypad stays up)
+  form.addEventListener("mousedown", (event) => {
+    const active = document.activeElement;
+    if (event.target.closest("button.step") && active && active.dataset && active.dataset.count && form.contains(active)) {
+      event.preventDefault();
+    }
+  });
+  // who went out is said first, counting the cards comes next: on the count pad, with nothing
+  // counted yet, the typing starts at the first count (the + taps for canastas and threes keep it there)
+  form.addEventListener("change", (event) => {
+    if (event.target.name !== "out" || modeChoice(form) !== "counts") return;
+    if (Array.prototype.some.call(form.querySelectorAll("input[data-count]"), (el) => el.value.trim() !== "")) return;
+    const first = nextCount(pad, null);
+    if (first) first.focus({ preventScroll: true });
   });
   form.addEventListener("keydown", (event) => {
     const input = event.target;
@@ -75,7 +120,8 @@ function wireCounts(pad) {
     const input = event.target;
     // typed digits only: not a − / + tap (its input event has no inputType), not a deletion
     if (!input.dataset || !input.dataset.count || event.inputType !== "insertText") return;
-    if (full(input)) moveOn(pad, input);
+    if (overflow(pad, input)) return;
+    if (full(pad, input)) moveOn(pad, input);
   });
 }
 
@@ -106,12 +152,14 @@ function padOf(form, options) {
 
 // options.onQueued: what the page does once a hand is kept on the phone (show the scoreboard);
 // options.onSaved: what it does with the scoreboard a save brings back (show it in place);
+// options.onEarly(totals, number): show the scoreboard at once with these totals, marked as being
+// saved (false when it cannot); options.onEarlyUndone(): the pad back in its place (a refusal);
 // options.reopened: a refused queued hand this form was opened for (kept across a refusal).
 export function initForm(form, options) {
   options = options || {};
   const pad = padOf(form, options);
   // the form again, as the server sent it back after a refused save
-  pad.again = (next) => initForm(next, { onQueued: options.onQueued, onSaved: options.onSaved, reopened: pad.reopened });
+  pad.again = (next) => initForm(next, Object.assign({}, options, { reopened: pad.reopened }));
   wireCounts(pad);
   wireProblems(pad);
   if (form.elements.client_key) form.elements.client_key.value = freshKey();

@@ -28,7 +28,8 @@ const board = {
   pushed: false,  // the panel's history entry was added on top of the scoreboard's
   stale: false,  // the game changed while the panel was shown
   fetching: null,  // the next hand's form on its way
-  observer: null
+  observer: null,
+  early: null  // the scoreboard shown with a hand's new totals before the server's answer: {number, note, rest, finish, undo}
 };
 
 // The form as the server sent it, from the page's own <main> (messages the scripts added left out).
@@ -120,7 +121,8 @@ function fetchForm() {
 }
 
 function keepScore(page) {
-  board.score = { html: page.main.innerHTML, title: page.title };
+  board.score = { html: page.main.innerHTML, title: page.title, nodes: null };
+  setTimeout(prepareScore, 0);
   if (board.mode === "hand") {
     const form = board.main.querySelector("form.hand-form");
     if (form) form.dataset.scoreKept = "1";  // the browser tests wait for this
@@ -214,7 +216,7 @@ function renumber(view, form) {  // hands of this game waiting on the phone come
 }
 
 function startForm(form) {  // the form of a new hand, saved and kept in place
-  return initForm(form, { onQueued: leave, onSaved: showSaved });
+  return initForm(form, { onQueued: leave, onSaved: showSaved, onEarly: showEarly, onEarlyUndone: undoEarly });
 }
 
 function showPanel(kept) {  // the kept form's page as a panel, the scoreboard's nodes put aside
@@ -256,7 +258,7 @@ function closePanel() {
   if (!board.panel) return;
   board.panel.remove();
   board.panel = null;
-  quietly(() => {
+  if (!board.early) quietly(() => {  // (the scoreboard with a waiting hand's new totals is in place already)
     board.main.textContent = "";
     if (board.stale && board.score && board.startedAs === "hand") board.main.innerHTML = board.score.html;
     else if (board.stash) board.main.appendChild(board.stash);
@@ -283,7 +285,7 @@ function toScore() {
   }
   const score = board.score;
   if (!score) return false;
-  quietly(() => { board.main.innerHTML = score.html; });
+  if (!board.early) quietly(() => { board.main.innerHTML = score.html; });
   board.mode = "score";
   board.scoreTitle = score.title;
   document.title = score.title;
@@ -303,11 +305,132 @@ function adopt(page) {  // the parsed nodes themselves, moved in (not parsed a s
   if (page.main.dataset.liveVersion) board.main.dataset.liveVersion = page.main.dataset.liveVersion;  // live.js: ours
 }
 
+// ---- the new totals at once ---------------------------------------------------------------------
+// Tapping Save shows the scoreboard in the next frame with the new totals the pad's preview gave,
+// marked as being saved; the server's answer then replaces it (saved: its scoreboard; refused: the
+// pad again, with what was typed and why; no answer: the hand waits on the phone, its totals shown).
+function showEarly(totals, number) {
+  if (board.early) return false;
+  const main = board.main;
+  const panel = board.panel;
+  const inPanel = !!(panel && board.stash);
+  if (!inPanel && !(board.mode === "hand" && board.score)) return false;
+  const nodes = inPanel ? board.stash : scoreNodes();
+  const rest = restOf(nodes);
+  const section = nodes.querySelector(".totals");
+  const shown = Array.from(nodes.querySelectorAll(".totals p.total"));
+  if (!section || shown.length !== totals.length) {  // not the scoreboard this expects: as before
+    nodes.appendChild(rest);
+    if (inPanel) board.stash = nodes;
+    else board.score.nodes = nodes;
+    return false;
+  }
+  const before = shown.map((p) => p.textContent);
+  shown.forEach((p, i) => { p.textContent = String(totals[i]).replace("-", "\u2212"); });
+  section.classList.add("pending");
+  const note = document.createElement("p");
+  note.className = "early-note";
+  note.setAttribute("role", "status");
+  note.textContent = text("beingSaved", { number: number });
+  section.parentNode.insertBefore(note, section.nextSibling);
+  window.scrollTo(0, 0);  // before the change, while the layout is clean (afterwards it would be laid out now)
+  const pad = document.createDocumentFragment();  // the form's nodes, on a page that opened as the form
+  quietly(() => {
+    if (inPanel) {
+      board.stash = null;
+      panel.hidden = true;
+      main.hidden = false;
+    } else {
+      while (main.firstChild) pad.appendChild(main.firstChild);
+    }
+    main.appendChild(nodes);
+  });
+  main.dataset.early = "1";  // live.js waits: the save's answer brings the scoreboard
+  const title = document.title;
+  document.title = inPanel ? board.scoreTitle : board.score.title;
+  const early = board.early = {
+    number: number,
+    note: note,
+    rest: rest,
+    finish: () => {  // the rest of the scoreboard under the first screen
+      if (!early.rest) return;
+      const more = early.rest;
+      early.rest = null;
+      quietly(() => { main.appendChild(more); });
+    },
+    undo: () => {  // the scoreboard as it was, the pad back in its place
+      early.finish();
+      shown.forEach((p, i) => { p.textContent = before[i]; });
+      section.classList.remove("pending");
+      note.remove();
+      document.title = title;
+      quietly(() => {
+        if (inPanel) {
+          board.stash = document.createDocumentFragment();
+          while (main.firstChild) board.stash.appendChild(main.firstChild);
+          main.hidden = true;
+          panel.hidden = false;
+        } else {
+          main.replaceChildren(pad);
+          setTimeout(prepareScore, 0);
+        }
+      });
+    }
+  };
+  // the first screen is drawn first; the sheet below it follows once that frame is out
+  requestAnimationFrame(() => setTimeout(() => { if (board.early === early) early.finish(); }, 0));
+  return true;
+}
+
+// What follows the first screen of a scoreboard's nodes (the sheet and everything after it), taken out.
+function restOf(nodes) {
+  const rest = document.createDocumentFragment();
+  let first = nodes.querySelector("#sheet");
+  while (first && first.parentNode !== nodes) first = first.parentNode;
+  while (first) {
+    const next = first.nextSibling;
+    rest.appendChild(first);
+    first = next;
+  }
+  return rest;
+}
+
+// The kept scoreboard as nodes, parsed ahead (a page that opened as the form): the tap on Save only
+// moves them in.
+function prepareScore() {
+  const score = board.score;
+  if (!score || score.nodes) return;
+  const template = document.createElement("template");
+  template.innerHTML = score.html;
+  const nodes = document.createDocumentFragment();
+  nodes.append(...template.content.childNodes);
+  score.nodes = nodes;
+}
+
+function scoreNodes() {
+  prepareScore();
+  const nodes = board.score.nodes;
+  board.score.nodes = null;
+  return nodes;
+}
+
+function endEarly() {
+  board.early = null;
+  delete board.main.dataset.early;
+}
+
+function undoEarly() {  // refused: the pad again
+  if (!board.early) return;
+  board.early.undo();
+  endEarly();
+}
+
 // A hand saved: the scoreboard of the server's answer in place of the form, at its top (the
 // totals, the next dealer, "Enter hand N+1" and the saved hand's line with its confirmation).
 function showSaved(answer) {
   const page = parse(answer.html);
   if (!page.main || !page.main.querySelector(".totals")) { location.replace(board.gameUrl); return; }
+  endEarly();
   if (board.panel) { board.panel.remove(); board.panel = null; board.stash = null; board.main.hidden = false; }
   adopt(page);
   Object.assign(board, { mode: "score", kept: null, score: null, stale: false, scoreTitle: page.title, pushed: false });
@@ -322,7 +445,13 @@ function showSaved(answer) {
 }
 
 function leave() {  // a hand kept on the phone: back on the scoreboard, where it is shown waiting
+  const early = board.early;
   if (!toScore()) { location.href = board.gameUrl; return; }
+  if (early) {  // its new totals stay, now as waiting to be sent
+    early.finish();
+    early.note.textContent = text("waitingTotals", { number: early.number });
+    endEarly();
+  }
   history.replaceState(null, "", board.gameUrl);
   board.pushed = false;
   showQueue();
@@ -358,6 +487,8 @@ function onClick(event) {
   if (link.classList.contains("back-to-score") && (board.mode === "hand" || board.panel)) {
     event.preventDefault();
     backToScore();
+  } else if (board.early && link === enterLink()) {
+    event.preventDefault();  // the hand before it is being saved: its answer brings the next hand's link
   } else if (board.mode === "score" && !board.panel && link === enterLink()) {
     event.preventDefault();
     openHand(true);

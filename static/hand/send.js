@@ -2,7 +2,7 @@
 // with the server's messages; no answer (no network, server gone) keeps a new hand in the phone's
 // queue (app.js), shown as waiting and sent when the connection is back, while a correction, which
 // only the server can check against what it holds, stays in the form to be saved again.
-import { notice } from "./checks.js";
+import { notice, previewTotals } from "./checks.js";
 import { allSides, loneChoice, outChoice, removeDraft } from "./entry.js";
 import { parse, request, SEND_MS } from "./net.js";
 import { queue, text, toInt, waitingBefore, wholeNumber } from "./text.js";
@@ -34,7 +34,7 @@ function clock() {
   return ("0" + now.getHours()).slice(-2) + ":" + ("0" + now.getMinutes()).slice(-2);
 }
 
-function queueHand(pad) {
+function queueHand(pad, totals) {
   const form = pad.form;
   const body = { client_key: form.elements.client_key.value, sides: allSides(pad), stock_out: outChoice(form) === "stock" };
   const lone = loneChoice(form);
@@ -47,7 +47,7 @@ function queueHand(pad) {
   if (basedOn !== null) body.based_on = basedOn + before;
   queue().add({
     url: form.dataset.queueUrl, csrf: pad.csrf, body: body, number: toInt(form.dataset.handNumber) + before,
-    game: form.dataset.gameName || "the game", savedAt: clock()
+    game: form.dataset.gameName || "the game", savedAt: clock(), totals: totals || null
   });
   forget(pad);
   removeDraft(pad);
@@ -101,15 +101,33 @@ function wholeNumbers(form) {
   return !bad.length;
 }
 
-// No answer: a new hand is kept on the phone; a correction stays here to be saved again.
-function unreachable(pad) {
+// No answer: a new hand is kept on the phone, its new totals still shown (now as waiting to be
+// sent); a correction stays here to be saved again.
+function unreachable(pad, totals) {
   done(pad);
   const form = pad.form;
   if (!form.dataset.queueUrl || !queue()) {
+    if (totals) pad.options.onEarlyUndone();
     notice(form, "unreachable", form.dataset.tUnreachable || "");
     return;
   }
-  if (wholeNumbers(form)) queueHand(pad);
+  if (totals) {
+    queueHand(pad, totals);
+    return;
+  }
+  if (wholeNumbers(form)) queueHand(pad, null);
+}
+
+// The new totals at once: the scoreboard in place of the pad with the totals the preview gave for
+// the hand as it stands, marked as being saved (options.onEarly), until the server answers. Not for
+// a hand the preview has not scored as it stands, nor on a page without the scoreboard kept, nor
+// while hands of this game wait on the phone (the preview's totals leave them out).
+function showEarly(pad) {
+  if (!pad.options.onEarly || window.canastaWaitForServer === true) return null;  // the benchmark's baseline
+  if (waitingBefore(pad.form.dataset.queueUrl)) return null;
+  const totals = previewTotals(pad);
+  if (!totals) return null;
+  return pad.options.onEarly(totals, toInt(pad.form.dataset.handNumber)) ? totals : null;
 }
 
 function send(pad) {
@@ -121,11 +139,13 @@ function send(pad) {
   const follow = !!pad.options.onSaved;  // the scoreboard comes back in the same answer
   const options = { method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin", redirect: follow ? "follow" : "manual" };
   if (follow) options.headers = { "X-Canasta-Pad": "1" };
+  const early = showEarly(pad);  // after the form's values are read: the pad leaves the page now
   request(pad.action, options, SEND_MS).then((answer) => {
     const stored = follow ? (answer.saved || answer.redirected) && isGame(pad, answer.url) : answer.redirected;
-    if (stored) { done(pad); saved(pad, answer); }
-    else answered(pad, answer);
-  }, () => unreachable(pad));
+    if (stored) { done(pad); saved(pad, answer); return; }
+    if (early) pad.options.onEarlyUndone();  // refused: the pad again, with what was typed and why
+    answered(pad, answer);
+  }, () => unreachable(pad, early));
 }
 
 export function wireSending(pad) {
