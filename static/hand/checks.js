@@ -193,7 +193,8 @@ function question(pad) {  // what the preview asks about: the hand as typed now,
   return JSON.stringify({
     variant: form.dataset.variant, layout: form.dataset.layout, settings: JSON.parse(form.dataset.settings || "{}"),
     values: JSON.parse(form.dataset.values || "{}"),
-    target: toInt(form.dataset.target), totals_before: pad.totals, sides: allSides(pad), lone: loneChoice(form)
+    target: toInt(form.dataset.target), totals_before: pad.totals, sides: allSides(pad), lone: loneChoice(form),
+    hand: toInt(form.dataset.hand) || null  // minimums by the hand's number; a game of a number of hands
   });
 }
 
