@@ -13,7 +13,7 @@ import re
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.services import games, tournaments
+from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
 from tests.helpers import as_the_form_posts, served, side_fields
@@ -42,7 +42,7 @@ def nights(tmp_path):
             tournaments.start_round(db, tid)
             t = tournament_reads.get(db, tid)
             tables = []
-            for table in tournament_reads.rounds(db, t)[0].tables:
+            for table in tournament_state.rounds(db, t)[0].tables:
                 saved = games.add_hand(db, table.game_id, [{"melded_points": 150}, {"melded_points": 130}], True)
                 tables.append((table.game_id, saved.id))
             made.append((tid, tables))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
-from scorekeeper.services import games
+from scorekeeper.services import games, tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import tournament_reads
@@ -43,7 +43,7 @@ def _pairs_night(app, **more) -> tuple[int, int]:
         assert service.draw(db, made.id, seed=3).status == SAVED
         assert service.start_round(db, made.id).status == SAVED
         t = tournament_reads.get(db, made.id)
-        game = tournament_reads.rounds(db, t)[0].tables[0].game_id
+        game = tournament_state.rounds(db, t)[0].tables[0].game_id
         assert games.add_hand(db, game, [OUT, MELDED], False).status == SAVED
         return made.id, game
 
@@ -243,7 +243,7 @@ def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_
     with app.app_context():
         db = get_db()
         assert service.start_round(db, tid).status == SAVED
-        one, two = (table.game_id for table in tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables)
+        one, two = (table.game_id for table in tournament_state.rounds(db, tournament_reads.get(db, tid))[0].tables)
         # table 1: seats 1 and 3 (drawn 1st and 3rd) score 900; table 2: seats 2 and 4 (drawn 6th and 8th) 500
         assert games.add_hand(db, one, [OUT, MELDED], False).status == SAVED
         assert games.add_hand(db, two, [MELDED, OUT_SMALL], False).status == SAVED

@@ -20,6 +20,7 @@ import urllib.request
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.services import tournament_state
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
 from tests.helpers import as_the_form_posts, served, side_fields
@@ -87,7 +88,7 @@ def _round(app, tid: int):
     with app.app_context():
         db = dbmod.get_db()
         t = tournament_reads.get(db, tid)
-        return t, tournament_reads.rounds(db, t)
+        return t, tournament_state.rounds(db, t)
 
 
 def _play_round(app, phone: Phone, tid: int, organiser: Phone | None = None) -> None:

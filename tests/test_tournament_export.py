@@ -9,7 +9,7 @@ import json
 
 from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
-from scorekeeper.services import games, tournaments
+from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import restore, tournament_reads, transaction
 from scorekeeper.storage.db import get_db
@@ -32,7 +32,7 @@ def _club_night(app):
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
         t = tournament_reads.get(db, made.id)
-        table = tournament_reads.rounds(db, t)[0].tables[0]
+        table = tournament_state.rounds(db, t)[0].tables[0]
         hand = games.add_hand(db, table.game_id, [{"melded_points": 100}, {"melded_points": 80}], True, phone=PHONE)
         assert hand.status == SAVED, hand
         return made.id
@@ -43,7 +43,7 @@ def _standings(app, tournament_id):
     with app.app_context():
         db = get_db()
         t = tournament_reads.get(db, tournament_id)
-        rounds = tournament_reads.rounds(db, t)
+        rounds = tournament_state.rounds(db, t)
         return t, rounds, core.ranking(t, rounds)
 
 

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from scorekeeper.core import tournaments as core
+from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
@@ -76,7 +77,7 @@ def state(app, tid):
     with app.app_context():
         db = dbmod.get_db()
         t = tournament_reads.get(db, tid)
-        return t, tournament_reads.rounds(db, t)
+        return t, tournament_state.rounds(db, t)
 
 
 # --- the form ---------------------------------------------------------------------------------------
@@ -868,7 +869,7 @@ def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_r
     )
     with app.app_context():
         db = dbmod.get_db()
-        games = [(tid, tournament_reads.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id) for tid in ids]
+        games = [(tid, tournament_state.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id) for tid in ids]
     outcomes = set()
     with served(app) as port:
         base = f"http://127.0.0.1:{port}"

@@ -23,6 +23,27 @@ def rules_for(game: Game) -> variants.RuleSet:
     return variants.configure(variants.get(game.variant), game.settings, game.layout, game.target)
 
 
+def settings_chosen(game: Game) -> list[tuple[str, str]]:
+    """The game's settings as its sheet lists them: (the setting's label, the chosen option's label), as
+    message ids (docs/rules.md, "House rules")."""
+    chosen = []
+    for setting in variants.get(game.variant).settings:
+        value = game.settings.get(setting.key, setting.default)
+        chosen.append((setting.label, dict(setting.choices).get(value, str(value))))
+    return chosen
+
+
+def values_changed(game: Game) -> list[tuple[variants.Value, Any]]:
+    """The table's own values the game plays with (its settings aside): (the value, the game's)
+    (docs/rules.md, "A table's own rules")."""
+    base = variants.get(game.variant)
+    return [
+        (spec, game.settings[spec.name])
+        for spec in variants.values_of(variants.with_settings(base, game.settings))
+        if spec.group != "settings" and spec.name in game.settings
+    ]
+
+
 def sitting_out(rules: variants.RuleSet, hand_index: int) -> list[int]:
     """Seats that sit this hand out: in a side larger than the playing size, players take turns
     (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia rules (2–6 players)")."""

@@ -13,6 +13,7 @@ from sqlite_utils import Database
 from scorekeeper.core import clock, names
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.messages import N_, Problem
+from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
 from scorekeeper.storage import changes, evenings, games, players, reads, tournament_reads, transaction
 from scorekeeper.storage import tournaments as store
@@ -103,7 +104,7 @@ def delete(db: Database, tournament_id: int) -> Verdict:
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
-        if tournament_reads.rounds(db, t):
+        if tournament_state.rounds(db, t):
             return _refused(N_("A round has started: the tournament can no longer be deleted."))
         store.delete(db, t.id)
         return Verdict(SAVED, id=t.id, extra={"name": t.name})
@@ -237,7 +238,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
-        problem = core.start_problem(t, rounds := tournament_reads.rounds(db, t))
+        problem = core.start_problem(t, rounds := tournament_state.rounds(db, t))
         if problem:
             return Verdict(REFUSED, problems=(problem,))
         number = len(rounds) + 1
@@ -279,7 +280,7 @@ def end_round(db: Database, tournament_id: int, number: int, phone: str | None =
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
-        rounds = tournament_reads.rounds(db, t)
+        rounds = tournament_state.rounds(db, t)
         if not 0 < number <= len(rounds):
             return Verdict(MISSING)
         if t.closed_at or rounds[number - 1].complete:
@@ -301,7 +302,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
             return Verdict(MISSING)
         if t.closed_at:
             return _refused(N_("The tournament is closed."))
-        rounds = tournament_reads.rounds(db, t)
+        rounds = tournament_state.rounds(db, t)
         if not rounds:
             return _refused(N_("No round has been played yet."))
         playing = next((r for r in rounds if not r.complete), None)
@@ -346,14 +347,14 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
     tournament is closed, and takes no new hand once its table's round is over (corrections stay
     possible until the close): REFUSED with the reason. None: go ahead."""
-    at = tournament_reads.table_of_game(db, game_id)
+    at = tournament_state.table_of_game(db, game_id)
     if at is None:
         return None
     t, table = at.tournament, at.table
     if t.closed_at:
         return _refused(CLOSED)
     final = t.kind.final_round
-    if final and table.round < final and tournament_reads.one_round(db, t, final) is not None:
+    if final and table.round < final and tournament_state.one_round(db, t, final) is not None:
         return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:
         return None

@@ -373,3 +373,28 @@ def get_house_rules(db: Database, house_id: Any) -> HouseRules | None:
         return None
     row = db.execute(f"select {HOUSE_COLUMNS} from house_rules where id = ?", [house_id]).fetchone()
     return _house_of(row) if row else None
+
+
+@dataclass(frozen=True)
+class ScoreboardRead:
+    """What the score sheet page shows, read at once: the game, its hands, the name of the table's own
+    rule set it was started from, its evening and how often each hand was corrected."""
+
+    game: Game
+    hands: list[Hand]
+    own_name: str
+    evening: Evening | None
+    corrections: dict[int, int]
+
+
+def scoreboard(db: Database, game_id: int, readonly: bool = False) -> ScoreboardRead | None:
+    """The score sheet page's one read (``readonly``: a read-only link shows no evening and no
+    corrections); None for a game that is not there."""
+    game = get_game(db, game_id)
+    if game is None:
+        return None
+    own = get_house_rules(db, game.house_rules_id) if game.house_rules_id else None
+    evening = None if readonly or not game.evening_id else get_evening(db, game.evening_id)
+    return ScoreboardRead(
+        game, hands(db, game_id), own.name if own else "", evening, {} if readonly else corrections(db, game_id)
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -142,9 +142,20 @@ def _ended_by(running, rows) -> int | None:
     return rows[running.ended_after][1]
 
 
-def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:
+@dataclass(frozen=True)
+class RoundRow:
+    """A round as stored: its number, when it started and ended, and its tables as they stand (the
+    core works out the round's state from them: ``services/tournament_state.py``)."""
+
+    round: int
+    started_at: datetime | None
+    ended_at: datetime | None
+    tables: list[core.TableState]
+
+
+def round_rows(db: Database, t: core.Tournament) -> list[RoundRow]:
     """Every round started so far, each with its tables as they stand."""
-    return _rounds(db, t, "select * from tournament_rounds where tournament_id = ? order by round", [t.id])
+    return _round_rows(db, t, "select * from tournament_rounds where tournament_id = ? order by round", [t.id])
 
 
 def rounds_started(db: Database, tournament_id: int) -> int:
@@ -162,13 +173,13 @@ def open_for_corrections(db: Database, tournament_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
-def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:
+def round_row(db: Database, t: core.Tournament, number: int) -> RoundRow | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
-    found = _rounds(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])
+    found = _round_rows(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])
     return found[0] if found else None
 
 
-def _rounds(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list[core.RoundState]:
+def _round_rows(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list[RoundRow]:
     out = []
     for r in db.query(sql, args):
         tables = [
@@ -178,7 +189,7 @@ def _rounds(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list
                 [t.id, r["round"]],
             )
         ]
-        out.append(core.round_state(t, r["round"], _moment(r["started_at"]), _moment(r["ended_at"]), tables))
+        out.append(RoundRow(r["round"], _moment(r["started_at"]), _moment(r["ended_at"]), tables))
     return out
 
 
@@ -237,45 +248,6 @@ def seat_of_game(db: Database, game_id: int) -> Seat | None:
         "select tournament_id, round, table_no from tournament_games where game_id = ?", [game_id]
     ).fetchone()
     return Seat(*row) if row else None
-
-
-@dataclass(frozen=True)
-class GameTable:
-    """A tournament's game where it is played: its tournament, round as it stands and table."""
-
-    tournament: core.Tournament
-    round: core.RoundState
-    table: core.TableState
-
-
-def table_of_game(db: Database, game_id: int) -> GameTable | None:
-    """A game's tournament, round and table as they stand, or None for a game outside any tournament."""
-    seat = seat_of_game(db, game_id)
-    t = get(db, seat.tournament_id) if seat else None
-    state = one_round(db, t, seat.round) if t else None
-    table = state.table(seat.table) if state else None
-    return GameTable(t, state, table) if table else None
-
-
-def round_over(db: Database, game_ids: Iterable[int]) -> frozenset[int]:
-    """Of these games, those at an open tournament's table whose round is over for it (its table done,
-    or the round ended: docs/tournaments.md, "When a round ends"), which a list shows as such rather
-    than as in play. Each round is worked out once, whichever of its games ask."""
-    rounds_seen: dict[tuple[int, int], core.RoundState | None] = {}
-    over = set()
-    for game_id in game_ids:
-        seat = seat_of_game(db, game_id)
-        if seat is None:
-            continue
-        key = (seat.tournament_id, seat.round)
-        if key not in rounds_seen:
-            t = get(db, seat.tournament_id)
-            rounds_seen[key] = one_round(db, t, seat.round) if t and not t.closed_at else None
-        state = rounds_seen[key]
-        table = state.table(seat.table) if state else None
-        if table is not None and table.done:
-            over.add(game_id)
-    return frozenset(over)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from scorekeeper.core import tournaments as core
+from scorekeeper.services import tournament_state
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.web import api_tournament_models as tm
 
@@ -118,7 +119,7 @@ def _season_points(t: core.Tournament, p: core.Place) -> int | float | None:
 def answer(db: Database, t: core.Tournament) -> tm.Tournament:
     """A tournament: its settings and entrants, its draw, every round started with its tables as they
     stand, and the standings by the format's rule (final once it is closed)."""
-    rounds = tournament_reads.rounds(db, t)
+    rounds = tournament_state.rounds(db, t)
     places = core.ranking(t, rounds) if rounds else []
     return tm.Tournament(
         id=t.id,

@@ -14,6 +14,7 @@ from scorekeeper.core.models import Evening
 from scorekeeper.services import archive as archive_service
 from scorekeeper.services import evenings as evening_service
 from scorekeeper.services import players as player_service
+from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING
 from scorekeeper.storage import backup, queries, rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import generation as db_generation
@@ -320,7 +321,7 @@ def history():
             rule_sets=variants.RULE_SETS,
             own_rule_sets=own,
             args=args,
-            round_over=tournament_reads.round_over(db, [g.game_id for g in rows if not g.finished]),
+            round_over=tournament_state.round_over(db, [g.game_id for g in rows if not g.finished]),
             **extra,
         )
 

@@ -66,6 +66,17 @@ def value_label(value: Any) -> str:
     return gettext(value.label, **args) if args else gettext(value.label)
 
 
+def value_text(spec: Any, value: Any) -> str:
+    """A changeable value as the pages say it: the option's words, the number, a list as "125, 155, 180"
+    ("none" for an empty name or list)."""
+    for choice, text in spec.choices:
+        if choice == value and type(choice) is type(value):
+            return gettext(text)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or gettext("none")
+    return str(value) if value != "" else gettext("none")
+
+
 def row_label(row: Any) -> str:
     """An opening-minimum row's range in the request's language ("negative", "3000 or more"); a table's
     own tier with its name ("Ladder: 4000 or more")."""
@@ -199,6 +210,8 @@ def init_app(app) -> None:
             "line_label": line_label,
             "problem_message": problem_message,
             "row_label": row_label,
+            "value_label": value_label,
+            "value_text": value_text,
             "result_sentence": result_sentence,
             "red_three_hint": red_three_hint,
             "phone_label": phone_label,

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scorekeeper.core import pictures, sheet, variants
 from scorekeeper.core import tournaments as core
+from scorekeeper.services import tournament_state
 from scorekeeper.storage import queries, reads, tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
@@ -155,7 +156,7 @@ def tournament_result(tournament_id: int) -> pictures.Result:
         abort(404)
     if not t.closed_at:
         _not_yet(gettext("The tournament is not closed yet: its result picture comes when it is."))
-    rounds = tournament_reads.rounds(get_db(), t)
+    rounds = tournament_state.rounds(get_db(), t)
     lines = core.place_lines(core.ranking(t, rounds)) if rounds else []
     rows = []
     for line in lines:

@@ -11,7 +11,8 @@ from datetime import datetime
 from flask import Response, abort, jsonify
 from sqlite_utils import Database
 
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.services import tournament_state
+from scorekeeper.storage import reads
 
 PLAYING, STOPPED, DONE, CLOSED = "playing", "stopped", "done", "closed"
 
@@ -61,7 +62,7 @@ def version_answer(db: Database, game_id: int, now: datetime) -> Response:
 
 def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
     """The seat of a tournament's game now, or None for any other game."""
-    at = tournament_reads.table_of_game(db, game_id)
+    at = tournament_state.table_of_game(db, game_id)
     if at is None:
         return None
     t, state, table = at.tournament, at.round, at.table

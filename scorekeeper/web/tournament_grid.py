@@ -12,6 +12,7 @@ from flask import Blueprint, abort, redirect, render_template, url_for
 
 from scorekeeper.core.messages import N_
 from scorekeeper.core.tournaments import grid as grids
+from scorekeeper.services import tournament_state
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web.games.common import mark_from_grid
@@ -35,7 +36,7 @@ def grid(tournament_id: int):
     t = tournament_reads.get(get_db(), tournament_id)
     if t is None:
         abort(404)
-    rounds = tournament_reads.rounds(get_db(), t)
+    rounds = tournament_state.rounds(get_db(), t)
     now = datetime.now(timezone.utc)
     return render_template(
         "tournaments/grid.html", t=t, grid=grids.grid(t, rounds, now), current=rounds[-1] if rounds else None,

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
 
 from scorekeeper.core import tournaments as core
+from scorekeeper.services import tournament_state
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web.tournament_forms import FORMAT_NAMES
@@ -248,7 +249,7 @@ def score_card_pages(tournament_id: int, number: int | None):
     t = _drawn(tournament_id)
     if t is None:
         return _to_organiser(tournament_id)
-    known = score_rounds(t, tournament_reads.rounds(get_db(), t))
+    known = score_rounds(t, tournament_state.rounds(get_db(), t))
     if number is not None and number not in known:
         if number == t.kind.final_round and t.rounds >= number:
             flash(gettext("The final table's score card can be printed once the final table has started."))

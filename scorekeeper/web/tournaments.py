@@ -4,7 +4,6 @@ page (draw, rounds, tables with their QR codes, close, the actions on record), e
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -13,12 +12,12 @@ from flask_babel import gettext, ngettext
 from scorekeeper.core import names, numbers, variants
 from scorekeeper.core import tournaments as core
 from scorekeeper.network import addresses
+from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web import i18n, table_seat, tournament_confirm
-from scorekeeper.web.games import house
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import (
     BYE_SHORT_NAMES,
@@ -53,8 +52,8 @@ def _own_values(t: core.Tournament) -> list[tuple[str, str]]:
     shows a game's: (label, value)."""
     base = variants.get(t.variant)
     return [
-        (i18n.value_label(spec), house.default_text(replace(spec, default=t.settings[spec.name])))
-        for spec in variants.values_of(base)
+        (i18n.value_label(spec), i18n.value_text(spec, t.settings[spec.name]))
+        for spec in variants.values_of(variants.with_settings(base, t.settings))
         if spec.group != "settings" and spec.name in t.settings
     ]
 
@@ -176,7 +175,7 @@ def _plan(t: core.Tournament) -> list[list[core.Table]]:
 
 
 def _state(t: core.Tournament):
-    rounds = tournament_reads.rounds(get_db(), t)
+    rounds = tournament_state.rounds(get_db(), t)
     current = rounds[-1] if rounds else None
     return rounds, current
 
@@ -427,7 +426,7 @@ def season():
     year = f"{number:04d}"
     of_year = [t for t, day in closed if day.startswith(year)]
     ladder, problems = _ladder_numbers(len(of_year))
-    results = [(t, core.ranking(t, tournament_reads.rounds(db, t))) for t in of_year]
+    results = [(t, core.ranking(t, tournament_state.rounds(db, t))) for t in of_year]
     rows = core.season_table(results, best=ladder["best"], minimum=ladder["min"])
     return render_template(
         "tournaments/season.html", year=year, years=years, rows=rows, count=len(of_year), ladder=ladder,

@@ -146,13 +146,8 @@ def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:
 
 
 def _said(spec: variants.Value, value: Any) -> str:
-    """A value as the change log says it: the option's words, or the number."""
-    for choice, text in spec.choices:
-        if choice == value and type(choice) is type(value):
-            return gettext(text)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value) or gettext("none")
-    return str(value) if value != "" else gettext("none")
+    """A value as the change log says it."""
+    return i18n.value_text(spec, value)
 
 
 def _shown(spec: variants.Value, value: Any) -> str:

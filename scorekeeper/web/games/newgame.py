@@ -16,7 +16,8 @@ from flask_babel import gettext
 from scorekeeper.core import clock, numbers, seating, sheet, variants
 from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
-from scorekeeper.storage import queries, reads, tournament_reads
+from scorekeeper.services import tournament_state
+from scorekeeper.storage import queries, reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, forms, i18n
 from scorekeeper.web.games import house
@@ -31,7 +32,7 @@ def index():
         "games/index.html",
         tonight=reads.evening_on(db, clock.today()),
         recent=recent,
-        round_over=tournament_reads.round_over(db, [g.game_id for g in recent if not g.finished]),
+        round_over=tournament_state.round_over(db, [g.game_id for g in recent if not g.finished]),
         rule_sets=variants.RULE_SETS,
     )
 

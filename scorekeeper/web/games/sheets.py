@@ -3,7 +3,6 @@ meld table."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timezone
 
 from flask import (
@@ -53,33 +52,11 @@ def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = No
 
 
 def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token, seat=None) -> str:
-    """Render the score sheet with this CSRF token function."""
-    game = load_game(game_id)
-    base = variants.get(game.variant)
-    house_rules = []
-    for setting in base.settings:
-        value = game.settings.get(setting.key, setting.default)
-        house_rules.append((setting.label, dict(setting.choices).get(value, str(value))))
-    own_values = [
-        (i18n.value_label(spec), house.default_text(replace(spec, default=game.settings[spec.name])))
-        for spec in variants.values_of(base)
-        if spec.group != "settings" and spec.name in game.settings
-    ]
-    own = reads.get_house_rules(get_db(), game.house_rules_id) if game.house_rules_id else None
-    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
-    chart = ""
-    if the_sheet.rows:
-        series = [
-            (name, [row.outcome.totals[i] for row in the_sheet.rows]) for i, name in enumerate(the_sheet.side_names)
-        ]
-        chart = charts.line_chart(
-            series,
-            target=the_sheet.rules.target,
-            title=gettext("Running totals"),
-            x_label=gettext("hand"),
-            target_label=gettext("target %(target)s", target="{target}"),
-        )
-    evening = None if readonly or not game.evening_id else reads.get_evening(get_db(), game.evening_id)
+    """Render the score sheet with this CSRF token function, from the page's one read."""
+    read = reads.scoreboard(get_db(), game_id, readonly)
+    if read is None:
+        abort(404)
+    the_sheet = sheet.build(read.game, read.hands)
     view_url = url_for("access.view", token=token or access.view_token(game_id), _external=True)
     share_url = (
         view_url if readonly else addresses.reachable_url(url_for("games.scoreboard", game_id=game_id, _external=True))
@@ -87,22 +64,36 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
     return render_template(
         "games/scoreboard.html",
         sheet=the_sheet,
-        house_rules=house_rules,
-        own_values=own_values,
-        own_name=own.name if own else "",
-        variant_layouts=len(base.layouts),
-        chart=chart,
-        evening=evening,
+        house_rules=sheet.settings_chosen(read.game),
+        own_values=sheet.values_changed(read.game),
+        own_name=read.own_name,
+        variant_layouts=len(variants.get(read.game.variant).layouts),
+        chart=_chart(the_sheet),
+        evening=read.evening,
         locked=readonly or sheet_locked(the_sheet) or bool(seat and seat.closed),
         readonly=readonly,
-        live_game=game,
+        live_game=read.game,
         live_url=url_for("access.view_version", token=token) if readonly else None,
         share_url=share_url,
         share_qr=addresses.qr_svg(share_url, gettext("QR code")),
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
-        corrections={} if readonly else reads.corrections(get_db(), game_id),
+        corrections=read.corrections,
         tournament=seat,
+    )
+
+
+def _chart(the_sheet: sheet.Sheet) -> str:
+    """The running totals as a line chart (none before the first hand)."""
+    if not the_sheet.rows:
+        return ""
+    series = [(name, [row.outcome.totals[i] for row in the_sheet.rows]) for i, name in enumerate(the_sheet.side_names)]
+    return charts.line_chart(
+        series,
+        target=the_sheet.rules.target,
+        title=gettext("Running totals"),
+        x_label=gettext("hand"),
+        target_label=gettext("target %(target)s", target="{target}"),
     )
 
 
