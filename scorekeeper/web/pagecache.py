@@ -117,13 +117,13 @@ def compress(response: Response) -> Response:
     if request.endpoint == "static":
         path = Path(current_app.static_folder) / (request.view_args or {}).get("filename", "")
         try:
-            stamp = (str(path), path.stat().st_mtime)
+            version = (str(path), path.stat().st_mtime)
         except OSError:
             return response
         kept: dict[tuple[str, float], bytes] = current_app.extensions.setdefault("scorekeeper_static_gzip", {})
-        data = kept.get(stamp)
+        data = kept.get(version)
         if data is None:
-            data = kept[stamp] = gzip.compress(path.read_bytes(), 9, mtime=0)
+            data = kept[version] = gzip.compress(path.read_bytes(), 9, mtime=0)
         response.direct_passthrough = False
     else:
         if response.direct_passthrough or response.is_streamed:
