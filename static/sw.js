@@ -2,7 +2,7 @@
 // localhost; on plain http:// the pages keep the hand form themselves, see static/hand/panel.js).
 // The shell is cached on install; pages and files are fetched from the network first and kept, so
 // the open game and its hand form load when the computer cannot be reached.
-var CACHE = "canasta-v16";
+var CACHE = "canasta-v17";
 var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
              // the hand form's modules (static/hand/main.js imports the others)
