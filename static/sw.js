@@ -3,7 +3,7 @@
 // The shell is cached on install; pages and files are fetched from the network first and kept, so
 // the open game and its hand form load when the computer cannot be reached.
 var CACHE = "canasta-v17";
-var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
+var SHELL = ["/", "/offline", "/static/style.css", "/static/tournaments.css", "/static/app.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
              // the hand form's modules in one file as the pages load them (/hand.js), and one by one
              // (static/hand/main.js imports the others) for a page loading them so
