@@ -2,10 +2,12 @@
 // localhost; on plain http:// the pages keep the hand form themselves, see static/hand/panel.js).
 // The shell is cached on install; pages and files are fetched from the network first and kept, so
 // the open game and its hand form load when the computer cannot be reached.
-var CACHE = "canasta-v20";
-var SHELL = ["/", "/offline", "/static/style.css", "/static/app.js", "/static/live.js",
+var CACHE = "canasta-v21";
+var SHELL = ["/", "/offline", "/static/style.css", "/static/tournaments.css", "/static/app.js", "/static/live.js",
              "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
-             // the hand form's modules (static/hand/main.js imports the others)
+             // the hand form's modules in one file as the pages load them (/hand.js), and one by one
+             // (static/hand/main.js imports the others) for a page loading them so
+             "/hand.js",
              "/static/hand/checks.js", "/static/hand/entry.js", "/static/hand/form.js",
              "/static/hand/main.js", "/static/hand/net.js", "/static/hand/panel.js",
              "/static/hand/send.js", "/static/hand/text.js"];

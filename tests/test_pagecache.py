@@ -3,12 +3,16 @@ and never a stale figure after a change."""
 
 import gzip
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from scorekeeper.web import pagecache
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
 
 GZ = {"Accept-Encoding": "gzip, deflate"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _unzipped(response):
@@ -70,3 +74,30 @@ def test_static_files_and_pages_are_gzipped_when_asked(client):
     assert "Accept-Encoding" in css.headers["Vary"]
     home = client.get("/", headers=GZ)
     assert _unzipped(home) == client.get("/").text
+
+
+OTHER_PROCESS = """
+import re, sys
+from scorekeeper import create_app
+app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": sys.argv[1]})
+client = app.test_client()
+page = client.get("/players/" + sys.argv[2]).text
+token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+answer = client.post("/players/" + sys.argv[2] + "/rename", data={"csrf_token": token, "name": "Annemarie"})
+assert answer.status_code == 302, answer.status_code
+"""
+
+
+def test_a_change_made_by_another_process_shows_at_once(app, client):
+    """The page cache learns of a change from the archive's change stamp (storage/stamp.py, read by
+    storage.db.peek_generation), which every process of the app changes after its commit: a change
+    made by another process (here a second app in its own process, as ``flask restore`` would be)
+    shows on the next request."""
+    game_id = start_game(client, names=["Anna", "Bert", "Carl", "Dora"])
+    client.get(f"/games/{game_id}")
+    for _ in range(2):  # the second is served from the page cache
+        assert "Anna" in client.get(f"/games/{game_id}").text
+    players = client.get("/players").text
+    anna = re.search(r'href="/players/(\d+)">\s*<span class="game-title">Anna<', players).group(1)
+    subprocess.run([sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"], anna], check=True, cwd=ROOT)
+    assert "Annemarie" in client.get(f"/games/{game_id}").text

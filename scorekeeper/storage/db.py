@@ -16,7 +16,7 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from scorekeeper.storage import disk, results, transaction
+from scorekeeper.storage import disk, results, stamp, transaction
 from scorekeeper.storage.migrations import migrations
 
 log = logging.getLogger(__name__)
@@ -147,11 +147,30 @@ def get_db() -> Database:
         else:
             _still_there(db)
         g.db = db
+        g.db_changes = db.conn.total_changes
     return g.db
 
 
+KNOWN_GENERATION = "scorekeeper_known_generation"
+
+
 def peek_generation(app) -> int:
-    """The archive's generation, read on the thread's kept connection (outside any request)."""
+    """The archive's generation (outside any request): asked of the database only when the
+    archive's change stamp (storage/stamp.py) is not what it was when it was last asked, so the page
+    cache serving a page again costs no query and no system call."""
+    mark = stamp.of(app.config["DATABASE"])
+    seen = mark.read() if mark is not None else None
+    known = app.extensions.get(KNOWN_GENERATION)
+    if seen is not None and known is not None and known[0] == seen:
+        return known[1]
+    generation = _read_generation(app)
+    # the stamp was read before the query: a change after it changes the stamp again
+    app.extensions[KNOWN_GENERATION] = (seen, generation) if seen is not None else None
+    return generation
+
+
+def _read_generation(app) -> int:
+    """The archive's generation, read on the thread's kept connection."""
     path = app.config["DATABASE"]
     kept = _kept_connections(app)
     db = kept.get(path)
@@ -174,6 +193,8 @@ def close_db(exception: BaseException | None = None) -> None:
     path = current_app.config["DATABASE"]
     if db.conn.in_transaction:
         db.conn.rollback()
+    if db.conn.total_changes != g.pop("db_changes", db.conn.total_changes):
+        stamp.changed(path)  # a write outside transaction.write too: no page kept from before it is served
     if path == ":memory:" or getattr(db, "unwritable", False):
         _close(current_app, db)
         return

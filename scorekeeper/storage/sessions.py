@@ -62,15 +62,21 @@ class Sessions:
         os.chmod(self.path, 0o600)
         self.stamp = file_stamp(self.path)
 
+    def _fresh(self) -> None:
+        """Read again when another process changed the file. The stat is made outside the lock:
+        a request only waits for it when the file did change (under the lock, a stat on every
+        request made the server's threads queue behind each other)."""
+        if self.path is not None and file_stamp(self.path) != self.stamp:
+            with self.lock:
+                self._refresh()
+
     def current_generation(self) -> int:
-        with self.lock:
-            self._refresh()
-            return self.generation
+        self._fresh()
+        return self.generation
 
     def is_revoked(self, sid: str) -> bool:
-        with self.lock:
-            self._refresh()
-            return sid in self.revoked
+        self._fresh()
+        return sid in self.revoked
 
     def revoke(self, sid: str) -> None:
         with self.lock:

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
-from scorekeeper.storage import disk
+from scorekeeper.storage import disk, stamp
 from scorekeeper.storage.disk import Unavailable, check_same_file, unavailable
 
 
@@ -58,6 +58,9 @@ def write(db: Database) -> Iterator[Database]:
         except sqlite3.OperationalError as error:
             _rollback(db)
             raise (unavailable(error) or error) from error
+        opened = getattr(db, "opened", None)
+        if opened is not None:
+            stamp.changed(opened[0])  # the page cache of every process of the app sees the change at once
     finally:
         _WRITERS.release()
 

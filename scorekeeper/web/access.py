@@ -60,6 +60,7 @@ OPEN_ENDPOINTS = {
     "access.view",
     "access.view_version",
     "games.service_worker",
+    "games.hand_script",  # the hand form's script, as static/hand/ (open like every static file)
     "games.manifest",
     "games.offline",
     "games.prefs",

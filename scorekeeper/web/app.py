@@ -21,6 +21,7 @@ from scorekeeper.web import (
     limits,
     pagecache,
     pictures,
+    staticfiles,
     tournament_confirm,
     tournament_entrants,
     tournament_grid,
@@ -109,6 +110,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     app.after_request(_keep_the_session)
     app.after_request(_security_headers)
+    app.jinja_env.globals["hand_script_url"] = staticfiles.hand_script_url  # the hand form's modules in one file
     app.wsgi_app = pagecache.FastPages(app.wsgi_app, app)
     return app
 

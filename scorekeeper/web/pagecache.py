@@ -17,14 +17,13 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from pathlib import Path
 
 from flask import Response, current_app, request, session
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import disk
-from scorekeeper.web import access
+from scorekeeper.web import access, staticfiles
 
 MARKER = "csrf-" + secrets.token_hex(12)  # never in a page otherwise
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/manifest+json", "image/svg+xml")
@@ -104,35 +103,21 @@ def cached_page(key: tuple, render) -> Response:
 
 
 def compress(response: Response) -> Response:
-    """After each request: gzip a text answer of some size when the phone accepts it (static
-    files compressed once per version of the file)."""
-    if (
-        response.status_code != 200
-        or "Content-Encoding" in response.headers
-        or not _accepts_gzip()
-        or not (response.mimetype or "").startswith(COMPRESSIBLE)
-        or request.method == "HEAD"
-    ):
+    """After each request: gzip a text answer of some size when the phone accepts it; the app's own
+    files as staticfiles.py sends them (slimmed, and compressed once per version of the file)."""
+    if request.endpoint == "games.hand_script":  # made and compressed by staticfiles.py
+        return staticfiles.without_page_headers(response)
+    if response.status_code != 200 or "Content-Encoding" in response.headers:
         return response
+    gzipped = _accepts_gzip() and (response.mimetype or "").startswith(COMPRESSIBLE)
     if request.endpoint == "static":
-        path = Path(current_app.static_folder) / (request.view_args or {}).get("filename", "")
-        try:
-            stamp = (str(path), path.stat().st_mtime)
-        except OSError:
-            return response
-        kept: dict[tuple[str, float], bytes] = current_app.extensions.setdefault("scorekeeper_static_gzip", {})
-        data = kept.get(stamp)
-        if data is None:
-            data = kept[stamp] = gzip.compress(path.read_bytes(), 9, mtime=0)
-        response.direct_passthrough = False
-    else:
-        if response.direct_passthrough or response.is_streamed:
-            return response
-        body = response.get_data()
-        if len(body) < MIN_SIZE:
-            return response
-        data = gzip.compress(body, 6, mtime=0)
-    response.set_data(data)
+        return staticfiles.finish(response, gzipped)
+    if not gzipped or request.method == "HEAD" or response.direct_passthrough or response.is_streamed:
+        return response
+    body = response.get_data()
+    if len(body) < MIN_SIZE:
+        return response
+    response.set_data(gzip.compress(body, 6, mtime=0))
     response.headers["Content-Encoding"] = "gzip"
     vary = response.headers.get("Vary")
     response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"

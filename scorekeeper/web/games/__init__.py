@@ -29,6 +29,7 @@ bp = Blueprint("games", __name__)
 # (rule, view, methods): the endpoint is the view's name
 ROUTES = [
     ("/sw.js", appfiles.service_worker, ["GET"]),
+    ("/hand.js", appfiles.hand_script, ["GET"]),
     ("/manifest.webmanifest", appfiles.manifest, ["GET"]),
     ("/prefs", appfiles.prefs, ["GET"]),
     ("/offline", appfiles.offline, ["GET"]),

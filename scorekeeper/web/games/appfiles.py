@@ -11,7 +11,7 @@ from flask import (
     send_from_directory,
 )
 
-from scorekeeper.web import i18n
+from scorekeeper.web import i18n, staticfiles
 from scorekeeper.web.redirects import safe_path
 
 
@@ -20,6 +20,11 @@ def service_worker():
     response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript", max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def hand_script():
+    """The hand form's modules (static/hand/) in one file, as the pages load them."""
+    return staticfiles.hand_script()
 
 
 def manifest():
