@@ -46,77 +46,69 @@ def _part(n: int, part: str, label: str, explanation: str, kind: str, default: A
     )
 
 
+# Each own kind's parts: (part, label, explanation, kind, default, low, high)
+PARTS = (
+    (
+        "kind",
+        N_("Own kind %(count)s"),
+        N_("A kind of canasta, a special hand or an opening tier."),
+        CHOICE,
+        "none",
+        None,
+        None,
+    ),
+    ("name", N_("Own kind %(count)s: name"), N_("What the score pad and the sheet call it."), TEXT, "", 0, MOST_TEXT),
+    (
+        "points",
+        N_("Own kind %(count)s: points"),
+        N_("A canasta's bonus, what a special hand scores, or an opening tier's minimum."),
+        POINTS,
+        0,
+        0,
+        MOST_POINTS,
+    ),
+    (
+        "cards",
+        N_("Own kind %(count)s: cards a canasta takes"),
+        N_("A kind of canasta: the fewest cards it holds."),
+        COUNT,
+        7,
+        7,
+        MOST_CARDS,
+    ),
+    (
+        "wild",
+        N_("Own kind %(count)s: a canasta of wild cards only"),
+        N_("A kind of canasta: yes when it holds only jokers and 2s."),
+        YES_NO,
+        False,
+        None,
+        None,
+    ),
+    (
+        "goes_out",
+        N_("Own kind %(count)s: counts for going out"),
+        N_("A kind of canasta: whether it is one of the canastas going out needs."),
+        YES_NO,
+        True,
+        None,
+        None,
+    ),
+    (
+        "from",
+        N_("Own kind %(count)s: a tier from a total of"),
+        N_("An opening tier: the total at the start of a hand from which its minimum applies."),
+        POINTS,
+        0,
+        0,
+        MOST_TARGET,
+    ),
+)
+
+
 def own_values() -> list[Value]:
     """The parts of each own kind, in the order the page shows them."""
-    values = []
-    for n in range(1, OWN_SLOTS + 1):
-        values += [
-            _part(
-                n,
-                "kind",
-                N_("Own kind %(count)s"),
-                N_("A kind of canasta, a special hand or an opening tier."),
-                CHOICE,
-                "none",
-            ),
-            _part(
-                n,
-                "name",
-                N_("Own kind %(count)s: name"),
-                N_("What the score pad and the sheet call it."),
-                TEXT,
-                "",
-                0,
-                MOST_TEXT,
-            ),
-            _part(
-                n,
-                "points",
-                N_("Own kind %(count)s: points"),
-                N_("A canasta's bonus, what a special hand scores, or an opening tier's minimum."),
-                POINTS,
-                0,
-                0,
-                MOST_POINTS,
-            ),
-            _part(
-                n,
-                "cards",
-                N_("Own kind %(count)s: cards a canasta takes"),
-                N_("A kind of canasta: the fewest cards it holds."),
-                COUNT,
-                7,
-                7,
-                MOST_CARDS,
-            ),
-            _part(
-                n,
-                "wild",
-                N_("Own kind %(count)s: a canasta of wild cards only"),
-                N_("A kind of canasta: yes when it holds only jokers and 2s."),
-                YES_NO,
-                False,
-            ),
-            _part(
-                n,
-                "goes_out",
-                N_("Own kind %(count)s: counts for going out"),
-                N_("A kind of canasta: whether it is one of the canastas going out needs."),
-                YES_NO,
-                True,
-            ),
-            _part(
-                n,
-                "from",
-                N_("Own kind %(count)s: a tier from a total of"),
-                N_("An opening tier: the total at the start of a hand from which its minimum applies."),
-                POINTS,
-                0,
-                0,
-                MOST_TARGET,
-            ),
-        ]
-    return values
+    return [_part(n, *part) for n in range(1, OWN_SLOTS + 1) for part in PARTS]
 
 
 DEFAULTS = {value.name: value.default for value in own_values()}
