@@ -215,8 +215,13 @@ def complete_game(client) -> int:
     """A complete Game of the Austrian rulebook to 1000, as docs/api.md's example of GET /api/matches/<id>
     plays it: Partie 1 and 2 won, Partie 3 started; the id of its first Partie."""
     url = "/games/new/austrian"
-    data = {"csrf_token": csrf_token(client, url), "layout": "4", "first_dealer": "0", "target": "1000",
-            "complete_game": "y"}  # fmt: skip
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "layout": "4",
+        "first_dealer": "0",
+        "target": "1000",
+        "complete_game": "y",
+    }
     data |= {f"players-{i}": name for i, name in enumerate(["Nord", "Ost", "Sued", "West"])}
     response = client.post(url, data=data)
     assert response.status_code == 302

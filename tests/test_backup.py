@@ -521,14 +521,31 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
         for pid, name in enumerate(["Anna", "Bert", "Player 3", "Spieler 4"], start=1)
     ]
     game = {
-        "id": 1, "variant": "classic", "layout": "4", "target": None, "first_dealer": 0,
-        "created_at": "2025-01-01T20:00:00+00:00", "updated_at": "2025-01-01T20:00:00+00:00",
-        "evening_id": None, "match_id": None, "partie": None, "settings": {}, "reopened": False,
+        "id": 1,
+        "variant": "classic",
+        "layout": "4",
+        "target": None,
+        "first_dealer": 0,
+        "created_at": "2025-01-01T20:00:00+00:00",
+        "updated_at": "2025-01-01T20:00:00+00:00",
+        "evening_id": None,
+        "match_id": None,
+        "partie": None,
+        "settings": {},
+        "reopened": False,
         "seats": [1, 2, 3, 4],
-        "hands": [{"id": 1, "sides": [{"melded_points": 100}, {"melded_points": 80}], "stock_out": True,
-                   "lone": None, "created_at": "2025-01-01T20:10:00+00:00",
-                   "updated_at": "2025-01-01T20:10:00+00:00", "deleted_at": None}],
-    }  # fmt: skip
+        "hands": [
+            {
+                "id": 1,
+                "sides": [{"melded_points": 100}, {"melded_points": 80}],
+                "stock_out": True,
+                "lone": None,
+                "created_at": "2025-01-01T20:10:00+00:00",
+                "updated_at": "2025-01-01T20:10:00+00:00",
+                "deleted_at": None,
+            }
+        ],
+    }
     old = {"format": "canasta-scorekeeper", "version": 1, "players": players, "evenings": [], "games": [game]}
     fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v1.sqlite")})
     response = _post_import(fresh.test_client(), json.dumps(old).encode())

@@ -92,9 +92,7 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
         ("+80", "0"),
     ]
     first = _log(client, game_id)[1]  # "hand added": version 1
-    change_id = next(
-        c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added"
-    ).id  # fmt: skip
+    change_id = next(c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added").id
     token = csrf_token(client, f"/games/{game_id}/hands/{hand_id}/history")
     response = client.post(f"/games/{game_id}/hands/{hand_id}/history/{change_id}", data={"csrf_token": token})
     assert response.status_code == 302

@@ -722,8 +722,16 @@ def test_hand_json_values_are_json_numbers_and_stored_as_the_form_stores_them(wo
     before = world.snapshot()
     response = world.client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": world.token})
     named = {(e["side"], e["field"]) for e in json_errors(response, 422)}
-    assert named == {(0, "melded_points"), (0, "hand_points"), (0, "red_threes"), (0, "mixed_canastas"),
-                     (0, "went_out"), (1, "melded_points"), (1, "hand_cards.low"), (1, "went_out")}  # fmt: skip
+    assert named == {
+        (0, "melded_points"),
+        (0, "hand_points"),
+        (0, "red_threes"),
+        (0, "mixed_canastas"),
+        (0, "went_out"),
+        (1, "melded_points"),
+        (1, "hand_cards.low"),
+        (1, "went_out"),
+    }
     assert world.snapshot() == before
     body["sides"] = [
         {"melded_points": 90, "hand_points": 10, "red_threes": 1, "mixed_canastas": None, "went_out": None},
@@ -1088,9 +1096,18 @@ def test_check_in_and_replace_forms(world, present, walk_ins, version, unit, slo
     checkin["someone_new"] = someone_new
     for url, data in (
         (f"/tournaments/{listed}/checkin", checkin),
-        (f"/tournaments/{drawn}/replace", {"csrf_token": world.token, "version": version, "unit": unit,
-                                           "slot": slot, "name": name, "someone_new": someone_new}),
-    ):  # fmt: skip
+        (
+            f"/tournaments/{drawn}/replace",
+            {
+                "csrf_token": world.token,
+                "version": version,
+                "unit": unit,
+                "slot": slot,
+                "name": name,
+                "someone_new": someone_new,
+            },
+        ),
+    ):
         response = no_server_error(world.client.post(url, data=data))
         if response.status_code == 302:
             follow(world, response)

@@ -87,9 +87,18 @@ def _old_archive(path) -> None:
     for game_id, seats in seatings.items():
         names = [db["players"].get(pid)["name"] for pid in seats]
         db["games"].insert(
-            {"id": game_id, "variant": "classic", "players": json.dumps(names), "first_dealer": 0,
-             "created_at": now, "updated_at": now, "settings": "{}", "evening_id": 1, "target": 500}
-        )  # fmt: skip
+            {
+                "id": game_id,
+                "variant": "classic",
+                "players": json.dumps(names),
+                "first_dealer": 0,
+                "created_at": now,
+                "updated_at": now,
+                "settings": "{}",
+                "evening_id": 1,
+                "target": 500,
+            }
+        )
         for seat, pid in enumerate(seats):
             db["game_seats"].insert({"game_id": game_id, "seat": seat, "player_id": pid})
         win = [{"melded_points": 300, "natural_canastas": 1, "went_out": "normal"}, {"melded_points": 100}]

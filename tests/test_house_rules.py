@@ -49,8 +49,16 @@ def test_the_page_shows_each_default_and_keeps_the_rules(client):
     assert "changed-mark" not in page  # nothing changed yet
     house_id = thursday(client)
     listed = client.get("/api/variants").get_json()["house_rules"]
-    assert listed == [{"id": house_id, "name": "Thursday rules", "base": "classic", "layout": "4",
-                       "changes": {"canasta_natural": 600, "going_out_bonus": 300}, "version": 0}]  # fmt: skip
+    assert listed == [
+        {
+            "id": house_id,
+            "name": "Thursday rules",
+            "base": "classic",
+            "layout": "4",
+            "changes": {"canasta_natural": 600, "going_out_bonus": 300},
+            "version": 0,
+        }
+    ]
     again = client.get(f"/house-rules/{house_id}").text
     assert again.count('class="changed-mark"') == 2  # the two changed values are marked
 
@@ -112,8 +120,12 @@ def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):
     house_id = thursday(client)
     assert "Thursday rules" in client.get("/games/new").text  # offered beside the built-in ones
     game_id = start_game(client, variant=f"house-{house_id}")
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
-              side_fields(1, melded=80, hand=0))  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+        side_fields(1, melded=80, hand=0),
+    )
     game = client.get(f"/api/games/{game_id}").get_json()
     assert game["totals"] == [950, 80] and game["house_rules"] == house_id
     assert game["values"] == {"canasta_natural": 600, "going_out_bonus": 300}
@@ -155,16 +167,23 @@ def test_statistics_filter_by_the_tables_own_rules(client):
 def test_export_and_import_keep_the_tables_own_rules(client, tmp_path):
     house_id = thursday(client)
     game_id = start_game(client, variant=f"house-{house_id}")
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
-              side_fields(1, melded=80, hand=0))  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+        side_fields(1, melded=80, hand=0),
+    )
     exported = client.get("/export.json").data
     data = json.loads(exported)
     assert data["house_rules"][0]["changes"] == {"canasta_natural": 600, "going_out_bonus": 300}
     fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     other = fresh.test_client()
-    response = other.post("/import", data={"csrf_token": csrf_token(other, "/export"),
-                                           "file": (io.BytesIO(exported), "archive.json")},
-                          content_type="multipart/form-data", follow_redirects=True)  # fmt: skip
+    response = other.post(
+        "/import",
+        data={"csrf_token": csrf_token(other, "/export"), "file": (io.BytesIO(exported), "archive.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert response.status_code == 200, response.text
     again = json.loads(other.get("/export.json").data)
     for key in ("house_rules", "games", "players"):

@@ -36,9 +36,16 @@ def _club_night(app, round_end="minutes", **fields):
     with app.app_context():
         db = get_db()
         made = tournaments.create(
-            db, name="Club night", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT],
-            round_end=round_end, phone=PHONE, **fields,
-        )  # fmt: skip
+            db,
+            name="Club night",
+            fmt="final",
+            variant="classic",
+            layout="4",
+            entrants=[(n,) for n in EIGHT],
+            round_end=round_end,
+            phone=PHONE,
+            **fields,
+        )
         assert made.status == SAVED, made
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
@@ -194,9 +201,15 @@ def test_the_form_and_the_import_read_the_same_limits(app):
 def test_the_form_refuses_what_the_import_refuses_in_the_reader_s_language(client, language, fields, message):
     client.get(f"/prefs?lang={language}&next=/")
     data = {
-        "csrf_token": csrf_token(client, "/tournaments/new"), "name": "Club night", "format": "final",
-        "rules": "classic", "round_end": "target", "entrants": "\n".join(EIGHT), "season_points": "10, 8, 6", **fields,
-    }  # fmt: skip
+        "csrf_token": csrf_token(client, "/tournaments/new"),
+        "name": "Club night",
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": "\n".join(EIGHT),
+        "season_points": "10, 8, 6",
+        **fields,
+    }
     response = client.post("/tournaments/new", data=data)
     assert response.status_code == 422 and message in html.unescape(response.text)
     assert client.get("/api/tournaments").get_json() == []  # nothing kept
@@ -205,10 +218,18 @@ def test_the_form_refuses_what_the_import_refuses_in_the_reader_s_language(clien
 def _pages(client, tid, game_id):
     """Every page and answer of the tournament and its table (and a hand saved there): status codes."""
     urls = [
-        f"/tournaments/{tid}", f"/tournaments/{tid}/standings", f"/tournaments/{tid}/standings/version",
-        f"/tournaments/{tid}/tables/1", f"/tournaments/{tid}/grid", f"/api/tournaments/{tid}", "/api/tournaments",
-        f"/games/{game_id}", f"/api/games/{game_id}", f"/tournaments/{tid}/score-cards", "/tournaments",
-    ]  # fmt: skip
+        f"/tournaments/{tid}",
+        f"/tournaments/{tid}/standings",
+        f"/tournaments/{tid}/standings/version",
+        f"/tournaments/{tid}/tables/1",
+        f"/tournaments/{tid}/grid",
+        f"/api/tournaments/{tid}",
+        "/api/tournaments",
+        f"/games/{game_id}",
+        f"/api/games/{game_id}",
+        f"/tournaments/{tid}/score-cards",
+        "/tournaments",
+    ]
     found = {url: client.get(url).status_code for url in urls}
     hand = post_hand(client, game_id, side_fields(0, melded=50, hand=0), side_fields(1, melded=60, hand=0))
     found["a hand saved"] = hand.status_code
@@ -366,9 +387,13 @@ def test_an_import_refuses_one_person_twice_before_the_draw(app, client, runner,
     """Before the draw (a check-in saved or not): the same rules, the check-in's list too."""
     with app.app_context():
         made = tournaments.create(
-            get_db(), name="Friday", fmt="mitchell", variant="classic", layout="4",
+            get_db(),
+            name="Friday",
+            fmt="mitchell",
+            variant="classic",
+            layout="4",
             entrants=[("Anna", "Bert"), ("Carl", "Dora"), ("Emil", "Fini"), ("Gust", "Hans")],
-        )  # fmt: skip
+        )
         assert made.status == SAVED
     data = _export(app)
 

@@ -359,9 +359,18 @@ def test_the_type_takes_what_the_document_allows():
     document = openapi.document()
     bodies = [
         openapi.SCORE_EXAMPLE,
-        {"variant": "austrian", "layout": "2", "settings": {"hand_canasta_adds": True}, "target": 1500,
-         "totals_before": [0, -10**7], "sides": [{}, {}], "lone": None, "stock_out": None, "values": {}},
-    ]  # fmt: skip
+        {
+            "variant": "austrian",
+            "layout": "2",
+            "settings": {"hand_canasta_adds": True},
+            "target": 1500,
+            "totals_before": [0, -(10**7)],
+            "sides": [{}, {}],
+            "lone": None,
+            "stock_out": None,
+            "values": {},
+        },
+    ]
     for body in bodies:
         assert _problems(document, _schema(document, "post", "/api/score"), body) == []
         assert api_models.refusals(api_models.ScoreRequest, body) == {}

@@ -89,8 +89,13 @@ def test_a_game_in_play_has_no_picture_yet_and_an_unknown_one_none(client):
 
 
 def _evening(client, names=("Anna", "Ben", "Cleo", "Dirk")) -> int:
-    data = {"csrf_token": csrf_token(client, "/evenings/new"), "date": "2026-11-27", "place": "Kitchen",
-            "note": "", "new_players": ", ".join(names)}  # fmt: skip
+    data = {
+        "csrf_token": csrf_token(client, "/evenings/new"),
+        "date": "2026-11-27",
+        "place": "Kitchen",
+        "note": "",
+        "new_players": ", ".join(names),
+    }
     response = client.post("/evenings/new", data=data)
     assert response.status_code == 302, response.text
     return int(response.headers["Location"].rsplit("/", 1)[1])
@@ -150,8 +155,14 @@ def test_without_the_font_files_pillows_own_font_draws_it(monkeypatch, client):
 
 def test_a_locked_phone_is_sent_to_the_password_for_a_picture(tmp_path):
     """The pictures show names: behind the password like the pages they come from."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "lock", "DATABASE": str(tmp_path / "lock.sqlite"),
-                      "PASSWORD_HASH": quick_hash("karo sieben")})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "lock",
+            "DATABASE": str(tmp_path / "lock.sqlite"),
+            "PASSWORD_HASH": quick_hash("karo sieben"),
+        }
+    )
     owner = app.test_client()
     owner.post("/login", data={"csrf_token": csrf_token(owner, "/login"), "password": "karo sieben"})
     game_id = _finished_game(owner)

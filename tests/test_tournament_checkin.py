@@ -140,9 +140,15 @@ def test_the_draw_seats_exactly_those_checked_in(client, app, monkeypatch):
     # checked in, in the list's order: Anna Ben Cid Eve Fay Hal Jan Max; the lot over 8 with seed 7
     assert core.draw(8, 7) == [6, 7, 2, 4, 0, 3, 1, 5]
     expected = [
-        ("1.1", "Jan"), ("1.2", "Max"), ("1.3", "Cid"), ("1.4", "Fay"),
-        ("2.1", "Anna"), ("2.2", "Eve"), ("2.3", "Ben"), ("2.4", "Hal"),
-    ]  # fmt: skip
+        ("1.1", "Jan"),
+        ("1.2", "Max"),
+        ("1.3", "Cid"),
+        ("1.4", "Fay"),
+        ("2.1", "Anna"),
+        ("2.2", "Eve"),
+        ("2.3", "Ben"),
+        ("2.4", "Hal"),
+    ]
     page = client.get(f"/tournaments/{tid}").text
     assert seats(page) == expected
     assert log_lines(page)[0] == "Seats drawn by lot; left out (not checked in): Dee, Gus, Ida, Kai, Lea"

@@ -91,10 +91,15 @@ def test_the_choice_is_off_by_default_and_kept_by_the_form(client, app):
     edit = client.get(f"/tournaments/{tid}/edit").text
     assert 'name="confirm_hands" value="y" checked' in edit
     data = {
-        "csrf_token": csrf_token(client, f"/tournaments/{tid}/edit"), "version": "0", "name": "Club night",
-        "format": "final", "rules": "classic", "round_end": "target", "entrants": edit.split('id="entrants"')[1]
-        .split(">", 1)[1].split("</textarea>")[0], "season_points": "10, 8, 6, 5, 4, 3, 2, 1",
-    }  # fmt: skip
+        "csrf_token": csrf_token(client, f"/tournaments/{tid}/edit"),
+        "version": "0",
+        "name": "Club night",
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": edit.split('id="entrants"')[1].split(">", 1)[1].split("</textarea>")[0],
+        "season_points": "10, 8, 6, 5, 4, 3, 2, 1",
+    }
     assert client.post(f"/tournaments/{tid}/edit", data=data).status_code == 302  # the box left unticked
     with app.app_context():
         assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is False
@@ -260,9 +265,13 @@ def test_forged_confirmations_are_refused(client, app):
 
 def test_a_locked_phone_and_a_post_without_its_form_token_confirm_nothing(tmp_path):
     app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "locked.sqlite"),
-         "PASSWORD_HASH": quick_hash("karo sieben")}
-    )  # fmt: skip
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE": str(tmp_path / "locked.sqlite"),
+            "PASSWORD_HASH": quick_hash("karo sieben"),
+        }
+    )
     owner = app.test_client()
     token = csrf_token(owner, "/login")
     assert owner.post("/login", data={"csrf_token": token, "password": "karo sieben"}).status_code == 302

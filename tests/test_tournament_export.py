@@ -25,9 +25,14 @@ def _club_night(app):
     with app.app_context():
         db = get_db()
         made = tournaments.create(
-            db, name="Club night", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT],
+            db,
+            name="Club night",
+            fmt="final",
+            variant="classic",
+            layout="4",
+            entrants=[(n,) for n in EIGHT],
             phone=PHONE,
-        )  # fmt: skip
+        )
         assert made.status == SAVED, made
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED

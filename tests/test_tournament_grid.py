@@ -37,12 +37,27 @@ def at(m: float) -> datetime:
 
 def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> core.Tournament:
     values = dict(
-        id=1, name="Club night", format=fmt, variant="classic", layout=None, settings={}, house_rules_id=None,
-        target=5000, round_end=round_end, round_hands=None, round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS, entrants=tuple(tuple(e) for e in entrants), seed=7,
-        drawn_at="2026-11-26T18:50:00", closed_at=None, evening_id=1, version=1, created_at="2026-11-26T18:00:00",
+        id=1,
+        name="Club night",
+        format=fmt,
+        variant="classic",
+        layout=None,
+        settings={},
+        house_rules_id=None,
+        target=5000,
+        round_end=round_end,
+        round_hands=None,
+        round_minutes=None,
+        season_points=core.DEFAULT_SEASON_POINTS,
+        entrants=tuple(tuple(e) for e in entrants),
+        seed=7,
+        drawn_at="2026-11-26T18:50:00",
+        closed_at=None,
+        evening_id=1,
+        version=1,
+        created_at="2026-11-26T18:00:00",
         draw_order=tuple(range(len(entrants))),
-    )  # fmt: skip
+    )
     values.update(fields)
     return core.Tournament(**values)
 
@@ -52,9 +67,17 @@ def played(t, number: int, table: int, saved=(), totals=(0, 0), finished=False, 
     seating = next(x for x in core.round_plan(t, number)[0] if x.table == table)
     ids = tuple(ids or range(1, len(saved) + 1))
     return core.TableState(
-        number, table, 100 * number + table, seating.units, seating.seats, totals, tuple(at(m) for m in saved),
-        finished, hand_ids=ids, ended_by=ids[-1] if finished else None,
-    )  # fmt: skip
+        number,
+        table,
+        100 * number + table,
+        seating.units,
+        seating.seats,
+        totals,
+        tuple(at(m) for m in saved),
+        finished,
+        hand_ids=ids,
+        ended_by=ids[-1] if finished else None,
+    )
 
 
 def view(g: grids.Grid) -> list[list[tuple]]:

@@ -26,8 +26,13 @@ def _games(app, tid) -> list:
 def test_thirteen_fourteen_fifteen_players_sit_without_a_reserve(client, app):
     """13 players: tables of 4, 4, 5; 14: 4, 4, 6; 15: 4, 5, 6 — each game with its size's rule set."""
     for count, sizes in ((13, [4, 4, 5]), (14, [4, 4, 6]), (15, [4, 5, 6])):
-        tid = started(client, name=f"Night of {count}", entrants="\n".join(NAMES[:count]), rules_5="austrian:5",
-                      rules_6="six-3x2:6-pairs")  # fmt: skip
+        tid = started(
+            client,
+            name=f"Night of {count}",
+            entrants="\n".join(NAMES[:count]),
+            rules_5="austrian:5",
+            rules_6="six-3x2:6-pairs",
+        )
         games = _games(app, tid)
         assert [len(g.players) for g in games] == sizes, count
         variants = [(g.variant, g.layout) for g in games]

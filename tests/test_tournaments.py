@@ -388,11 +388,22 @@ def test_an_archive_from_before_the_kept_columns_is_brought_up_to_date(tmp_path)
     path = tmp_path / "older.sqlite"
     db = Database(path)
     dbmod.migrations.apply(db, stop_before="m018_tournament_kept")
-    db["tournaments"].insert({
-        "id": 1, "name": "Older", "format": "final", "variant": "classic", "layout": "4", "settings": "{}",
-        "round_end": "target", "season_points": "[10, 8]", "entrants": '[["A"], ["B"], ["C"], ["D"]]',
-        "version": 0, "created_at": "2026-11-26T08:00:00+00:00", "updated_at": "2026-11-26T08:00:00+00:00",
-    })  # fmt: skip
+    db["tournaments"].insert(
+        {
+            "id": 1,
+            "name": "Older",
+            "format": "final",
+            "variant": "classic",
+            "layout": "4",
+            "settings": "{}",
+            "round_end": "target",
+            "season_points": "[10, 8]",
+            "entrants": '[["A"], ["B"], ["C"], ["D"]]',
+            "version": 0,
+            "created_at": "2026-11-26T08:00:00+00:00",
+            "updated_at": "2026-11-26T08:00:00+00:00",
+        }
+    )
     db.close()
     client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path)}).test_client()
     assert "Older" in client.get("/tournaments").text

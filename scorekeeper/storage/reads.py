@@ -286,7 +286,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
             json.loads(r[8]) if r[8] else None,
             bool(r[5]),
             r[9],
-        )  # fmt: skip
+        )
         for r in rows
     ]
 
@@ -346,10 +346,20 @@ def house_changes(db: Database, house_id: int) -> list[Change]:
         [house_id],
     ).fetchall()
     return [
-        Change(r[0], r[1], r[2], r[3], r[4], r[5] or (f"phone {r[4]}" if r[4] else ""), r[6],
-               json.loads(r[7]) if r[7] else None, json.loads(r[8]) if r[8] else None, bool(r[5]))
+        Change(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5] or (f"phone {r[4]}" if r[4] else ""),
+            r[6],
+            json.loads(r[7]) if r[7] else None,
+            json.loads(r[8]) if r[8] else None,
+            bool(r[5]),
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def _house_of(row: tuple) -> HouseRules:

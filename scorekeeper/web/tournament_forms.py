@@ -151,9 +151,11 @@ class TournamentForm(FlaskForm):
             value, layout = chosen[0].rsplit(":", 1)
             own = chosen[3]
             out[size] = {
-                "variant": own.base if own else value, "layout": layout, "house_rules_id": own.id if own else None,
+                "variant": own.base if own else value,
+                "layout": layout,
+                "house_rules_id": own.id if own else None,
                 "settings": dict(own.changes) if own else {},
-            }  # fmt: skip
+            }
         return out
 
     def entrant_list(self) -> list[tuple[str, ...]]:
