@@ -9,6 +9,7 @@ from werkzeug.security import generate_password_hash
 
 from scorekeeper.core import clock
 from scorekeeper.server import headfirst
+from scorekeeper.storage import restore, transaction
 from scorekeeper.web import limits
 from tests.conftest import csrf_token
 
@@ -232,3 +233,9 @@ def complete_game(client) -> int:
     post_hand(client, second, side_fields(0, melded=200), side_fields(1, went_out="normal", mixed=1, melded=600))
     client.post(f"/matches/{first}/next", data={"csrf_token": token})
     return first
+
+
+def wipe(db):
+    """Delete everything in the archive, the kept statistics included (the schema stays)."""
+    with transaction.write(db):
+        restore.clear(db)

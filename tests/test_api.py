@@ -469,10 +469,10 @@ def test_match_api_404_for_a_game_that_is_no_complete_game(client):
 
 
 def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
-    from scorekeeper import create_app
+    from tests.conftest import make_app
     from tests.test_access import LOCKED, _unlock
 
-    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
+    app = make_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
     phone = app.test_client()
     _unlock(phone)
     first = complete_game(phone)

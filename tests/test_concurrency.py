@@ -14,10 +14,10 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import games as game_store
 from scorekeeper.storage import reads
+from tests.conftest import make_app
 from tests.helpers import served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
@@ -65,7 +65,7 @@ class Phone:
 @pytest.fixture
 def server(tmp_path):
     """The app on waitress with 8 threads on a free port; yields (base URL, app)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     with served(app) as port:
         yield f"http://127.0.0.1:{port}", app
 

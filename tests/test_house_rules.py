@@ -11,12 +11,11 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import variants
 from scorekeeper.services import house_rules as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, side_fields, start_game
 
 
@@ -176,7 +175,7 @@ def test_export_and_import_keep_the_tables_own_rules(client, tmp_path):
     exported = client.get("/export.json").data
     data = json.loads(exported)
     assert data["house_rules"][0]["changes"] == {"canasta_natural": 600, "going_out_bonus": 300}
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     other = fresh.test_client()
     response = other.post(
         "/import",

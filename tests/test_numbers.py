@@ -19,9 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app
 from scorekeeper.core import numbers
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import as_the_form_posts, new_evening, post_hand, quick_hash, side_fields, start_game
 from tests.test_house_rules import form_of, keep
 from tests.test_tournaments import EIGHT, act, create
@@ -119,7 +118,7 @@ def test_a_house_rule_set_in_the_address_is_read_by_the_rule_or_not_found(client
 
 
 def test_a_locked_phone_asking_for_rules_of_odd_digits_is_told_not_found(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite"), "PASSWORD_HASH": quick_hash("x")}
     )
     client = app.test_client()

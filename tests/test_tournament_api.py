@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import games
 from scorekeeper.services import tournaments as service
@@ -16,6 +15,7 @@ from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import openapi
+from tests.conftest import make_app
 from tests.test_access import LOCKED
 from tests.test_openapi import _field_table, _problems, _schema, doc_examples
 
@@ -169,7 +169,7 @@ def test_an_unknown_tournament_is_a_404_with_the_errors_shape(client):
 
 
 def test_with_a_password_the_tournaments_are_not_shown_to_a_phone_without_it(tmp_path):
-    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "locked.sqlite")})
+    app = make_app({**LOCKED, "DATABASE": str(tmp_path / "locked.sqlite")})
     tid, _game = _pairs_night(app)
     stranger = app.test_client()
     for url in ("/api/tournaments", f"/api/tournaments/{tid}"):

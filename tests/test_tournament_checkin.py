@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
+from tests.conftest import make_app
 from tests.helpers import csrf_token, quick_hash, start_game
 from tests.test_tournaments import _rooms_on_a_server, act, create, state
 
@@ -398,7 +398,7 @@ def test_before_the_draw_there_is_no_seat_to_give(client, app):
 
 
 def test_a_locked_phone_or_a_form_without_its_token_changes_nothing(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("rd")}
     )
     owner = app.test_client()

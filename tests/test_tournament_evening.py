@@ -19,9 +19,9 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
+from tests.conftest import make_app
 from tests.helpers import as_the_form_posts, served, side_fields
 
 NAMES = "Anna Ben Clara Dieter Emma Frank Gisela Heinz Ingrid Jürgen Karin Lothar Maria Norbert Olga".split()
@@ -69,7 +69,7 @@ class Phone:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("evening")
-    app = create_app({"TESTING": True, "SECRET_KEY": "evening", "DATABASE": str(folder / "e.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "evening", "DATABASE": str(folder / "e.sqlite")})
     with served(app) as port:
         yield f"http://127.0.0.1:{port}", app
 

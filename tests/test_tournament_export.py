@@ -7,13 +7,13 @@ import html
 import io
 import json
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import games, tournaments
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import restore, tournament_reads
+from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
+from tests.helpers import wipe
 
 EIGHT = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fini", "Gust", "Hans"]
 PHONE = "the-organisers-phone"  # a phone token: the log keeps the phone's id
@@ -62,7 +62,7 @@ def _without_time(data):
 
 def _fresh(tmp_path, name="fresh"):
     """A new app on an empty archive."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")})
+    return make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")})
 
 
 def _import(app, data):
@@ -170,7 +170,7 @@ def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, r
     assert _standings(app, tournament_id) == standings
     with app.app_context():
         db = get_db()
-        restore.wipe(db)
+        wipe(db)
         for table in ("tournaments", "tournament_rounds", "tournament_games", "tournament_log"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 

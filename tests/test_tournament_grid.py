@@ -18,12 +18,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.tournaments import grid as grids
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, win_hand
 from tests.test_tournaments import act, create, small_hand, started, state, table_game
 
@@ -291,7 +290,7 @@ def test_unknown_tournaments_and_games_of_another_are_not_found(client, app):
 
 
 def test_a_locked_phone_sees_no_grid(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("pw")}
     )
     owner = app.test_client()
@@ -376,7 +375,7 @@ def test_the_organisers_mark_survives_an_export_and_a_doctored_one_is_refused(cl
     assert [(c["action"], c["entered_by"]) for c in marked] == [("hand added", "organiser")]
 
     def imported(doc, name):
-        fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / name)}).test_client()
+        fresh = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / name)}).test_client()
         token = csrf_token(fresh, "/evenings/new")
         body = {"csrf_token": token, "file": (io.BytesIO(json.dumps(doc).encode()), "archive.json")}
         return fresh, fresh.post("/import", data=body, content_type="multipart/form-data")
