@@ -119,11 +119,6 @@ def match_games(db: Database, match_id: int) -> list[Game]:
     return [game_from_row(row) for row in db["games"].rows_where("match_id = ?", [match_id], order_by="partie")]
 
 
-def list_games(db: Database, limit: int = 50) -> list[Game]:
-    """The most recent games first."""
-    return [game_from_row(row) for row in db["games"].rows_where(order_by="id desc", limit=limit)]
-
-
 def hands(db: Database, game_id: int) -> list[Hand]:
     """The game's hands in the order they were played (deleted ones left out)."""
     rows = db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id")

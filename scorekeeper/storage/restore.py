@@ -12,7 +12,6 @@ from sqlite_utils import Database
 
 from scorekeeper.storage import changes, results, tournaments
 from scorekeeper.storage.backup import GAME_COLUMNS, TOURNAMENT_COLUMNS, TOURNAMENT_JSON
-from scorekeeper.storage.transaction import write
 
 # Every table an export fills or that is derived from them, children first (foreign keys: a
 # tournament's rounds and tables refer to it); the kept statistics (player_totals, pair_totals) have
@@ -50,12 +49,6 @@ def clear(db: Database) -> None:
     changes.erase_change_log(db)
     for table in _TABLES:
         db.execute(f"delete from {table}")
-
-
-def wipe(db: Database) -> None:
-    """Delete everything, the kept statistics included (the schema stays)."""
-    with write(db):
-        clear(db)
 
 
 def load(db: Database, data: dict[str, Any], progress=None) -> None:

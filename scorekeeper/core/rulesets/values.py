@@ -21,7 +21,6 @@ from scorekeeper.core.rulesets.model import (
     CARD_GROUPS,
     RED_THREE_RULES,
     CanastaKind,
-    OpeningRow,
     RedThreeSign,
     RuleSet,
     Setting,
@@ -451,12 +450,3 @@ def _table_problems(base: RuleSet, values: Mapping[str, Any]) -> dict[str, tuple
     if all(values[f"card_{key}"] == 0 for key, _ in CARD_GROUPS):
         found["card_jokers"] = (N_("At least one card must count."), {})
     return found
-
-
-def opening_row_of(rules: RuleSet, name: str) -> OpeningRow | None:
-    """The opening row a value names (``opening_3`` or ``opening_3_from``), for the reference page."""
-    parts = name.split("_")
-    if parts[0] != "opening" or not parts[1].isdigit():
-        return None
-    index = int(parts[1]) - 1
-    return rules.opening_minimums[index] if index < len(rules.opening_minimums) else None
