@@ -466,9 +466,10 @@ def measure_growth(tmp: Path, threads: int) -> dict:
     big = serving.start_scorekeeper(big_dir, big_port, threads, log=tmp / "growth-big.log")
     try:
         by_hand = asyncio.run(
-            timed_saves(small_port, interleave({"hands 1–5": games[0], "hands 26–30": games[25],
-                                                "hands 36–40": games[35]}))
-        )  # fmt: skip
+            timed_saves(
+                small_port, interleave({"hands 1–5": games[0], "hands 26–30": games[25], "hands 36–40": games[35]})
+            )
+        )
         fresh = prepare_more(small_dir / "scorekeeper.sqlite")
         by_archive = asyncio.run(
             timed_pairs({"empty": small_port, "club": big_port}, {"empty": fresh, "club": big_games})

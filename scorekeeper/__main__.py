@@ -167,7 +167,7 @@ def main() -> None:
     # a service manager stops programs with SIGTERM: the same clean end as Ctrl+C, with the requests
     # in flight answered, then the database checkpointed and closed (no -wal file left behind)
     stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.set())
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: stopping.set())
     stopped = []
 
     def stop_https() -> None:

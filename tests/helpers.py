@@ -9,6 +9,7 @@ from werkzeug.security import generate_password_hash
 
 from scorekeeper.core import clock
 from scorekeeper.server import headfirst
+from scorekeeper.storage import restore, transaction
 from scorekeeper.web import limits
 from tests.conftest import csrf_token
 
@@ -215,8 +216,13 @@ def complete_game(client) -> int:
     """A complete Game of the Austrian rulebook to 1000, as docs/api.md's example of GET /api/matches/<id>
     plays it: Partie 1 and 2 won, Partie 3 started; the id of its first Partie."""
     url = "/games/new/austrian"
-    data = {"csrf_token": csrf_token(client, url), "layout": "4", "first_dealer": "0", "target": "1000",
-            "complete_game": "y"}  # fmt: skip
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "layout": "4",
+        "first_dealer": "0",
+        "target": "1000",
+        "complete_game": "y",
+    }
     data |= {f"players-{i}": name for i, name in enumerate(["Nord", "Ost", "Sued", "West"])}
     response = client.post(url, data=data)
     assert response.status_code == 302
@@ -245,3 +251,9 @@ def saved_hand(db, game_id, sides, stock_out=False, lone=None, **options) -> int
     verdict = game_service.add_hand(db, game_id, sides, stock_out, lone, **options)
     assert verdict.ok, verdict
     return verdict.id
+
+
+def wipe(db):
+    """Delete everything in the archive, the kept statistics included (the schema stays)."""
+    with transaction.write(db):
+        restore.clear(db)

@@ -9,11 +9,10 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.network import addresses
 from scorekeeper.web import access
 from scorekeeper.web.redirects import safe_path
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, side_fields, start_game, totals
 
 LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": quick_hash("rote drei")}
@@ -21,7 +20,7 @@ LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": quick_hash("ro
 
 @pytest.fixture
 def locked_app(tmp_path):
-    return create_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
+    return make_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
 
 
 def _unlock(client, password="rote drei", next_url="/"):
@@ -135,13 +134,13 @@ def test_a_read_only_link_follows_the_game_and_changes_nothing(locked_app):
 def test_set_password_command_writes_a_hash_to_the_instance_config(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     (tmp_path / "config.py").write_text("SOMETHING = 1\nPASSWORD = 'old'\n")
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite")})
     result = app.test_cli_runner().invoke(args=["set-password", "--password", "karo"])
     assert result.exit_code == 0, result.output
     config = (tmp_path / "config.py").read_text()
     assert "SOMETHING = 1" in config and "'old'" not in config and "karo" not in config
     assert "PASSWORD_HASH = " in config
-    fresh = create_app(None)
+    fresh = make_app(None)
     assert access.password_set(fresh)
 
 
@@ -175,14 +174,14 @@ def test_no_inline_script_in_any_page(client):
 
 def test_no_debug_mode_and_no_default_secret(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
-    app = create_app(None)
+    app = make_app(None)
     assert not app.debug
     key = (tmp_path / "secret_key").read_text().strip()
     assert app.secret_key == key and len(key) >= 64
     assert oct((tmp_path / "secret_key").stat().st_mode)[-3:] == "600"
     other = tmp_path / "other"
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(other))
-    assert create_app(None).secret_key != key  # generated per instance, never a built-in one
+    assert make_app(None).secret_key != key  # generated per instance, never a built-in one
 
 
 def test_the_cached_history_carries_each_phones_own_token(locked_app):
@@ -311,8 +310,8 @@ def test_a_form_sent_while_locked_goes_back_to_its_own_page_only(locked_app):
 
 
 def test_each_app_counts_its_own_wrong_passwords(tmp_path):
-    first = create_app({**LOCKED, "DATABASE": str(tmp_path / "a.sqlite")})
-    second = create_app({**LOCKED, "DATABASE": str(tmp_path / "b.sqlite")})
+    first = make_app({**LOCKED, "DATABASE": str(tmp_path / "a.sqlite")})
+    second = make_app({**LOCKED, "DATABASE": str(tmp_path / "b.sqlite")})
     for _ in range(access.FAILURES_ALLOWED):
         assert _unlock(first.test_client(), "guess").status_code == 403
     assert _unlock(first.test_client(), "guess").status_code == 429
@@ -347,7 +346,7 @@ def test_locking_the_phone_revokes_its_cookie_on_the_server(locked_app, tmp_path
     # kept in the instance (mode 600): a restart does not bring the cookie back
     sessions = tmp_path / "sessions.json"
     assert oct(sessions.stat().st_mode)[-3:] == "600"
-    restarted = create_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
+    restarted = make_app({**LOCKED, "DATABASE": str(tmp_path / "p.sqlite")})
     again = restarted.test_client()
     again.set_cookie("session", copied)
     assert again.get("/export.json").status_code == 401
@@ -359,7 +358,7 @@ def test_locking_the_phone_revokes_its_cookie_on_the_server(locked_app, tmp_path
 def test_a_new_password_revokes_every_phone_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     (tmp_path / "config.py").write_text(f"PASSWORD_HASH = {quick_hash('alt')!r}\n")
-    app = create_app(None)
+    app = make_app(None)
     phone = app.test_client()
     _unlock(phone, "alt")
     assert phone.get("/export.json").status_code == 200
@@ -370,7 +369,7 @@ def test_a_new_password_revokes_every_phone_at_once(tmp_path, monkeypatch):
     thief = app.test_client()
     thief.set_cookie("session", copied)
     assert thief.get("/export.json").status_code == 401  # before the restart already
-    restarted = create_app(None)
+    restarted = make_app(None)
     thief = restarted.test_client()
     thief.set_cookie("session", copied)
     assert thief.get("/export.json").status_code == 401
@@ -386,7 +385,7 @@ def test_a_new_password_holds_at_once_on_the_running_server_and_its_page_cache(t
     the score sheet kept for it in the page cache, and the old password stops working at once."""
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     (tmp_path / "config.py").write_text(f"EXTRA_HOSTS = []\nPASSWORD_HASH = {quick_hash('alt')!r}\n")
-    app = create_app(None)
+    app = make_app(None)
     phone = app.test_client()
     _unlock(phone, "alt")
     game_id = start_game(phone)
@@ -394,7 +393,7 @@ def test_a_new_password_holds_at_once_on_the_running_server_and_its_page_cache(t
         page = phone.get(f"/games/{game_id}")
         assert page.status_code == 200 and "Anna" in page.text
     copied = _cookie(phone)
-    other_process = create_app(None)
+    other_process = make_app(None)
     result = other_process.test_cli_runner().invoke(args=["set-password", "--password", "neu"])
     assert result.exit_code == 0, result.output
     assert "no restart" in result.output
@@ -420,7 +419,7 @@ def test_a_config_file_being_edited_never_opens_the_archive(tmp_path, monkeypatc
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     config = tmp_path / "config.py"
     config.write_text(f"PASSWORD_HASH = {quick_hash('alt')!r}\n")
-    app = create_app(None)
+    app = make_app(None)
     assert app.test_client().get("/history").status_code == 302
     config.write_text("PASSWORD_HASH = 'half")  # an editor saving half a line: not read
     assert app.test_client().get("/history").status_code == 302
@@ -444,7 +443,7 @@ def test_only_this_machines_names_are_answered(client):
 def test_the_owner_adds_names_in_the_instance_config(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     (tmp_path / "config.py").write_text("EXTRA_HOSTS = ['canasta.fritz.box', 'Karten.Example.Org']\n")
-    app = create_app(None)
+    app = make_app(None)
     phone = app.test_client()
     assert phone.get("/", headers={"Host": "canasta.fritz.box:8000"}).status_code == 200
     assert phone.get("/", headers={"Host": "karten.example.org"}).status_code == 200
@@ -456,7 +455,7 @@ def test_the_owner_adds_names_in_the_instance_config(tmp_path, monkeypatch):
 
 def test_the_database_is_private(tmp_path):
     database = tmp_path / "private.sqlite"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(database)})
+    app = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(database)})
     start_game(app.test_client())
     files = [database, tmp_path / "private.sqlite-wal", tmp_path / "private.sqlite-shm"]
     assert files[0].exists() and any(f.exists() for f in files[1:])  # WAL mode: the side files are there
@@ -468,7 +467,7 @@ def test_the_database_is_private(tmp_path):
     for path in (old, tmp_path / "old.sqlite-wal"):
         path.write_bytes(b"")
         path.chmod(0o644)
-    create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(old)})
+    make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(old)})
     assert oct(old.stat().st_mode)[-3:] == "600"
     assert oct((tmp_path / "old.sqlite-wal").stat().st_mode)[-3:] == "600"
 

@@ -3,12 +3,12 @@ a phone without the password keeps the small request-size limit, even on the imp
 
 import io
 
-from scorekeeper import create_app
 from scorekeeper.storage import sessions
+from tests.conftest import make_app
 
 
 def test_a_locked_phone_keeps_the_small_limit(tmp_path):
-    locked = create_app(
+    locked = make_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD": "secret"}
     ).test_client()
     body = b"{}" + b" " * (9 * 1024 * 1024)

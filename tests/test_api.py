@@ -325,8 +325,11 @@ def test_score_refuses_an_unknown_top_level_key_naming_it(client):
 
 def test_score_with_the_tables_own_values(client):
     """docs/rules.md#classic › House rules: natural canasta 600, going out 300: 300 + 600 + 50 melded = 950."""
-    body = {"variant": "classic", "values": {"canasta_natural": 600, "going_out_bonus": 300},
-            "sides": [side(went_out="normal", natural_canastas=1, melded_points=50), side()]}  # fmt: skip
+    body = {
+        "variant": "classic",
+        "values": {"canasta_natural": 600, "going_out_bonus": 300},
+        "sides": [side(went_out="normal", natural_canastas=1, melded_points=50), side()],
+    }
     response = client.post("/api/score", json=body)
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["sides"][0]["score"] == 950
@@ -358,17 +361,32 @@ def test_variants_list_every_changeable_value(client):
     classic = next(v for v in listed["variants"] if v["id"] == "classic")
     values = {v["name"]: v for v in classic["values"]}
     assert values["canasta_natural"] | {"label": ""} == {
-        "name": "canasta_natural", "label": "", "default": 500, "kind": "points", "low": 0, "high": 10000,
-        "choices": None, "group": "canastas", "explanation": "Added for each completed canasta of this kind.",
+        "name": "canasta_natural",
+        "label": "",
+        "default": 500,
+        "kind": "points",
+        "low": 0,
+        "high": 10000,
+        "choices": None,
+        "group": "canastas",
+        "explanation": "Added for each completed canasta of this kind.",
         "requires": None,
-    }  # fmt: skip
+    }
     assert values["tie_rule"]["choices"] == ["play_on", "draw", "went_out"]
     # a value a setting brings is listed with the setting (docs/rules.md#classic › House rules: wild-card melds)
     assert values["canasta_wild"]["requires"] == {"wild_melds": True}
     assert values["opening_by_hand"] | {"label": "", "explanation": ""} == {
-        "name": "opening_by_hand", "label": "", "explanation": "", "default": [], "kind": "list", "low": 0,
-        "high": 1000, "choices": None, "group": "opening", "requires": None,
-    }  # fmt: skip
+        "name": "opening_by_hand",
+        "label": "",
+        "explanation": "",
+        "default": [],
+        "kind": "list",
+        "low": 0,
+        "high": 1000,
+        "choices": None,
+        "group": "opening",
+        "requires": None,
+    }
     assert values["own_1_kind"]["choices"] == ["none", "canasta", "special", "tier"]
     assert listed["house_rules"] == []
 
@@ -377,10 +395,15 @@ def test_score_takes_the_values_a_setting_brings(client):
     """docs/rules.md#classic › House rules: with wild-card melds allowed a wild canasta and an
     unfinished wild meld are values too: wild canasta 2500 + melded 140 = 2640 for one side;
     natural 500 − unfinished wild meld 700 + melded 60 = −140 for the other."""
-    body = {"variant": "classic", "settings": {"wild_melds": True},
-            "values": {"canasta_wild": 2500, "incomplete_wild": 700},
-            "sides": [side(wild_canastas=1, melded_points=140),
-                      side(natural_canastas=1, incomplete_wild=1, melded_points=60)]}  # fmt: skip
+    body = {
+        "variant": "classic",
+        "settings": {"wild_melds": True},
+        "values": {"canasta_wild": 2500, "incomplete_wild": 700},
+        "sides": [
+            side(wild_canastas=1, melded_points=140),
+            side(natural_canastas=1, incomplete_wild=1, melded_points=60),
+        ],
+    }
     response = client.post("/api/score", json=body)
     assert response.status_code == 200, response.get_json()
     assert [s["score"] for s in response.get_json()["sides"]] == [2640, -140]
@@ -398,8 +421,12 @@ def test_score_takes_the_values_a_setting_brings(client):
 def test_score_ends_a_game_of_a_fixed_number_of_hands_at_its_last_hand(client):
     """docs/rules.md, "House rules": a game of 3 hands ends after hand 3, the highest total winning
     below the target: 1200 + 150 = 1350 against 900 + 0 = 900, a lead of 450."""
-    body = {"variant": "classic", "values": {"hands_limit": 3}, "totals_before": [1200, 900],
-            "sides": [side(melded_points=150), side()]}  # fmt: skip
+    body = {
+        "variant": "classic",
+        "values": {"hands_limit": 3},
+        "totals_before": [1200, 900],
+        "sides": [side(melded_points=150), side()],
+    }
     for hand, finished in ((None, False), (2, False), (3, True), (4, True)):
         request = body if hand is None else body | {"hand": hand}
         data = client.post("/api/score", json=request).get_json()
@@ -422,11 +449,17 @@ def test_match_api_gives_the_partien_and_the_balance(client):
     = 150, Ost −950 −800 = −1750, Sued +950 +800 = 1750, West −950 +800 = −150 (docs/api.md's example)."""
     first = complete_game(client)
     data = client.get(f"/api/matches/{first}").get_json()
-    assert data["balance"] == [{"name": "Nord", "points": 150}, {"name": "Ost", "points": -1750},
-                               {"name": "Sued", "points": 1750}, {"name": "West", "points": -150}]  # fmt: skip
+    assert data["balance"] == [
+        {"name": "Nord", "points": 150},
+        {"name": "Ost", "points": -1750},
+        {"name": "Sued", "points": 1750},
+        {"name": "West", "points": -150},
+    ]
     assert [(p["number"], p["layout"], p["totals"], p["winner"], p["margin"]) for p in data["partien"]] == [
-        (1, "4", [1000, 50], 0, 950), (2, "4-ne", [200, 1000], 1, 800), (3, "4-nw", [0, 0], None, None),
-    ]  # fmt: skip
+        (1, "4", [1000, 50], 0, 950),
+        (2, "4-ne", [200, 1000], 1, 800),
+        (3, "4-nw", [0, 0], None, None),
+    ]
     assert data["partien"][2]["sides"][0] == {"name": "Nord & West", "players": ["Nord", "West"]}
     assert data["complete"] is False and data["id"] == first
     # each Partie's sheet names its complete Game
@@ -437,8 +470,10 @@ def test_match_api_gives_the_partien_and_the_balance(client):
     from tests.test_openapi import API_MD, doc_examples
 
     (example,) = [e for m, p, s, e in doc_examples(API_MD) if p == "/api/matches/{id}" and s == "200"]
-    assert data == example | {"id": first, "partien": [
-        p | {"game": data["partien"][i]["game"]} for i, p in enumerate(example["partien"])]}  # fmt: skip
+    assert data == example | {
+        "id": first,
+        "partien": [p | {"game": data["partien"][i]["game"]} for i, p in enumerate(example["partien"])],
+    }
 
 
 def test_match_api_404_for_a_game_that_is_no_complete_game(client):
@@ -450,10 +485,10 @@ def test_match_api_404_for_a_game_that_is_no_complete_game(client):
 
 
 def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
-    from scorekeeper import create_app
+    from tests.conftest import make_app
     from tests.test_access import LOCKED, _unlock
 
-    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
+    app = make_app({**LOCKED, "DATABASE": str(tmp_path / "m.sqlite")})
     phone = app.test_client()
     _unlock(phone)
     first = complete_game(phone)
@@ -467,8 +502,13 @@ def test_match_api_asks_a_locked_phone_for_the_password(tmp_path):
 def test_score_takes_opening_minimums_by_the_hands_number(client):
     """docs/rules.md › A table's own rules: minimums 125, 155, 180 by the hand's number; hand 2 of a game:
     130 melded is below this hand's 155 (a warning), and the next hand (3) needs 180 whatever the totals."""
-    body = {"variant": "classic", "values": {"opening_by_hand": [125, 155, 180]}, "hand": 2,
-            "totals_before": [0, 2000], "sides": [side(melded_points=130), side(melded_points=50)]}  # fmt: skip
+    body = {
+        "variant": "classic",
+        "values": {"opening_by_hand": [125, 155, 180]},
+        "hand": 2,
+        "totals_before": [0, 2000],
+        "sides": [side(melded_points=130), side(melded_points=50)],
+    }
     answer = client.post("/api/score", json=body).get_json()
     assert [s["opening_minimum"] for s in answer["sides"]] == [180, 180]
     assert [(w["side"], w["field"]) for w in answer["warnings"]] == [(0, "melded_points"), (1, "melded_points")]

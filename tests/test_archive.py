@@ -486,15 +486,31 @@ def test_players_of_a_deleted_game_leave_the_lists_unless_put_on_an_evening(clie
 
 
 @pytest.mark.parametrize(
-    "hidden", ["Anna\u200b", "An\u200cna", "An\u200dna", "Anna\u2060", "\ufeffAnna", "\u202eAnna", "Anna\u034f",
-               "Anna\u3164", "Anna\U000e0041"],
-)  # fmt: skip
+    "hidden",
+    [
+        "Anna\u200b",
+        "An\u200cna",
+        "An\u200dna",
+        "Anna\u2060",
+        "\ufeffAnna",
+        "\u202eAnna",
+        "Anna\u034f",
+        "Anna\u3164",
+        "Anna\U000e0041",
+    ],
+)
 def test_a_name_with_invisible_characters_is_refused_and_kept_as_typed(client, hidden):
     from tests.conftest import csrf_token as token_of
 
     url = "/games/new/classic"
-    data = {"csrf_token": token_of(client, url), "first_dealer": "0", "players-0": hidden, "players-1": "Ben",
-            "players-2": "Carl", "players-3": "Dora"}  # fmt: skip
+    data = {
+        "csrf_token": token_of(client, url),
+        "first_dealer": "0",
+        "players-0": hidden,
+        "players-1": "Ben",
+        "players-2": "Carl",
+        "players-3": "Dora",
+    }
     response = client.post(url, data=data)
     assert response.status_code == 422 and "invisible characters" in response.text
     assert html.escape(hidden) in response.text
@@ -506,8 +522,14 @@ def test_a_look_alike_name_asks_did_you_mean_and_can_be_confirmed(client):
 
     start(client, names=["Anna", "Ben", "Carl", "Dora"])
     url = "/games/new/classic"
-    data = {"csrf_token": token_of(client, url), "first_dealer": "0", "players-0": "\u0410nna", "players-1": "Ben",
-            "players-2": "Carl", "players-3": "Dora"}  # fmt: skip
+    data = {
+        "csrf_token": token_of(client, url),
+        "first_dealer": "0",
+        "players-0": "\u0410nna",
+        "players-1": "Ben",
+        "players-2": "Carl",
+        "players-3": "Dora",
+    }
     asked = client.post(url, data=data)
     assert asked.status_code == 422 and "Did you mean Anna?" in asked.text and 'name="someone_new"' in asked.text
     assert client.post(url, data={**data, "someone_new": "y"}).status_code == 302

@@ -15,13 +15,12 @@ import threading
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.services import archive as archive_service
-from scorekeeper.storage import disk, export_check, reads, restore, results, transaction
+from scorekeeper.storage import disk, export_check, reads, results, transaction
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import archive
-from tests.conftest import csrf_token
-from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand, side_fields, start_game
+from tests.conftest import csrf_token, make_app
+from tests.helpers import fill_archive, game_in_evening, new_evening, post_hand, side_fields, start_game, wipe
 
 # --- export and import, backup and restore ----------------------------------------------------------------
 
@@ -42,9 +41,7 @@ def test_export_import_round_trip(client, tmp_path):
     data = json.loads(exported.data)
     assert len(data["evenings"]) == 3 and len(data["games"]) == 3
     assert any(h["deleted_at"] for g in data["games"] for h in g["hands"])  # deleted hands kept too
-    fresh = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
-    ).test_client()
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
     token = csrf_token(fresh, "/export")
     response = fresh.post(
         "/import",
@@ -178,9 +175,7 @@ def test_web_import_that_fails_half_way_leaves_the_archive_empty(client, runner,
     good = _backup(runner, tmp_path / "good.json")
     good["players"].append(dict(good["players"][0]))
     monkeypatch.setattr(export_check, "_check", lambda data: None)  # let it through the checks: it fails on insert
-    fresh = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
-    ).test_client()
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
     token = csrf_token(fresh, "/export")
     response = fresh.post(
         "/import",
@@ -214,8 +209,7 @@ def test_wipe_clears_the_kept_totals(app, client):
     with app.app_context():
         db = get_db()
         assert db.execute("select count(*) from player_totals").fetchone()[0] > 0
-        with transaction.write(db):
-            restore.clear(db)
+        wipe(db)
         for table in ("player_totals", "pair_totals", "player_results", "game_results", "games", "players"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 
@@ -242,9 +236,7 @@ def test_import_accepts_an_archive_larger_than_the_app_wide_limit(client, tmp_pa
     _fill(client)
     body = _padded_export(client, 12 * 1024 * 1024)
     assert len(body) > client.application.config["MAX_CONTENT_LENGTH"]
-    fresh = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}
-    ).test_client()
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
     response = _post_import(fresh, body)
     assert response.status_code == 302, response.status_code
     assert _archive(fresh) == _archive(client)
@@ -385,7 +377,7 @@ REFUSED = {
 
 def _import_page(tmp_path, data, name="fresh"):
     """Import ``data`` into a new, empty archive through the page: (response, archive afterwards)."""
-    fresh = create_app(
+    fresh = make_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")}
     ).test_client()
     response = _post_import(fresh, json.dumps(data, ensure_ascii=False).encode())
@@ -505,7 +497,7 @@ def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
     game = data["games"][0]
     assert game["seats"][2:] == [None, None] and game["seat_names"] == ["Anna", "Bert", "Player 3", "Player 4"]
     assert [c["action"] for c in data["changes"]] == ["game created", "hand added"]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     response = _post_import(fresh.test_client(), json.dumps(data).encode())
     assert response.status_code == 302, response.text
     again = json.loads(fresh.test_client().get("/export.json").data)
@@ -522,16 +514,33 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
         for pid, name in enumerate(["Anna", "Bert", "Player 3", "Spieler 4"], start=1)
     ]
     game = {
-        "id": 1, "variant": "classic", "layout": "4", "target": None, "first_dealer": 0,
-        "created_at": "2025-01-01T20:00:00+00:00", "updated_at": "2025-01-01T20:00:00+00:00",
-        "evening_id": None, "match_id": None, "partie": None, "settings": {}, "reopened": False,
+        "id": 1,
+        "variant": "classic",
+        "layout": "4",
+        "target": None,
+        "first_dealer": 0,
+        "created_at": "2025-01-01T20:00:00+00:00",
+        "updated_at": "2025-01-01T20:00:00+00:00",
+        "evening_id": None,
+        "match_id": None,
+        "partie": None,
+        "settings": {},
+        "reopened": False,
         "seats": [1, 2, 3, 4],
-        "hands": [{"id": 1, "sides": [{"melded_points": 100}, {"melded_points": 80}], "stock_out": True,
-                   "lone": None, "created_at": "2025-01-01T20:10:00+00:00",
-                   "updated_at": "2025-01-01T20:10:00+00:00", "deleted_at": None}],
-    }  # fmt: skip
+        "hands": [
+            {
+                "id": 1,
+                "sides": [{"melded_points": 100}, {"melded_points": 80}],
+                "stock_out": True,
+                "lone": None,
+                "created_at": "2025-01-01T20:10:00+00:00",
+                "updated_at": "2025-01-01T20:10:00+00:00",
+                "deleted_at": None,
+            }
+        ],
+    }
     old = {"format": "canasta-scorekeeper", "version": 1, "players": players, "evenings": [], "games": [game]}
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v1.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v1.sqlite")})
     response = _post_import(fresh.test_client(), json.dumps(old).encode())
     assert response.status_code == 302, response.text
     with fresh.app_context():
@@ -545,7 +554,7 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
 
 
 def _import_into_fresh(tmp_path, export):
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     client = fresh.test_client()
     token = csrf_token(client, "/export")
     response = client.post(
@@ -639,7 +648,7 @@ def test_a_queued_hand_sent_again_after_the_archive_moved_is_stored_once(client,
     assert data["version"] == export_check.VERSION == 5
     hands = data["games"][0]["hands"]
     assert [h["client_key"] for h in hands] == ["3f2b6c1e-queued-hand", None]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "moved.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "moved.sqlite")})
     there = fresh.test_client()
     assert _post_import(there, json.dumps(data).encode()).status_code == 302
     assert _without_time(json.loads(there.get("/export.json").data)) == _without_time(data)
@@ -658,7 +667,7 @@ def test_an_export_from_before_client_keys_still_imports(client, tmp_path):
     for game in older["games"]:
         for hand in game["hands"]:
             del hand["client_key"]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v4.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "v4.sqlite")})
     there = fresh.test_client()
     assert _post_import(there, json.dumps(older).encode()).status_code == 302
     again = json.loads(there.get("/export.json").data)

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.network import tls
 from scorekeeper.server.https import https_server
 from scorekeeper.web import archive, limits
+from tests.conftest import make_app
 from tests.helpers import served
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ WAITS_FOR_THE_BODY = 0.5  # seconds with no answer: the server waits for the bod
 
 
 def _app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "limits.sqlite"), **config})
+    return make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "limits.sqlite"), **config})
 
 
 def _form_token(port, path="/evenings/new", wrap=None):

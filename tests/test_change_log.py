@@ -12,12 +12,11 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.services import games as service
 from scorekeeper.storage import changes as change_log
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, served, side_fields, start_game
 
 
@@ -92,9 +91,7 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
         ("+80", "0"),
     ]
     first = _log(client, game_id)[1]  # "hand added": version 1
-    change_id = next(
-        c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added"
-    ).id  # fmt: skip
+    change_id = next(c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added").id
     token = csrf_token(client, f"/games/{game_id}/hands/{hand_id}/history")
     response = client.post(f"/games/{game_id}/hands/{hand_id}/history/{change_id}", data={"csrf_token": token})
     assert response.status_code == 302
@@ -169,7 +166,7 @@ def test_the_phone_name_example_uses_the_same_word_as_the_list(client):
 def test_a_new_phone_naming_itself_twice_at_once_makes_one_row_and_one_answer(tmp_path):
     """A double tap on "Name this phone" from a phone that has changed nothing yet: both requests
     reach the real server at once with the same cookie; one phone row, one "now called"."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "phones.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "phones.sqlite")})
     serializer = app.session_interface.get_signing_serializer(app)
     with served(app) as port:
         base = f"http://127.0.0.1:{port}"

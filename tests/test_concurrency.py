@@ -14,9 +14,9 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
+from tests.conftest import make_app
 from tests.helpers import new_game, saved_hand, served, side_fields
 
 pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, run by CI
@@ -64,7 +64,7 @@ class Phone:
 @pytest.fixture
 def server(tmp_path):
     """The app on waitress with 8 threads on a free port; yields (base URL, app)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     with served(app) as port:
         yield f"http://127.0.0.1:{port}", app
 

@@ -12,10 +12,10 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
+from tests.conftest import make_app
 from tests.helpers import as_the_form_posts, served, side_fields
 from tests.test_concurrency import Phone, _at_once
 
@@ -29,7 +29,7 @@ TRIALS = 8
 def nights(tmp_path):
     """An app with TRIALS tournaments that ask the other side to confirm each hand, round 1 started and a
     hand saved at each of their two tables: the app and, per tournament, (its id, [(game, hand) per table])."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     made = []
     with app.app_context():
         db = dbmod.get_db()

@@ -81,11 +81,20 @@ def test_the_games_csv_starts_no_formula_however_it_is_split(client, evening):
 @pytest.mark.parametrize(
     "text, safe",
     [
-        ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("a;\t=1", "a;'\t=1"), ("a,\r+1", "a,'\r+1"), ("a\r\n", "a\r\n"),
-        ("a; -1", "a;' -1"), ('a;"@x"', "a;'\"@x\""), ("a;+1", "a;'+1"), ("a;;=1", "a;;'=1"), ("Anna", "Anna"),
-        ("600 : -100", "600 : -100"), ("a;b", "a;b"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("a;\t=1", "a;'\t=1"),
+        ("a,\r+1", "a,'\r+1"),
+        ("a\r\n", "a\r\n"),
+        ("a; -1", "a;' -1"),
+        ('a;"@x"', 'a;\'"@x"'),
+        ("a;+1", "a;'+1"),
+        ("a;;=1", "a;;'=1"),
+        ("Anna", "Anna"),
+        ("600 : -100", "600 : -100"),
+        ("a;b", "a;b"),
     ],
-)  # fmt: skip
+)
 def test_every_part_a_split_can_make_is_neutralised(text, safe):
     assert backup.neutralised(["x", text]) == ["x", safe]
 

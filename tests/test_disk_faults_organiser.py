@@ -71,14 +71,23 @@ def club(servers):
     instance.mkdir()
     path = instance / "scorekeeper.sqlite"
     db = dbmod.open_db(str(path))
-    made = service.create(db, name="Club night", fmt="final", variant="classic", layout="4",
-                          entrants=[(f"Player{c}",) for c in "ABCDEFGH"], round_end="hands", round_hands=1)  # fmt: skip
+    made = service.create(
+        db,
+        name="Club night",
+        fmt="final",
+        variant="classic",
+        layout="4",
+        entrants=[(f"Player{c}",) for c in "ABCDEFGH"],
+        round_end="hands",
+        round_hands=1,
+    )
     db.close()
     port = serving.free_port()
     control = top / "fiu"
     command = [FIU_RUN, "-x", "-f", str(control), serving.PYTHON, "-m", "scorekeeper", "--host", "127.0.0.1"]
-    server = serving.start([*command, "--port", str(port)], port, {"SCOREKEEPER_INSTANCE": str(instance)},
-                           top / "server.log")  # fmt: skip
+    server = serving.start(
+        [*command, "--port", str(port)], port, {"SCOREKEEPER_INSTANCE": str(instance)}, top / "server.log"
+    )
     servers.append(server)
     return Organiser(port, 0), made.id, path, control, server.pid
 
@@ -135,8 +144,9 @@ def test_a_rule_set_kept_and_an_import_on_a_full_disk_answer_503(club, servers):
     (top / "instance").mkdir()
     port = serving.free_port()
     command = [FIU_RUN, "-x", "-f", str(top / "fiu"), serving.PYTHON, "-m", "scorekeeper", "--host", "127.0.0.1"]
-    server = serving.start([*command, "--port", str(port)], port, {"SCOREKEEPER_INSTANCE": str(top / "instance")},
-                           top / "server.log")  # fmt: skip
+    server = serving.start(
+        [*command, "--port", str(port)], port, {"SCOREKEEPER_INSTANCE": str(top / "instance")}, top / "server.log"
+    )
     servers.append(server)
     fresh = Organiser(port, 0)
     token = CSRF.search(fresh.request("GET", "/export").text).group(1)

@@ -10,9 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import ratings
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import game_in_evening, new_evening, post_hand, quick_hash, start_game, win_hand
 
 R = ratings.Rating
@@ -187,7 +186,7 @@ def test_names_with_a_comma_are_given_seat_by_seat(client):
 
 
 def test_with_a_password_the_names_stay_behind_it(tmp_path):
-    app = create_app(
+    app = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",

@@ -9,14 +9,14 @@ import threading
 import urllib.error
 import urllib.request
 
-from scorekeeper import create_app
+from tests.conftest import make_app
 from tests.helpers import served
 
 PAGES = ["/", "/games/new/classic", "/history", "/stats", "/players", "/evenings"]
 
 
 def test_the_first_requests_at_once_are_all_answered(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "first", "DATABASE": str(tmp_path / "first.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "first", "DATABASE": str(tmp_path / "first.sqlite")})
     statuses: list[int] = []
     lock = threading.Lock()
     with served(app, threads=8) as port:

@@ -25,11 +25,10 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from scorekeeper import create_app
 from scorekeeper.core import checks, variants
 from scorekeeper.core.variants import CARD_GROUP_KEYS
-from tests.conftest import csrf_token
-from tests.helpers import post_hand, side_fields, start_game
+from tests.conftest import csrf_token, make_app
+from tests.helpers import post_hand, side_fields, start_game, wipe
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
 
@@ -141,7 +140,7 @@ class World:
     """An app with a few games, an evening and players; open games are found or started on demand."""
 
     def __init__(self, path):
-        self.app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(path)})
+        self.app = make_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(path)})
         self.client = self.app.test_client()
         self.db_path = str(path)
         self.token = csrf_token(self.client, "/games/new/classic")
@@ -722,8 +721,16 @@ def test_hand_json_values_are_json_numbers_and_stored_as_the_form_stores_them(wo
     before = world.snapshot()
     response = world.client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": world.token})
     named = {(e["side"], e["field"]) for e in json_errors(response, 422)}
-    assert named == {(0, "melded_points"), (0, "hand_points"), (0, "red_threes"), (0, "mixed_canastas"),
-                     (0, "went_out"), (1, "melded_points"), (1, "hand_cards.low"), (1, "went_out")}  # fmt: skip
+    assert named == {
+        (0, "melded_points"),
+        (0, "hand_points"),
+        (0, "red_threes"),
+        (0, "mixed_canastas"),
+        (0, "went_out"),
+        (1, "melded_points"),
+        (1, "hand_cards.low"),
+        (1, "went_out"),
+    }
     assert world.snapshot() == before
     body["sides"] = [
         {"melded_points": 90, "hand_points": 10, "red_threes": 1, "mixed_canastas": None, "went_out": None},
@@ -1088,9 +1095,18 @@ def test_check_in_and_replace_forms(world, present, walk_ins, version, unit, slo
     checkin["someone_new"] = someone_new
     for url, data in (
         (f"/tournaments/{listed}/checkin", checkin),
-        (f"/tournaments/{drawn}/replace", {"csrf_token": world.token, "version": version, "unit": unit,
-                                           "slot": slot, "name": name, "someone_new": someone_new}),
-    ):  # fmt: skip
+        (
+            f"/tournaments/{drawn}/replace",
+            {
+                "csrf_token": world.token,
+                "version": version,
+                "unit": unit,
+                "slot": slot,
+                "name": name,
+                "someone_new": someone_new,
+            },
+        ),
+    ):
         response = no_server_error(world.client.post(url, data=data))
         if response.status_code == 302:
             follow(world, response)
@@ -1130,7 +1146,7 @@ def test_rename_and_merge(world, name, other):
 
 
 def test_merge_with_no_other_player_says_why(tmp_path):
-    client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "one.sqlite")}).test_client()
+    client = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "one.sqlite")}).test_client()
     token = csrf_token(client, "/evenings/new")
     client.post("/evenings/new", data={"csrf_token": token, "date": "2024-05-01", "new_players": "Solo"})
     response = client.post("/players/1/merge", data={"csrf_token": token, "other": "1", "sure": "y"})
@@ -1142,9 +1158,7 @@ def test_merge_with_no_other_player_says_why(tmp_path):
 
 
 def _export(tmp_path_factory):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("src") / "src.sqlite")}
-    )
+    app = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("src") / "src.sqlite")})
     client = app.test_client()
     token = csrf_token(client, "/evenings/new")
     evening = client.post(
@@ -1171,9 +1185,7 @@ def export_doc(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def importer(tmp_path_factory):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("imp") / "imp.sqlite")}
-    )
+    app = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path_factory.mktemp("imp") / "imp.sqlite")})
     return app, app.test_client()
 
 
@@ -1214,11 +1226,8 @@ def _import(client, payload: bytes):
 
 def _wipe(app):
     from scorekeeper.storage import db as dbmod
-    from scorekeeper.storage import restore, transaction
 
-    db = dbmod.open_db(app.config["DATABASE"])
-    with transaction.write(db):
-        restore.clear(db)
+    wipe(dbmod.open_db(app.config["DATABASE"]))
 
 
 @FUZZ
@@ -1296,7 +1305,7 @@ def test_import_hostile_by_hand(importer, payload):
 def test_login(tmp_path_factory, password, target):
     # a new app per example, and with it a new count of wrong passwords (kept per app, in
     # app.extensions): the guesses of earlier examples are not held against this one
-    app = create_app(
+    app = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "t",

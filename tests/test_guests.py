@@ -47,7 +47,7 @@ def test_empty_seats_are_guests_of_their_game_only(app, client):
         names = [row.name for row in queries.players(db)]
         assert "Player 3" not in names and "Player 4" not in names
         # Anna's and Bert's partners were guests: no partnership; Carl and Dora sat opposite
-        assert [(p.names, p.games) for p in queries.partnerships(db)] == [(("Carl", "Dora"), 1)]
+        assert [(p.names, p.games) for p in queries.partnership_table(db)] == [(("Carl", "Dora"), 1)]
         anna = next(row for row in queries.players(db) if row.name == "Anna")
         assert (anna.games, anna.won) == (1, 1)
     page = client.get("/stats").text
@@ -87,9 +87,18 @@ def _old_archive(path) -> None:
     for game_id, seats in seatings.items():
         names = [db["players"].get(pid)["name"] for pid in seats]
         db["games"].insert(
-            {"id": game_id, "variant": "classic", "players": json.dumps(names), "first_dealer": 0,
-             "created_at": now, "updated_at": now, "settings": "{}", "evening_id": 1, "target": 500}
-        )  # fmt: skip
+            {
+                "id": game_id,
+                "variant": "classic",
+                "players": json.dumps(names),
+                "first_dealer": 0,
+                "created_at": now,
+                "updated_at": now,
+                "settings": "{}",
+                "evening_id": 1,
+                "target": 500,
+            }
+        )
         for seat, pid in enumerate(seats):
             db["game_seats"].insert({"game_id": game_id, "seat": seat, "player_id": pid})
         win = [{"melded_points": 300, "natural_canastas": 1, "went_out": "normal"}, {"melded_points": 100}]
@@ -110,6 +119,6 @@ def test_an_older_archive_turns_its_never_named_players_into_guests(tmp_path):
     records = {row.name: (row.games, row.won) for row in queries.players(db)}
     # game 1: Anna (seat 0) won with guest Player 3; game 2: Anna (seat 0) and Bert (seat 2) won together
     assert records == {"Anna": (2, 2), "Bert": (2, 1)}
-    assert [(p.names, p.games, p.won) for p in queries.partnerships(db)] == [(("Anna", "Bert"), 1, 1)]
+    assert [(p.names, p.games, p.won) for p in queries.partnership_table(db)] == [(("Anna", "Bert"), 1, 1)]
     assert [p.name for p in reads.get_evening(db, 1).players] == ["Anna", "Bert"]
     assert db.execute("pragma integrity_check").fetchone()[0] == "ok"

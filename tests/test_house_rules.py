@@ -11,12 +11,11 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import variants
 from scorekeeper.services import house_rules as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, side_fields, start_game
 
 
@@ -49,8 +48,16 @@ def test_the_page_shows_each_default_and_keeps_the_rules(client):
     assert "changed-mark" not in page  # nothing changed yet
     house_id = thursday(client)
     listed = client.get("/api/variants").get_json()["house_rules"]
-    assert listed == [{"id": house_id, "name": "Thursday rules", "base": "classic", "layout": "4",
-                       "changes": {"canasta_natural": 600, "going_out_bonus": 300}, "version": 0}]  # fmt: skip
+    assert listed == [
+        {
+            "id": house_id,
+            "name": "Thursday rules",
+            "base": "classic",
+            "layout": "4",
+            "changes": {"canasta_natural": 600, "going_out_bonus": 300},
+            "version": 0,
+        }
+    ]
     again = client.get(f"/house-rules/{house_id}").text
     assert again.count('class="changed-mark"') == 2  # the two changed values are marked
 
@@ -112,8 +119,12 @@ def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):
     house_id = thursday(client)
     assert "Thursday rules" in client.get("/games/new").text  # offered beside the built-in ones
     game_id = start_game(client, variant=f"house-{house_id}")
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
-              side_fields(1, melded=80, hand=0))  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+        side_fields(1, melded=80, hand=0),
+    )
     game = client.get(f"/api/games/{game_id}").get_json()
     assert game["totals"] == [950, 80] and game["house_rules"] == house_id
     assert game["values"] == {"canasta_natural": 600, "going_out_bonus": 300}
@@ -155,16 +166,23 @@ def test_statistics_filter_by_the_tables_own_rules(client):
 def test_export_and_import_keep_the_tables_own_rules(client, tmp_path):
     house_id = thursday(client)
     game_id = start_game(client, variant=f"house-{house_id}")
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
-              side_fields(1, melded=80, hand=0))  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=50, hand=0),
+        side_fields(1, melded=80, hand=0),
+    )
     exported = client.get("/export.json").data
     data = json.loads(exported)
     assert data["house_rules"][0]["changes"] == {"canasta_natural": 600, "going_out_bonus": 300}
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     other = fresh.test_client()
-    response = other.post("/import", data={"csrf_token": csrf_token(other, "/export"),
-                                           "file": (io.BytesIO(exported), "archive.json")},
-                          content_type="multipart/form-data", follow_redirects=True)  # fmt: skip
+    response = other.post(
+        "/import",
+        data={"csrf_token": csrf_token(other, "/export"), "file": (io.BytesIO(exported), "archive.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert response.status_code == 200, response.text
     again = json.loads(other.get("/export.json").data)
     for key in ("house_rules", "games", "players"):
@@ -206,15 +224,26 @@ def test_own_kinds_through_the_pages(client):
     """docs/rules.md › A table's own rules: a wild canasta worth 1000 and a garbage hand of 500 kept through the
     page; a game from it has a row for the wild canasta on its pad and the garbage hand among the ways out; the
     reference page lists both. 100 out + 500 natural + 1000 wild + 250 melded = 1850; the other side 60."""
-    own = {"own_1_kind": "canasta", "own_1_name": "Wild canasta", "own_1_points": 1000, "own_1_wild": "true",
-           "own_2_kind": "special", "own_2_name": "Garbage hand", "own_2_points": 500}  # fmt: skip
+    own = {
+        "own_1_kind": "canasta",
+        "own_1_name": "Wild canasta",
+        "own_1_points": 1000,
+        "own_1_wild": "true",
+        "own_2_kind": "special",
+        "own_2_name": "Garbage hand",
+        "own_2_points": 500,
+    }
     assert keep(client, name="Wild Thursdays", **own).status_code == 302
     house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
     game_id = start_game(client, variant=f"house-{house_id}")
     pad = client.get(f"/games/{game_id}/hands/new").text
     assert 'name="sides-0-own_1_canastas"' in pad and "Wild canasta" in pad and "Garbage hand" in pad
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
-              side_fields(1, melded=60, hand=0))  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
+        side_fields(1, melded=60, hand=0),
+    )
     assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1850, 60]
     reference = client.get(f"/rules/house-{house_id}").text
     assert "Wild canasta" in reference and "Garbage hand" in reference
@@ -244,8 +273,9 @@ def test_opening_minimums_by_hand_through_the_page(client):
     game_id = start_game(client, variant=f"house-{house['id']}")
     board = client.get(f"/games/{game_id}").text
     assert board.count("Opening meld <strong>125</strong>") == 2
-    post_hand(client, game_id, side_fields(0, melded=1000, hand=0), side_fields(1, melded=0, hand=0),
-              extra={"confirm": "y"})  # fmt: skip
+    post_hand(
+        client, game_id, side_fields(0, melded=1000, hand=0), side_fields(1, melded=0, hand=0), extra={"confirm": "y"}
+    )
     board = client.get(f"/games/{game_id}").text
     assert board.count("Opening meld <strong>155</strong>") == 2
     assert "By the hand's number: 125, 155, 180" in client.get(f"/rules/house-{house['id']}").text
@@ -255,20 +285,33 @@ def test_export_and_import_keep_own_kinds_and_minimums_by_hand(client, tmp_path)
     """docs/rules.md › A table's own rules: a rule set with a wild canasta of 1000 and minimums by the hand's
     number goes through the archive's export and import; the game scores the same: 100 out + 500 natural +
     1000 wild + 250 melded = 1850 against 60."""
-    own = {"own_1_kind": "canasta", "own_1_name": "Wild canasta", "own_1_points": 1000, "own_1_wild": "true",
-           "opening_by_hand": "125, 155"}  # fmt: skip
+    own = {
+        "own_1_kind": "canasta",
+        "own_1_name": "Wild canasta",
+        "own_1_points": 1000,
+        "own_1_wild": "true",
+        "opening_by_hand": "125, 155",
+    }
     assert keep(client, name="Wild rounds", **own).status_code == 302
     house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
     game_id = start_game(client, variant=f"house-{house_id}")
-    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
-              side_fields(1, melded=60, hand=0), extra={"confirm": "y"})  # fmt: skip
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=250, hand=0, own_1_canastas=1),
+        side_fields(1, melded=60, hand=0),
+        extra={"confirm": "y"},
+    )
     exported = client.get("/export.json").data
     assert json.loads(exported)["house_rules"][0]["changes"]["opening_by_hand"] == [125, 155]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     other = fresh.test_client()
-    response = other.post("/import", data={"csrf_token": csrf_token(other, "/export"),
-                                           "file": (io.BytesIO(exported), "archive.json")},
-                          content_type="multipart/form-data", follow_redirects=True)  # fmt: skip
+    response = other.post(
+        "/import",
+        data={"csrf_token": csrf_token(other, "/export"), "file": (io.BytesIO(exported), "archive.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert response.status_code == 200, response.text
     assert other.get(f"/api/games/{game_id}").get_json()["totals"] == [1850, 60]
     assert json.loads(other.get("/export.json").data)["house_rules"] == json.loads(exported)["house_rules"]

@@ -171,15 +171,14 @@ def test_a_restore_counts_one_evening_as_one(client, tmp_path, language, expecte
     import io
     import re
 
-    from scorekeeper import create_app
-    from tests.conftest import csrf_token
+    from tests.conftest import csrf_token, make_app
     from tests.helpers import game_in_evening, new_evening
 
     evening = new_evening(client, ["Anna", "Bert"])
     game_id, _ = game_in_evening(client, evening, variant="classic-2p")
     post_hand(client, game_id, side_fields(0, melded=100), side_fields(1, melded=50))
     exported = client.get("/export.json").data
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "fresh.sqlite")}).test_client()
     fresh.get(f"/prefs?lang={language}&next=/")
     response = fresh.post(
         "/import",

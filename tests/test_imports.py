@@ -240,8 +240,15 @@ def test_the_modules_the_web_may_read_do_not_write():
     """The read modules open no write transaction and import no module that writes."""
     modules = _modules()
     names = set(modules)
-    writes = {"storage.transaction", "storage.games", "storage.players", "storage.evenings", "storage.results",
-              "storage.ratings", "storage.restore"}  # fmt: skip
+    writes = {
+        "storage.transaction",
+        "storage.games",
+        "storage.players",
+        "storage.evenings",
+        "storage.results",
+        "storage.ratings",
+        "storage.restore",
+    }
     for name in STORAGE_THE_WEB_READS - {"storage", "storage.db", "storage.export_check"}:
         inner, _outer = _imports(name, modules[name], names)
         assert not inner & writes, f"{name} imports {inner & writes}"

@@ -128,10 +128,15 @@ def test_the_phones_queue_refuses_a_based_on_that_is_no_json_integer(client, app
 
 @pytest.mark.parametrize(
     "more, field",
-    [({"stock_out": "true"}, "stock_out"), ({"stock_out": 1}, "stock_out"), ({"lone": "0"}, "lone"),
-     ({"lone": 0.0}, "lone"), ({"lone": True}, "lone")],
+    [
+        ({"stock_out": "true"}, "stock_out"),
+        ({"stock_out": 1}, "stock_out"),
+        ({"lone": "0"}, "lone"),
+        ({"lone": 0.0}, "lone"),
+        ({"lone": True}, "lone"),
+    ],
     ids=repr,
-)  # fmt: skip
+)
 def test_the_phones_queue_refuses_stock_out_and_lone_of_another_type(client, app, more, field):
     game_id = start_game(client, "classic-3p", names=["Anna", "Bert", "Carl"])
     sides = [{"melded_points": 100}, {"melded_points": 50}, {"melded_points": 60}]

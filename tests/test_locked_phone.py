@@ -12,10 +12,9 @@ import re
 import pytest
 from werkzeug.routing import IntegerConverter, PathConverter, UnicodeConverter
 
-from scorekeeper import create_app
 from scorekeeper.core import variants
 from scorekeeper.web import access
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, side_fields
 
 EVENINGS = [
@@ -44,7 +43,7 @@ def _distinctive_words():
 @pytest.fixture
 def archive(tmp_path):
     """A locked app, and what its archive holds that a stranger must not learn."""
-    app = create_app(
+    app = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "walk",

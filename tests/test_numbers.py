@@ -19,9 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app
 from scorekeeper.core import numbers
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import as_the_form_posts, new_evening, post_hand, quick_hash, side_fields, start_game
 from tests.test_house_rules import form_of, keep
 from tests.test_tournaments import EIGHT, act, create
@@ -119,7 +118,7 @@ def test_a_house_rule_set_in_the_address_is_read_by_the_rule_or_not_found(client
 
 
 def test_a_locked_phone_asking_for_rules_of_odd_digits_is_told_not_found(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "t.sqlite"), "PASSWORD_HASH": quick_hash("x")}
     )
     client = app.test_client()
@@ -204,8 +203,9 @@ def test_the_tournament_form_reads_its_numbers_by_the_rule(client, app):
     answer = client.get(f"/api/tournaments/{tid}").get_json()
     assert (answer["round_hands"], answer["target"], answer["season_points"]) == (3, 5000, [10, 8, 6])
     for field, typed in (("round_hands", "1_0"), ("target", "5_000"), ("round_minutes", "①")):
-        refused = create(client, name="Refused", round_end="hands" if field != "round_minutes" else "minutes",
-                         **{field: typed})  # fmt: skip
+        refused = create(
+            client, name="Refused", round_end="hands" if field != "round_minutes" else "minutes", **{field: typed}
+        )
         assert refused.status_code == 422 and _error(refused.text, field) == "Enter a whole number.", field
         assert f'value="{typed}"' in refused.text
     assert _count(app, "tournaments") == 1
@@ -220,9 +220,16 @@ def test_season_points_that_are_no_numbers_are_refused_when_made_and_when_change
     url = f"/tournaments/{tid}/edit"
     page = client.get(url).text
     version = re.search(r'name="version" value="(\d+)"', page).group(1)
-    data = {"csrf_token": csrf_token(client, url), "name": "Club night", "format": "final", "rules": "classic",
-            "round_end": "target", "entrants": "\n".join(EIGHT), "season_points": typed,
-            "version": version}  # fmt: skip
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "name": "Club night",
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": "\n".join(EIGHT),
+        "season_points": typed,
+        "version": version,
+    }
     refused = client.post(url, data=data)
     assert refused.status_code == 422 and f'value="{html.escape(typed)}"' in refused.text
     assert client.get(f"/api/tournaments/{tid}").get_json()["season_points"] == [10, 8, 6, 5, 4, 3, 2, 1]
@@ -301,9 +308,20 @@ def test_no_number_read_anywhere_gives_a_server_error(client, app, world):
             assert response.status_code < 500, (url, value)
         for url, fields in POSTS:
             for field in fields:
-                data = {"csrf_token": token, "name": "Zed", "entrants": "\n".join(EIGHT), "format": "final",
-                        "rules": "classic", "round_end": "hands", "new_players": "Zed", "date": "2026-01-01",
-                        "players-0": "Anna", "players-1": "Bert", "first_dealer": "0", field: value}  # fmt: skip
+                data = {
+                    "csrf_token": token,
+                    "name": "Zed",
+                    "entrants": "\n".join(EIGHT),
+                    "format": "final",
+                    "rules": "classic",
+                    "round_end": "hands",
+                    "new_players": "Zed",
+                    "date": "2026-01-01",
+                    "players-0": "Anna",
+                    "players-1": "Bert",
+                    "first_dealer": "0",
+                    field: value,
+                }
                 response = client.post(url.format(**world), data=data)
                 assert response.status_code < 500, (url, field, value)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import checks, variants
 from scorekeeper.web import api_models, openapi
+from tests.conftest import make_app
 from tests.helpers import complete_game, post_hand, quick_hash, side_fields, start_game
 
 API_MD = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
@@ -142,7 +142,7 @@ def test_the_document_is_served_without_a_password(client):
 
 
 def test_the_document_is_open_when_a_password_locks_the_rest(tmp_path):
-    locked = create_app(
+    locked = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
@@ -360,9 +360,18 @@ def test_the_type_takes_what_the_document_allows():
     document = openapi.document()
     bodies = [
         openapi.SCORE_EXAMPLE,
-        {"variant": "austrian", "layout": "2", "settings": {"hand_canasta_adds": True}, "target": 1500,
-         "totals_before": [0, -10**7], "sides": [{}, {}], "lone": None, "stock_out": None, "values": {}},
-    ]  # fmt: skip
+        {
+            "variant": "austrian",
+            "layout": "2",
+            "settings": {"hand_canasta_adds": True},
+            "target": 1500,
+            "totals_before": [0, -(10**7)],
+            "sides": [{}, {}],
+            "lone": None,
+            "stock_out": None,
+            "values": {},
+        },
+    ]
     for body in bodies:
         assert _problems(document, _schema(document, "post", "/api/score"), body) == []
         assert api_models.refusals(api_models.ScoreRequest, body) == {}

@@ -13,8 +13,8 @@ from urllib.parse import urlencode
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import create_app
 from scorekeeper.web import access
+from tests.conftest import make_app
 from tests.helpers import served
 
 GUESSES = 30
@@ -23,7 +23,7 @@ GUESSES = 30
 @pytest.fixture
 def server(tmp_path):
     """The app with a password (a hash: checking one takes a while) served by waitress on a free port."""
-    app = create_app(
+    app = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "race",
@@ -106,7 +106,7 @@ def test_guesses_from_many_addresses_are_limited_in_all_and_the_owner_waits_brie
     all; then the right password, from an address that guessed nothing, waits too (the page says a
     minute; here the window is 6 s) and is let in once the window has passed."""
     window = 6.0
-    app = create_app(
+    app = make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "race",

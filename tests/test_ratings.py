@@ -16,6 +16,7 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -66,12 +67,55 @@ def win_rates(games: list[ratings.Outcome], players: int) -> list[float]:
     return [w / p if p else 0.0 for w, p in zip(won, played)]
 
 
+def replay(
+    games: Iterable[ratings.Outcome], start: dict[int, ratings.Rating] | None = None
+) -> tuple[dict[int, ratings.Rating], list[dict[int, tuple[ratings.Rating, ratings.Rating]]]]:
+    """Rate games in order from ``start`` (everyone a newcomer without): the ratings after them and
+    each game's changes."""
+    current = dict(start or {})
+    history = []
+    for game in games:
+        changes = ratings.rate(current, game)
+        current.update({pid: after for pid, (_before, after) in changes.items()})
+        history.append(changes)
+    return current, history
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman's rank correlation of two equally long sequences (ties get their mean rank)."""
+
+    def ranks(values: Sequence[float]) -> list[float]:
+        order = sorted(range(len(values)), key=lambda i: values[i])
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+
+    ra, rb = ranks(a), ranks(b)
+    mean_a, mean_b = sum(ra) / len(ra), sum(rb) / len(rb)
+    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(ra, rb))
+    var = math.sqrt(sum((x - mean_a) ** 2 for x in ra) * sum((y - mean_b) ** 2 for y in rb))
+    return cov / var if var else 0.0
+
+
+def _outcome(kept: dict) -> ratings.Outcome:
+    """An outcome as the store keeps it (``Outcome.as_json``), read back."""
+    sides = tuple(ratings.Side(tuple(s["players"]), s["guests"], s["share"]) for s in kept["sides"])
+    return ratings.Outcome(sides, tuple(kept["ranks"]))
+
+
 def correlations(seed: int) -> tuple[float, float]:
     """(the shown ratings', the win rates') rank correlation with the hidden strengths of one club."""
     strength, games = synthetic_club(seed)
-    final, _history = ratings.replay(games)
+    final, _history = replay(games)
     shown = [final[p].shown for p in range(PLAYERS)]
-    return ratings.spearman(shown, strength), ratings.spearman(win_rates(games, PLAYERS), strength)
+    return spearman(shown, strength), spearman(win_rates(games, PLAYERS), strength)
 
 
 @functools.lru_cache(maxsize=1)
@@ -126,24 +170,24 @@ def test_across_changing_partners_the_rating_tells_a_couple_apart_and_the_win_ra
     measured = []
     for seed in range(10):
         strength, games = couples_club(seed)
-        final, _history = ratings.replay(games)
+        final, _history = replay(games)
         shown = [final[p].shown for p in range(PLAYERS)]
-        measured.append((ratings.spearman(shown, strength), ratings.spearman(win_rates(games, PLAYERS), strength)))
+        measured.append((spearman(shown, strength), spearman(win_rates(games, PLAYERS), strength)))
     assert all(r > w for r, w in measured), measured
     assert statistics.mean(r for r, _w in measured) > statistics.mean(w for _r, w in measured) + 0.1
 
 
 def test_spearman_by_hand():
-    assert ratings.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
-    assert ratings.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
     # ties share their mean rank: ranks (0.5, 0.5, 2, 3) against (0, 1, 2, 3)
-    assert ratings.spearman([5, 5, 7, 9], [1, 2, 3, 4]) == pytest.approx(0.9486833, abs=1e-6)
+    assert spearman([5, 5, 7, 9], [1, 2, 3, 4]) == pytest.approx(0.9486833, abs=1e-6)
     # without ties: the textbook formula 1 - 6 Σd² / (n (n² - 1))
     rng = random.Random(3)
     a, b = rng.sample(range(100), 30), rng.sample(range(100), 30)
     rank_a, rank_b = [sorted(a).index(x) for x in a], [sorted(b).index(x) for x in b]
     d2 = sum((x - y) ** 2 for x, y in zip(rank_a, rank_b))
-    assert ratings.spearman(a, b) == pytest.approx(1 - 6 * d2 / (30 * (30**2 - 1)))
+    assert spearman(a, b) == pytest.approx(1 - 6 * d2 / (30 * (30**2 - 1)))
 
 
 # --- the model on single games -----------------------------------------------------------------
@@ -214,10 +258,10 @@ def test_a_side_of_three_taking_turns_is_as_strong_as_a_pair_of_it():
 
 def test_replay_is_the_same_in_one_go_or_game_by_game():
     _strength, games = synthetic_club(7, games=60)
-    at_once, _ = ratings.replay(games)
+    at_once, _ = replay(games)
     current: dict[int, ratings.Rating] = {}
     for game in games:
-        current, _ = ratings.replay([game], current)
+        current, _ = replay([game], current)
     assert current == at_once
 
 
@@ -307,7 +351,7 @@ def test_guests_three_players_six_players_and_five_taking_turns(client, app):
     five = start_game(client, variant="austrian", names=["Anna", "Bert", "Carl", "Dora", "Eva"], layout="5")
     _finish(client, five)
     kept = _same_as_a_rebuild(app)
-    outcomes = {g: ratings.Outcome.from_json(json.loads(o)) for g, o in kept["games"]}
+    outcomes = {g: _outcome(json.loads(o)) for g, o in kept["games"]}
     assert [(len(s.players), s.guests) for s in outcomes[guest].sides] == [(2, 0), (1, 1)]  # Dora and the guest
     assert [len(s.players) for s in outcomes[three].sides] == [1, 1, 1]
     assert [len(s.players) for s in outcomes[six].sides] == [2, 2, 2] and outcomes[six].ranks[0] == 0

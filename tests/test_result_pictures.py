@@ -10,14 +10,18 @@ import struct
 
 from PIL import Image
 
-from scorekeeper import create_app
 from scorekeeper.core import pictures
 from scorekeeper.web import pictures as drawn
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, start_game, win_hand
 from tests.test_tournaments import act, small_hand, started, table_game
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _texts(layout: pictures.Layout) -> list[str]:
+    """Every text drawn, top to bottom as laid out."""
+    return [item.text for item in layout.items if isinstance(item, pictures.Text)]
 
 
 def _size(data: bytes) -> tuple[int, int]:
@@ -58,7 +62,7 @@ def test_the_games_layout_says_who_played_and_won_with_the_totals(app, client):
     game_id = _finished_game(client)
     with app.test_request_context():
         result = drawn.game_result(game_id)
-    texts = pictures.layout(result, _width).texts()
+    texts = _texts(pictures.layout(result, _width))
     assert "Anna & Cleo – Ben & Dirk" in texts
     assert any("Anna & Cleo win" in t for t in texts)
     assert "8000" in texts and "100" in texts  # the totals
@@ -89,8 +93,13 @@ def test_a_game_in_play_has_no_picture_yet_and_an_unknown_one_none(client):
 
 
 def _evening(client, names=("Anna", "Ben", "Cleo", "Dirk")) -> int:
-    data = {"csrf_token": csrf_token(client, "/evenings/new"), "date": "2026-11-27", "place": "Kitchen",
-            "note": "", "new_players": ", ".join(names)}  # fmt: skip
+    data = {
+        "csrf_token": csrf_token(client, "/evenings/new"),
+        "date": "2026-11-27",
+        "place": "Kitchen",
+        "note": "",
+        "new_players": ", ".join(names),
+    }
     response = client.post("/evenings/new", data=data)
     assert response.status_code == 302, response.text
     return int(response.headers["Location"].rsplit("/", 1)[1])
@@ -108,7 +117,7 @@ def test_an_evenings_picture_after_its_first_finished_game(app, client):
     response = client.get(f"/evenings/{evening_id}/result.png")
     assert response.status_code == 200 and _size(response.data)[0] == 1080
     with app.test_request_context():
-        texts = pictures.layout(drawn.evening_result(evening_id), _width).texts()
+        texts = _texts(pictures.layout(drawn.evening_result(evening_id), _width))
     assert "Evening: 2026-11-27" in texts and "Kitchen" in texts and "Standings" in texts
     assert {"Anna", "Ben", "Cleo", "Dirk"} <= set(texts)
     assert any(t.startswith("Best of the evening: Anna & Cleo") for t in texts)
@@ -123,7 +132,7 @@ def test_a_tournaments_picture_once_it_is_closed(app, client):
     assert response.status_code == 200 and _size(response.data)[0] == 1080
     with app.test_request_context():
         result = drawn.tournament_result(tid)
-    texts = pictures.layout(result, _width).texts()
+    texts = _texts(pictures.layout(result, _width))
     assert "Club night" in texts and "Standings" in texts
     assert [(row.place, row.winner) for row in result.rows] == [("1", True), ("2", False)]
     assert {row.name for row in result.rows} == {"Ann & Bob", "Cid & Dee"}
@@ -150,8 +159,14 @@ def test_without_the_font_files_pillows_own_font_draws_it(monkeypatch, client):
 
 def test_a_locked_phone_is_sent_to_the_password_for_a_picture(tmp_path):
     """The pictures show names: behind the password like the pages they come from."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "lock", "DATABASE": str(tmp_path / "lock.sqlite"),
-                      "PASSWORD_HASH": quick_hash("karo sieben")})  # fmt: skip
+    app = make_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "lock",
+            "DATABASE": str(tmp_path / "lock.sqlite"),
+            "PASSWORD_HASH": quick_hash("karo sieben"),
+        }
+    )
     owner = app.test_client()
     owner.post("/login", data={"csrf_token": csrf_token(owner, "/login"), "password": "karo sieben"})
     game_id = _finished_game(owner)

@@ -21,8 +21,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper import create_app
 from scorekeeper.web import openapi
+from tests.conftest import make_app
 from tests.helpers import complete_game, post_hand, side_fields, start_game, win_hand
 
 pytestmark = pytest.mark.slow
@@ -45,7 +45,7 @@ def api_app(tmp_path_factory):
     """The app on an archive of four games and a complete Game; CSRF off once they are entered. Game 1 is
     empty, so the document's example hand is stored (201) and then found again by its key (200); game 2 is
     over (409); game 4 has a corrected hand in its change log; games 5 to 7 are a complete Game's Partien."""
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path_factory.mktemp("api") / "api.sqlite")}
     )
     client = app.test_client()

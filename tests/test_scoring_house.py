@@ -121,8 +121,14 @@ def test_house_values_score(variant_id, side, settings, expected, items):
 
 
 # docs/rules.md#classic › Opening minimum, changed: negative 30, 0–1995 60, 2000–3995 100, 4000 or more 150
-TIERS = {"opening_1": 30, "opening_2": 60, "opening_3": 100, "opening_3_from": 2000, "opening_4": 150,
-         "opening_4_from": 4000}  # fmt: skip
+TIERS = {
+    "opening_1": 30,
+    "opening_2": 60,
+    "opening_3": 100,
+    "opening_3_from": 2000,
+    "opening_4": 150,
+    "opening_4_from": 4000,
+}
 
 
 @pytest.mark.parametrize("total, minimum", [(-5, 30), (0, 60), (1995, 60), (2000, 100), (3995, 100), (4000, 150)])
@@ -148,8 +154,13 @@ def test_a_game_of_two_hands():
     """docs/rules.md#classic › House rules: the game ends after 2 hands. Hand 1: 200 against 100 (not over);
     hand 2: 100 against 300; totals 300 and 400: the second side wins by 100, far below 5000."""
     rules = rules_of("classic", {"hands_limit": 2})
-    state = scoring.play(rules, [[SideHand(melded_points=200), SideHand(melded_points=100)],
-                                 [SideHand(melded_points=100), SideHand(melded_points=300)]])  # fmt: skip
+    state = scoring.play(
+        rules,
+        [
+            [SideHand(melded_points=200), SideHand(melded_points=100)],
+            [SideHand(melded_points=100), SideHand(melded_points=300)],
+        ],
+    )
     assert not state.hands[0].result.finished
     assert (state.result.finished, state.result.winner, state.result.margin, state.ended_after) == (True, 1, 100, 1)
 
@@ -158,8 +169,9 @@ def test_a_game_of_one_hand_level_plays_on():
     """docs/rules.md#classic › House rules: one hand, level at 100: a tie, played on (the tie rule); the next
     hand 50 against 0 decides: 150 against 100."""
     rules = rules_of("classic", {"hands_limit": 1})
-    state = scoring.play(rules, [[SideHand(melded_points=100), SideHand(melded_points=100)],
-                                 [SideHand(melded_points=50), SideHand()]])  # fmt: skip
+    state = scoring.play(
+        rules, [[SideHand(melded_points=100), SideHand(melded_points=100)], [SideHand(melded_points=50), SideHand()]]
+    )
     assert state.hands[0].result.tie and not state.hands[0].result.finished
     assert (state.result.winner, state.result.margin, state.ended_after) == (0, 50, 1)
 

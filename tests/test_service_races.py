@@ -13,10 +13,10 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.services import evenings as evening_service
 from scorekeeper.storage import backup, reads
 from scorekeeper.storage import db as dbmod
+from tests.conftest import make_app
 from tests.helpers import new_game, saved_hand, served
 from tests.test_concurrency import Phone, _at_once
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow  # real-server races: left out of the quick loop, 
 @pytest.fixture
 def server(tmp_path):
     """The app on waitress with 8 threads on a free port; yields (base URL, app)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     with served(app) as port:
         yield f"http://127.0.0.1:{port}", app
 
@@ -179,7 +179,7 @@ def _import(phone: Phone, token: str, payload: bytes) -> tuple[int, str]:
 
 def test_two_imports_at_once_into_an_empty_archive_restore_it_once(server, tmp_path):
     base, app = server
-    source = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "source.sqlite")})
+    source = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "source.sqlite")})
     with source.app_context():
         db = dbmod.get_db()
         evening_id = evening_service.create_evening(db, "2026-11-01", ["Anna", "Bert", "Carl", "Dora"]).id

@@ -39,7 +39,7 @@ def test_game_round_trip(db):
     assert (game.variant, game.players, game.first_dealer) == ("classic-2p", ["Anna", "Bert"], 1)
     assert reads.get_game(db, game_id + 1) is None
     other = new_game(db, "classic", ["A", "B", "C", "D"])
-    assert [g.id for g in reads.list_games(db)] == [other, game_id]
+    assert [row["id"] for row in db["games"].rows_where(order_by="id desc")] == [other, game_id]
 
 
 def test_hands_keep_inputs_order_and_can_be_undeleted(db):
@@ -79,13 +79,13 @@ def test_init_db_command(runner, app):
 
 
 def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
-    from scorekeeper import create_app
+    from tests.conftest import make_app
 
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
-    first = create_app()
+    first = make_app()
     key_file = tmp_path / "instance" / "secret_key"
     assert key_file.exists() and len(first.config["SECRET_KEY"]) == 64
-    assert create_app().config["SECRET_KEY"] == first.config["SECRET_KEY"]
+    assert make_app().config["SECRET_KEY"] == first.config["SECRET_KEY"]
     assert first.config["DATABASE"] == str(tmp_path / "instance" / "scorekeeper.sqlite")
     assert not first.debug
 

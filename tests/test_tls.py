@@ -25,9 +25,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from scorekeeper import create_app
 from scorekeeper.network import tls
 from scorekeeper.server import https
+from tests.conftest import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["table.lan", "canasta.local", "localhost", "192.168.1.20", "127.0.0.1", "::1"]
@@ -136,7 +136,7 @@ def test_the_authority_can_vouch_only_for_home_network_names(tmp_path):
 
 
 def _app(tmp_path, **config):
-    return create_app(
+    return make_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",

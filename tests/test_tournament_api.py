@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import games, tournament_state
 from scorekeeper.services import tournaments as service
@@ -16,6 +15,7 @@ from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import openapi
+from tests.conftest import make_app
 from tests.test_access import LOCKED
 from tests.test_openapi import _field_table, _problems, _schema, doc_examples
 
@@ -37,9 +37,16 @@ def _pairs_night(app, **more) -> tuple[int, int]:
     with app.app_context():
         db = get_db()
         made = service.create(
-            db, name="Thursday pairs", fmt="mitchell", variant="classic", layout="4", entrants=PAIRS,
-            round_end="hands", round_hands=3, **more,
-        )  # fmt: skip
+            db,
+            name="Thursday pairs",
+            fmt="mitchell",
+            variant="classic",
+            layout="4",
+            entrants=PAIRS,
+            round_end="hands",
+            round_hands=3,
+            **more,
+        )
         assert service.draw(db, made.id, seed=3).status == SAVED
         assert service.start_round(db, made.id).status == SAVED
         t = tournament_reads.get(db, made.id)
@@ -57,17 +64,37 @@ def test_the_list_says_how_far_each_tournament_has_come(app, client):
     tid, _game = _pairs_night(app)
     with app.app_context():
         later = service.create(
-            get_db(), name="Spring open", fmt="final", variant="classic", layout="4",
+            get_db(),
+            name="Spring open",
+            fmt="final",
+            variant="classic",
+            layout="4",
             entrants=[(n,) for n in "ABCDEFGH"],
-        ).id  # fmt: skip
+        ).id
     listed = client.get("/api/tournaments").get_json()
     _valid("/api/tournaments", 200, listed)
     assert listed == [
-        {"id": later, "name": "Spring open", "format": "final", "entrants": 8, "rounds": 2, "rounds_started": 0,
-         "drawn": False, "closed": False},
-        {"id": tid, "name": "Thursday pairs", "format": "mitchell", "entrants": 3, "rounds": 2, "rounds_started": 1,
-         "drawn": True, "closed": False},
-    ]  # fmt: skip
+        {
+            "id": later,
+            "name": "Spring open",
+            "format": "final",
+            "entrants": 8,
+            "rounds": 2,
+            "rounds_started": 0,
+            "drawn": False,
+            "closed": False,
+        },
+        {
+            "id": tid,
+            "name": "Thursday pairs",
+            "format": "mitchell",
+            "entrants": 3,
+            "rounds": 2,
+            "rounds_started": 1,
+            "drawn": True,
+            "closed": False,
+        },
+    ]
 
 
 def test_a_tournament_as_it_stands(app, client):
@@ -75,8 +102,11 @@ def test_a_tournament_as_it_stands(app, client):
     answer = client.get(f"/api/tournaments/{tid}").get_json()
     _valid("/api/tournaments/{id}", 200, answer)
     assert (answer["format"], answer["variant"], answer["round_end"], answer["round_hands"]) == (
-        "mitchell", "classic", "hands", 3,
-    )  # fmt: skip
+        "mitchell",
+        "classic",
+        "hands",
+        3,
+    )
     assert answer["entrants"] == [list(p) for p in PAIRS] and answer["rounds"] == 2
     assert answer["drawn_at"] and answer["closed_at"] is None and answer["evening"] is not None
     [played] = answer["played"]
@@ -87,20 +117,21 @@ def test_a_tournament_as_it_stands(app, client):
         north_south, east_west, bye = (list(PAIRS[u]) for u in t.order)
     [table] = played["tables"]
     assert table == {
-        "table": 1, "game": game, "hands": 1, "over": False, "unconfirmed": [],
+        "table": 1,
+        "game": game,
+        "hands": 1,
+        "over": False,
+        "unconfirmed": [],
         "sides": [{"players": north_south, "total": 900}, {"players": east_west, "total": 120}],
-    }  # fmt: skip
+    }
     assert answer["confirm_hands"] is False  # the other side confirms no hand: none waits (unconfirmed is empty)
     assert played["sitting_out"] == [bye]
     # match points: a win 2 (the game as it stands); the bye counts the pair's average, and it has played
     # no game yet: nothing counts for it, and it stands after the pairs with a result
     assert answer["bye_score"] == "average" and answer["ties"] == "shared"
-    assert [(s["place"], s["players"], s["match_points"], s["points"], s["byes"], s["shared"])
-            for s in answer["standings"]] == [
-        (1, north_south, 2, 900, 0, 1),
-        (2, east_west, 0, 120, 0, 1),
-        (3, bye, 0, 0, 1, 1),
-    ]  # fmt: skip
+    assert [
+        (s["place"], s["players"], s["match_points"], s["points"], s["byes"], s["shared"]) for s in answer["standings"]
+    ] == [(1, north_south, 2, 900, 0, 1), (2, east_west, 0, 120, 0, 1), (3, bye, 0, 0, 1, 1)]
     assert {s["season_points"] for s in answer["standings"]} == {None}  # not closed: none yet
     # the table's game is the ordinary game of the API
     assert client.get(f"/api/games/{game}").get_json()["totals"] == [900, 120]
@@ -138,7 +169,7 @@ def test_an_unknown_tournament_is_a_404_with_the_errors_shape(client):
 
 
 def test_with_a_password_the_tournaments_are_not_shown_to_a_phone_without_it(tmp_path):
-    app = create_app({**LOCKED, "DATABASE": str(tmp_path / "locked.sqlite")})
+    app = make_app({**LOCKED, "DATABASE": str(tmp_path / "locked.sqlite")})
     tid, _game = _pairs_night(app)
     stranger = app.test_client()
     for url in ("/api/tournaments", f"/api/tournaments/{tid}"):
@@ -159,9 +190,16 @@ def _drawn(app, name, fmt, entrants, seed, **more) -> int:
     with app.app_context():
         db = get_db()
         made = service.create(
-            db, name=name, fmt=fmt, variant="classic", layout="4", entrants=entrants, round_end="hands",
-            round_hands=1, **more,
-        )  # fmt: skip
+            db,
+            name=name,
+            fmt=fmt,
+            variant="classic",
+            layout="4",
+            entrants=entrants,
+            round_end="hands",
+            round_hands=1,
+            **more,
+        )
         assert service.draw(db, made.id, seed=seed).status == SAVED
         return made.id
 
@@ -218,9 +256,8 @@ def test_the_docs_say_what_each_field_of_the_draw_means(client):
 def test_before_the_draw_there_are_no_draw_numbers_and_no_seats(app, client):
     with app.app_context():
         tid = service.create(
-            get_db(), name="Spring open", fmt="rotation", variant="classic", layout="4",
-            entrants=[(n,) for n in "ABCD"],
-        ).id  # fmt: skip
+            get_db(), name="Spring open", fmt="rotation", variant="classic", layout="4", entrants=[(n,) for n in "ABCD"]
+        ).id
     answer = _answer(client, tid)
     assert answer["draw_numbers"] is None and answer["seating"] == [] and answer["drawn_at"] is None
 
@@ -235,10 +272,13 @@ def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_
     # "The draw": the first four drawn at table 1, seats 1 to 4, the next four at table 2; seat 1 deals first.
     # Only round 1 before it starts: the final table comes from its results.
     tables = [
-        {"table": k, "first_dealer": f"{k}.1",
-         "seats": [{"seat": f"{k}.{s}", "name": drawn[4 * (k - 1) + s - 1]} for s in range(1, 5)]}
+        {
+            "table": k,
+            "first_dealer": f"{k}.1",
+            "seats": [{"seat": f"{k}.{s}", "name": drawn[4 * (k - 1) + s - 1]} for s in range(1, 5)],
+        }
         for k in (1, 2)
-    ]  # fmt: skip
+    ]
     assert answer["seating"] == [{"number": 1, "started": False, "tables": tables, "sitting_out": []}]
     with app.app_context():
         db = get_db()
@@ -254,12 +294,22 @@ def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_
     final = _answer(client, tid)["seating"]
     # "Tables with a final": the better qualifying pair (900) at seats 1 and 3, dealing first; the other at 2 and 4
     assert final[1] == {
-        "number": 2, "started": True, "sitting_out": [],
-        "tables": [{"table": 1, "first_dealer": "1.1", "seats": [
-            {"seat": "1.1", "name": drawn[0]}, {"seat": "1.2", "name": drawn[5]},
-            {"seat": "1.3", "name": drawn[2]}, {"seat": "1.4", "name": drawn[7]},
-        ]}],
-    }  # fmt: skip
+        "number": 2,
+        "started": True,
+        "sitting_out": [],
+        "tables": [
+            {
+                "table": 1,
+                "first_dealer": "1.1",
+                "seats": [
+                    {"seat": "1.1", "name": drawn[0]},
+                    {"seat": "1.2", "name": drawn[5]},
+                    {"seat": "1.3", "name": drawn[2]},
+                    {"seat": "1.4", "name": drawn[7]},
+                ],
+            }
+        ],
+    }
 
 
 def test_pairs_moving_between_tables_every_round_with_its_bye(app, client):
@@ -278,12 +328,18 @@ def test_pairs_moving_between_tables_every_round_with_its_bye(app, client):
     for rnd in (1, 2, 3):
         at = {(start + rnd - 1) % 3 + 1: pair for start, pair in enumerate(east_west)}
         tables = [
-            {"table": k, "first_dealer": f"{k}.1", "seats": [
-                {"seat": f"{k}.1", "name": north_south[k][0]}, {"seat": f"{k}.2", "name": at[k][0]},
-                {"seat": f"{k}.3", "name": north_south[k][1]}, {"seat": f"{k}.4", "name": at[k][1]},
-            ]}
+            {
+                "table": k,
+                "first_dealer": f"{k}.1",
+                "seats": [
+                    {"seat": f"{k}.1", "name": north_south[k][0]},
+                    {"seat": f"{k}.2", "name": at[k][0]},
+                    {"seat": f"{k}.3", "name": north_south[k][1]},
+                    {"seat": f"{k}.4", "name": at[k][1]},
+                ],
+            }
             for k in (1, 2)
-        ]  # fmt: skip
+        ]
         expected.append({"number": rnd, "started": False, "tables": tables, "sitting_out": [list(at[3])]})
     assert answer["seating"] == expected
     # every East–West pair sits out once and meets each North–South pair once
@@ -302,8 +358,10 @@ def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, c
     answer = _answer(client, tid)
     assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(8)]
     assert [(r["number"], r["started"], r["sitting_out"]) for r in answer["seating"]] == [
-        (1, False, []), (2, False, []), (3, False, []),
-    ]  # fmt: skip
+        (1, False, []),
+        (2, False, []),
+        (3, False, []),
+    ]
     for k in (1, 2):  # "Players changing partners": the four drawn to a table stay there
         north, east, south, west = (players[u] for u in order[4 * (k - 1) : 4 * k])
         partnerships = [  # N–S against E–W, then N–E against S–W, then N–W against S–E
@@ -337,9 +395,14 @@ def test_a_table_of_six_in_three_pairs_has_three_sides_and_six_seats(app, client
     with app.app_context():
         db = get_db()
         made = service.create(
-            db, name="Partners", fmt="rotation", variant="classic", layout="4",
-            entrants=[(f"P{i}",) for i in range(14)], table_rules={6: {"variant": "six-3x2", "layout": "6-pairs"}},
-        )  # fmt: skip
+            db,
+            name="Partners",
+            fmt="rotation",
+            variant="classic",
+            layout="4",
+            entrants=[(f"P{i}",) for i in range(14)],
+            table_rules={6: {"variant": "six-3x2", "layout": "6-pairs"}},
+        )
         assert made.status == SAVED, made
         assert service.draw(db, made.id, seed=4).status == SAVED
         assert service.start_round(db, made.id).status == SAVED

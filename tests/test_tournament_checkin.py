@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
+from tests.conftest import make_app
 from tests.helpers import csrf_token, quick_hash, start_game
 from tests.test_tournaments import _rooms_on_a_server, act, create, state
 
@@ -140,9 +140,15 @@ def test_the_draw_seats_exactly_those_checked_in(client, app, monkeypatch):
     # checked in, in the list's order: Anna Ben Cid Eve Fay Hal Jan Max; the lot over 8 with seed 7
     assert core.draw(8, 7) == [6, 7, 2, 4, 0, 3, 1, 5]
     expected = [
-        ("1.1", "Jan"), ("1.2", "Max"), ("1.3", "Cid"), ("1.4", "Fay"),
-        ("2.1", "Anna"), ("2.2", "Eve"), ("2.3", "Ben"), ("2.4", "Hal"),
-    ]  # fmt: skip
+        ("1.1", "Jan"),
+        ("1.2", "Max"),
+        ("1.3", "Cid"),
+        ("1.4", "Fay"),
+        ("2.1", "Anna"),
+        ("2.2", "Eve"),
+        ("2.3", "Ben"),
+        ("2.4", "Hal"),
+    ]
     page = client.get(f"/tournaments/{tid}").text
     assert seats(page) == expected
     assert log_lines(page)[0] == "Seats drawn by lot; left out (not checked in): Dee, Gus, Ida, Kai, Lea"
@@ -392,7 +398,7 @@ def test_before_the_draw_there_is_no_seat_to_give(client, app):
 
 
 def test_a_locked_phone_or_a_form_without_its_token_changes_nothing(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("rd")}
     )
     owner = app.test_client()

@@ -15,11 +15,10 @@ import re
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import sheet
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, side_fields
 from tests.test_tournaments import act, create, small_hand, started, table_game
 
@@ -91,10 +90,15 @@ def test_the_choice_is_off_by_default_and_kept_by_the_form(client, app):
     edit = client.get(f"/tournaments/{tid}/edit").text
     assert 'name="confirm_hands" value="y" checked' in edit
     data = {
-        "csrf_token": csrf_token(client, f"/tournaments/{tid}/edit"), "version": "0", "name": "Club night",
-        "format": "final", "rules": "classic", "round_end": "target", "entrants": edit.split('id="entrants"')[1]
-        .split(">", 1)[1].split("</textarea>")[0], "season_points": "10, 8, 6, 5, 4, 3, 2, 1",
-    }  # fmt: skip
+        "csrf_token": csrf_token(client, f"/tournaments/{tid}/edit"),
+        "version": "0",
+        "name": "Club night",
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": edit.split('id="entrants"')[1].split(">", 1)[1].split("</textarea>")[0],
+        "season_points": "10, 8, 6, 5, 4, 3, 2, 1",
+    }
     assert client.post(f"/tournaments/{tid}/edit", data=data).status_code == 302  # the box left unticked
     with app.app_context():
         assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is False
@@ -259,10 +263,14 @@ def test_forged_confirmations_are_refused(client, app):
 
 
 def test_a_locked_phone_and_a_post_without_its_form_token_confirm_nothing(tmp_path):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "locked.sqlite"),
-         "PASSWORD_HASH": quick_hash("karo sieben")}
-    )  # fmt: skip
+    app = make_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE": str(tmp_path / "locked.sqlite"),
+            "PASSWORD_HASH": quick_hash("karo sieben"),
+        }
+    )
     owner = app.test_client()
     token = csrf_token(owner, "/login")
     assert owner.post("/login", data={"csrf_token": token, "password": "karo sieben"}).status_code == 302
@@ -424,7 +432,7 @@ def test_the_choice_and_the_confirmations_travel_with_the_export(client, app, tm
     assert [h["confirmed_by"] for h in exported["hands"]] == ["side 1", None]
     assert exported["hands"][0]["confirmed_at"] and exported["hands"][1]["confirmed_at"] is None
 
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.sqlite")})
     assert _import(fresh, data).status_code == 302
     again = json.loads(fresh.test_client().get("/export.json").data)
     assert again["tournaments"] == data["tournaments"] and again["games"] == data["games"]
@@ -438,7 +446,7 @@ def test_the_choice_and_the_confirmations_travel_with_the_export(client, app, tm
     for g in older["games"]:
         for h in g["hands"]:
             del h["confirmed_at"], h["confirmed_by"]
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "older.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "older.sqlite")})
     assert _import(fresh, older).status_code == 302
     with fresh.app_context():
         assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is False
@@ -462,7 +470,7 @@ def test_an_export_with_confirmations_that_do_not_fit_is_refused(client, app, tm
     data = json.loads(client.get("/export.json").data)
     [exported] = [g for g in data["games"] if g["id"] == game]
     change(data["tournaments"][0], exported["hands"][0])
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "doctored.sqlite")})
+    fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "doctored.sqlite")})
     response = _import(fresh, data)
     assert response.status_code == 422 and message in html.unescape(response.text)
 

@@ -19,10 +19,10 @@ import urllib.request
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads, tournament_reads
+from tests.conftest import make_app
 from tests.helpers import as_the_form_posts, served, side_fields
 
 NAMES = "Anna Ben Clara Dieter Emma Frank Gisela Heinz Ingrid Jürgen Karin Lothar Maria Norbert Olga".split()
@@ -70,7 +70,7 @@ class Phone:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("evening")
-    app = create_app({"TESTING": True, "SECRET_KEY": "evening", "DATABASE": str(folder / "e.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "evening", "DATABASE": str(folder / "e.sqlite")})
     with served(app) as port:
         yield f"http://127.0.0.1:{port}", app
 
@@ -123,9 +123,20 @@ def test_thirteen_players_a_final_of_six_and_a_hand_from_the_grid(server):
     points share 4th place and split the season points of places 4 to 6: (5 + 4 + 3) / 3 = 4 each."""
     base, app = server
     organiser, phone = Phone(base), Phone(base)
-    tid = _create(organiser, name="Thirteen", format="final", rules="classic", round_end="hands", round_hands="1",
-                  entrants="\n".join(NAMES[:13]), rules_5="austrian:5", rules_6="six-3x2:6-pairs",
-                  season_points="10, 8, 6, 5, 4, 3, 2, 1", bye_score="average", ties="shared")  # fmt: skip
+    tid = _create(
+        organiser,
+        name="Thirteen",
+        format="final",
+        rules="classic",
+        round_end="hands",
+        round_hands="1",
+        entrants="\n".join(NAMES[:13]),
+        rules_5="austrian:5",
+        rules_6="six-3x2:6-pairs",
+        season_points="10, 8, 6, 5, 4, 3, 2, 1",
+        bye_score="average",
+        ties="shared",
+    )
     t, rounds = _round(app, tid)
     assert [len(x.seats) for x in rounds[0].tables] == [4, 4, 5]
     _play_round(app, phone, tid, organiser)
@@ -156,8 +167,16 @@ def test_five_pairs_between_tables_with_byes_share_their_places(server):
     base, app = server
     organiser, phone = Phone(base), Phone(base)
     pairs = ["Anna & Ben", "Clara & Dieter", "Emma & Frank", "Gisela & Heinz", "Ingrid & Jürgen"]
-    tid = _create(organiser, name="Pairs night", format="mitchell", rules="classic", round_end="hands",
-                  round_hands="1", entrants="\n".join(pairs), season_points="10, 8, 6, 5, 4")  # fmt: skip
+    tid = _create(
+        organiser,
+        name="Pairs night",
+        format="mitchell",
+        rules="classic",
+        round_end="hands",
+        round_hands="1",
+        entrants="\n".join(pairs),
+        season_points="10, 8, 6, 5, 4",
+    )
     for number in (1, 2, 3):
         _play_round(app, phone, tid)
         if number < 3:
@@ -173,8 +192,16 @@ def test_fourteen_players_changing_partners_at_a_table_of_six(server):
     done after three; every player's points per Partie on the closed standings."""
     base, app = server
     organiser, phone = Phone(base), Phone(base)
-    tid = _create(organiser, name="Partners", format="rotation", rules="classic", round_end="hands",
-                  round_hands="1", entrants="\n".join(NAMES[:14]), rules_6="six-3x2:6-pairs")  # fmt: skip
+    tid = _create(
+        organiser,
+        name="Partners",
+        format="rotation",
+        rules="classic",
+        round_end="hands",
+        round_hands="1",
+        entrants="\n".join(NAMES[:14]),
+        rules_6="six-3x2:6-pairs",
+    )
     for number in range(1, 6):
         _play_round(app, phone, tid)
         if number < 5:
@@ -197,8 +224,10 @@ def test_two_organisers_entering_a_hand_at_one_table_store_one(server):
     for p in phones:
         assert p.open(f"/tournaments/{tid}/grid/games/{game}")[0] == 302
         page = p.open(f"/games/{game}/hands/new")[1]
-        fields = {name: re.search(rf'name="{name}"[^>]*value="([^"]*)"', page).group(1)
-                  for name in ("csrf_token", "based_on", "client_key")}  # fmt: skip
+        fields = {
+            name: re.search(rf'name="{name}"[^>]*value="([^"]*)"', page).group(1)
+            for name in ("csrf_token", "based_on", "client_key")
+        }
         sides = {**side_fields(0, melded=150), **side_fields(1, melded=130)}
         forms.append({**fields, **as_the_form_posts(sides, {})})
     statuses: list[int] = []

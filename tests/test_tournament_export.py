@@ -7,13 +7,13 @@ import html
 import io
 import json
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import restore, tournament_reads, transaction
+from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
+from tests.helpers import wipe
 
 EIGHT = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fini", "Gust", "Hans"]
 PHONE = "the-organisers-phone"  # a phone token: the log keeps the phone's id
@@ -25,9 +25,14 @@ def _club_night(app):
     with app.app_context():
         db = get_db()
         made = tournaments.create(
-            db, name="Club night", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT],
+            db,
+            name="Club night",
+            fmt="final",
+            variant="classic",
+            layout="4",
+            entrants=[(n,) for n in EIGHT],
             phone=PHONE,
-        )  # fmt: skip
+        )
         assert made.status == SAVED, made
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
@@ -57,7 +62,7 @@ def _without_time(data):
 
 def _fresh(tmp_path, name="fresh"):
     """A new app on an empty archive."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")})
+    return make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / f"{name}.sqlite")})
 
 
 def _import(app, data):
@@ -165,8 +170,7 @@ def test_a_restore_over_an_archive_with_tournaments_replaces_them(app, client, r
     assert _standings(app, tournament_id) == standings
     with app.app_context():
         db = get_db()
-        with transaction.write(db):
-            restore.clear(db)
+        wipe(db)
         for table in ("tournaments", "tournament_rounds", "tournament_games", "tournament_log"):
             assert db.execute(f"select count(*) from {table}").fetchone()[0] == 0, table
 

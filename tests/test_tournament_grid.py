@@ -18,12 +18,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper import create_app
 from scorekeeper.core import tournaments as core
 from scorekeeper.core.tournaments import grid as grids
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
-from tests.conftest import csrf_token
+from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, win_hand
 from tests.test_tournaments import act, create, small_hand, started, state, table_game
 
@@ -37,12 +36,27 @@ def at(m: float) -> datetime:
 
 def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> core.Tournament:
     values = dict(
-        id=1, name="Club night", format=fmt, variant="classic", layout=None, settings={}, house_rules_id=None,
-        target=5000, round_end=round_end, round_hands=None, round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS, entrants=tuple(tuple(e) for e in entrants), seed=7,
-        drawn_at="2026-11-26T18:50:00", closed_at=None, evening_id=1, version=1, created_at="2026-11-26T18:00:00",
+        id=1,
+        name="Club night",
+        format=fmt,
+        variant="classic",
+        layout=None,
+        settings={},
+        house_rules_id=None,
+        target=5000,
+        round_end=round_end,
+        round_hands=None,
+        round_minutes=None,
+        season_points=core.DEFAULT_SEASON_POINTS,
+        entrants=tuple(tuple(e) for e in entrants),
+        seed=7,
+        drawn_at="2026-11-26T18:50:00",
+        closed_at=None,
+        evening_id=1,
+        version=1,
+        created_at="2026-11-26T18:00:00",
         draw_order=tuple(range(len(entrants))),
-    )  # fmt: skip
+    )
     values.update(fields)
     return core.Tournament(**values)
 
@@ -52,9 +66,17 @@ def played(t, number: int, table: int, saved=(), totals=(0, 0), finished=False, 
     seating = next(x for x in core.round_plan(t, number)[0] if x.table == table)
     ids = tuple(ids or range(1, len(saved) + 1))
     return core.TableState(
-        number, table, 100 * number + table, seating.units, seating.seats, totals, tuple(at(m) for m in saved),
-        finished, hand_ids=ids, ended_by=ids[-1] if finished else None,
-    )  # fmt: skip
+        number,
+        table,
+        100 * number + table,
+        seating.units,
+        seating.seats,
+        totals,
+        tuple(at(m) for m in saved),
+        finished,
+        hand_ids=ids,
+        ended_by=ids[-1] if finished else None,
+    )
 
 
 def view(g: grids.Grid) -> list[list[tuple]]:
@@ -268,7 +290,7 @@ def test_unknown_tournaments_and_games_of_another_are_not_found(client, app):
 
 
 def test_a_locked_phone_sees_no_grid(tmp_path):
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("pw")}
     )
     owner = app.test_client()
@@ -353,7 +375,7 @@ def test_the_organisers_mark_survives_an_export_and_a_doctored_one_is_refused(cl
     assert [(c["action"], c["entered_by"]) for c in marked] == [("hand added", "organiser")]
 
     def imported(doc, name):
-        fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / name)}).test_client()
+        fresh = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / name)}).test_client()
         token = csrf_token(fresh, "/evenings/new")
         body = {"csrf_token": token, "file": (io.BytesIO(json.dumps(doc).encode()), "archive.json")}
         return fresh, fresh.post("/import", data=body, content_type="multipart/form-data")

@@ -37,11 +37,26 @@ def pairs(count: int) -> list[tuple[str, ...]]:
 
 def tournament(fmt: str, entrants, seed: int | None = 7, round_end: str = "target", **fields) -> core.Tournament:
     values = dict(
-        id=1, name="Club night", format=fmt, variant="classic", layout=None, settings={}, house_rules_id=None,
-        target=5000, round_end=round_end, round_hands=None, round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS, entrants=tuple(tuple(e) for e in entrants), seed=seed,
-        drawn_at=None, closed_at=None, evening_id=1, version=1, created_at="2026-11-26T18:00:00",
-    )  # fmt: skip
+        id=1,
+        name="Club night",
+        format=fmt,
+        variant="classic",
+        layout=None,
+        settings={},
+        house_rules_id=None,
+        target=5000,
+        round_end=round_end,
+        round_hands=None,
+        round_minutes=None,
+        season_points=core.DEFAULT_SEASON_POINTS,
+        entrants=tuple(tuple(e) for e in entrants),
+        seed=seed,
+        drawn_at=None,
+        closed_at=None,
+        evening_id=1,
+        version=1,
+        created_at="2026-11-26T18:00:00",
+    )
     values.update(fields)
     return core.Tournament(**values)
 
@@ -185,9 +200,20 @@ def test_table_sizes():
     """docs/tournaments.md "Tables of four, five and six": as many tables of four as can be, the rest at a
     table of five or six, or one of each; four, five and six players sit at one table; seven cannot sit."""
     assert {n: core.table_sizes(n) for n in range(3, 16)} == {
-        3: None, 4: [4], 5: [5], 6: [6], 7: None, 8: [4, 4], 9: [4, 5], 10: [4, 6], 11: [5, 6], 12: [4, 4, 4],
-        13: [4, 4, 5], 14: [4, 4, 6], 15: [4, 5, 6],
-    }  # fmt: skip
+        3: None,
+        4: [4],
+        5: [5],
+        6: [6],
+        7: None,
+        8: [4, 4],
+        9: [4, 5],
+        10: [4, 6],
+        11: [5, 6],
+        12: [4, 4, 4],
+        13: [4, 4, 5],
+        14: [4, 4, 6],
+        15: [4, 5, 6],
+    }
     for n in range(8, 68):
         sizes = core.table_sizes(n)
         assert sum(sizes) == n and sizes.count(5) <= 1 and sizes.count(6) <= 1, n
@@ -277,10 +303,19 @@ def _states(tables, totals, hands, finished=()):
     saved = sorted((moment, table, i) for table, moments in hands.items() for i, moment in enumerate(moments))
     number = {(table, i): n for n, (_moment, table, i) in enumerate(saved, start=1)}
     return [
-        TableState(t.round, t.table, 100 + t.table, t.units, t.seats, totals[t.table], hands[t.table],
-                   t.table in finished, hand_ids=tuple(number[t.table, i] for i in range(len(hands[t.table]))))
+        TableState(
+            t.round,
+            t.table,
+            100 + t.table,
+            t.units,
+            t.seats,
+            totals[t.table],
+            hands[t.table],
+            t.table in finished,
+            hand_ids=tuple(number[t.table, i] for i in range(len(hands[t.table]))),
+        )
         for t in tables
-    ]  # fmt: skip
+    ]
 
 
 def test_round_state_and_the_organisers_end():
@@ -330,12 +365,26 @@ def test_a_final_tournament_from_draw_to_places():
     final = core.next_tables(t, [r1])
     assert final == [Table(2, 1, (f"P{o[1]}", f"P{o[4]}", f"P{o[3]}", f"P{o[6]}"), 0, ((o[1], o[3]), (o[4], o[6])))]
     assert [(p.place, p.unit) for p in core.ranking(t, [r1])] == [
-        (1, o[1]), (1, o[3]), (2, o[4]), (2, o[6]), (3, o[0]), (3, o[2]), (4, o[5]), (4, o[7]),
-    ]  # fmt: skip
+        (1, o[1]),
+        (1, o[3]),
+        (2, o[4]),
+        (2, o[6]),
+        (3, o[0]),
+        (3, o[2]),
+        (4, o[5]),
+        (4, o[7]),
+    ]
     r2 = core.round_state(t, 2, minutes(40), None, _states(final, {1: (3000, 5100)}, {1: (minutes(70),)}, {1}))
     assert [(p.place, p.unit) for p in core.ranking(t, [r1, r2])] == [
-        (1, o[4]), (1, o[6]), (2, o[1]), (2, o[3]), (3, o[0]), (3, o[2]), (4, o[5]), (4, o[7]),
-    ]  # fmt: skip
+        (1, o[4]),
+        (1, o[6]),
+        (2, o[1]),
+        (2, o[3]),
+        (3, o[0]),
+        (3, o[2]),
+        (4, o[5]),
+        (4, o[7]),
+    ]
     assert core.next_tables(t, [r1, r2]) == []
     single = tournament("final", players(4))
     assert single.rounds == 1 and len(core.next_tables(single, [])) == 1
@@ -375,10 +424,12 @@ def test_the_round_stops_at_the_hand_that_reached_the_target_not_the_tables_last
     stop: it was the hand in progress, so table 2 is done."""
     t = tournament("final", players(8))
     first, second = core.next_tables(t, [])
-    one = TableState(1, 1, 101, first.units, first.seats, (5100, 300), (minutes(30), minutes(50)), True,
-                     hand_ids=(5, 9), ended_by=5)  # fmt: skip
-    two = TableState(1, 2, 102, second.units, second.seats, (900, 700), (minutes(20), minutes(40)), False,
-                     hand_ids=(3, 7))  # fmt: skip
+    one = TableState(
+        1, 1, 101, first.units, first.seats, (5100, 300), (minutes(30), minutes(50)), True, hand_ids=(5, 9), ended_by=5
+    )
+    two = TableState(
+        1, 2, 102, second.units, second.seats, (900, 700), (minutes(20), minutes(40)), False, hand_ids=(3, 7)
+    )
     state = core.round_state(t, 1, START, None, [one, two])
     assert state.stop == minutes(30) and [table.done for table in state.tables] == [True, True]
     unknown = core.round_state(t, 1, START, None, [TableState(**{**one.__dict__, "ended_by": None}), two])

@@ -19,11 +19,26 @@ START = datetime(2026, 11, 26, 19, 0)
 
 def tournament(fmt: str, entrants, **fields) -> core.Tournament:
     values = dict(
-        id=1, name="Club night", format=fmt, variant="classic", layout=None, settings={}, house_rules_id=None,
-        target=5000, round_end="target", round_hands=None, round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS, entrants=tuple(tuple(e) for e in entrants), seed=7,
-        drawn_at=None, closed_at=None, evening_id=1, version=1, created_at="2026-11-26T18:00:00",
-    )  # fmt: skip
+        id=1,
+        name="Club night",
+        format=fmt,
+        variant="classic",
+        layout=None,
+        settings={},
+        house_rules_id=None,
+        target=5000,
+        round_end="target",
+        round_hands=None,
+        round_minutes=None,
+        season_points=core.DEFAULT_SEASON_POINTS,
+        entrants=tuple(tuple(e) for e in entrants),
+        seed=7,
+        drawn_at=None,
+        closed_at=None,
+        evening_id=1,
+        version=1,
+        created_at="2026-11-26T18:00:00",
+    )
     values.update(fields)
     return core.Tournament(**values)
 
@@ -126,9 +141,15 @@ def test_a_game_without_a_hand_counts_for_nobody():
     ranked = core.standings(8, list(range(8)), games)
     assert ranked[0] == Place(1, 0, 2, 2600, 1, 1, tied=2) and ranked[4] == Place(5, 4, 0, 0, 0, 0, tied=4)
     assert [(p.place, p.unit, p.match_points, p.played, p.tied) for p in ranked] == [
-        (1, 0, 2, 1, 2), (1, 2, 2, 1, 2), (3, 1, 0, 1, 2), (3, 3, 0, 1, 2),
-        (5, 4, 0, 0, 4), (5, 5, 0, 0, 4), (5, 6, 0, 0, 4), (5, 7, 0, 0, 4),
-    ]  # fmt: skip
+        (1, 0, 2, 1, 2),
+        (1, 2, 2, 1, 2),
+        (3, 1, 0, 1, 2),
+        (3, 3, 0, 1, 2),
+        (5, 4, 0, 0, 4),
+        (5, 5, 0, 0, 4),
+        (5, 6, 0, 0, 4),
+        (5, 7, 0, 0, 4),
+    ]
     by_lot = core.standings(8, list(range(8)), games, ties="lot")
     assert [p.place for p in by_lot] == list(range(1, 9)) and [p.unit for p in by_lot] == [0, 2, 1, 3, 4, 5, 6, 7]
 
@@ -161,8 +182,13 @@ def test_mitchell_level_pairs_share_the_place():
     ]
     by_lot = mitchell(6, d, games, ties="lot")
     assert [(p.place, p.unit, p.tied) for p in by_lot] == [
-        (1, d[0], 1), (2, d[1], 1), (3, d[3], 1), (4, d[5], 1), (5, d[2], 1), (6, d[4], 1),
-    ]  # fmt: skip
+        (1, d[0], 1),
+        (2, d[1], 1),
+        (3, d[3], 1),
+        (4, d[5], 1),
+        (5, d[2], 1),
+        (6, d[4], 1),
+    ]
 
 
 def test_two_level_pairs_the_one_that_won_their_game_first():
@@ -179,8 +205,11 @@ def test_two_level_pairs_the_one_that_won_their_game_first():
     assert lines(mitchell(4, d, met)) == [(1, d[2]), (2, d[0]), (2, d[1]), (4, d[3])]
     never = [Played(1, 1, ((d[0],), (d[2],)), (3000, 2000), 1), Played(1, 2, ((d[1],), (d[3],)), (3000, 2000), 1)]
     assert [(p.place, p.unit, p.tied) for p in mitchell(4, d, never)] == [
-        (1, d[0], 2), (1, d[1], 2), (3, d[2], 2), (3, d[3], 2),
-    ]  # fmt: skip
+        (1, d[0], 2),
+        (1, d[1], 2),
+        (3, d[2], 2),
+        (3, d[3], 2),
+    ]
     # d0 and d1 level at 2 mp 3000; d0 beat d1 at their own table
     own = [Played(1, 1, ((d[0],), (d[1],)), (3000, 2000), 1), Played(2, 1, ((d[1],), (d[2],)), (1000, 0), 1)]
     own += [Played(2, 2, ((d[0],), (d[3],)), (0, 10), 1)]
@@ -254,13 +283,29 @@ def test_final_places_with_a_table_that_saved_no_hand():
     ]
     before = core.final_places(final_night(12, order), first, pairs)
     assert [(p.place, p.unit, p.tied) for p in before] == [
-        (1, 5, 1), (1, 7, 1), (2, 0, 1), (2, 2, 1), (3, 1, 1), (3, 3, 1), (4, 4, 1), (4, 6, 1),
-        (5, 8, 2), (5, 10, 2), (5, 9, 2), (5, 11, 2),
-    ]  # fmt: skip
+        (1, 5, 1),
+        (1, 7, 1),
+        (2, 0, 1),
+        (2, 2, 1),
+        (3, 1, 1),
+        (3, 3, 1),
+        (4, 4, 1),
+        (4, 6, 1),
+        (5, 8, 2),
+        (5, 10, 2),
+        (5, 9, 2),
+        (5, 11, 2),
+    ]
     assert before[0] == Place(1, 5, 2, 3400, 1, 1, line=0) and before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2, line=5)
     # partners stand on one line: six sides, six lines
-    assert [[p.unit for p in line] for line in core.place_lines(before)] == [[5, 7], [0, 2], [1, 3], [4, 6], [8, 10],
-                                                                           [9, 11]]  # fmt: skip
+    assert [[p.unit for p in line] for line in core.place_lines(before)] == [
+        [5, 7],
+        [0, 2],
+        [1, 3],
+        [4, 6],
+        [8, 10],
+        [9, 11],
+    ]
     final = first + [Played(2, 1, ((5, 7), (0, 2)), (3000, 5050), 3)]
     after = core.final_places(final_night(12, order), final, pairs)
     assert lines(after)[:4] == [(1, 0), (1, 2), (2, 5), (2, 7)]
@@ -284,9 +329,19 @@ def test_final_places_shared_and_their_season_points():
     ]
     places = core.final_places(final_night(12, order), games)
     assert [(p.place, p.unit, p.tied) for p in places] == [
-        (1, 5, 2), (1, 7, 2), (1, 8, 2), (1, 10, 2), (3, 0, 1), (3, 2, 1),
-        (4, 1, 3), (4, 3, 3), (4, 4, 3), (4, 6, 3), (4, 9, 3), (4, 11, 3),
-    ]  # fmt: skip
+        (1, 5, 2),
+        (1, 7, 2),
+        (1, 8, 2),
+        (1, 10, 2),
+        (3, 0, 1),
+        (3, 2, 1),
+        (4, 1, 3),
+        (4, 3, 3),
+        (4, 4, 3),
+        (4, 6, 3),
+        (4, 9, 3),
+        (4, 11, 3),
+    ]
     assert core.final_table(final_night(12, order), games).units == ((5, 7), (8, 10))
     table = core.DEFAULT_SEASON_POINTS
     assert [core.season_points(p.place, table, p.tied) for p in places[::2]] == [9, 9, 6, 4, 4, 4]
@@ -308,8 +363,15 @@ def test_a_final_tournament_with_a_silent_table():
     ]
     live = core.round_state(t, 1, START, None, states)
     assert [(p.place, p.unit, p.played, p.tied) for p in core.ranking(t, [live])] == [
-        (1, 0, 1, 1), (1, 2, 1, 1), (2, 1, 1, 1), (2, 3, 1, 1), (3, 4, 0, 2), (3, 6, 0, 2), (3, 5, 0, 2), (3, 7, 0, 2),
-    ]  # fmt: skip
+        (1, 0, 1, 1),
+        (1, 2, 1, 1),
+        (2, 1, 1, 1),
+        (2, 3, 1, 1),
+        (3, 4, 0, 2),
+        (3, 6, 0, 2),
+        (3, 5, 0, 2),
+        (3, 7, 0, 2),
+    ]
     ended = core.round_state(t, 1, START, START + timedelta(minutes=40), states)
     assert core.next_tables(t, [ended]) == []
     problem = core.start_problem(t, [ended])
@@ -330,8 +392,11 @@ def test_season_points_split_where_places_are_shared():
     assert core.season_points(1, (25, 18, 15), 3) == Fraction(58, 3)
     assert core.season_points(0, table) == 0 and core.season_points(1, ()) == 0
     assert [core.points_text(x) for x in (7, Fraction(7, 2), Fraction(58, 3), Fraction(1, 2))] == [
-        "7", "3.5", "19.33", "0.5",
-    ]  # fmt: skip
+        "7",
+        "3.5",
+        "19.33",
+        "0.5",
+    ]
 
 
 def _closed(tid: int, names: str, places: list[tuple[int, int, int]]) -> tuple[core.Tournament, list[Place]]:
@@ -352,19 +417,30 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
     # A 24 (1 first), B 22 (1 first, 3 evenings), C 22 (1 first, 3 evenings), D 11, E 8
     rows = core.season_table(results)
     assert [(r.place, r.name, r.points, r.played, r.firsts, r.tied) for r in rows] == [
-        (1, "A", 24, 3, 1, 1), (2, "B", 22, 3, 1, 2), (2, "C", 22, 3, 1, 2),
-        (4, "D", 11, 2, 0, 1), (5, "E", 8, 1, 0, 1),
-    ]  # fmt: skip
+        (1, "A", 24, 3, 1, 1),
+        (2, "B", 22, 3, 1, 2),
+        (2, "C", 22, 3, 1, 2),
+        (4, "D", 11, 2, 0, 1),
+        (5, "E", 8, 1, 0, 1),
+    ]
     # the best two evenings: A 10 + 8, B 10 + 7, C 10 + 7, D 6 + 5, E 8; E below a minimum of 2 evenings
     ladder = core.season_table(results, best=2, minimum=2)
     assert [(r.place, r.name, r.points, r.counted) for r in ladder] == [
-        (1, "A", 18, (1, 2)), (2, "B", 17, (2, 1)), (2, "C", 17, (3, 1)), (4, "D", 11, (2, 1)), (None, "E", 8, (3,)),
-    ]  # fmt: skip
+        (1, "A", 18, (1, 2)),
+        (2, "B", 17, (2, 1)),
+        (2, "C", 17, (3, 1)),
+        (4, "D", 11, (2, 1)),
+        (None, "E", 8, (3,)),
+    ]
     # the best evening only: A, B and C 10 each, one first each, three evenings each: 1st shared by three
     best = core.season_table(results, best=1)
     assert [(r.place, r.name, r.points, r.tied) for r in best] == [
-        (1, "A", 10, 3), (1, "B", 10, 3), (1, "C", 10, 3), (4, "E", 8, 1), (5, "D", 6, 1),
-    ]  # fmt: skip
+        (1, "A", 10, 3),
+        (1, "B", 10, 3),
+        (1, "C", 10, 3),
+        (4, "E", 8, 1),
+        (5, "D", 6, 1),
+    ]
 
 
 # --- The final table at tables of five and six --------------------------------------------------------
@@ -425,9 +501,15 @@ def test_players_changing_partners_at_tables_of_four_and_five_rank_by_points_per
     ranked = core.standings(9, t.order, games, per_game=True)
     assert [(p.place, p.unit, p.points, p.played, p.tied) for p in ranked] == [
         (1, 0, 600, 3, 1),
-        (2, 4, 600, 4, 5), (2, 5, 600, 4, 5), (2, 6, 600, 4, 5), (2, 7, 600, 4, 5), (2, 8, 600, 4, 5),
-        (7, 1, 400, 3, 3), (7, 2, 400, 3, 3), (7, 3, 400, 3, 3),
-    ]  # fmt: skip
+        (2, 4, 600, 4, 5),
+        (2, 5, 600, 4, 5),
+        (2, 6, 600, 4, 5),
+        (2, 7, 600, 4, 5),
+        (2, 8, 600, 4, 5),
+        (7, 1, 400, 3, 3),
+        (7, 2, 400, 3, 3),
+        (7, 3, 400, 3, 3),
+    ]
     # by totals he would be level with the five on points (600), ahead only by match points (6 to 4)
     by_totals = core.standings(9, t.order, games)
     assert [(p.points, p.match_points) for p in by_totals[:2]] == [(600, 6), (600, 4)]

@@ -56,8 +56,9 @@ def test_a_bye_counts_the_pairs_average_and_level_pairs_share_the_place(client, 
     third sits out; round 2 it wins again 150 to 130 against the third while the second sits out. Each
     East–West pair: one game lost (0 match points, 130) and a bye by its average (0 and 130): 0 and 260
     each, level, never met: they share 2nd place."""
-    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay", round_end="hands",
-                  round_hands="1")  # fmt: skip
+    tid = started(
+        client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay", round_end="hands", round_hands="1"
+    )
     t, rounds = state(app, tid)
     north_south, first_east_west, bye = (t.names[u] for u in t.order)
     assert rounds[0].byes[0].unit == t.order[2]
@@ -84,10 +85,19 @@ def test_players_level_on_everything_split_the_season_points(client, app):
     drawn first is on the winning side all three times (450, 6 match points); each other player once
     (150 + 130 + 130 = 410, 2 match points): three share 2nd place and (8 + 6 + 5) / 3 = 6.33 season
     points each; by lot they take 2nd, 3rd and 4th."""
-    for ties, places, points in (("shared", ["1", "2=", "2=", "2="], ["6.33"] * 3), ("lot", ["1", "2", "3", "4"],
-                                                                                    ["8", "6", "5"])):  # fmt: skip
-        tid = started(client, name=f"Rotation {ties}", format="rotation", entrants="\n".join(EIGHT[:4]),
-                      round_end="hands", round_hands="1", ties=ties)  # fmt: skip
+    for ties, places, points in (
+        ("shared", ["1", "2=", "2=", "2="], ["6.33"] * 3),
+        ("lot", ["1", "2", "3", "4"], ["8", "6", "5"]),
+    ):
+        tid = started(
+            client,
+            name=f"Rotation {ties}",
+            format="rotation",
+            entrants="\n".join(EIGHT[:4]),
+            round_end="hands",
+            round_hands="1",
+            ties=ties,
+        )
         for partie in (1, 2, 3):
             assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
             if partie < 3:
@@ -134,14 +144,19 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder(client, app):
     rows = re.findall(r"<tr[^>]*><td class=\"num\">(.*?)</td><td>(.*?)</td><td class=\"num\">(.*?)</td>", page)
     # the same table twice: the pair drawn first wins both nights, 10 + 10 each, sharing 1st; the others 8 + 8
     assert [(re.sub(r"<[^>]+>", "", place), points) for place, _name, points in rows] == [
-        ("1=", "20"), ("1=", "20"), ("3=", "16"), ("3=", "16"),
-    ]  # fmt: skip
+        ("1=", "20"),
+        ("1=", "20"),
+        ("3=", "16"),
+        ("3=", "16"),
+    ]
     ladder = client.get("/tournaments/season?best=1&min=2").text
     assert "Each player&#39;s best evening counts." in ladder or "Each player's best evening counts." in ladder
     assert re.findall(r"<td class=\"num\">(\d+)</td><td class=\"num\">2</td>", ladder) == ["10", "10", "8", "8"]
     assert ladder.count("counted: Second night") == 4  # the newest of two equal evenings
-    for query, field, message in (("best=x", "best", "A whole number from 1 up."),
-                                  ("min=3", "min", "This season has 2 closed tournaments: at most 2.")):  # fmt: skip
+    for query, field, message in (
+        ("best=x", "best", "A whole number from 1 up."),
+        ("min=3", "min", "This season has 2 closed tournaments: at most 2."),
+    ):
         refused = client.get(f"/tournaments/season?{query}")
         assert refused.status_code == 422 and f'id="{field}-error"' in refused.text
         assert message in html.unescape(refused.text) and f'value="{query.split("=")[1]}"' in refused.text

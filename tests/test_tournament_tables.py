@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 
+from scorekeeper.core import tournaments as core
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
 from tests.helpers import post_hand
@@ -26,8 +27,13 @@ def _games(app, tid) -> list:
 def test_thirteen_fourteen_fifteen_players_sit_without_a_reserve(client, app):
     """13 players: tables of 4, 4, 5; 14: 4, 4, 6; 15: 4, 5, 6 — each game with its size's rule set."""
     for count, sizes in ((13, [4, 4, 5]), (14, [4, 4, 6]), (15, [4, 5, 6])):
-        tid = started(client, name=f"Night of {count}", entrants="\n".join(NAMES[:count]), rules_5="austrian:5",
-                      rules_6="six-3x2:6-pairs")  # fmt: skip
+        tid = started(
+            client,
+            name=f"Night of {count}",
+            entrants="\n".join(NAMES[:count]),
+            rules_5="austrian:5",
+            rules_6="six-3x2:6-pairs",
+        )
         games = _games(app, tid)
         assert [len(g.players) for g in games] == sizes, count
         variants = [(g.variant, g.layout) for g in games]
@@ -79,12 +85,17 @@ def test_a_count_or_rules_that_cannot_seat_everyone_are_refused(client):
     # "Tables of four, five and six": 4 to 6 players at one table; from 8, tables of four and one of five or
     # six or one of each, n // 4 tables in all, at most 16: 8 to 67 players
     for count in range(0, 101):
+        seated = 4 <= count <= 6 or 8 <= count <= 67
+        assert (core.entrant_problems("final", [(f"P{i}",) for i in range(count)]) == []) == seated, count
+    # the form says the same at each edge (a page per count, 0 to 100, took seconds and found no more)
+    edges = (0, 3, 4, 6, 7, 8, 67, 68, 100)
+    for count in edges:
         response = create(client, name=f"Count {count}", entrants="\n".join(f"P{i}" for i in range(count)))
         seated = 4 <= count <= 6 or 8 <= count <= 67
         assert response.status_code == (302 if seated else 422), count
         if not seated:
             assert 'id="entrants-error"' in response.text, count
     listed = client.get("/tournaments").text
-    assert sum(f"Count {n}<" in listed for n in range(101)) == 3 + 60
+    assert [n for n in edges if f"Count {n}<" in listed] == [4, 6, 8, 67]
     wrong = create(client, entrants="\n".join(NAMES[:5]), rules_5="austrian:6-rotating")
     assert wrong.status_code == 422 and re.search(r'id="rules_5-error"', wrong.text)

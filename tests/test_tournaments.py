@@ -384,18 +384,29 @@ def test_an_archive_from_before_the_kept_columns_is_brought_up_to_date(tmp_path)
     and plays after the next migration added what a tournament keeps."""
     from sqlite_utils import Database
 
-    from scorekeeper import create_app
+    from tests.conftest import make_app
 
     path = tmp_path / "older.sqlite"
     db = Database(path)
     dbmod.migrations.apply(db, stop_before="m018_tournament_kept")
-    db["tournaments"].insert({
-        "id": 1, "name": "Older", "format": "final", "variant": "classic", "layout": "4", "settings": "{}",
-        "round_end": "target", "season_points": "[10, 8]", "entrants": '[["A"], ["B"], ["C"], ["D"]]',
-        "version": 0, "created_at": "2026-11-26T08:00:00+00:00", "updated_at": "2026-11-26T08:00:00+00:00",
-    })  # fmt: skip
+    db["tournaments"].insert(
+        {
+            "id": 1,
+            "name": "Older",
+            "format": "final",
+            "variant": "classic",
+            "layout": "4",
+            "settings": "{}",
+            "round_end": "target",
+            "season_points": "[10, 8]",
+            "entrants": '[["A"], ["B"], ["C"], ["D"]]',
+            "version": 0,
+            "created_at": "2026-11-26T08:00:00+00:00",
+            "updated_at": "2026-11-26T08:00:00+00:00",
+        }
+    )
     db.close()
-    client = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path)}).test_client()
+    client = make_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(path)}).test_client()
     assert "Older" in client.get("/tournaments").text
     act(client, 1, "/draw")
     act(client, 1, "/rounds")
@@ -403,10 +414,10 @@ def test_an_archive_from_before_the_kept_columns_is_brought_up_to_date(tmp_path)
 
 
 def test_a_locked_phone_polling_a_tables_version_is_answered_401(tmp_path):
-    from scorekeeper import create_app
+    from tests.conftest import make_app
     from tests.helpers import quick_hash
 
-    app = create_app(
+    app = make_app(
         {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "l.sqlite"), "PASSWORD_HASH": quick_hash("pw")}
     )
     response = app.test_client().get("/tournaments/games/1/version")
@@ -775,9 +786,9 @@ def test_the_standings_say_so_before_the_first_round(client):
 def _rooms_on_a_server(tmp_path, count, fmt, entrants_of, steps=()):
     """An app with ``count`` tournaments (``entrants_of(n)`` the n-th one's), each taken through the
     service's ``steps`` ("draw", "start_round"): the app and their ids."""
-    from scorekeeper import create_app
+    from tests.conftest import make_app
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
+    app = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "race.sqlite")})
     with app.app_context():
         db = dbmod.get_db()
         ids = []

@@ -23,12 +23,6 @@ def _series(index: int) -> str:
     return f"c{n}"
 
 
-def _scale(lo: float, hi: float, size: float, pad: float) -> tuple[float, float]:
-    """Factor and offset mapping [lo, hi] onto [pad, size - pad] (upwards for y)."""
-    span = (hi - lo) or 1
-    return (size - 2 * pad) / span, lo
-
-
 def _nice_step(span: float) -> int:
     """A round grid step (1, 2 or 5 times a power of ten) for about four lines."""
     raw = max(span / 4, 1)

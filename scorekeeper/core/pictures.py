@@ -107,10 +107,6 @@ class Layout:
     height: int
     items: list = field(default_factory=list)
 
-    def texts(self) -> list[str]:
-        """Every text drawn, top to bottom as laid out."""
-        return [item.text for item in self.items if isinstance(item, Text)]
-
 
 def fit(text: str, size: int, bold: bool, room: float, measure: Measure) -> str:
     """The text, cut short with "…" if it is wider than ``room``."""

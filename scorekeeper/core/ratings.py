@@ -12,9 +12,8 @@ conservative ``mu - 3 sigma`` (skill this high or higher, almost surely), times 
 from __future__ import annotations
 
 import itertools
-import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -25,12 +24,13 @@ SCALE = 100  # the shown rating is (mu - 3 sigma) × SCALE, rounded
 PROVISIONAL = 5  # under this many rated games a rating is provisional
 
 
-def _full_step(c, k, mu, sigma_squared, team, rank, weights) -> float:
+def _full_step(*_args) -> float:
     """openskill's gamma, the share of what a game says that lowers a player's uncertainty: 1, where
     openskill's default takes about 1/2 in a game of two partnerships. By default the uncertainty
     came down so slowly that a player's last 15 games or so counted as much as all before them; with
     1 each game counts about alike once the first few are in, and the ratings ranked the players of
-    the synthetic clubs better at every amount of luck tried (docs/ratings.md)."""
+    the synthetic clubs better at every amount of luck tried (docs/ratings.md). openskill passes c, k,
+    mu, sigma_squared, team, rank and weights, none needed."""
     return 1.0
 
 
@@ -94,11 +94,6 @@ class Outcome:
             "ranks": list(self.ranks),
         }
 
-    @classmethod
-    def from_json(cls, data: dict) -> Outcome:
-        sides = tuple(Side(tuple(s["players"]), s["guests"], s["share"]) for s in data["sides"])
-        return cls(sides, tuple(data["ranks"]))
-
 
 def dense_ranks(values: Sequence[float]) -> tuple[int, ...]:
     """Ranks of values where lower is better: 0 for the lowest, equal values share a rank."""
@@ -157,20 +152,6 @@ def rate(ratings: dict[int, Rating], game: Outcome) -> dict[int, tuple[Rating, R
             before = ratings.get(pid, NEWCOMER)
             changes[pid] = (before, Rating(after.mu / c, after.sigma / c, before.games + 1))
     return changes
-
-
-def replay(
-    games: Iterable[Outcome], ratings: dict[int, Rating] | None = None
-) -> tuple[dict[int, Rating], list[dict[int, tuple[Rating, Rating]]]]:
-    """Rate games in order from ``ratings`` (everyone a newcomer without): the ratings after them and
-    each game's changes."""
-    current = dict(ratings or {})
-    history = []
-    for game in games:
-        changes = rate(current, game)
-        current.update({pid: after for pid, (_before, after) in changes.items()})
-        history.append(changes)
-    return current, history
 
 
 # --- fair partners ------------------------------------------------------------------------------
@@ -232,29 +213,3 @@ def fair_seatings(
     rng.shuffle(seatings)
     # rounded: swapping two newcomers differs by float noise only
     return sorted(seatings, key=lambda s: round(s.unevenness, 9))
-
-
-# --- checking it ----------------------------------------------------------------------------
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    """Spearman's rank correlation of two equally long sequences (ties get their mean rank)."""
-
-    def ranks(values: Sequence[float]) -> list[float]:
-        order = sorted(range(len(values)), key=lambda i: values[i])
-        out = [0.0] * len(values)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2
-            i = j + 1
-        return out
-
-    ra, rb = ranks(a), ranks(b)
-    mean_a, mean_b = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(ra, rb))
-    var = math.sqrt(sum((x - mean_a) ** 2 for x in ra) * sum((y - mean_b) ** 2 for y in rb))
-    return cov / var if var else 0.0

@@ -347,11 +347,6 @@ def opening_minimum(rules: RuleSet, total: int, hand: int | None = None) -> int:
     return opening_row(rules, total).minimum
 
 
-def by_hand_number(rules: RuleSet) -> bool:
-    """Whether the opening minimum goes by the hand's number rather than the side's total."""
-    return bool(rules.opening_per_hand or rules.opening_by_hand)
-
-
 def opening_row(rules: RuleSet, total: int):
     """The row of the variant's opening table that a total falls in: the last row starting at or
     below it (totals are multiples of 5, but any integer gets a row)."""

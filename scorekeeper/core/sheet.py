@@ -175,11 +175,6 @@ def match_balance(sheets: list[Sheet]) -> dict[str, int]:
     return balance
 
 
-def settlement(s: Sheet) -> list[tuple[int, int, int]]:
-    """Who pays whom at the end of a game, as (paying seat, receiving seat, points)."""
-    return settlement_of(s.rules, s.state.result)
-
-
 def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
     """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
     rulebooks settle it (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia

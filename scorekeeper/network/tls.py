@@ -18,9 +18,7 @@ The server that speaks TLS with these files is ``scorekeeper.server.https``.
 
 from __future__ import annotations
 
-import base64
 import datetime
-import hashlib
 import ipaddress
 import os
 import secrets
@@ -346,10 +344,3 @@ def authority_der(folder: Files) -> bytes | None:
 def fingerprint(cert: x509.Certificate) -> str:
     """SHA-256 fingerprint as phones show it: AB:CD:..."""
     return cert.fingerprint(hashes.SHA256()).hex(":").upper()
-
-
-def spki_hash(cert: x509.Certificate) -> str:
-    """Base64 SHA-256 of the certificate's public key (what Chromium's
-    ``--ignore-certificate-errors-spki-list`` takes)."""
-    spki = cert.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-    return base64.b64encode(hashlib.sha256(spki).digest()).decode()

@@ -292,10 +292,19 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
             return Verdict(REFUSED, problems=(problem,), extra={"game": last.id})
         layout = rules.partie_layouts[len(parties) - 1]
         game_id = games.create_game(
-            db, last.variant, last.players, 0, layout=layout.key, settings=last.settings, target=last.target,
+            db,
+            last.variant,
+            last.players,
+            0,
+            layout=layout.key,
+            settings=last.settings,
+            target=last.target,
             house_rules_id=last.house_rules_id,
-            match_id=match_id, partie=len(parties) + 1, evening_id=last.evening_id, guests=reads.guests_of(db, last.id),
-        )  # fmt: skip
+            match_id=match_id,
+            partie=len(parties) + 1,
+            evening_id=last.evening_id,
+            guests=reads.guests_of(db, last.id),
+        )
         changes.log_change(
             db, game_id, None, "game created", None, changes.game_record(reads.get_game(db, game_id)), phone
         )

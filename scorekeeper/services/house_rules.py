@@ -33,8 +33,14 @@ def check(base: str, layout: str | None, name: str, values: Mapping[str, Any]) -
             Problem(None, "name", N_("That is the name of a built-in rule set: give yours a name of its own."))
         )
     if layout is not None and layout not in [lay.key for lay in rules.layouts]:
-        found.append(Problem(None, "layout", N_("Unknown layout; %(rules)s has: %(keys)s."),
-                             {"rules": base, "keys": ", ".join(lay.key for lay in rules.layouts)}))  # fmt: skip
+        found.append(
+            Problem(
+                None,
+                "layout",
+                N_("Unknown layout; %(rules)s has: %(keys)s."),
+                {"rules": base, "keys": ", ".join(lay.key for lay in rules.layouts)},
+            )
+        )
     for value_name, (message, args) in variants.problems(rules, values).items():
         found.append(Problem(None, value_name, message, args))
     return found

@@ -54,8 +54,16 @@ def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, setting
     return given
 
 
-def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_end: str = "target", settings=None,
-           phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
+def create(
+    db: Database,
+    *,
+    entrants: Sequence[Sequence[str]],
+    fmt: str,
+    round_end: str = "target",
+    settings=None,
+    phone: str | None = None,
+    **fields: Any,
+) -> Verdict:
     """A new tournament (``fields``: name, variant, layout, house_rules_id, target, round_hands, round_minutes,
     season_points, bye_score, ties, table_rules, confirm_hands): SAVED with its id, or PROBLEMS when the
     entrants cannot play the format. Its evening in the archive is made when its first round starts, with
@@ -72,8 +80,18 @@ def create(db: Database, *, entrants: Sequence[Sequence[str]], fmt: str, round_e
         return Verdict(SAVED, id=tournament_id)
 
 
-def change(db: Database, tournament_id: int, version: int, *, entrants: Sequence[Sequence[str]], fmt: str,
-           round_end: str = "target", settings=None, phone: str | None = None, **fields: Any) -> Verdict:  # fmt: skip
+def change(
+    db: Database,
+    tournament_id: int,
+    version: int,
+    *,
+    entrants: Sequence[Sequence[str]],
+    fmt: str,
+    round_end: str = "target",
+    settings=None,
+    phone: str | None = None,
+    **fields: Any,
+) -> Verdict:
     """Change a tournament before its draw (its players, format, rules, round end, season points):
     SAVED; PROBLEMS; REFUSED once drawn; OVERTAKEN when another phone changed it since ``version``. A
     check-in saved keeps those still on the list (none left, or another format: no check-in)."""
@@ -110,8 +128,15 @@ def delete(db: Database, tournament_id: int) -> Verdict:
         return Verdict(SAVED, id=t.id, extra={"name": t.name})
 
 
-def check_in(db: Database, tournament_id: int, version: int, *, present: Sequence[int],
-             walk_ins: Sequence[Sequence[str]] = (), phone: str | None = None) -> Verdict:  # fmt: skip
+def check_in(
+    db: Database,
+    tournament_id: int,
+    version: int,
+    *,
+    present: Sequence[int],
+    walk_ins: Sequence[Sequence[str]] = (),
+    phone: str | None = None,
+) -> Verdict:
     """Who has come, before the draw: the entrants ticked (``present``: their places in the list as the
     organiser saw it at ``version``) and the walk-ins, who join the entrants checked in. The draw then
     seats only those checked in. SAVED with how many in ``extra``; PROBLEMS when the format cannot seat
@@ -173,8 +198,9 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
         return Verdict(SAVED, id=t.id)
 
 
-def replace(db: Database, tournament_id: int, version: int, unit: int, slot: int, name: str,
-            phone: str | None = None) -> Verdict:  # fmt: skip
+def replace(
+    db: Database, tournament_id: int, version: int, unit: int, slot: int, name: str, phone: str | None = None
+) -> Verdict:
     """Give a no-show's seat to another player, between the draw and round 1: ``slot`` of entrant ``unit``
     (a pair's first or second player). The replacement keeps the seat (draw number, table, seat) and is
     named in the no-show's place everywhere, known as a player of the archive as the draw knows them (a
@@ -219,8 +245,15 @@ def _values_now(db: Database, t: core.Tournament) -> dict[str, Any]:
     own = reads.get_house_rules(db, t.house_rules_id) if t.house_rules_id else None
     if own is not None:
         out["settings"] = dict(own.changes)
-    kept = {str(size): {"variant": r.variant, "layout": r.layout, "house_rules_id": r.house_rules_id,
-                        "settings": dict(r.settings)} for size, r in t.table_rules.items()}  # fmt: skip
+    kept = {
+        str(size): {
+            "variant": r.variant,
+            "layout": r.layout,
+            "house_rules_id": r.house_rules_id,
+            "settings": dict(r.settings),
+        }
+        for size, r in t.table_rules.items()
+    }
     for rules in kept.values():
         found = reads.get_house_rules(db, rules["house_rules_id"]) if rules["house_rules_id"] else None
         if found is not None:
@@ -258,13 +291,21 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         for table in core.next_tables(t, rounds):
             own = t.table_rules.get(len(table.seats)) if len(table.seats) != 4 else None
             variant, layout, settings, house_rules_id = (
-                (own.variant, own.layout, dict(own.settings), own.house_rules_id) if own
+                (own.variant, own.layout, dict(own.settings), own.house_rules_id)
+                if own
                 else (t.variant, t.layout, t.settings, t.house_rules_id)
-            )  # fmt: skip
+            )
             game_id = games.create_game(
-                db, variant, list(table.seats), table.first_dealer, layout=layout, settings=settings,
-                target=t.target, evening_id=t.evening_id, house_rules_id=house_rules_id,
-            )  # fmt: skip
+                db,
+                variant,
+                list(table.seats),
+                table.first_dealer,
+                layout=layout,
+                settings=settings,
+                target=t.target,
+                evening_id=t.evening_id,
+                house_rules_id=house_rules_id,
+            )
             store.add_table(db, t.id, number, table.table, game_id, table.units)
             record = changes.game_record(reads.get_game(db, game_id))
             changes.log_change(db, game_id, None, "game created", None, record, phone)

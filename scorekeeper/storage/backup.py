@@ -19,17 +19,42 @@ from scorekeeper.storage.export_check import FORMAT, VERSION
 
 # A game's columns an export carries as they are (players, settings, seats and hands are shaped).
 GAME_COLUMNS = (
-    "id", "variant", "layout", "target", "first_dealer", "created_at", "updated_at", "evening_id", "match_id", "partie",
+    "id",
+    "variant",
+    "layout",
+    "target",
+    "first_dealer",
+    "created_at",
+    "updated_at",
+    "evening_id",
+    "match_id",
+    "partie",
     "house_rules_id",
-)  # fmt: skip
+)
 
 # A tournament's columns an export carries as they are (settings, season points and entrants are
 # JSON in the archive and lists or an object in the export; its rounds, tables and log go with it).
 TOURNAMENT_COLUMNS = (
-    "id", "name", "format", "variant", "layout", "house_rules_id", "target", "round_end", "round_hands",
-    "round_minutes", "seed", "drawn_at", "closed_at", "evening_id", "version", "created_at", "updated_at",
-    "bye_score", "ties",
-)  # fmt: skip
+    "id",
+    "name",
+    "format",
+    "variant",
+    "layout",
+    "house_rules_id",
+    "target",
+    "round_end",
+    "round_hands",
+    "round_minutes",
+    "seed",
+    "drawn_at",
+    "closed_at",
+    "evening_id",
+    "version",
+    "created_at",
+    "updated_at",
+    "bye_score",
+    "ties",
+)
 
 
 # Kept as JSON, null until the draw, the first round and the close: the order drawn, each entrant's
@@ -96,14 +121,20 @@ def _change_log(db: Database) -> list[dict[str, Any]]:
     """The change log, entry by entry (``entered_by`` only where someone other than the phone entered it)."""
     return [
         {
-            "id": r[0], "game_id": r[1], "hand_id": r[2], "at": r[3], "phone_id": r[4], "action": r[5],
-            "before": None if r[6] is None else json.loads(r[6]), "after": None if r[7] is None else json.loads(r[7]),
+            "id": r[0],
+            "game_id": r[1],
+            "hand_id": r[2],
+            "at": r[3],
+            "phone_id": r[4],
+            "action": r[5],
+            "before": None if r[6] is None else json.loads(r[6]),
+            "after": None if r[7] is None else json.loads(r[7]),
             **({"entered_by": r[8]} if r[8] is not None else {}),
         }
         for r in db.execute(
             "select id, game_id, hand_id, at, phone_id, action, before, after, entered_by from changes order by id"
         )
-    ]  # fmt: skip
+    ]
 
 
 def _tournament(db: Database, row: dict[str, Any]) -> dict[str, Any]:

@@ -33,10 +33,16 @@ def name_phone(db: Database, token: str, name: str) -> bool:
 def game_record(game: Game) -> dict[str, Any]:
     """A game's set-up as the log keeps it."""
     return {
-        "variant": game.variant, "players": game.players, "layout": game.layout, "settings": game.settings,
-        "target": game.target, "first_dealer": game.first_dealer, "match_id": game.match_id, "partie": game.partie,
+        "variant": game.variant,
+        "players": game.players,
+        "layout": game.layout,
+        "settings": game.settings,
+        "target": game.target,
+        "first_dealer": game.first_dealer,
+        "match_id": game.match_id,
+        "partie": game.partie,
         "house_rules_id": game.house_rules_id,
-    }  # fmt: skip
+    }
 
 
 def log_change(

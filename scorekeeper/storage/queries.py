@@ -231,11 +231,6 @@ def player_timeline(db: Database, pid: int) -> list[dict[str, Any]]:
     )
 
 
-def partnerships(db: Database, limit: int = 50) -> list[Partnership]:
-    """Pairs of players on the same side, most games together first."""
-    return partnership_table(db, limit=limit)
-
-
 def history(
     db: Database,
     player_id: int | None = None,

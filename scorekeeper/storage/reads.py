@@ -119,11 +119,6 @@ def match_games(db: Database, match_id: int) -> list[Game]:
     return [game_from_row(row) for row in db["games"].rows_where("match_id = ?", [match_id], order_by="partie")]
 
 
-def list_games(db: Database, limit: int = 50) -> list[Game]:
-    """The most recent games first."""
-    return [game_from_row(row) for row in db["games"].rows_where(order_by="id desc", limit=limit)]
-
-
 def hands(db: Database, game_id: int) -> list[Hand]:
     """The game's hands in the order they were played (deleted ones left out)."""
     rows = db["hands"].rows_where("game_id = ? and deleted_at is null", [game_id], order_by="id")
@@ -286,7 +281,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
             json.loads(r[8]) if r[8] else None,
             bool(r[5]),
             r[9],
-        )  # fmt: skip
+        )
         for r in rows
     ]
 
@@ -346,10 +341,20 @@ def house_changes(db: Database, house_id: int) -> list[Change]:
         [house_id],
     ).fetchall()
     return [
-        Change(r[0], r[1], r[2], r[3], r[4], r[5] or (f"phone {r[4]}" if r[4] else ""), r[6],
-               json.loads(r[7]) if r[7] else None, json.loads(r[8]) if r[8] else None, bool(r[5]))
+        Change(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5] or (f"phone {r[4]}" if r[4] else ""),
+            r[6],
+            json.loads(r[7]) if r[7] else None,
+            json.loads(r[8]) if r[8] else None,
+            bool(r[5]),
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def _house_of(row: tuple) -> HouseRules:

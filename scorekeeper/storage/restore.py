@@ -40,9 +40,7 @@ _TABLES = (
 
 # A hand's columns an export carries as they are (its sides and stock_out are shaped); each null in an
 # older file: not confirmed, no client key.
-_HAND_COLUMNS = (
-    "id", "lone", "created_at", "updated_at", "deleted_at", "confirmed_at", "confirmed_by", "client_key",
-)  # fmt: skip
+_HAND_COLUMNS = ("id", "lone", "created_at", "updated_at", "deleted_at", "confirmed_at", "confirmed_by", "client_key")
 
 
 def clear(db: Database) -> None:
@@ -123,10 +121,18 @@ def _load_log(db: Database, phones: list[dict[str, Any]], log: list[dict[str, An
         db.execute(
             "insert into changes (id, game_id, hand_id, at, phone_id, action, before, after, entered_by) "
             "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [change["id"], change.get("game_id"), change.get("hand_id"), change["at"], change.get("phone_id"),
-             change["action"], None if change.get("before") is None else json.dumps(change["before"]),
-             None if change.get("after") is None else json.dumps(change["after"]), change.get("entered_by")],
-        )  # fmt: skip
+            [
+                change["id"],
+                change.get("game_id"),
+                change.get("hand_id"),
+                change["at"],
+                change.get("phone_id"),
+                change["action"],
+                None if change.get("before") is None else json.dumps(change["before"]),
+                None if change.get("after") is None else json.dumps(change["after"]),
+                change.get("entered_by"),
+            ],
+        )
 
 
 def _load_tournament(db: Database, t: dict[str, Any]) -> None:
@@ -166,7 +172,12 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
     for entry in t["log"]:
         db.execute(
             "insert into tournament_log (id, tournament_id, action, detail, at, phone_id) values (?, ?, ?, ?, ?, ?)",
-            [entry["id"], t["id"], entry["action"],
-             None if entry.get("detail") is None else json.dumps(entry["detail"], sort_keys=True), entry["at"],
-             entry.get("phone_id")],
-        )  # fmt: skip
+            [
+                entry["id"],
+                t["id"],
+                entry["action"],
+                None if entry.get("detail") is None else json.dumps(entry["detail"], sort_keys=True),
+                entry["at"],
+                entry.get("phone_id"),
+            ],
+        )

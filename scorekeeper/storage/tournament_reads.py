@@ -129,10 +129,18 @@ def _table(db: Database, row: dict[str, Any], confirming: bool) -> core.TableSta
     units = tuple(tuple(u) for u in json.loads(row["units"]))
     seats = tuple(game.players) if game else ()
     return core.TableState(
-        row["round"], row["table_no"], row["game_id"], units, seats, totals, saved, finished,
-        hand_ids=tuple(r[1] for r in rows), ended_by=_ended_by(running, rows),
+        row["round"],
+        row["table_no"],
+        row["game_id"],
+        units,
+        seats,
+        totals,
+        saved,
+        finished,
+        hand_ids=tuple(r[1] for r in rows),
+        ended_by=_ended_by(running, rows),
         unconfirmed=tuple(r[1] for r in rows if r[2] is None) if confirming else (),
-    )  # fmt: skip
+    )
 
 
 def _ended_by(running, rows) -> int | None:

@@ -42,11 +42,8 @@ def _configured_rule_sets() -> list[variants.RuleSet]:
     return out
 
 
-_OWN_TABLES = [
-    {"black_three_in_hand": 100}
-    | {f"own_{n}_{part}": value for n in (1, 2, 3) for part, value in (("kind", kind), ("name", "x"))}
-    for kind in ("canasta", "special")
-]
+_OWN = {f"own_{n}_name": "x" for n in (1, 2, 3)} | {"black_three_in_hand": 100}
+_OWN_TABLES = [_OWN | {f"own_{n}_kind": kind for n in (1, 2, 3)} for kind in ("canasta", "special")]
 
 
 _CONFIGURED = _configured_rule_sets()

@@ -29,7 +29,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from scorekeeper.core import entry, names, numbers
 from scorekeeper.core.variants import N_, TARGET_RANGE, RuleSet, Setting
-from scorekeeper.web.hand_entry import STOCK_OUT, read_ending
+from scorekeeper.web.hand_entry import STOCK_OUT
 
 MAX_PLAYERS = 6
 ENTRY_MODES = [SelectChoice(entry.POINTS_MODE, N_("Points")), SelectChoice(entry.COUNTS_MODE, N_("Count cards"))]
@@ -166,16 +166,6 @@ class HandFormBase(FlaskForm):
     def fields_json(self) -> list[dict[str, Any]]:
         """The side-entry table as the page's script reads it (``data-fields``)."""
         return [f.as_json() for f in self.side_fields]
-
-    def ending(self) -> tuple[list[str | None], bool]:
-        """Each side's way of going out (None: it did not) and whether the stock ran out."""
-        return read_ending(
-            self.game_rules,
-            self.out.data,
-            self.how.data,
-            [seat.form.went_out.data for seat in self.sides],
-            bool(self.stock_out.data),
-        )
 
     def counts_mode(self, side: int, field: entry.Field) -> bool:
         """Whether this side's figure of ``field`` was given as card counts."""

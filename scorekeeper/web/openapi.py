@@ -142,11 +142,17 @@ HAND_EXAMPLE = {
 
 OPERATIONS = (
     Operation(
-        "get", "/api/variants", "listVariants", "Every rule set with all its tables",
+        "get",
+        "/api/variants",
+        "listVariants",
+        "Every rule set with all its tables",
         {200: Answer("The rule sets", m.Variants)},
     ),
     Operation(
-        "post", "/api/score", "scoreHand", "Score one hand from the totals before it; nothing is stored",
+        "post",
+        "/api/score",
+        "scoreHand",
+        "Score one hand from the totals before it; nothing is stored",
         {
             200: Answer("Each side's score, breakdown, total and minimum; the result", m.ScoreAnswer),
             400: Answer("The body is not a JSON object (`field`: `body`)."),
@@ -158,19 +164,25 @@ OPERATIONS = (
         example=("classic", SCORE_EXAMPLE),
     ),
     Operation(
-        "get", "/api/games/{id}", "getGame",
+        "get",
+        "/api/games/{id}",
+        "getGame",
         "A stored game: sides, every hand's entry and breakdown, totals, minimums, result",
         {200: Answer("The game's sheet", m.Game), 401: LOCKED, 404: NOT_FOUND},
         parameters=(GAME_ID,),
     ),
     Operation(
-        "get", "/api/games/{id}/changes", "getGameChanges",
+        "get",
+        "/api/games/{id}/changes",
+        "getGameChanges",
         "A game's change log, oldest first: when, what, which hand, which phone, before and after",
         {200: Answer("The change log", list[m.Change]), 401: LOCKED, 404: NOT_FOUND},
         parameters=(GAME_ID,),
     ),
     Operation(
-        "get", "/api/games/{id}/version", "getGameVersion",
+        "get",
+        "/api/games/{id}/version",
+        "getGameVersion",
         "The game's version: it rises with every change (the phones following it poll this)",
         {
             200: Answer(
@@ -184,13 +196,17 @@ OPERATIONS = (
         parameters=(GAME_ID,),
     ),
     Operation(
-        "get", "/api/matches/{id}", "getMatch",
+        "get",
+        "/api/matches/{id}",
+        "getMatch",
         "A complete Game of three Partien (the Austrian rulebook): its Partien and each player's net balance",
         {200: Answer("The complete Game", mm.Match), 401: LOCKED, 404: NO_MATCH},
         parameters=(MATCH_ID,),
     ),
     Operation(
-        "post", "/games/{id}/hands.json", "addHand",
+        "post",
+        "/games/{id}/hands.json",
+        "addHand",
         "Store the next hand of a game (a phone's queue sends the hands entered offline)",
         {
             201: Answer("Stored", m.HandStored),
@@ -218,11 +234,16 @@ OPERATIONS = (
         parameters=(GAME_ID, CSRF_TOKEN),
     ),
     Operation(
-        "get", "/api/players", "listPlayers", "Every player with his rating (docs/ratings.md)",
+        "get",
+        "/api/players",
+        "listPlayers",
+        "Every player with his rating (docs/ratings.md)",
         {200: Answer("The players by name", list[m.RatedPlayer]), 401: LOCKED},
     ),
     Operation(
-        "get", "/api/teams", "proposeTeams",
+        "get",
+        "/api/teams",
+        "proposeTeams",
         "Fair partners: every seating of 4 or 6 players, the most even predicted chances first",
         {
             200: Answer("The seatings", m.Teams),
@@ -235,20 +256,28 @@ OPERATIONS = (
         parameters=_team_parameters(),
     ),
     Operation(
-        "get", "/api/tournaments", "listTournaments", "Every tournament, the newest first (docs/tournaments.md)",
+        "get",
+        "/api/tournaments",
+        "listTournaments",
+        "Every tournament, the newest first (docs/tournaments.md)",
         {200: Answer("The tournaments", list[tm.TournamentListed]), 401: LOCKED},
     ),
     Operation(
-        "get", "/api/tournaments/{id}", "getTournament",
+        "get",
+        "/api/tournaments/{id}",
+        "getTournament",
         "A tournament: settings, entrants, every round started with its tables as they stand, the standings",
         {200: Answer("The tournament", tm.Tournament), 401: LOCKED, 404: NO_TOURNAMENT},
         parameters=(TOURNAMENT_ID,),
     ),
     Operation(
-        "get", "/api/openapi.json", "getOpenAPI", "This document",
+        "get",
+        "/api/openapi.json",
+        "getOpenAPI",
+        "This document",
         {200: Answer("The OpenAPI 3.1 description of the JSON API", m.OpenAPIDocument)},
     ),
-)  # fmt: skip
+)
 
 
 class _Schemas(GenerateJsonSchema):

@@ -61,8 +61,13 @@ def draw(layout: pictures.Layout) -> Image.Image:
     pen = ImageDraw.Draw(image)
     for item in layout.items:
         if isinstance(item, pictures.Text):
-            pen.text((item.x, item.y), item.text, font=font(item.size, item.bold), fill=item.fill,
-                     anchor=ANCHORS[item.anchor])  # fmt: skip
+            pen.text(
+                (item.x, item.y),
+                item.text,
+                font=font(item.size, item.bold),
+                fill=item.fill,
+                anchor=ANCHORS[item.anchor],
+            )
         elif isinstance(item, pictures.Box):
             pen.rounded_rectangle(item.box, radius=item.radius, fill=item.fill, outline=item.outline, width=2)
         elif isinstance(item, pictures.Stroke):

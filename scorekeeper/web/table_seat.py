@@ -77,6 +77,13 @@ def seat_of(db: Database, game_id: int, now: datetime) -> TableSeat | None:
     length = {"hands": t.round_hands, "minutes": t.round_minutes}.get(t.round_end)
     ends = state.clock.ends if state.clock else None
     return TableSeat(
-        t.id, t.name, state.number, table.table, kind, ends, t.round_end if length else "target", length,
+        t.id,
+        t.name,
+        state.number,
+        table.table,
+        kind,
+        ends,
+        t.round_end if length else "target",
+        length,
         t.confirm_hands,
-    )  # fmt: skip
+    )

@@ -92,7 +92,7 @@ def confirm_hand(tournament_id: int, game_id: int, hand_id: int):
                 round=seat.round,
                 table=seat.table,
                 number=hand_number(game_id, hand_id),
-            )  # fmt: skip
+            )
         )
     else:
         said(outcome, reads.get_game(get_db(), game_id), hand_id)

@@ -61,7 +61,7 @@ def rule_choices(house: list[Any]) -> list[tuple[str, str, str | None]]:
     return out
 
 
-def table_rule_choices(house: list[Any], size: int, three_pairs: bool = False) -> list[tuple[str, str, str, Any]]:
+def table_rule_choices(house: list[Any], size: int) -> list[tuple[str, str, str, Any]]:
     """What a table of five or six can play: (value "rules:layout", the rule set's name, the seating's
     name, the table's own rule set or None) for every rule set with a seating for ``size`` players, and
     the table's own rule sets made from one."""
@@ -151,9 +151,11 @@ class TournamentForm(FlaskForm):
             value, layout = chosen[0].rsplit(":", 1)
             own = chosen[3]
             out[size] = {
-                "variant": own.base if own else value, "layout": layout, "house_rules_id": own.id if own else None,
+                "variant": own.base if own else value,
+                "layout": layout,
+                "house_rules_id": own.id if own else None,
                 "settings": dict(own.changes) if own else {},
-            }  # fmt: skip
+            }
         return out
 
     def entrant_list(self) -> list[tuple[str, ...]]:

@@ -39,9 +39,14 @@ def grid(tournament_id: int):
     rounds = tournament_state.rounds(get_db(), t)
     now = datetime.now(timezone.utc)
     return render_template(
-        "tournaments/grid.html", t=t, grid=grids.grid(t, rounds, now), current=rounds[-1] if rounds else None,
-        version=generation(get_db()), refresh_in=grids.next_change(rounds, now), states=STATES,
-    )  # fmt: skip
+        "tournaments/grid.html",
+        t=t,
+        grid=grids.grid(t, rounds, now),
+        current=rounds[-1] if rounds else None,
+        version=generation(get_db()),
+        refresh_in=grids.next_change(rounds, now),
+        states=STATES,
+    )
 
 
 @bp.get("/tournaments/<int:tournament_id>/grid/games/<int:game_id>")

@@ -113,10 +113,15 @@ def _stop(t: core.Tournament, number: int, tables: Sequence[core.Table], unit: i
                 continue
             others = range(len(table.units))
             return Stop(
-                number, PLAY, table.table, tuple(s for s in _seats(table) if s.name in mine), side,
+                number,
+                PLAY,
+                table.table,
+                tuple(s for s in _seats(table) if s.name in mine),
+                side,
                 tuple(n for n in _side(t, table, side) if n not in mine),
-                tuple(" & ".join(_side(t, table, o)) for o in others if o != side), table.seats[table.first_dealer],
-            )  # fmt: skip
+                tuple(" & ".join(_side(t, table, o)) for o in others if o != side),
+                table.seats[table.first_dealer],
+            )
     return Stop(number, BYE)
 
 
@@ -259,7 +264,13 @@ def score_card_pages(tournament_id: int, number: int | None):
     rows = score_rows(t)
     per_page = 2 if rows <= TWO_A_PAGE else 1
     return render_template(
-        "tournaments/score_cards.html", t=t, number=number, known=sorted(known), rows=rows, per_page=per_page,
-        pages=_pages(cards, per_page), formats=FORMAT_NAMES,
+        "tournaments/score_cards.html",
+        t=t,
+        number=number,
+        known=sorted(known),
+        rows=rows,
+        per_page=per_page,
+        pages=_pages(cards, per_page),
+        formats=FORMAT_NAMES,
         final_waits=bool(t.kind.final_round) and t.rounds >= t.kind.final_round and t.kind.final_round not in known,
-    )  # fmt: skip
+    )

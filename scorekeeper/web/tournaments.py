@@ -97,14 +97,23 @@ def edit_tournament(tournament_id: int):
 def _as_typed(t: core.Tournament) -> dict:
     """A tournament's values as its form shows them."""
     return dict(
-        name=t.name, format=t.format, rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
-        round_end=t.round_end, round_hands=t.round_hands or 3, round_minutes=t.round_minutes or 50, target=t.target,
-        entrants="\n".join(" & ".join(e) for e in t.entrants), season_points=", ".join(map(str, t.season_points)),
-        bye_score=t.bye_score, ties=t.ties, confirm_hands=t.confirm_hands, **{
+        name=t.name,
+        format=t.format,
+        rules=f"house-{t.house_rules_id}" if t.house_rules_id else t.variant,
+        round_end=t.round_end,
+        round_hands=t.round_hands or 3,
+        round_minutes=t.round_minutes or 50,
+        target=t.target,
+        entrants="\n".join(" & ".join(e) for e in t.entrants),
+        season_points=", ".join(map(str, t.season_points)),
+        bye_score=t.bye_score,
+        ties=t.ties,
+        confirm_hands=t.confirm_hands,
+        **{
             f"rules_{size}": f"{f'house-{r.house_rules_id}' if r.house_rules_id else r.variant}:{r.layout}"
             for size, r in t.table_rules.items()
         },
-    )  # fmt: skip
+    )
 
 
 def form_version() -> int:
@@ -125,13 +134,24 @@ def _tournament_form(t: core.Tournament | None):
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
         own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
         fields = dict(
-            name=names.normal(form.name.data), fmt=form.format.data, variant=own.base if own else value,
-            entrants=form.entrant_list(), layout=layout, settings=dict(own.changes) if own else {},
-            house_rules_id=own.id if own else None, target=form.target.data, round_end=form.round_end.data,
-            round_hands=form.round_hands.data, round_minutes=form.round_minutes.data, season_points=form.points(),
-            bye_score=form.bye_score.data, ties=form.ties.data, table_rules=form.table_rules(), phone=phone_token(),
+            name=names.normal(form.name.data),
+            fmt=form.format.data,
+            variant=own.base if own else value,
+            entrants=form.entrant_list(),
+            layout=layout,
+            settings=dict(own.changes) if own else {},
+            house_rules_id=own.id if own else None,
+            target=form.target.data,
+            round_end=form.round_end.data,
+            round_hands=form.round_hands.data,
+            round_minutes=form.round_minutes.data,
+            season_points=form.points(),
+            bye_score=form.bye_score.data,
+            ties=form.ties.data,
+            table_rules=form.table_rules(),
+            phone=phone_token(),
             confirm_hands=bool(form.confirm_hands.data),
-        )  # fmt: skip
+        )
         if t is None:
             outcome = service.create(get_db(), **fields)
         else:
@@ -194,14 +214,27 @@ def organiser_page(t: core.Tournament, status: int = 200, **forms):
     checked_in = tournament_reads.checked_in(get_db(), t.id) if t.seed is None else None
     forms.setdefault("ticked", {i for i, e in enumerate(t.entrants) if e in set(checked_in or ())})  # as saved
     return render_template(
-        "tournaments/show.html", t=t, rounds=rounds, current=current, plan=_plan(t), start_problem=start_problem,
-        formats=FORMAT_NAMES, round_ends=ROUND_END_NAMES, rules_name=_rules_name(t), now=_now(),
-        size_rules=_size_rules(t), own_values=_own_values(t),
-        places=core.ranking(t, rounds) if rounds else [], actions=tournament_reads.actions(get_db(), t.id),
-        can_close=not t.closed_at and rounds and rounds[-1].complete, action_name=_action_name, checked_in=checked_in,
+        "tournaments/show.html",
+        t=t,
+        rounds=rounds,
+        current=current,
+        plan=_plan(t),
+        start_problem=start_problem,
+        formats=FORMAT_NAMES,
+        round_ends=ROUND_END_NAMES,
+        rules_name=_rules_name(t),
+        now=_now(),
+        size_rules=_size_rules(t),
+        own_values=_own_values(t),
+        places=core.ranking(t, rounds) if rounds else [],
+        actions=tournament_reads.actions(get_db(), t.id),
+        can_close=not t.closed_at and rounds and rounds[-1].complete,
+        action_name=_action_name,
+        checked_in=checked_in,
         unconfirmed=tournament_confirm.listed(get_db(), t),
-        tables=core.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)), **forms,
-    ), status  # fmt: skip
+        tables=core.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)),
+        **forms,
+    ), status
 
 
 def _action_name(action: tournament_reads.Action) -> str:
@@ -332,9 +365,14 @@ def table(tournament_id: int, number: int):
     if state is not None and not state.done and not t.closed_at:
         return redirect(url_for("games.scoreboard", game_id=state.game_id))
     return render_template(
-        "tournaments/table.html", t=t, number=number, state=state, current=current,
-        where=_where_next(t, rounds, state) if state else [], formats=FORMAT_NAMES,
-    )  # fmt: skip
+        "tournaments/table.html",
+        t=t,
+        number=number,
+        state=state,
+        current=current,
+        where=_where_next(t, rounds, state) if state else [],
+        formats=FORMAT_NAMES,
+    )
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings")
@@ -347,10 +385,18 @@ def standings(tournament_id: int):
     final_round = t.kind.final_round
     final = core.next_tables(t, rounds) if len(rounds) == (final_round or 0) - 1 and current.complete else []
     return render_template(
-        "tournaments/standings.html", t=t, rounds=rounds, current=current, now=now, final=final,
-        places=core.ranking(t, rounds) if rounds else [], density="wide" if tables > 9 or len(t.entrants) > 24 else "",
-        version=generation(get_db()), formats=FORMAT_NAMES, warning_seconds=core.WARNING_MINUTES * 60,
-    )  # fmt: skip
+        "tournaments/standings.html",
+        t=t,
+        rounds=rounds,
+        current=current,
+        now=now,
+        final=final,
+        places=core.ranking(t, rounds) if rounds else [],
+        density="wide" if tables > 9 or len(t.entrants) > 24 else "",
+        version=generation(get_db()),
+        formats=FORMAT_NAMES,
+        warning_seconds=core.WARNING_MINUTES * 60,
+    )
 
 
 @bp.get("/tournaments/<int:tournament_id>/standings/version")
@@ -429,7 +475,14 @@ def season():
     results = [(t, core.ranking(t, tournament_state.rounds(db, t))) for t in of_year]
     rows = core.season_table(results, best=ladder["best"], minimum=ladder["min"])
     return render_template(
-        "tournaments/season.html", year=year, years=years, rows=rows, count=len(of_year), ladder=ladder,
-        problems=problems, typed=request.args, points_text=core.points_text,
+        "tournaments/season.html",
+        year=year,
+        years=years,
+        rows=rows,
+        count=len(of_year),
+        ladder=ladder,
+        problems=problems,
+        typed=request.args,
+        points_text=core.points_text,
         counted_names=lambda row: ", ".join(next(t.name for t in of_year if t.id == tid) for tid in row.counted),
-    ), (422 if problems else 200)  # fmt: skip
+    ), (422 if problems else 200)

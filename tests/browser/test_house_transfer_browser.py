@@ -84,8 +84,14 @@ def test_the_section_and_the_import_page_in_light_and_dark(chromium, live_server
         assert fits(page)
         page.screenshot(path=str(_shot(f"house-transfer-04-import-refused-{scheme}")), full_page=True)
         # a rule set of its own, pasted, and its page's section
-        document = {"format": "canasta-rule-set", "version": 1, "name": f"Colours {scheme}", "base": "modern",
-                    "layout": "4", "values": {"going_out_bonus": 200}}  # fmt: skip
+        document = {
+            "format": "canasta-rule-set",
+            "version": 1,
+            "name": f"Colours {scheme}",
+            "base": "modern",
+            "layout": "4",
+            "values": {"going_out_bonus": 200},
+        }
         page.get_by_label("Or its text").fill(json.dumps(document))
         page.get_by_label("Name", exact=True).fill("")
         page.get_by_role("button", name="Import these rules").click()

@@ -21,8 +21,14 @@ KEPT = "(url) => caches.match(url).then((hit) => Boolean(hit))"
 @pytest.fixture(scope="module")
 def locked_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lock-phone")
-    app = create_app({"TESTING": True, "SECRET_KEY": "lock", "DATABASE": str(folder / "l.sqlite"),
-                      "PASSWORD_HASH": quick_hash("pik as")})  # fmt: skip
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "lock",
+            "DATABASE": str(folder / "l.sqlite"),
+            "PASSWORD_HASH": quick_hash("pik as"),
+        }
+    )
     with served(app) as port:
         yield f"http://127.0.0.1:{port}"
 

@@ -303,8 +303,14 @@ def test_a_queued_hand_refused_because_its_round_ended_is_kept_and_shown(phone, 
 
     base, direct, cut, _ = server
     organiser = Phone(direct)
-    fields = dict(name="Cut night", format="final", rules="classic", round_end="target",
-                  entrants="\n".join(f"Cut{c}" for c in "ABCD"), season_points="10, 8")  # fmt: skip
+    fields = dict(
+        name="Cut night",
+        format="final",
+        rules="classic",
+        round_end="target",
+        entrants="\n".join(f"Cut{c}" for c in "ABCD"),
+        season_points="10, 8",
+    )
     status, _page, where = organiser.form("/tournaments/new", "/tournaments/new", **fields)
     assert status == 302
     tid = int(where.rsplit("/", 1)[1])

@@ -68,9 +68,11 @@ def evening(chromium, server) -> dict[str, str]:
     try:
         request = ctx.request
         location = _post(
-            request, server + "/evenings/new", server + "/evenings/new",
+            request,
+            server + "/evenings/new",
+            server + "/evenings/new",
             {"date": "2026-11-27", "place": "Clara's kitchen", "new_players": ", ".join(NAMES)},
-        )  # fmt: skip
+        )
         evening_id = int(location.rsplit("/", 1)[1])
         games = []
         for first in (0, 1):

@@ -48,15 +48,19 @@ def archive(tmp_path_factory):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
-    yield {"game": f"{base}/games/{game_id}", "evening": f"{base}/evenings/{evening_id}",
-           "tournament": f"{base}/tournaments/{tid}"}  # fmt: skip
+    yield {
+        "game": f"{base}/games/{game_id}",
+        "evening": f"{base}/evenings/{evening_id}",
+        "tournament": f"{base}/tournaments/{tid}",
+    }
     server.shutdown()
 
 
 def _share(browser, url, tmp_path, can_share_files: bool | None):  # noqa: F811
     """Tap Share on the page; the file downloaded (None: the share sheet was given it)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  accept_downloads=True)  # fmt: skip
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, accept_downloads=True
+    )
     if can_share_files is not None:  # a browser with the Web Share API: can it share these files?
         context.add_init_script(
             "navigator.canShare = (data) => %s; navigator.share = (data) => { window.sharedFiles = data.files; "
@@ -101,8 +105,13 @@ def test_a_browser_that_cannot_share_files_downloads_and_one_that_can_shares(bro
 def test_the_picture_as_a_phone_shows_it(browser, archive, scheme):  # noqa: F811
     """The picture opened on a 390 px phone: it fits the width, whole (kept as screenshots to look at)."""
     for kind, url in archive.items():
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                      color_scheme=scheme, device_scale_factor=3)  # fmt: skip
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            is_mobile=True,
+            has_touch=True,
+            color_scheme=scheme,
+            device_scale_factor=3,
+        )
         page = context.new_page()
         page.goto(url)
         picture = page.get_by_role("link", name="Show the picture").get_attribute("href")

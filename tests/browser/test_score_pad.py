@@ -260,22 +260,47 @@ def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_serve
 # going out 100; the cards left in hand count against their side).
 FIVE_HANDS = [
     # A: 100 + 500 + 300 + 100 + (50 + 2×20 + 14×10 + 5×5) = 1255; B: (20 + 90 + 15) − (20 + 30 + 10 + 5) = 60
-    (0, {(0, "Natural canastas"): 1, (0, "Mixed canastas"): 1, (0, "Red threes"): 1},
-     {"melded": [(1, 2, 14, 5, 0), (0, 1, 9, 3, 0)], "hand": [None, (0, 1, 3, 2, 1)]}, (1255, 60)),
+    (
+        0,
+        {(0, "Natural canastas"): 1, (0, "Mixed canastas"): 1, (0, "Red threes"): 1},
+        {"melded": [(1, 2, 14, 5, 0), (0, 1, 9, 3, 0)], "hand": [None, (0, 1, 3, 2, 1)]},
+        (1255, 60),
+    ),
     # A: 100 + (50 + 60 + 80 + 20) − (40 + 15) = 255; B: 100 + 500 + 300 + (100 + 80 + 160 + 30) = 1270
-    (1, {(1, "Natural canastas"): 1, (1, "Mixed canastas"): 1, (0, "Red threes"): 1},
-     {"melded": [(1, 3, 8, 4, 0), (2, 4, 16, 6, 0)], "hand": [(0, 0, 4, 3, 0), None]}, (1510, 1330)),
+    (
+        1,
+        {(1, "Natural canastas"): 1, (1, "Mixed canastas"): 1, (0, "Red threes"): 1},
+        {"melded": [(1, 3, 8, 4, 0), (2, 4, 16, 6, 0)], "hand": [(0, 0, 4, 3, 0), None]},
+        (1510, 1330),
+    ),
     # A: 100 + 600 + (100 + 100 + 180 + 35) = 1115; B: 100 + (50 + 40 + 110) − (50 + 40 + 50 + 5) = 155
-    (0, {(0, "Mixed canastas"): 2, (1, "Red threes"): 1},
-     {"melded": [(2, 5, 18, 7, 0), (1, 2, 11, 0, 0)], "hand": [None, (1, 2, 5, 1, 0)]}, (2625, 1485)),
+    (
+        0,
+        {(0, "Mixed canastas"): 2, (1, "Red threes"): 1},
+        {"melded": [(2, 5, 18, 7, 0), (1, 2, 11, 0, 0)], "hand": [None, (1, 2, 5, 1, 0)]},
+        (2625, 1485),
+    ),
     # A: 300 + (50 + 40 + 120 + 30) − (20 + 20 + 20 + 5) = 475; B: 100 + 1000 + 200 + (100 + 60 + 200 + 25) = 1685
-    (1, {(1, "Natural canastas"): 2, (0, "Mixed canastas"): 1, (1, "Red threes"): 2},
-     {"melded": [(1, 2, 12, 6, 0), (2, 3, 20, 5, 0)], "hand": [(0, 1, 2, 4, 1), None]}, (3100, 3170)),
+    (
+        1,
+        {(1, "Natural canastas"): 2, (0, "Mixed canastas"): 1, (1, "Red threes"): 2},
+        {"melded": [(1, 2, 12, 6, 0), (2, 3, 20, 5, 0)], "hand": [(0, 1, 2, 4, 1), None]},
+        (3100, 3170),
+    ),
     # A: 100 + 500 + 300 + 100 + (50 + 80 + 150 + 15) = 1295; B: 300 + 100 + (50 + 60 + 100 + 35) − (40 + 60 + 15) = 530
-    (0, {(0, "Natural canastas"): 1, (0, "Mixed canastas"): 1, (1, "Mixed canastas"): 1, (0, "Red threes"): 1,
-         (1, "Red threes"): 1},
-     {"melded": [(1, 4, 15, 3, 0), (1, 3, 10, 7, 0)], "hand": [None, (0, 2, 6, 3, 0)]}, (4395, 3700)),
-]  # fmt: skip
+    (
+        0,
+        {
+            (0, "Natural canastas"): 1,
+            (0, "Mixed canastas"): 1,
+            (1, "Mixed canastas"): 1,
+            (0, "Red threes"): 1,
+            (1, "Red threes"): 1,
+        },
+        {"melded": [(1, 4, 15, 3, 0), (1, 3, 10, 7, 0)], "hand": [None, (0, 2, 6, 3, 0)]},
+        (4395, 3700),
+    ),
+]
 GROUPS = ("jokers", "twos_aces", "high", "low", "black_threes")
 DECK = {"jokers": 4, "twos_aces": 16, "high": 48, "low": 32, "black_threes": 4}  # docs/rules.md#classic: 108 cards
 # what the pad's typing passes over, given with their + buttons (static/hand/form.js)

@@ -348,10 +348,12 @@ def room(request, base: str, name: str, fmt: str, entrants: list[str], three_sid
         game = base + response.headers["location"]
         # side 0 went out with 1 to 3 natural canastas (500 each) and melded 300 + 10n; side 1 a mixed
         # canasta (300) on odd tables and melded 120 + 5n; every fourth table a second hand the other way
-        hands = [[
-            {"went_out": "normal", "natural_canastas": 1 + n % 3, "melded_points": 300 + 10 * n},
-            {"mixed_canastas": n % 2, "melded_points": 120 + 5 * n},
-        ]]  # fmt: skip
+        hands = [
+            [
+                {"went_out": "normal", "natural_canastas": 1 + n % 3, "melded_points": 300 + 10 * n},
+                {"mixed_canastas": n % 2, "melded_points": 120 + 5 * n},
+            ]
+        ]
         if n % 4 == 0:
             hands.append([{"melded_points": 90}, {"went_out": "normal", "natural_canastas": 2, "melded_points": 455}])
         if n in three_sides:
@@ -376,8 +378,16 @@ def rooms(chromium, server):
         request = ctx.request
         big = room(request, server, "Spring open 2026", "final", FIRST[:64])
         # 16 tables of mixed sizes: fourteen of four, one of five (a pair against three), one of six (three pairs)
-        mixed = room(request, server, "Autumn open 2026", "final", FIRST + ["Rainer", "Sieglinde", "Theodor"],
-                     three_sides=(16,), rules_5="austrian:5", rules_6="six-3x2:6-pairs")  # fmt: skip
+        mixed = room(
+            request,
+            server,
+            "Autumn open 2026",
+            "final",
+            FIRST + ["Rainer", "Sieglinde", "Theodor"],
+            three_sides=(16,),
+            rules_5="austrian:5",
+            rules_6="six-3x2:6-pairs",
+        )
         pairs = [f"{FIRST[i]} & {FIRST[i + 1]}" for i in range(0, 48, 2)]
         mitchell = room(request, server, "Pairs night", "mitchell", pairs)
         timed = room(request, server, "Thursday club", "rotation", FIRST[:12], round_end="minutes", round_minutes="90")
@@ -386,10 +396,12 @@ def rooms(chromium, server):
         _post(request, f"{server}/tournaments/{small}/close", f"{server}/tournaments/{small}", {"sure": "y"})
         # tables, ranking lines
         return {
-            "16 tables": (big, 16, 32), "mitchell 12 tables": (mitchell, 12, 24), "timed rotation": (timed, 3, 12),
+            "16 tables": (big, 16, 32),
+            "mitchell 12 tables": (mitchell, 12, 24),
+            "timed rotation": (timed, 3, 12),
             "16 tables mixed": (mixed, 16, 33),
             "closed": (small, 1, 2),
-        }  # fmt: skip
+        }
     finally:
         ctx.close()
 
@@ -504,9 +516,11 @@ def test_the_standings_and_the_organisers_page_pass_axe(chromium, server, rooms,
         ctx = context(chromium, options, color_scheme=scheme, bypass_csp=True)
         page = ctx.new_page()
         pages = (
-            f"/tournaments/{big}/standings", f"/tournaments/{timed}/standings", f"/tournaments/{big}",
+            f"/tournaments/{big}/standings",
+            f"/tournaments/{timed}/standings",
+            f"/tournaments/{big}",
             f"/tournaments/{closed}",
-        )  # fmt: skip
+        )
         for url in pages + ("/tournaments/new",):
             page.goto(server + url)
             page.evaluate(source)

@@ -44,9 +44,13 @@ def shoot(page, name: str) -> None:
 def night(request, base: str, name: str) -> int:
     """A tournament that asks for confirmations, made through its form, drawn, round 1 started; its id."""
     fields = {
-        "name": name, "format": "final", "rules": "classic", "round_end": "target", "entrants": "\n".join(PLAYERS),
+        "name": name,
+        "format": "final",
+        "rules": "classic",
+        "round_end": "target",
+        "entrants": "\n".join(PLAYERS),
         "confirm_hands": "y",
-    }  # fmt: skip
+    }
     tid = int(_post(request, base + "/tournaments/new", base + "/tournaments/new", fields).rsplit("/", 1)[1])
     organiser = f"{base}/tournaments/{tid}"
     _post(request, organiser + "/draw", organiser, {})
@@ -68,7 +72,7 @@ def queued_hand(request, game: str, melded=(150, 130)) -> None:
             "client_key": uuid.uuid4().hex,
             "stock_out": True,
             "sides": [{"melded_points": melded[0]}, {"melded_points": melded[1]}],
-        },  # fmt: skip
+        },
         headers={"X-CSRFToken": _token(request, game + "/hands/new")},
     )
     assert answer.status == 201, answer.text()

@@ -36,9 +36,16 @@ pytestmark = pytest.mark.browser
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 FOLLOW_LIMIT = 3.0  # seconds from a save's answer to its totals on the grid (it polls every second)
 PAIRS = [
-    "Franziska & Maximilian", "Anna & Ben", "Clara & Dieter", "Emma & Frank", "Gisela & Heinz", "Ingrid & Jürgen",
-    "Karin & Lothar", "Maria & Norbert", "Hannelore & Konstanze",
-]  # fmt: skip
+    "Franziska & Maximilian",
+    "Anna & Ben",
+    "Clara & Dieter",
+    "Emma & Frank",
+    "Gisela & Heinz",
+    "Ingrid & Jürgen",
+    "Karin & Lothar",
+    "Maria & Norbert",
+    "Hannelore & Konstanze",
+]
 
 BIG = (
     "Agnes Bruno Carola Detlef Elke Fritz Gudrun Horst Ilse Jens Katrin Lukas Monika Nils Oskar Paula Ralf Sabine "

@@ -90,9 +90,11 @@ def tournaments(chromium, server) -> dict[str, int]:
             if fmt == "long":
                 fields.update(format="final", round_end="hands", round_hands="50")
             location = _post(
-                ctx.request, server + "/tournaments/new", server + "/tournaments/new",
+                ctx.request,
+                server + "/tournaments/new",
+                server + "/tournaments/new",
                 {**fields, "entrants": "\n".join(entrants), "season_points": "10, 8, 6"},
-            )  # fmt: skip
+            )
             tid = int(location.rsplit("/", 1)[1])
             organiser = f"{server}/tournaments/{tid}"
             _post(ctx.request, organiser + "/draw", organiser, {})

@@ -65,8 +65,9 @@ def tournament(app, pairs: list[str], **round_end) -> int:
     with app.app_context():
         db = dbmod.get_db()
         entrants = [tuple(name.strip() for name in pair.split("&")) for pair in pairs]
-        made = service.create(db, name="Club night", fmt="mitchell", variant="classic", layout=layout,
-                              entrants=entrants, **round_end)  # fmt: skip
+        made = service.create(
+            db, name="Club night", fmt="mitchell", variant="classic", layout=layout, entrants=entrants, **round_end
+        )
         assert made.id, made
         assert service.draw(db, made.id).id and service.start_round(db, made.id).id == 1
         return made.id

@@ -147,10 +147,6 @@ class OpeningRow:
     minimum: int
     name: str = ""  # a table's own tier's name (docs/rules.md, "A table's own rules")
 
-    def covers(self, total: int) -> bool:
-        """Whether a side with this total at the start of a hand falls in this row."""
-        return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
-
     @property
     def label(self) -> str:
         """The row's range in the words of the rule books ("negative", "0 – 1495", "3000 or more")."""

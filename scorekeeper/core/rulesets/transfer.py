@@ -117,8 +117,9 @@ def _no_constant(name: str) -> Any:
 
 def too_large() -> Problem:
     """The problem with a text or file larger than any rule set's file."""
-    return Problem(None, DOCUMENT, N_("This is larger than a rule set's file (at most %(most)s characters)."),
-                   {"most": MOST_CHARS})  # fmt: skip
+    return Problem(
+        None, DOCUMENT, N_("This is larger than a rule set's file (at most %(most)s characters)."), {"most": MOST_CHARS}
+    )
 
 
 def read_text(text: str) -> tuple[dict[str, Any], list[Problem]]:
@@ -143,8 +144,11 @@ def read_document(data: Any) -> tuple[dict[str, Any], list[Problem]]:
     if not isinstance(data, dict):
         return {}, [Problem(None, DOCUMENT, N_("This is not a rule set's file: it is not a JSON object."))]
     if data.get("format") != FORMAT:
-        return {}, [Problem(None, "format", N_("This is not a rule set's file: its format is not %(format)s."),
-                            {"format": FORMAT})]  # fmt: skip
+        return {}, [
+            Problem(
+                None, "format", N_("This is not a rule set's file: its format is not %(format)s."), {"format": FORMAT}
+            )
+        ]
     version = data.get("version")
     if type(version) is not int or version < 1:
         return {}, [Problem(None, "version", N_("The file's version must be a whole number from 1."))]
@@ -158,7 +162,7 @@ def read_document(data: Any) -> tuple[dict[str, Any], list[Problem]]:
                     "Update the app, or make the file again on an app of this version."
                 ),
                 {"version": version, "known": VERSION},
-            )  # fmt: skip
+            )
         ]
     problems: list[Problem] = []
     unknown = sorted(key for key in data if key not in KEYS)
@@ -196,8 +200,9 @@ def _values(values: Any) -> tuple[dict[str, Any], list[Problem]]:
     if not isinstance(values, dict):
         return {}, [Problem(None, "values", N_("Give the values as an object: each value's name and value."))]
     if len(values) > MOST_VALUES:
-        return {}, [Problem(None, "values", N_("More values than any rule set has (at most %(most)s)."),
-                            {"most": MOST_VALUES})]  # fmt: skip
+        return {}, [
+            Problem(None, "values", N_("More values than any rule set has (at most %(most)s)."), {"most": MOST_VALUES})
+        ]
     problems = []
     for name, value in values.items():
         if not VALUE_NAME.fullmatch(name):

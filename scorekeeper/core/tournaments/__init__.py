@@ -60,6 +60,6 @@ def table_rules_problem(fmt: str, count: int, table_rules) -> Problem | None:
             return Problem(None, f"rules_{size}", N_("Choose the rules a table of %(size)s plays."), {"size": size})
         if sides is not None and len(rules.sides) != sides:
             return Problem(
-                None, f"rules_{size}", N_("Players changing partners at a table of six play in three pairs."),
-            )  # fmt: skip
+                None, f"rules_{size}", N_("Players changing partners at a table of six play in three pairs.")
+            )
     return None

@@ -43,9 +43,11 @@ def names_problem(pairs: bool, entrants: Sequence[Sequence[str]]) -> Problem | N
     for name in (n for e in entrants for n in e):
         if len(name) > NAME_MOST or names.invisible(name):
             return Problem(
-                None, "entrants", N_("Each name: at most 40 characters, all of them visible (%(name)s)."),
+                None,
+                "entrants",
+                N_("Each name: at most 40 characters, all of them visible (%(name)s)."),
                 {"name": name[:NAME_MOST]},
-            )  # fmt: skip
+            )
         if names.skeleton(name) in seen:
             return Problem(None, "entrants", N_("%(name)s is on the list twice; add an initial."), {"name": name})
         seen.add(names.skeleton(name))

@@ -78,9 +78,16 @@ def _played(t: Tournament, state: RoundState, table: TableState, now: datetime) 
     elif kind == STOPPED:
         missing = LAST_HAND
     return Cell(
-        state.number, table.table, kind, _sides(t, table), table.totals, hands, table.game_id, missing,
+        state.number,
+        table.table,
+        kind,
+        _sides(t, table),
+        table.totals,
+        hands,
+        table.game_id,
+        missing,
         unconfirmed=tuple(table.unconfirmed_numbers),
-    )  # fmt: skip
+    )
 
 
 def _bye(t: Tournament, bye: Bye) -> Cell:

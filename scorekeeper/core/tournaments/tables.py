@@ -82,9 +82,11 @@ def seating_problem(players: int) -> Problem | None:
         return Problem(None, "entrants", N_("Enter at least four players, one a line."))
     if table_sizes(players) is None:
         return Problem(
-            None, "entrants", N_("%(count)s players: tables seat four to six. Add one more or leave one out."),
+            None,
+            "entrants",
+            N_("%(count)s players: tables seat four to six. Add one more or leave one out."),
             {"count": players},
-        )  # fmt: skip
+        )
     if len(table_sizes(players) or ()) > MAX_TABLES:
         return Problem(None, "entrants", N_("At most %(tables)s tables."), {"tables": MAX_TABLES})
     return None

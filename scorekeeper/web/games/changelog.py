@@ -43,10 +43,13 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
         previous = versions[-1]["scores"] if versions else None
         versions.append(
             {
-                "change": change, "number": len(versions) + 1, "entry": after, "scores": scores,
+                "change": change,
+                "number": len(versions) + 1,
+                "entry": after,
+                "scores": scores,
                 "delta": [s - p for s, p in zip(scores, previous)] if previous else None,
             }
-        )  # fmt: skip
+        )
     return versions
 
 
@@ -61,9 +64,15 @@ def hand_history(game_id: int, hand_id: int):
     number = next((row.number for row in the_sheet.rows if row.hand.id == hand_id), None)
     current = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
     return render_template(
-        "games/history.html", sheet=the_sheet, hand=hand, number=number, versions=_versions(game, hand_id),
-        current=json.dumps(current, sort_keys=True), locked=sheet_locked(the_sheet), json=json,
-    )  # fmt: skip
+        "games/history.html",
+        sheet=the_sheet,
+        hand=hand,
+        number=number,
+        versions=_versions(game, hand_id),
+        current=json.dumps(current, sort_keys=True),
+        locked=sheet_locked(the_sheet),
+        json=json,
+    )
 
 
 def restore_version(game_id: int, hand_id: int, change_id: int):
@@ -123,10 +132,14 @@ def changes(game_id: int):
     game = load_game(game_id)
     numbers = {h.id: i + 1 for i, h in enumerate(reads.hands(get_db(), game_id))}
     return render_template(
-        "games/changes.html", game=game, changes=list(reversed(reads.changes(get_db(), game_id))), numbers=numbers,
-        phone_name=reads.phone_name(get_db(), session.get("phone")), actions=ACTION_NAMES,
+        "games/changes.html",
+        game=game,
+        changes=list(reversed(reads.changes(get_db(), game_id))),
+        numbers=numbers,
+        phone_name=reads.phone_name(get_db(), session.get("phone")),
+        actions=ACTION_NAMES,
         side_names=sheet.side_names(game, sheet.rules_for(game)),
-    )  # fmt: skip
+    )
 
 
 def name_phone():

@@ -121,9 +121,16 @@ def add_hand_json(game_id: int):
     if refused:
         return _refused_hand(game_id, body, refused, stock_out)
     outcome = service.add_hand(
-        get_db(), game_id, body.get("sides"), stock_out, body.get("lone"), client_key=body["client_key"],
-        based_on=body.get("based_on"), phone=phone_token(), entered_by=entered_by(body.get(BY_FIELD)),
-    )  # fmt: skip
+        get_db(),
+        game_id,
+        body.get("sides"),
+        stock_out,
+        body.get("lone"),
+        client_key=body["client_key"],
+        based_on=body.get("based_on"),
+        phone=phone_token(),
+        entered_by=entered_by(body.get(BY_FIELD)),
+    )
     if outcome.ok:
         new = outcome.status == service.SAVED
         if new:  # the scoreboard the phone shows next says so, with the line of the last hand sent
@@ -265,13 +272,29 @@ def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.PostedHand) ->
     by = entered_by(request.form.get(BY_FIELD))  # the organiser's hand, from the director's grid
     if hand is None:
         return service.add_hand(
-            get_db(), game.id, posted.entry, posted.stock_out, posted.lone, client_key=posted.client_key,
-            based_on=posted.based_on, confirmed=posted.confirmed, phone=phone_token(), entered_by=by,
-        )  # fmt: skip
+            get_db(),
+            game.id,
+            posted.entry,
+            posted.stock_out,
+            posted.lone,
+            client_key=posted.client_key,
+            based_on=posted.based_on,
+            confirmed=posted.confirmed,
+            phone=phone_token(),
+            entered_by=by,
+        )
     return service.correct_hand(
-        get_db(), game.id, hand.id, posted.entry, posted.stock_out, posted.lone, based_on=posted.based_on,
-        confirmed=posted.confirmed, phone=phone_token(), entered_by=by,
-    )  # fmt: skip
+        get_db(),
+        game.id,
+        hand.id,
+        posted.entry,
+        posted.stock_out,
+        posted.lone,
+        based_on=posted.based_on,
+        confirmed=posted.confirmed,
+        phone=phone_token(),
+        entered_by=by,
+    )
 
 
 def _saved(game: Game, hand: Hand | None, outcome: service.Verdict):

@@ -123,10 +123,22 @@ def _page(rules, house, typed, problems, name, layout, status=200, settings=None
         by_field.setdefault(problem.field, []).append(i18n.problem_message(problem))
     history = [] if house is None else [(c, _differences(rules, c)) for c in reads.house_changes(get_db(), house.id)]
     return render_template(
-        "games/house.html", rules=rules, house=house, specs=specs_of(rules, settings or {}), typed=typed,
-        errors=by_field, name=name, layout=layout, groups=variants.VALUE_GROUPS, form=FlaskForm(),
-        label=i18n.value_label, shown=_shown, default_text=default_text, history=history, actions=ACTION_NAMES,
-    ), status  # fmt: skip
+        "games/house.html",
+        rules=rules,
+        house=house,
+        specs=specs_of(rules, settings or {}),
+        typed=typed,
+        errors=by_field,
+        name=name,
+        layout=layout,
+        groups=variants.VALUE_GROUPS,
+        form=FlaskForm(),
+        label=i18n.value_label,
+        shown=_shown,
+        default_text=default_text,
+        history=history,
+        actions=ACTION_NAMES,
+    ), status
 
 
 def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:

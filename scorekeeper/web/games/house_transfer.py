@@ -109,9 +109,14 @@ def _page(text: str, name: str, problems: list[Problem], status: int = 200, carr
         summary = (variants.get(base).name, len(fields["values"]))
     keep = transfer.file_name(fields["name"]) if carried and summary and not problems and "name" in fields else None
     return render_template(
-        "games/house_import.html", form=FlaskForm(), text=text, name=name, summary=summary,
-        errors=_messages(problems, base), keep=keep,
-    ), status  # fmt: skip
+        "games/house_import.html",
+        form=FlaskForm(),
+        text=text,
+        name=name,
+        summary=summary,
+        errors=_messages(problems, base),
+        keep=keep,
+    ), status
 
 
 def import_house():

@@ -107,13 +107,19 @@ def new_game(variant: str):
             and forms.look_alikes(form, typed, reads.all_player_names(get_db()))
         ):
             outcome = service.create_game(
-                get_db(), rules.id, form.player_names(layout.players), int(form.first_dealer.data),
-                layout=layout.key, settings={**(own.changes if own else {}), **form.settings()},
-                target=form.target.data, house_rules_id=own.id if own else None,
-                evening_id=evening.id if evening else None, complete_game=wants_match,
+                get_db(),
+                rules.id,
+                form.player_names(layout.players),
+                int(form.first_dealer.data),
+                layout=layout.key,
+                settings={**(own.changes if own else {}), **form.settings()},
+                target=form.target.data,
+                house_rules_id=own.id if own else None,
+                evening_id=evening.id if evening else None,
+                complete_game=wants_match,
                 guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
                 phone=phone_token(),
-            )  # fmt: skip
+            )
             if outcome.status == service.MISSING:
                 abort(404)  # the evening was deleted meanwhile
             return redirect(url_for("games.scoreboard", game_id=outcome.id))
@@ -146,10 +152,13 @@ def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
         for field, name in zip(form.players, seated + [""] * len(form.players)):
             field.data = name
     return {
-        "players": evening.players, "chosen": chosen, "drawn": drawn,
+        "players": evening.players,
+        "chosen": chosen,
+        "drawn": drawn,
         "out": [names[pid] for pid in ids if pid not in chosen],
-        "fits": fitting is not None, "sizes": sorted({layout.players for layout in rules.layouts}),
-    }  # fmt: skip
+        "fits": fitting is not None,
+        "sizes": sorted({layout.players for layout in rules.layouts}),
+    }
 
 
 def _prefill_again(form, rules: variants.RuleSet) -> None:
@@ -228,6 +237,10 @@ def reference(variant: str):
         return redirect(url_for("access.login", next=url_for("games.reference", variant=variant)))
     changes = dict(own.changes) if own else {}
     return render_template(
-        "games/reference.html", rules=variants.configure(rules, changes, own.layout if own else None), base=rules,
-        card_groups=variants.CARD_GROUPS, own=own, changed=house.changed_parts(rules, changes),
-    )  # fmt: skip
+        "games/reference.html",
+        rules=variants.configure(rules, changes, own.layout if own else None),
+        base=rules,
+        card_groups=variants.CARD_GROUPS,
+        own=own,
+        changed=house.changed_parts(rules, changes),
+    )

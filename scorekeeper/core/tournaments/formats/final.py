@@ -163,7 +163,6 @@ FINAL = Format(
     pairs=False,
     shows_match_points=False,
     stops_all=True,
-    scores_byes=False,
     ranks_per_game=False,
     final_round=2,
     sizes=table_sizes,

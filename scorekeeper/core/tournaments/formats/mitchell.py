@@ -73,7 +73,6 @@ MITCHELL = Format(
     pairs=True,
     shows_match_points=True,
     stops_all=False,
-    scores_byes=True,
     ranks_per_game=False,
     final_round=None,
     sizes=_sizes,

@@ -28,7 +28,6 @@ class Format:
     pairs: bool  # entered as pairs ("Anna & Ben", one a line) rather than players
     shows_match_points: bool  # the standings show match points first
     stops_all: bool  # the first table at the target stops every table's round
-    scores_byes: bool  # a round sat out counts in the ranking (as the tournament's bye_score says)
     ranks_per_game: bool  # ranked by points per game played (tables play different numbers of games)
     final_round: int | None  # the round the first round's winners play (None: there is none)
     sizes: Callable[[int], list[int] | None]  # the tables' sizes for this many entrants (None: cannot seat)

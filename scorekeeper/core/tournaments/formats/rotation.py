@@ -88,7 +88,6 @@ ROTATION = Format(
     pairs=False,
     shows_match_points=False,
     stops_all=False,
-    scores_byes=False,
     ranks_per_game=True,
     final_round=None,
     sizes=table_sizes,
