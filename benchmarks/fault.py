@@ -57,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import serving  # noqa: E402
-from scorekeeper.core import checks, variants  # noqa: E402
+from scorekeeper.core import checks, rulesets  # noqa: E402
 from scorekeeper.services import evenings as evening_service  # noqa: E402
 from scorekeeper.services import games as game_service  # noqa: E402
 from scorekeeper.storage import backup, export_check, results, transaction  # noqa: E402
@@ -264,7 +264,7 @@ def saving_run(args: argparse.Namespace) -> int:
 # --- killed in the middle of an import -----------------------------------------------------------
 
 
-CLASSIC = variants.configure(variants.get("classic"))
+CLASSIC = rulesets.configure(rulesets.get("classic"))
 
 
 def club_hand(rng: random.Random) -> list[dict]:

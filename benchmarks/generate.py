@@ -20,14 +20,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core import checks, rulesets, scoring
 from scorekeeper.services import evenings as evening_service
 from scorekeeper.services import games as game_service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import players as player_store
 from scorekeeper.storage import results
 
-RULES = variants.configure(variants.get("classic"))
+RULES = rulesets.configure(rulesets.get("classic"))
 
 
 def random_side(rng: random.Random, out: bool, total: int) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 
 KINDS = {"points": "points, a multiple of 5", "count": "a count", "yes_no": "yes or no", "choice": "one of"}
 
@@ -82,7 +82,7 @@ def _default(value: Any) -> str:
     return f"`{value}`" if isinstance(value, str) else str(value)
 
 
-def _limits(spec: variants.Value) -> str:
+def _limits(spec: rulesets.Value) -> str:
     """A value's kind and limits."""
     if spec.kind == "choice":
         return "one of " + ", ".join(f"`{c}`" for c, _ in spec.choices)
@@ -95,11 +95,11 @@ def _limits(spec: variants.Value) -> str:
     return f"{KINDS[spec.kind]}, {spec.low} to {spec.high}"
 
 
-def section(rule_sets: Mapping[str, variants.RuleSet]) -> list[str]:
+def section(rule_sets: Mapping[str, rulesets.RuleSet]) -> list[str]:
     """The whole section: the introduction and one row per value name, with each rule set's default."""
     rows: dict[str, dict[str, Any]] = {}
     for rules in rule_sets.values():
-        for spec in variants.values_of(rules):
+        for spec in rulesets.values_of(rules):
             row = rows.setdefault(spec.name, {"spec": spec, "defaults": {}})
             row["defaults"].setdefault(_default(spec.default), []).append(rules.id)
     out = INTRO + ["| value | what it is | kind and limits | default |", "|---|---|---|---|"]

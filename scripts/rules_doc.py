@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scorekeeper.core import variants  # noqa: E402
+from scorekeeper.core import rulesets  # noqa: E402
 from scripts import house_doc  # noqa: E402
 
 DOC = ROOT / "docs" / "rules.md"
@@ -287,17 +287,17 @@ SOURCE_TAGS = {
 }
 
 RED_THREE_SIGNS = {
-    variants.RedThreeSign.MELDED: (
+    rulesets.RedThreeSign.MELDED: (
         "Red threes count plus for a side that has melded something, minus for a side that has melded nothing."
     ),
-    variants.RedThreeSign.CANASTA: (
+    rulesets.RedThreeSign.CANASTA: (
         "Red threes count plus only for a side that has a canasta; a side without one counts them minus."
     ),
-    variants.RedThreeSign.CANASTA_COUNT: (
+    rulesets.RedThreeSign.CANASTA_COUNT: (
         "Red and black threes are each looked up in the table and the two added: a team with no canasta counts them "
         "minus, with one canasta not at all, with two or more plus."
     ),
-    variants.RedThreeSign.ALWAYS: "Red threes always count plus.",
+    rulesets.RedThreeSign.ALWAYS: "Red threes always count plus.",
 }
 # the "canasta" sign with the house rule that a side that melded but has no canasta counts them as nothing
 CANASTA_OR_NOTHING = (
@@ -313,7 +313,7 @@ def plain(text: str) -> str:
     return text
 
 
-def anchor(rules: variants.RuleSet) -> str:
+def anchor(rules: rulesets.RuleSet) -> str:
     """The rule set's anchor in the document."""
     return rules.id
 
@@ -328,17 +328,17 @@ def minus(value: int) -> str:
     return f"−{value}"
 
 
-def cards_in_deck(rules: variants.RuleSet) -> int:
+def cards_in_deck(rules: rulesets.RuleSet) -> int:
     """All cards of the deck, red threes included."""
     return sum(rules.cards_in_deck.values()) + rules.red_threes_in_deck
 
 
-def choice_label(setting: variants.Setting, value: Any) -> str:
+def choice_label(setting: rulesets.Setting, value: Any) -> str:
     """The label of one of a setting's values."""
     return plain(next(label for choice, label in setting.choices if choice == value))
 
 
-def canasta_rule(rules: variants.RuleSet) -> str:
+def canasta_rule(rules: rulesets.RuleSet) -> str:
     """What going out needs, in a sentence."""
     n = rules.canastas_to_go_out
     text = f"Going out needs **{n}** completed canasta{'s' if n != 1 else ''}"
@@ -362,10 +362,10 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], numeric: tuple[i
     return lines
 
 
-def rule_set_section(rules: variants.RuleSet) -> list[str]:
+def rule_set_section(rules: rulesets.RuleSet) -> list[str]:
     """One rule set, every number from its table (defaults applied)."""
     base = rules
-    rules = variants.configure(base)
+    rules = rulesets.configure(base)
     out = [f'<a id="{anchor(base)}"></a>', "", f"## {base.name}", ""]
     out += [f"*Rule set `{base.id}`.* {base.summary}", ""]
     out += [INTROS[base.id](rules), ""]
@@ -393,17 +393,17 @@ def rule_set_section(rules: variants.RuleSet) -> list[str]:
     return out
 
 
-def section_card_values(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_card_values(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The card values and the deck."""
     out: list[str] = []
     out += ["### Card values", ""]
     rows = [
-        (label, points(rules.card_values[key]), points(rules.cards_in_deck[key])) for key, label in variants.CARD_GROUPS
+        (label, points(rules.card_values[key]), points(rules.cards_in_deck[key])) for key, label in rulesets.CARD_GROUPS
     ]
     rows.append(("Red threes", "bonus only", points(rules.red_threes_in_deck)))
     out += table(("Cards", "Points each", "In the deck"), rows, numeric=(1, 2))
     extras = [f"The deck has **{cards_in_deck(rules)}** cards."]
-    if tuple(rules.melded_card_groups) != variants.CARD_GROUP_KEYS:
+    if tuple(rules.melded_card_groups) != rulesets.CARD_GROUP_KEYS:
         extras.append("Threes are not counted among the melded cards: they score through the threes table below.")
     if rules.black_three_in_hand:
         extras.append(
@@ -416,7 +416,7 @@ def section_card_values(base: variants.RuleSet, rules: variants.RuleSet) -> list
     return out
 
 
-def section_canastas(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_canastas(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The canasta bonuses."""
     out: list[str] = []
     out += [
@@ -430,7 +430,7 @@ def section_canastas(base: variants.RuleSet, rules: variants.RuleSet) -> list[st
     return out
 
 
-def section_threes(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_threes(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The threes table and when threes count plus or minus."""
     out: list[str] = []
     out += ["### Red and black threes", ""]
@@ -443,14 +443,14 @@ def section_threes(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]
         rows.append(row)
     out += table(header, rows, numeric=tuple(range(1, len(header))))
     out.append("")
-    if rules.red_three_sign == variants.RedThreeSign.CANASTA and rules.red_three_melded_no_canasta == 0:
+    if rules.red_three_sign == rulesets.RedThreeSign.CANASTA and rules.red_three_melded_no_canasta == 0:
         out += [CANASTA_OR_NOTHING, ""]
     else:
         out += [RED_THREE_SIGNS[rules.red_three_sign], ""]
     return out
 
 
-def section_going_out(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_going_out(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The ways of going out and what going out needs."""
     out: list[str] = []
     out += ["### Going out", ""]
@@ -478,7 +478,7 @@ def section_going_out(base: variants.RuleSet, rules: variants.RuleSet) -> list[s
     return out
 
 
-def section_penalties(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_penalties(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The penalties."""
     out: list[str] = []
     out += ["### Penalties", ""]
@@ -502,7 +502,7 @@ def section_penalties(base: variants.RuleSet, rules: variants.RuleSet) -> list[s
     return out
 
 
-def section_opening(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_opening(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The opening table."""
     out: list[str] = []
     out += ["### Opening minimum", ""]
@@ -532,7 +532,7 @@ def section_opening(base: variants.RuleSet, rules: variants.RuleSet) -> list[str
     return out
 
 
-def section_end_of_game(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_end_of_game(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The target and who wins."""
     out: list[str] = []
     out += ["### End of the game", ""]
@@ -545,7 +545,7 @@ def section_end_of_game(base: variants.RuleSet, rules: variants.RuleSet) -> list
         )
         + (
             "If the sides are exactly level at the top, another hand is played."
-            if rules.tie_rule == variants.TieRule.PLAY_ON
+            if rules.tie_rule == rulesets.TieRule.PLAY_ON
             else "If the sides are exactly level at the top, the game ends drawn."
         )
         + " A game can also be started with another target.",
@@ -554,7 +554,7 @@ def section_end_of_game(base: variants.RuleSet, rules: variants.RuleSet) -> list
     return out
 
 
-def section_unclear(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_unclear(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """Where the sources are silent or unclear."""
     out: list[str] = []
     notes = NOTES[base.id](rules)
@@ -565,7 +565,7 @@ def section_unclear(base: variants.RuleSet, rules: variants.RuleSet) -> list[str
     return out
 
 
-def section_house_rules(base: variants.RuleSet, rules: variants.RuleSet) -> list[str]:
+def section_house_rules(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list[str]:
     """The house rules of the rule set."""
     out: list[str] = []
     out += ["### House rules", ""]
@@ -586,9 +586,9 @@ def section_house_rules(base: variants.RuleSet, rules: variants.RuleSet) -> list
     return out
 
 
-def render(rule_sets: Mapping[str, variants.RuleSet] | None = None) -> str:
+def render(rule_sets: Mapping[str, rulesets.RuleSet] | None = None) -> str:
     """The whole document."""
-    rule_sets = variants.RULE_SETS if rule_sets is None else rule_sets
+    rule_sets = rulesets.RULE_SETS if rule_sets is None else rule_sets
     out = [
         "<!-- Written by scripts/rules_doc.py from scorekeeper/core/rulesets/: change the script, then run",
         "     `.venv/bin/python scripts/rules_doc.py`. tests/test_docs.py fails when this file is out of date. -->",

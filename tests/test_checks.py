@@ -7,11 +7,11 @@ Each case names the (side, field) of every Problem it expects, and words its mes
 
 import pytest
 
-from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core import checks, rulesets, scoring
 from scorekeeper.core.scoring import SideHand
 
-CLASSIC = variants.configure(variants.get("classic"))
-TWO = variants.configure(variants.get("classic-2p"))
+CLASSIC = rulesets.configure(rulesets.get("classic"))
+TWO = rulesets.configure(rulesets.get("classic-2p"))
 
 
 def side(**fields):
@@ -504,7 +504,7 @@ def test_valid_entry(rules, raw_sides, expected):
 
 def test_a_number_of_thousands_of_digits_is_refused_not_echoed():
     # more digits than Python turns into text (4300): the message must still be writable
-    rules = variants.configure(variants.get("classic"), {})
+    rules = rulesets.configure(rulesets.get("classic"), {})
     _, problems = checks.read_hand(
         rules, [{"melded_points": 9 * 10**5000, "red_threes": 1e308}, {"hand_points": "9" * 5000}]
     )
@@ -515,7 +515,7 @@ def test_a_number_of_thousands_of_digits_is_refused_not_echoed():
 def test_all_the_sides_cards_come_from_one_deck():
     # docs/rules.md#classic-3p › Card values: 108 cards, 1180 card points without red threes. Each side's figure alone
     # is possible, but 1000 + 100 melded and 100 + 0 in hand come to 1200 in all.
-    rules = variants.configure(variants.get("classic"), {})
+    rules = rulesets.configure(rulesets.get("classic"), {})
     _, problems = checks.read_hand(
         rules, [{"melded_points": 1000, "hand_points": 100}, {"melded_points": 100}], stock_out=True
     )
@@ -553,9 +553,9 @@ def test_six_jokers_entered_across_both_sides_are_a_problem_of_both_sides():
 # ---------------------------------------------------------------------------------------------
 # Three impossible entries the checks refuse, as worked examples with the heading of docs/rules.md each comes from.
 
-AUSTRIAN = variants.get("austrian")
-MODERN = variants.configure(variants.get("modern"))
-THREE = variants.configure(variants.get("classic-3p"))
+AUSTRIAN = rulesets.get("austrian")
+MODERN = rulesets.configure(rulesets.get("modern"))
+THREE = rulesets.configure(rulesets.get("classic-3p"))
 
 
 def _offered(rules):
@@ -570,7 +570,7 @@ def test_glatt_ausmachen_needs_a_partner(layout):
     # docs/rules.md#austrian › Going out: glatt ausmachen is +100 more (200 in all) "Falls der Partner … bereits einen
     # Canasta herausgelegt hat" (4p). docs/rules.md#austrian › Card values: with 2 or 3 players each plays for himself:
     # there is no partner, so it is neither offered nor accepted; going out normally is.
-    rules = variants.configure(AUSTRIAN, layout=layout)
+    rules = rulesets.configure(AUSTRIAN, layout=layout)
     others = [side() for _ in range(rules.sides - 1)]
     check(
         rules,
@@ -585,7 +585,7 @@ def test_glatt_ausmachen_needs_a_partner(layout):
 def test_glatt_ausmachen_with_partners(layout):
     # docs/rules.md#austrian: with partners (4p, and the 5p/6p teams of whom two play each hand, docs/rules.md#austrian
     # › Card values): out glatt with a natural canasta and 100 melded: 100 going out + 100 glatt + 500 + 100 = 800
-    rules = variants.configure(AUSTRIAN, layout=layout)
+    rules = rulesets.configure(AUSTRIAN, layout=layout)
     sides, problems = checks.read_hand(rules, [side(went_out="glatt", natural_canastas=1, melded_points=100), side()])
     assert problems == []
     assert scoring.score_side(rules, sides[0]).score == 800

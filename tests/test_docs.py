@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.core import checks, variants
+from scorekeeper.core import checks, rulesets
 
 API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 EXAMPLES = API[API.index("## Examples, one per rule set") :]
 
 
 def test_every_rule_set_is_documented():
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         row = re.search(
             rf"^\| `{re.escape(rules.id)}` \| (.+?) \| (docs/rules\.md#[a-z0-9-]+) \| (\d+) \| (\d+) \| (\d+) \|$",
             API,
@@ -33,7 +33,7 @@ def test_every_rule_set_is_documented():
 
 
 def test_every_layout_and_setting_is_documented():
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         for layout in rules.layouts:
             assert re.search(rf"^\| `{re.escape(layout.key)}` \| {layout.players} \|", API, re.M), layout.key
         for setting in rules.settings:
@@ -45,9 +45,9 @@ def test_every_layout_and_setting_is_documented():
 
 
 def test_every_side_field_is_documented():
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         for setting_values in ({}, {"wild_melds": True}):
-            configured = variants.configure(
+            configured = rulesets.configure(
                 rules, {k: v for k, v in setting_values.items() if k in {s.key for s in rules.settings}}
             )
             for field in checks.known_fields(configured):
@@ -55,7 +55,7 @@ def test_every_side_field_is_documented():
 
 
 def test_every_card_group_is_documented():
-    for key in variants.CARD_GROUP_KEYS:
+    for key in rulesets.CARD_GROUP_KEYS:
         assert f"`{key}`" in API
 
 
@@ -65,7 +65,7 @@ def _examples():
 
 
 def test_there_is_an_example_per_rule_set():
-    assert sorted(p.id for p in _examples()) == sorted(variants.RULE_SETS)
+    assert sorted(p.id for p in _examples()) == sorted(rulesets.RULE_SETS)
 
 
 @pytest.mark.parametrize("body, scores", list(_examples()))
@@ -76,7 +76,7 @@ def test_examples_answer_as_documented(client, body, scores):
 
 
 # ---------------------------------------------------------------------------------------------
-# docs/rules.md: the project's own rules reference, written by scripts/rules_doc.py from variants.py
+# docs/rules.md: the project's own rules reference, written by scripts/rules_doc.py from rulesets.py
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOC = ROOT / "docs" / "rules.md"
@@ -119,19 +119,19 @@ def doc_mismatches(text, rule_sets):
 
     def expect(what, got, wanted):
         if got != wanted:
-            found.append(f"{what}: docs/rules.md has {got!r}, variants.py {wanted!r}")
+            found.append(f"{what}: docs/rules.md has {got!r}, rulesets.py {wanted!r}")
 
     for base in rule_sets.values():
         section = sections.get(base.id)
         if section is None:
             found.append(f"{base.id}: no section")
             continue
-        rules = variants.configure(base)
+        rules = rulesets.configure(base)
         expect(f"{base.id} heading", f"## {base.name}" in section, True)
         expect(
             f"{base.id} card values",
             _table(section, "Card values"),
-            [[label, str(rules.card_values[key]), str(rules.cards_in_deck[key])] for key, label in variants.CARD_GROUPS]
+            [[label, str(rules.card_values[key]), str(rules.cards_in_deck[key])] for key, label in rulesets.CARD_GROUPS]
             + [["Red threes", "bonus only", str(rules.red_threes_in_deck)]],
         )
         deck = re.search(r"The deck has \*\*(\d+)\*\* cards", section)
@@ -203,14 +203,14 @@ def doc_mismatches(text, rule_sets):
 
 
 def test_rules_doc_is_written_from_the_tables():
-    """docs/rules.md is exactly what scripts/rules_doc.py writes from variants.py today."""
+    """docs/rules.md is exactly what scripts/rules_doc.py writes from rulesets.py today."""
     assert RULES_DOC.read_text(encoding="utf-8") == rules_doc.render(), (
         "docs/rules.md is out of date: run .venv/bin/python scripts/rules_doc.py"
     )
 
 
 def test_rules_doc_numbers_match_the_rule_sets():
-    assert doc_mismatches(RULES_DOC.read_text(encoding="utf-8"), variants.RULE_SETS) == []
+    assert doc_mismatches(RULES_DOC.read_text(encoding="utf-8"), rulesets.RULE_SETS) == []
 
 
 CHANGES = {
@@ -241,7 +241,7 @@ CHANGES = {
 def test_a_number_changed_in_variants_is_caught(change):
     """A copy of the rule sets with one number changed: the document no longer matches, both ways of checking."""
     victim = "austrian"  # has a penalty catalogue and settings
-    changed = dict(variants.RULE_SETS)
+    changed = dict(rulesets.RULE_SETS)
     changed[victim] = CHANGES[change](changed[victim])
     text = RULES_DOC.read_text(encoding="utf-8")
     assert rules_doc.render(changed) != text
@@ -262,14 +262,14 @@ def test_a_number_changed_in_variants_is_caught(change):
 def test_a_number_changed_in_the_document_is_caught(old, new):
     text = RULES_DOC.read_text(encoding="utf-8")
     assert old in text
-    assert doc_mismatches(text.replace(old, new, 1), variants.RULE_SETS)
+    assert doc_mismatches(text.replace(old, new, 1), rulesets.RULE_SETS)
 
 
 def test_every_rule_set_and_setting_is_in_the_rules_doc():
     text = RULES_DOC.read_text(encoding="utf-8")
     sections = _sections(text)
-    assert list(sections) == list(variants.RULE_SETS) + ["house-values"]  # the table's own rules last
-    for rules in variants.RULE_SETS.values():
+    assert list(sections) == list(rulesets.RULE_SETS) + ["house-values"]  # the table's own rules last
+    for rules in rulesets.RULE_SETS.values():
         assert f"- [{rules.name}](#{rules.id})" in text
         section = sections[rules.id]
         for layout in rules.layouts:
@@ -284,8 +284,8 @@ def test_every_rule_set_and_setting_is_in_the_rules_doc():
 def test_every_changeable_value_is_in_the_rules_doc_with_its_default():
     """docs/rules.md#house-values lists every value of every rule set's list, with its default."""
     section = _sections(RULES_DOC.read_text(encoding="utf-8"))["house-values"]
-    for rules in variants.RULE_SETS.values():
-        for value in variants.values_of(rules):
+    for rules in rulesets.RULE_SETS.values():
+        for value in rulesets.values_of(rules):
             row = next((line for line in section.splitlines() if line.startswith(f"| `{value.name}` |")), None)
             assert row is not None, value.name
             default = rules_doc.house_doc._default(value.default)

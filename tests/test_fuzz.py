@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from scorekeeper.core import checks, variants
-from scorekeeper.core.variants import CARD_GROUP_KEYS
+from scorekeeper.core import checks, rulesets
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, side_fields, start_game, wipe
 
@@ -162,7 +162,7 @@ class World:
         """A game of this rule set that is still being played."""
         game_id = self._open.get(variant)
         if game_id is None or self.client.get(f"/api/games/{game_id}").get_json()["finished"]:
-            players = variants.RULE_SETS[variant].layouts[0].players
+            players = rulesets.RULE_SETS[variant].layouts[0].players
             game_id = start_game(self.client, variant, names=["Anna", "Bert", "Carl", "Dora", "Emil", "Fred"][:players])
             self._open[variant] = game_id
         return game_id
@@ -293,7 +293,7 @@ def follow(world, response):
 
 @FUZZ
 @given(
-    variant=st.sampled_from(sorted(variants.RULE_SETS)),
+    variant=st.sampled_from(sorted(rulesets.RULE_SETS)),
     players=st.lists(names, max_size=6),
     fields=st.dictionaries(
         st.sampled_from(
@@ -379,7 +379,7 @@ def side_field_names(rules):
 
 def valid_hand(variant):
     """A hand every rule set accepts: nobody went out, some melds, the stock ran out."""
-    rules = variants.RULE_SETS[variant]
+    rules = rulesets.RULE_SETS[variant]
     data = {"stock_out": "y", "confirm": "y"}
     for side in range(rules.sides):
         data.update(side_fields(side, melded=60 + 5 * side, hand=10))
@@ -391,7 +391,7 @@ def valid_hand(variant):
 @st.composite
 def hand_posts(draw, variant):
     """Either a valid hand with a few fields changed or left out, or fields at random."""
-    rules = variants.RULE_SETS[variant]
+    rules = rulesets.RULE_SETS[variant]
     if draw(st.booleans()):
         data = valid_hand(variant)
         keys = sorted(data) + [f"sides-{i}-{n}" for i in range(rules.sides) for n in side_field_names(rules)]
@@ -443,7 +443,7 @@ def hand_posts(draw, variant):
 
 def hand_echo_names(variant, data):
     """The typed fields the page shows as text boxes (choices are shown as ticks)."""
-    rules = variants.RULE_SETS[variant]
+    rules = rulesets.RULE_SETS[variant]
     boxes = ["melded_points", "hand_points", "penalties", *checks.count_fields(rules)]
     boxes += [f"melded_{k}" for k in rules.melded_card_groups] + [f"hand_{k}" for k in rules.hand_card_groups]
     return [f"sides-{i}-{name}" for i in range(rules.sides) for name in boxes]
@@ -503,7 +503,7 @@ def test_correct_hand_form(world, data, variant):
 
 
 def test_hand_form_hostile_by_hand(world):
-    rules = variants.RULE_SETS["classic"]
+    rules = rulesets.RULE_SETS["classic"]
     for name in side_field_names(rules):
         for value in (HUGE, str(10**30), "-5", "5.5", "abc", "\x00", LONG):
             check_hand_post(world, "classic", {f"sides-0-{name}": value, "stock_out": "y"})
@@ -541,7 +541,7 @@ def test_hand_form_hostile_by_hand(world):
 
 
 def valid_body(variant):
-    rules = variants.RULE_SETS[variant]
+    rules = rulesets.RULE_SETS[variant]
     body = {"stock_out": True, "sides": [{"melded_points": 60 + 5 * i, "hand_points": 10} for i in range(rules.sides)]}
     return body
 
@@ -549,7 +549,7 @@ def valid_body(variant):
 @st.composite
 def hand_bodies(draw, variant, near_valid=None):
     """Either a valid body with a few values changed or left out, or a body at random."""
-    rules = variants.RULE_SETS[variant]
+    rules = rulesets.RULE_SETS[variant]
     known = sorted(checks.known_fields(rules))
     if near_valid if near_valid is not None else draw(st.booleans()):
         body = {**valid_body(variant), "client_key": "fuzz-" + draw(st.uuids()).hex}
@@ -756,11 +756,11 @@ def test_hand_json_values_are_json_numbers_and_stored_as_the_form_stores_them(wo
 @st.composite
 def score_bodies(draw):
     """A hand to score (as for the phone's queue) with a rule set, layout, settings and totals, each valid or not."""
-    names = sorted(variants.RULE_SETS)
+    names = sorted(rulesets.RULE_SETS)
     near_valid = draw(st.integers(0, 3)) > 0
     variant = draw(st.sampled_from(names) if near_valid else st.sampled_from(names) | json_scalars)
     body = {"variant": variant}
-    rules = variants.RULE_SETS.get(variant) if isinstance(variant, str) else None
+    rules = rulesets.RULE_SETS.get(variant) if isinstance(variant, str) else None
     if rules is not None:
         hand = draw(hand_bodies(rules.id, near_valid or None))
         if isinstance(hand, dict):

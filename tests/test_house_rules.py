@@ -11,8 +11,9 @@ import re
 
 import pytest
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from scorekeeper.services import house_rules as service
+from scorekeeper.services.verdicts import OVERTAKEN, SAVED
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
 from tests.conftest import csrf_token, make_app
@@ -194,19 +195,19 @@ def test_the_service_decides_a_stale_change(app):
     with app.app_context():
         db = dbmod.get_db()
         made = service.create(db, "Friday", "modern", None, {"special_adds": True})
-        assert made.status == service.SAVED
+        assert made.status == SAVED
         assert service.change(db, made.id, 0, "Friday", {"special_adds": True, "garbage_bonus": 3000}).ok
         stale = service.change(db, made.id, 0, "Friday", {"target": 5000})
-        assert stale.status == service.OVERTAKEN
+        assert stale.status == OVERTAKEN
         assert reads.get_house_rules(db, made.id).changes == {"special_adds": True, "garbage_bonus": 3000}
         refused = service.create(db, "Bad", "classic", None, {"opening_3": 40})
         assert [p.field for p in refused.problems] == ["opening_3"]
 
 
 def test_every_value_of_every_rule_set_is_on_its_page(client):
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         page = client.get(f"/house-rules/new/{rules.id}").text
-        for value in variants.values_of(rules):
+        for value in rulesets.values_of(rules):
             assert f'name="v_{value.name}"' in page, (rules.id, value.name)
 
 

@@ -13,8 +13,7 @@ import unicodedata
 
 import pytest
 
-from scorekeeper.core import tournaments as core
-from scorekeeper.core import variants
+from scorekeeper.core import club_night, rulesets
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import tournament_reads
@@ -184,11 +183,11 @@ def test_the_form_and_the_import_read_the_same_limits(app):
         for name in ("round_minutes", "round_hands", "target")
     }
     assert ranges == {
-        "round_minutes": core.ROUND_MINUTES,
-        "round_hands": core.ROUND_HANDS,
-        "target": variants.TARGET_RANGE,
+        "round_minutes": club_night.ROUND_MINUTES,
+        "round_hands": club_night.ROUND_HANDS,
+        "target": rulesets.TARGET_RANGE,
     }
-    assert (core.ROUND_MINUTES, core.ROUND_HANDS) == ((15, 300), (1, 50))
+    assert (club_night.ROUND_MINUTES, club_night.ROUND_HANDS) == ((15, 300), (1, 50))
 
 
 @pytest.mark.parametrize(
@@ -283,12 +282,14 @@ def test_a_clock_whose_end_no_calendar_holds_has_no_end():
     from datetime import datetime, timezone
 
     start = datetime(2026, 11, 6, 19, 30, tzinfo=timezone.utc)
-    assert core.Clock(start, 50).ends == datetime(2026, 11, 6, 20, 20, tzinfo=timezone.utc)
-    assert core.clock_of(start, 2**63 - 1) is None
-    assert core.clock_of(datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc), 50) is None
-    assert core.clock_of(datetime(9999, 12, 31, 20, 0, tzinfo=timezone.utc), 50) is None  # no room for a time zone
-    assert core.clock_of(start, 50) == core.Clock(start, 50)
-    assert core.stop_moment("minutes", 2**63 - 1, start, False, ()) is None
+    assert club_night.Clock(start, 50).ends == datetime(2026, 11, 6, 20, 20, tzinfo=timezone.utc)
+    assert club_night.clock_of(start, 2**63 - 1) is None
+    assert club_night.clock_of(datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc), 50) is None
+    assert (
+        club_night.clock_of(datetime(9999, 12, 31, 20, 0, tzinfo=timezone.utc), 50) is None
+    )  # no room for a time zone
+    assert club_night.clock_of(start, 50) == club_night.Clock(start, 50)
+    assert club_night.stop_moment("minutes", 2**63 - 1, start, False, ()) is None
 
 
 # --- the season points: as the form takes them ---------------------------------------------------------

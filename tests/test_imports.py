@@ -46,7 +46,7 @@ PURE_BUT_NO_RULE = {
 
 @functools.cache  # parsed once per test process: the tests only read the trees
 def _modules() -> dict[str, ast.Module]:
-    """Every module by its dotted name under the package: "core.variants", "__main__"."""
+    """Every module by its dotted name under the package: "core.rulesets", "__main__"."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
@@ -186,10 +186,10 @@ def test_every_pure_module_is_in_the_core():
 
 
 def test_the_import_checker_sees_relative_and_absolute_imports():
-    names = {"core.variants", "web.games", "storage.transaction"}
-    tree = ast.parse("from ..core import variants\nfrom scorekeeper.storage.transaction import write\nimport flask")
+    names = {"core.rulesets", "web.games", "storage.transaction"}
+    tree = ast.parse("from ..core import rulesets\nfrom scorekeeper.storage.transaction import write\nimport flask")
     inner, outer = _imports("web.games", tree, names)
-    assert inner == {"core.variants", "storage.transaction"} and outer == {"flask"}
+    assert inner == {"core.rulesets", "storage.transaction"} and outer == {"flask"}
 
 
 def test_no_import_hides_inside_a_function_without_saying_why():

@@ -12,7 +12,7 @@ import re
 import pytest
 from werkzeug.routing import IntegerConverter, PathConverter, UnicodeConverter
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from scorekeeper.web import access
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, side_fields
@@ -105,7 +105,7 @@ def _urls(app):
                     elif isinstance(converter, PathConverter):
                         values[name] = "style.css"
                     elif name == "variant":
-                        values[name] = list(variants.RULE_SETS)[(i - 1) % len(variants.RULE_SETS)]
+                        values[name] = list(rulesets.RULE_SETS)[(i - 1) % len(rulesets.RULE_SETS)]
                     elif isinstance(converter, UnicodeConverter):
                         values[name] = f"forged{i}"  # a read-only link's token the phone does not have
                     else:
@@ -176,7 +176,7 @@ def test_a_tables_own_rule_set_is_behind_the_password_the_built_in_ones_are_not(
     assert "Quittengelee" in owner.get(f"/rules/house-{made.id}").text
     listed = stranger.get("/api/variants")
     assert listed.status_code == 200 and listed.get_json()["house_rules"] == []
-    assert len(listed.get_json()["variants"]) == len(variants.RULE_SETS) and "Quittengelee" not in listed.text
+    assert len(listed.get_json()["variants"]) == len(rulesets.RULE_SETS) and "Quittengelee" not in listed.text
     page = stranger.get(f"/rules/house-{made.id}")
     assert page.status_code == 302 and "/login" in page.headers["Location"] and "Quittengelee" not in page.text
     assert stranger.get("/rules/classic").status_code == 200

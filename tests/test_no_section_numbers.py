@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from scorekeeper.web import i18n
 from tests.conftest import csrf_token
 from tests.helpers import fill_archive, new_evening, post_hand, side_fields, start_game
@@ -40,9 +40,9 @@ def _pages(client):
     """Every page a player can open, with a small archive behind them."""
     fill_archive(client)
     pages = ["/", "/games/new", "/evenings", "/evenings/new", "/history", "/stats", "/players", "/export", "/offline"]
-    for variant in variants.RULE_SETS:
+    for variant in rulesets.RULE_SETS:
         pages += [f"/rules/{variant}", f"/games/new/{variant}"]
-        rules = variants.get(variant)
+        rules = rulesets.get(variant)
         game_id = start_game(client, variant=variant, names=NAMES[: rules.players])
         pages += [f"/games/{game_id}/hands/new"]
     game_id = start_game(client)
@@ -74,17 +74,17 @@ def test_no_page_cites_a_section_number(client, language):
 
 
 def test_the_rules_page_has_an_anchor_per_section(client):
-    for variant in variants.RULE_SETS:
+    for variant in rulesets.RULE_SETS:
         page = client.get(f"/rules/{variant}").text
         for anchor in ("card-values", "canastas", "threes", "going-out", "penalties", "opening", "end", "house-rules"):
             assert f'id="{anchor}"' in page, f"{variant}: no #{anchor}"
 
 
 def test_the_new_game_form_links_the_house_rules_explained(client):
-    for variant in variants.RULE_SETS:
+    for variant in rulesets.RULE_SETS:
         page = client.get(f"/games/new/{variant}").text
         assert f'href="/rules/{variant}#house-rules"' in page
-        for setting in variants.get(variant).settings:
+        for setting in rulesets.get(variant).settings:
             legend = re.search(rf"<legend>{re.escape(str(escape(setting.label)))}</legend>", page)
             assert legend, f"{variant}: {setting.key} shown without its plain label"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.core import checks, variants
+from scorekeeper.core import checks, rulesets
 from scorekeeper.web import api_models, openapi
 from tests.conftest import make_app
 from tests.helpers import complete_game, post_hand, quick_hash, side_fields, start_game
@@ -236,7 +236,7 @@ def test_the_schemas_are_read_from_the_rule_tables():
     schemas = openapi.document()["components"]["schemas"]
     request = schemas["ScoreRequest"]
     assert request["required"] == ["variant", "sides"]
-    assert request["properties"]["variant"]["enum"] == list(variants.RULE_SETS)
+    assert request["properties"]["variant"]["enum"] == list(rulesets.RULE_SETS)
     assert request["properties"]["sides"] == {
         "type": "array",
         "items": {"$ref": "#/components/schemas/Side"},
@@ -244,17 +244,17 @@ def test_the_schemas_are_read_from_the_rule_tables():
         "maxItems": 3,
     }
     fields = set()
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         for layout in rules.layouts:
             for setting in [None, *rules.settings]:
                 for value, _label in setting.choices if setting else [(None, None)]:
                     chosen = {setting.key: value} if setting else {}
-                    fields |= checks.known_fields(variants.configure(rules, chosen, layout.key))
+                    fields |= checks.known_fields(rulesets.configure(rules, chosen, layout.key))
     fields |= {"own_1_canastas", "own_2_canastas", "own_3_canastas"}  # a table's own kinds of canasta
     side = schemas["Side"]
     assert set(side["properties"]) == fields and "required" not in side
     assert side["properties"]["melded_points"]["anyOf"][0] == {"type": "integer", "minimum": 0, "multipleOf": 5}
-    assert set(schemas["CardCounts"]["properties"]) == set(variants.CARD_GROUP_KEYS)
+    assert set(schemas["CardCounts"]["properties"]) == set(rulesets.CARD_GROUP_KEYS)
     assert schemas["HandRequest"]["required"] == ["client_key", "sides"]
     assert schemas["Errors"]["properties"]["errors"]["minItems"] == 1
     assert set(schemas["Error"]["properties"]) == {"side", "field", "message"}
@@ -436,7 +436,7 @@ def test_the_examples_in_the_docs_are_valid_against_the_document():
         ("get", "/api/tournaments/{id}", "200"),
         ("get", "/api/matches/{id}", "200"),
     }
-    assert sum(1 for *_, status, _ in doc_examples(API_MD) if status is None) == len(variants.RULE_SETS) + 2
+    assert sum(1 for *_, status, _ in doc_examples(API_MD) if status is None) == len(rulesets.RULE_SETS) + 2
 
 
 def test_the_comparison_finds_an_example_the_document_forbids():

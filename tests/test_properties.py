@@ -29,19 +29,19 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
-from scorekeeper.core import checks, scoring, variants
-from scorekeeper.core.variants import CARD_GROUP_KEYS
+from scorekeeper.core import checks, rulesets, scoring
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS
 
 pytestmark = pytest.mark.slow  # left out of the quick loop: -m "not slow and not browser"
 
-RULE_SET_IDS = tuple(variants.RULE_SETS)
+RULE_SET_IDS = tuple(rulesets.RULE_SETS)
 
 # Few examples per rule set: 12 rule sets × 5 properties; the whole file runs in well under 20 s.
 # No example database: the suite writes nothing into the working tree.
 FAST = settings(max_examples=45, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
-# docs/rules.md#classic › Card values, written down from docs/rules.md rather than read from variants.py.
+# docs/rules.md#classic › Card values, written down from docs/rules.md rather than read from rulesets.py.
 SPEC_CARD_VALUES = {"jokers": 50, "twos_aces": 20, "high": 10, "low": 5, "black_threes": 5}
 
 OMIT = object()  # a field left out of the entry
@@ -65,33 +65,33 @@ def _pick(options: tuple) -> st.SearchStrategy:
 
 
 @functools.lru_cache(maxsize=None)
-def _configure(rule_id: str, layout: str | None, chosen: tuple, target: int | None) -> variants.RuleSet:
-    return variants.configure(variants.get(rule_id), dict(chosen), layout, target)
+def _configure(rule_id: str, layout: str | None, chosen: tuple, target: int | None) -> rulesets.RuleSet:
+    return rulesets.configure(rulesets.get(rule_id), dict(chosen), layout, target)
 
 
 def _all_going_out_keys() -> set[str]:
     return {
         g.key
-        for r in variants.RULE_SETS.values()
+        for r in rulesets.RULE_SETS.values()
         for s in _setting_combos(r)
-        for g in variants.configure(r, s).going_out
+        for g in rulesets.configure(r, s).going_out
     }
 
 
-def _setting_combos(base: variants.RuleSet):
+def _setting_combos(base: rulesets.RuleSet):
     """Every combination of the rule set's settings' choices."""
     keys = [s.key for s in base.settings]
     for values in itertools.product(*([v for v, _ in s.choices] for s in base.settings)):
         yield dict(zip(keys, values))
 
 
-def _layout_keys(base: variants.RuleSet) -> list[str]:
+def _layout_keys(base: rulesets.RuleSet) -> list[str]:
     return [layout.key for layout in base.layouts + base.partie_layouts]
 
 
 def all_configurations():
     """(rule set id, layout key, settings) for every layout and every combination of settings."""
-    for rule_id, base in variants.RULE_SETS.items():
+    for rule_id, base in rulesets.RULE_SETS.items():
         for layout in _layout_keys(base):
             for chosen in _setting_combos(base):
                 yield rule_id, layout, chosen
@@ -99,9 +99,9 @@ def all_configurations():
 
 ALL_FIELDS = {
     f
-    for r in variants.RULE_SETS.values()
+    for r in rulesets.RULE_SETS.values()
     for s in _setting_combos(r)
-    for f in checks.known_fields(variants.configure(r, s))
+    for f in checks.known_fields(rulesets.configure(r, s))
 }
 ALL_GOING_OUT = _all_going_out_keys()
 
@@ -118,13 +118,13 @@ class Config:
     layout: str | None
     settings: dict
     target: int | None
-    rules: variants.RuleSet = field(repr=False, compare=False)
+    rules: rulesets.RuleSet = field(repr=False, compare=False)
 
 
 @st.composite
 def configs(draw, rule_id: str) -> Config:
     """A layout (or the default), a value for some of the settings (the rest default), a target."""
-    base = variants.get(rule_id)
+    base = rulesets.get(rule_id)
     layout = draw(_pick((None, *_layout_keys(base))))
     chosen = {}
     for setting in base.settings:
@@ -196,13 +196,13 @@ def _fives(draw, top: int) -> int:
     return 5 * draw(_ints(0, min(top, 40)) if draw(BOOLS) else _ints(0, top))
 
 
-def _least(rules: variants.RuleSet, canastas: dict) -> int:
+def _least(rules: rulesets.RuleSet, canastas: dict) -> int:
     """The fewest card points these canastas hold (docs/rules.md#classic › Canastas; docs/rules.md#modern ›
     Canastas)."""
     return sum(k.min_points * canastas.get(k.key, 0) for k in rules.canasta_kinds)
 
 
-def _meet_going_out(draw, rules: variants.RuleSet, sides: list[Intended], members: list[int]) -> None:
+def _meet_going_out(draw, rules: rulesets.RuleSet, sides: list[Intended], members: list[int]) -> None:
     """Add the cheapest canastas to the team until it may go out (docs/rules.md#classic › Going out;
     docs/rules.md#classic-2p; docs/rules.md#modern › Going out; docs/rules.md#canadian)."""
     kinds = rules.canasta_kinds
@@ -220,7 +220,7 @@ def _meet_going_out(draw, rules: variants.RuleSet, sides: list[Intended], member
             sides[draw(_pick(tuple(members)))].canastas[cheapest.key] += 1
 
 
-def _cards(draw, rules: variants.RuleSet, groups, remaining: dict, black_sets=()) -> dict:
+def _cards(draw, rules: rulesets.RuleSet, groups, remaining: dict, black_sets=()) -> dict:
     """Card counts by value group within what is left of the deck (docs/rules.md#classic › Card values;
     docs/rules.md#canadian)."""
     counts = {}
@@ -240,7 +240,7 @@ def _spell_cards(draw, counts: dict) -> dict:
 
 
 @st.composite
-def valid_hands(draw, rules: variants.RuleSet) -> Hand:
+def valid_hands(draw, rules: rulesets.RuleSet) -> Hand:
     """A hand entry read_hand must accept, built to respect the rules."""
     n = rules.sides
     out = draw(_pick((None, *range(n))))
@@ -275,7 +275,7 @@ def valid_hands(draw, rules: variants.RuleSet) -> Hand:
     # docs/rules.md#modern › Canastas, Penalties: a natural canasta of aces or 7s takes 7 cards of one rank, an
     # unfinished meld of pure aces or 7s and each player holding 3 or more at least 3: all the sides' entries together
     # stay within the deck's 8 of each rank (entries beyond it are refused)
-    rank_left = dict.fromkeys(variants.RANKS, rules.cards_per_rank)
+    rank_left = dict.fromkeys(rulesets.RANKS, rules.cards_per_rank)
     for k in rules.canasta_kinds:
         for _ in range(sum(side.canastas[k.key] for side in sides) if k.ranks else 0):
             rank = max(k.ranks, key=rank_left.get)
@@ -398,7 +398,7 @@ def _melded(side: Intended) -> bool:
     return side.melded > 0 or side.canasta_total > 0 or side.black > 0
 
 
-def _sign(rules: variants.RuleSet, canastas: int, melded: bool) -> int:
+def _sign(rules: rulesets.RuleSet, canastas: int, melded: bool) -> int:
     """The threes' sign (the Red and black threes heading of each rule set): melded (docs/rules.md#classic), a
     canasta (docs/rules.md#vienna, #austrian; docs/rules.md#vienna › House rules: alternative 0), the canastas
     (docs/rules.md#modern), always plus (docs/rules.md#canadian)."""
@@ -413,7 +413,7 @@ def _sign(rules: variants.RuleSet, canastas: int, melded: bool) -> int:
     return 1 if melded else -1
 
 
-def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None = None) -> int:
+def spec_side_score(rules: rulesets.RuleSet, side: Intended, melded: bool | None = None) -> int:
     """The hand score of docs/rules.md#classic, #vienna, #modern, #canadian, #austrian and #encyclopedia as one formula
     over the rule set's tables."""
     kind = rules.going_out_kind(side.went_out) if side.went_out else None
@@ -442,7 +442,7 @@ def spec_side_score(rules: variants.RuleSet, side: Intended, melded: bool | None
     return score - side.penalties
 
 
-def spec_hand_scores(rules: variants.RuleSet, sides: list[Intended], lone: int | None) -> list[int]:
+def spec_hand_scores(rules: rulesets.RuleSet, sides: list[Intended], lone: int | None) -> list[int]:
     """Each side's score; classic 3 players with a lone player: the docs/rules.md#classic-3p: algorithm."""
     if not rules.lone_player or lone is None:
         return [spec_side_score(rules, s) for s in sides]
@@ -490,7 +490,7 @@ def spec_opening_minimum(rule_id: str, chosen: dict, total: int) -> int:
     return 150 if total >= 7000 and rule_id in ("six-2x3", "miller", "canadian") else 120
 
 
-def breakdown_items(rules: variants.RuleSet) -> set[str]:
+def breakdown_items(rules: rulesets.RuleSet) -> set[str]:
     """The item keys docs/api.md lists for a breakdown line of this rule set."""
     items = {item for g in rules.going_out for item, _label, _points in g.lines}
     items |= {f"{k.key}_canastas" for k in rules.canasta_kinds}
@@ -510,7 +510,7 @@ def breakdown_items(rules: variants.RuleSet) -> set[str]:
     return items
 
 
-def assert_side_score(rules: variants.RuleSet, score: scoring.SideScore, expected: int) -> None:
+def assert_side_score(rules: rulesets.RuleSet, score: scoring.SideScore, expected: int) -> None:
     """docs/rules.md › How a hand is scored: every line and the score a multiple of 5; the breakdown adds up; the
     rules' score."""
     lines = score.breakdown
@@ -536,7 +536,7 @@ def test_every_table_figure_is_a_multiple_of_5(rule_id, layout, chosen):
     """docs/rules.md › How a hand is scored: invariants: every card value, bonus and penalty is a multiple of 5; the
     opening table's
     rows follow one another without gap or overlap (boundaries like 1495/1500), one row per total."""
-    rules = variants.configure(variants.get(rule_id), chosen, layout)
+    rules = rulesets.configure(rulesets.get(rule_id), chosen, layout)
     figures = [rules.target, rules.black_three_in_hand, rules.exact_cut_bonus, rules.max_card_points]
     figures += list(rules.card_values.values()) + list(rules.red_three_values) + list(rules.black_three_values)
     figures += [k.bonus for k in rules.canasta_kinds] + [k.min_points for k in rules.canasta_kinds]

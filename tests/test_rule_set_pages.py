@@ -7,15 +7,15 @@ import re
 
 import pytest
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from tests.helpers import post_hand, side_fields, start_game, totals
 
 NAMES6 = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 
 
-@pytest.mark.parametrize("variant", list(variants.RULE_SETS))
+@pytest.mark.parametrize("variant", list(rulesets.RULE_SETS))
 def test_reference_page_is_built_from_the_tables(client, variant):
-    rules = variants.configure(variants.get(variant))
+    rules = rulesets.configure(rulesets.get(variant))
     page = client.get(f"/rules/{variant}")
     assert page.status_code == 200
     assert rules.name.replace("'", "&#39;") in page.text

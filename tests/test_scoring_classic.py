@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core import checks, rulesets, scoring
 from scorekeeper.core.scoring import SideHand
 from tests.worked_examples import FAMILIES, problems_of, rules_of, score_of
 
-CLASSIC = variants.configure(variants.get("classic"))  # docs/rules.md#classic, default settings
-TWO = variants.configure(variants.get("classic-2p"))  # docs/rules.md#classic-2p, default settings
-CLASSIC_DRAW = variants.configure(
-    variants.get("classic"), {"tie_rule": "draw"}
+CLASSIC = rulesets.configure(rulesets.get("classic"))  # docs/rules.md#classic, default settings
+TWO = rulesets.configure(rulesets.get("classic-2p"))  # docs/rules.md#classic-2p, default settings
+CLASSIC_DRAW = rulesets.configure(
+    rulesets.get("classic"), {"tie_rule": "draw"}
 )  # docs/rules.md#classic › House rules: alternative
 
 
@@ -856,6 +856,6 @@ def test_plausibility_three_players_partner_melds_freely():
 
 def test_the_rule_sets_covered_by_the_worked_examples_exist():
     other_rule_sets = {v for file, rule_sets in FAMILIES.items() if file != Path(__file__).name for v in rule_sets}
-    assert other_rule_sets | {"classic", "classic-2p", "classic-3p"} == set(variants.RULE_SETS)
+    assert other_rule_sets | {"classic", "classic-2p", "classic-3p"} == set(rulesets.RULE_SETS)
     assert set(FAMILIES[Path(__file__).name]) == {"classic", "classic-2p", "classic-3p"}
     assert all((Path(__file__).parent / file).exists() for file in FAMILIES)

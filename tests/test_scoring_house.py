@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.core import scoring, variants
+from scorekeeper.core import rulesets, scoring
 from scorekeeper.core.scoring import SideHand
 from tests.worked_examples import case, going_out_problems, problems_of, rules_of, score_of
 
@@ -219,15 +219,15 @@ def test_a_canasta_needs_the_points_the_card_values_give():
 )
 def test_impossible_tables_are_refused_beside_the_value(changes, name):
     """docs/rules.md#house-values: what cannot be a table is refused, named by the value."""
-    assert name in variants.problems(variants.get("classic"), changes)
+    assert name in rulesets.problems(rulesets.get("classic"), changes)
 
 
 def test_every_default_is_the_rule_set_itself():
     """Changing every value to its default changes nothing, and no default table is impossible."""
-    for rules in variants.RULE_SETS.values():
-        defaults = {v.name: v.default for v in variants.values_of(rules)}
-        assert variants.configure(rules, defaults) == variants.configure(rules), rules.id
-        assert variants.problems(rules, defaults) == {}, rules.id
+    for rules in rulesets.RULE_SETS.values():
+        defaults = {v.name: v.default for v in rulesets.values_of(rules)}
+        assert rulesets.configure(rules, defaults) == rulesets.configure(rules), rules.id
+        assert rulesets.problems(rules, defaults) == {}, rules.id
 
 
 def _changed_in(module) -> set[str]:
@@ -251,8 +251,8 @@ def test_every_changeable_value_has_a_worked_example():
     changed |= set(TIERS) | {"opening_2_from", "target", "hands_limit", "canastas_to_go_out", "card_high"}
     changed |= {"natural_canastas_to_go_out", "card_low"}
     missing = set()
-    for rules in variants.RULE_SETS.values():
-        for value in variants.values_of(rules):
+    for rules in rulesets.RULE_SETS.values():
+        for value in rulesets.values_of(rules):
             covered = value.name in changed if value.group != "settings" else f'"{value.name}"' in text
             if not covered and value.name != "lone_trigger":  # a hint on the hand form only: it scores nothing
                 missing.add(value.name)
@@ -264,9 +264,9 @@ def test_a_setting_brings_its_values_into_the_list_and_the_table():
     unfinished wild meld's penalty are values of classic like any other, checked and applied; without
     the setting they are unknown."""
     changes = {"wild_melds": True, "canasta_wild": 2500, "incomplete_wild": 700}
-    assert variants.problems(variants.get("classic"), changes) == {}
-    rules = variants.configure(variants.get("classic"), changes)
+    assert rulesets.problems(rulesets.get("classic"), changes) == {}
+    rules = rulesets.configure(rulesets.get("classic"), changes)
     assert rules.kind("wild").bonus == 2500
     assert [d.points for d in rules.incomplete_melds if d.key == "wild"] == [700]
-    unknown = variants.problems(variants.get("classic"), {"canasta_wild": 2500})
+    unknown = rulesets.problems(rulesets.get("classic"), {"canasta_wild": 2500})
     assert list(unknown) == ["canasta_wild"]

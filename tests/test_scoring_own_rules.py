@@ -8,7 +8,7 @@ going out 100, Garbage 2000, Straight 3000, natural canasta 500).
 
 import pytest
 
-from scorekeeper.core import scoring, variants
+from scorekeeper.core import rulesets, scoring
 from scorekeeper.core.scoring import SideHand
 from tests.worked_examples import case, going_out_problems, problems_of, rules_of, score_of
 
@@ -131,7 +131,7 @@ def test_own_rules_score(variant_id, side, settings, expected, items):
 
 def test_black_threes_in_hand_off_by_default():
     """docs/rules.md › A table's own rules: Classic says nothing of black threes in hand: no field, no cost."""
-    assert variants.get("classic").black_three_in_hand == 0
+    assert rulesets.get("classic").black_three_in_hand == 0
     problems = problems_of("classic", [{"black_threes_in_hand": 1}, {}])
     assert [(p.side, p.field) for p in problems] == [(0, "black_threes_in_hand")]
 
@@ -248,4 +248,4 @@ def test_an_own_opening_tier(total, minimum):
 )
 def test_impossible_own_rules_are_refused_beside_the_value(changes, name):
     """docs/rules.md › A table's own rules: what cannot be a table is refused, named by the value."""
-    assert name in variants.problems(variants.get("classic"), changes)
+    assert name in rulesets.problems(rulesets.get("classic"), changes)

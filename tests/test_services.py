@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scorekeeper.core import results as worked_out
-from scorekeeper.core import sheet, variants
+from scorekeeper.core import rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import archive, evenings, phones, players
 from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED
@@ -82,7 +82,7 @@ def test_every_action_of_the_log_has_its_words_on_the_page():
 # --- what the core works out for storage to keep ------------------------------------------------
 
 
-def _game() -> tuple[Game, variants.RuleSet]:
+def _game() -> tuple[Game, rulesets.RuleSet]:
     game = Game(7, "classic", NAMES4, 0, "2026-11-01T20:00:00+00:00")
     return game, sheet.rules_for(game)
 

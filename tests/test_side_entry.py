@@ -9,7 +9,7 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.core import checks, entry, variants
+from scorekeeper.core import checks, entry, rulesets
 from scorekeeper.web import forms, hand_entry
 from tests.helpers import post_hand, side_fields, start_game
 
@@ -18,7 +18,7 @@ NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 
 def _configurations():
     """Every rule set in every seating, with its defaults and with each other choice of each house rule."""
-    for rule_id, base in variants.RULE_SETS.items():
+    for rule_id, base in rulesets.RULE_SETS.items():
         for layout in base.layouts + base.partie_layouts:
             yield pytest.param(base, layout.key, {}, id=f"{rule_id}-{layout.key}")
             for setting in base.settings:
@@ -30,7 +30,7 @@ def _configurations():
 
 
 CONFIGURATIONS = list(_configurations())
-DEFAULTS = [pytest.param(rules, id=rule_id) for rule_id, rules in variants.RULE_SETS.items()]
+DEFAULTS = [pytest.param(rules, id=rule_id) for rule_id, rules in rulesets.RULE_SETS.items()]
 
 
 def _inputs(fields):
@@ -42,7 +42,7 @@ def _inputs(fields):
 
 @pytest.mark.parametrize("base, layout, settings", CONFIGURATIONS)
 def test_table_is_well_formed_and_agrees_with_the_checks(base, layout, settings):
-    rules = variants.configure(base, settings, layout)
+    rules = rulesets.configure(base, settings, layout)
     fields = entry.side_fields(rules)
     names = [f.name for f in fields]
     assert len(names) == len(set(names))
@@ -76,7 +76,7 @@ def test_table_is_well_formed_and_agrees_with_the_checks(base, layout, settings)
 
 @pytest.mark.parametrize("base, layout, settings", CONFIGURATIONS)
 def test_form_has_exactly_the_tables_inputs(base, layout, settings):
-    rules = variants.configure(base, settings, layout)
+    rules = rulesets.configure(base, settings, layout)
     form = forms.side_form_class(rules)()
     assert set(form._fields) == _inputs(entry.side_fields(rules))
     assert not entry.HAS_MELDED.form and "has_melded" not in form._fields  # the API's only (docs/rules.md#classic)
@@ -94,15 +94,15 @@ def _side_inputs(page, side=0):
 
 
 def _page_rules(client, rule_id, layout):
-    base = variants.get(rule_id)
+    base = rulesets.get(rule_id)
     players = base.layout(layout).players
     game_id = start_game(client, rule_id, names=NAMES[:players], layout=layout if len(base.layouts) > 1 else None)
-    return game_id, variants.configure(base, {}, layout)
+    return game_id, rulesets.configure(base, {}, layout)
 
 
 @pytest.mark.parametrize(
     "rule_id, layout",
-    [(rule_id, layout.key) for rule_id, rules in variants.RULE_SETS.items() for layout in rules.layouts],
+    [(rule_id, layout.key) for rule_id, rules in rulesets.RULE_SETS.items() for layout in rules.layouts],
 )
 def test_page_renders_exactly_the_tables_fields_with_their_limits(client, rule_id, layout):
     game_id, rules = _page_rules(client, rule_id, layout)
@@ -154,7 +154,7 @@ def _stored(rules, counts):
 @pytest.mark.parametrize("base, layout, settings", CONFIGURATIONS)
 def test_stored_entry_round_trips_through_the_form(app, base, layout, settings, counts):
     # a correction opens with what is stored and, saved unchanged, stores the same entry
-    rules = variants.configure(base, settings, layout)
+    rules = rulesets.configure(base, settings, layout)
     other = {**_stored(rules, counts), "went_out": None}  # the page asks once who went out
     stored = [_stored(rules, counts), other] + [{} for _ in range(rules.sides - 2)]
     stored = checks.stored_entry(stored)
@@ -220,7 +220,7 @@ def test_stored_entry_keeps_each_kind():
 def test_limits_are_the_checks_limits(rules):
     # the most of each count is accepted, one more is refused beside that field; a field of
     # another rule set is an unknown field
-    rules = variants.configure(rules)
+    rules = rulesets.configure(rules)
     for f in entry.side_fields(rules):
         if f.kind != "count":
             continue
@@ -249,7 +249,7 @@ def test_a_problem_of_a_card_count_is_shown_beside_its_input(client):
     assert response.status_code == 422
     inputs = _side_inputs(response.text, 1)
     assert 'aria-invalid="true"' in inputs["hand_jokers"]
-    fields = forms.hand_form_class(variants.configure(variants.get("classic"))).side_fields
+    fields = forms.hand_form_class(rulesets.configure(rulesets.get("classic"))).side_fields
     problem = checks.Problem(0, "melded_cards", "x")
     assert hand_entry.form_field_name(problem, fields) == "melded_jokers"  # beside the first count of the part
     assert hand_entry.form_field_name(checks.Problem(0, "hand_cards.low", "x"), fields) == "hand_low"

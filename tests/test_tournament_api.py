@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import games, tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
@@ -225,7 +225,7 @@ def test_the_docs_example_of_the_draw_is_what_the_app_answers(app, client):
     tid, _game = _pairs_night(app)
     answer = _answer(client, tid)
     [example] = [e for m, p, s, e in doc_examples(API_MD) if (m, p, s) == ("get", "/api/tournaments/{id}", "200")]
-    assert core.draw(len(PAIRS), 3) == [1, 2, 0]  # the core's draw order for this seed
+    assert club_night.draw(len(PAIRS), 3) == [1, 2, 0]  # the core's draw order for this seed
     assert answer["draw_numbers"] == example["draw_numbers"] == [3, 1, 2]
     assert answer["seating"] == example["seating"]
     # the table's game is seated as the seating says, and its first dealer deals hand 1
@@ -265,7 +265,7 @@ def test_before_the_draw_there_are_no_draw_numbers_and_no_seats(app, client):
 def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_table_once_it_starts(app, client):
     players = [f"Player{c}" for c in "ABCDEFGH"]
     tid = _drawn(app, "Spring open", "final", [(p,) for p in players], seed=5)
-    order = core.draw(8, 5)  # the lot: entrant order[0] is drawn first, …
+    order = club_night.draw(8, 5)  # the lot: entrant order[0] is drawn first, …
     drawn = [players[u] for u in order]
     answer = _answer(client, tid)
     assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(8)]
@@ -315,7 +315,7 @@ def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_
 def test_pairs_moving_between_tables_every_round_with_its_bye(app, client):
     pairs = [("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal"), ("Ida", "Jon")]
     tid = _drawn(app, "Pairs", "mitchell", pairs, seed=7)
-    order = core.draw(5, 7)
+    order = club_night.draw(5, 7)
     answer = _answer(client, tid)
     assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(5)]
     # "Pairs moving between tables": five pairs, three tables; the last has no North–South pair. The
@@ -354,7 +354,7 @@ def test_pairs_moving_between_tables_every_round_with_its_bye(app, client):
 def test_four_players_changing_partners_each_partie_with_its_first_dealer(app, client):
     players = [f"Player{c}" for c in "ABCDEFGH"]
     tid = _drawn(app, "Partners", "rotation", [(p,) for p in players], seed=2)
-    order = core.draw(8, 2)
+    order = club_night.draw(8, 2)
     answer = _answer(client, tid)
     assert answer["draw_numbers"] == [order.index(u) + 1 for u in range(8)]
     assert [(r["number"], r["started"], r["sitting_out"]) for r in answer["seating"]] == [

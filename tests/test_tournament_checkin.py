@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
@@ -138,7 +138,7 @@ def test_the_draw_seats_exactly_those_checked_in(client, app, monkeypatch):
     assert check_in(client, tid, [0, 1, 2, 4, 5, 7, 9], "Max").status_code == 302
     drawn_with(client, monkeypatch, tid, 7)
     # checked in, in the list's order: Anna Ben Cid Eve Fay Hal Jan Max; the lot over 8 with seed 7
-    assert core.draw(8, 7) == [6, 7, 2, 4, 0, 3, 1, 5]
+    assert club_night.draw(8, 7) == [6, 7, 2, 4, 0, 3, 1, 5]
     expected = [
         ("1.1", "Jan"),
         ("1.2", "Max"),
@@ -154,7 +154,7 @@ def test_the_draw_seats_exactly_those_checked_in(client, app, monkeypatch):
     assert log_lines(page)[0] == "Seats drawn by lot; left out (not checked in): Dee, Gus, Ida, Kai, Lea"
     t, _rounds = state(app, tid)
     assert [e[0] for e in t.entrants] == ["Anna", "Ben", "Cid", "Eve", "Fay", "Hal", "Jan", "Max"]
-    assert t.order == core.draw(8, 7) and t.seed == 7 and "2 tables" in page
+    assert t.order == club_night.draw(8, 7) and t.seed == 7 and "2 tables" in page
     act(client, tid, "/rounds")
     t, rounds = state(app, tid)
     with app.app_context():
@@ -169,9 +169,9 @@ def test_without_a_check_in_the_draw_seats_everyone_as_before(client, app, monke
     tid = made(client, TWELVE[:8])
     drawn_with(client, monkeypatch, tid, 7)
     t, _rounds = state(app, tid)
-    assert [e[0] for e in t.entrants] == TWELVE[:8] and t.order == core.draw(8, 7)
+    assert [e[0] for e in t.entrants] == TWELVE[:8] and t.order == club_night.draw(8, 7)
     row, log = kept(app, tid)
-    assert row[1] is None and log[-1] == ("draw", json.dumps({"order": core.draw(8, 7)}))
+    assert row[1] is None and log[-1] == ("draw", json.dumps({"order": club_night.draw(8, 7)}))
     assert log_lines(client.get(f"/tournaments/{tid}").text)[0] == "Seats drawn by lot"
 
 
@@ -180,7 +180,7 @@ def test_pairs_check_in_with_a_pair_walking_in(client, app, monkeypatch):
     assert check_in(client, tid, [0, 2, 3], "Kai & Lea").status_code == 302
     drawn_with(client, monkeypatch, tid, 7)
     # checked in: Anna & Ben, Eve & Fay, Gus & Hal, Kai & Lea; the lot over 4 with seed 7
-    assert core.draw(4, 7) == [3, 1, 0, 2]
+    assert club_night.draw(4, 7) == [3, 1, 0, 2]
     page = html.unescape(client.get(f"/tournaments/{tid}").text)
     assert seats(page) == [("1", "Kai & Lea"), ("2", "Eve & Fay"), ("3", "Anna & Ben"), ("4", "Gus & Hal")]
     assert log_lines(page)[0] == "Seats drawn by lot; left out (not checked in): Cid & Dee, Ida & Jan"
@@ -308,7 +308,7 @@ def test_a_no_shows_seat_goes_to_another_player_who_keeps_it_as_drawn(client, ap
     assert seats(page)[:4] == [("1.1", "Gus"), ("1.2", "Hal"), ("1.3", "Zoe"), ("1.4", "Eve")]
     assert log_lines(page)[0] == "Zoe took the seat of Cid"
     t, _rounds = state(app, tid)
-    assert t.entrant_ids[2] == (zoe,) and t.entrants[2] == ("Zoe",) and t.order == core.draw(8, 7)
+    assert t.entrant_ids[2] == (zoe,) and t.entrants[2] == ("Zoe",) and t.order == club_night.draw(8, 7)
     _row, log = kept(app, tid)
     assert log[-1] == ("replaced", json.dumps({"gone": "Cid", "name": "Zoe", "slot": 0, "unit": 2}, sort_keys=True))
     act(client, tid, "/rounds")

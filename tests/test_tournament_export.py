@@ -7,7 +7,7 @@ import html
 import io
 import json
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import tournament_reads
@@ -49,7 +49,7 @@ def _standings(app, tournament_id):
         db = get_db()
         t = tournament_reads.get(db, tournament_id)
         rounds = tournament_state.rounds(db, t)
-        return t, rounds, core.ranking(t, rounds)
+        return t, rounds, club_night.ranking(t, rounds)
 
 
 def _without_time(data):
@@ -90,7 +90,7 @@ def test_a_tournament_survives_export_and_import(app, client, tmp_path):
     [exported] = data["tournaments"]
     assert exported["id"] == tournament_id and exported["format"] == "final" and exported["seed"] == 7
     assert exported["entrants"] == [[n] for n in EIGHT] and exported["settings"] == {}
-    assert exported["season_points"] == list(core.DEFAULT_SEASON_POINTS)
+    assert exported["season_points"] == list(club_night.DEFAULT_SEASON_POINTS)
     assert [r["round"] for r in exported["rounds"]] == [1] and exported["rounds"][0]["ended_at"] is None
     assert [(t["round"], t["table_no"]) for t in exported["tables"]] == [(1, 1), (1, 2)]
     assert {t["game_id"] for t in exported["tables"]} <= {g["id"] for g in data["games"]}
@@ -98,7 +98,7 @@ def test_a_tournament_survives_export_and_import(app, client, tmp_path):
     assert [e["action"] for e in exported["log"]] == ["created", "draw", "round started"]
     phone_ids = {p["id"] for p in data["phones"]}
     assert {e["phone_id"] for e in exported["log"]} <= phone_ids and exported["log"][0]["phone_id"] is not None
-    assert exported["log"][1]["detail"] == {"order": core.draw(8, 7)}
+    assert exported["log"][1]["detail"] == {"order": club_night.draw(8, 7)}
 
     fresh = _fresh(tmp_path)
     response = _import(fresh, data)
@@ -134,7 +134,7 @@ def test_who_has_come_and_a_replaced_no_show_survive_export_and_import(app, clie
     assert first["checked_in"] == [[n] for n in EIGHT[:2]] + [["Jana"]] + [[n] for n in EIGHT[3:7]] + [["Ida"]]
     assert first["entrants"] == first["checked_in"] and first["entrant_ids"][2] == [None]
     assert [e["action"] for e in first["log"]] == ["created", "changed", "draw", "replaced"]
-    assert first["log"][2]["detail"] == {"order": core.draw(8, 7), "left_out": ["Hans"]}
+    assert first["log"][2]["detail"] == {"order": club_night.draw(8, 7), "left_out": ["Hans"]}
     assert first["log"][3]["detail"] == {"gone": "Carl", "name": "Jana", "slot": 0, "unit": 2}
     assert len(second["entrants"]) == 10 and len(second["checked_in"]) == 8 and second["seed"] is None
 

@@ -18,8 +18,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.core import tournaments as core
-from scorekeeper.core.tournaments import grid as grids
+from scorekeeper.core import club_night
+from scorekeeper.core.club_night import grid as grids
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
 from tests.conftest import csrf_token, make_app
@@ -34,7 +34,7 @@ def at(m: float) -> datetime:
     return START + timedelta(minutes=m)
 
 
-def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> core.Tournament:
+def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> club_night.Tournament:
     values = dict(
         id=1,
         name="Club night",
@@ -47,7 +47,7 @@ def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> core.
         round_end=round_end,
         round_hands=None,
         round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS,
+        season_points=club_night.DEFAULT_SEASON_POINTS,
         entrants=tuple(tuple(e) for e in entrants),
         seed=7,
         drawn_at="2026-11-26T18:50:00",
@@ -58,14 +58,14 @@ def tournament(fmt: str, entrants, round_end: str = "target", **fields) -> core.
         draw_order=tuple(range(len(entrants))),
     )
     values.update(fields)
-    return core.Tournament(**values)
+    return club_night.Tournament(**values)
 
 
-def played(t, number: int, table: int, saved=(), totals=(0, 0), finished=False, ids=None) -> core.TableState:
+def played(t, number: int, table: int, saved=(), totals=(0, 0), finished=False, ids=None) -> club_night.TableState:
     """Table ``table`` of round ``number`` as the movement seats it, with hands saved at these minutes."""
-    seating = next(x for x in core.round_plan(t, number)[0] if x.table == table)
+    seating = next(x for x in club_night.round_plan(t, number)[0] if x.table == table)
     ids = tuple(ids or range(1, len(saved) + 1))
-    return core.TableState(
+    return club_night.TableState(
         number,
         table,
         100 * number + table,
@@ -98,7 +98,7 @@ def test_mitchell_with_a_bye_rounds_ahead_are_seated_and_the_empty_table_sits_ou
     Eve & Fay, Gus & Hal, Ida & Jon start at tables 1, 2, 3 and move up a table each round. Round 1
     at the target, table 1 has saved two hands (300 : 150), table 2 none: both playing, nothing missing."""
     t = tournament("mitchell", PAIRS)
-    r1 = core.round_state(t, 1, START, None, [played(t, 1, 1, (10, 20), (300, 150)), played(t, 1, 2)])
+    r1 = club_night.round_state(t, 1, START, None, [played(t, 1, 1, (10, 20), (300, 150)), played(t, 1, 2)])
     g = grids.grid(t, [r1], at(30))
     assert (g.rounds, len(g.rows)) == (3, 3)
     assert view(g) == [
@@ -127,12 +127,12 @@ def test_a_round_on_time_stops_then_each_table_is_finished_or_missing_its_result
     progress at 19:50 is missing), table 2 at 19:10 and 19:52 (its last hand: finished), table 3 none."""
     t = tournament("rotation", [(f"P{i}",) for i in range(12)], round_end="minutes", round_minutes=50)
     tables = [played(t, 1, 1, (20,), (200, 150)), played(t, 1, 2, (10,), (100, 300)), played(t, 1, 3)]
-    r1 = core.round_state(t, 1, START, None, tables)  # at 19:40
+    r1 = club_night.round_state(t, 1, START, None, tables)  # at 19:40
     before = grids.grid(t, [r1], at(40))
     assert [row[0].state for row in before.rows] == ["playing"] * 3 and before.missing == []
     assert grids.next_change([r1], at(40)) == 601  # the stop in ten minutes, and a second to be sure
     tables = [played(t, 1, 1, (20, 45), (400, 300)), played(t, 1, 2, (10, 52), (250, 600)), played(t, 1, 3)]
-    r1 = core.round_state(t, 1, START, None, tables)  # at 19:55
+    r1 = club_night.round_state(t, 1, START, None, tables)  # at 19:55
     after = grids.grid(t, [r1], at(55))
     assert [row[0][:1] + row[0][3:] for row in view(after)] == [
         ("stopped", 2, "last hand"),
@@ -153,7 +153,7 @@ def test_a_round_ended_by_the_organiser_leaves_a_table_without_a_hand_missing():
     """The organiser ended round 1 at 19:40: table 1 (two hands) is finished; table 2, which saved
     nothing, is finished too and its result is missing."""
     t = tournament("mitchell", PAIRS[:4])
-    r1 = core.round_state(t, 1, START, at(40), [played(t, 1, 1, (10, 30), (500, 100)), played(t, 1, 2)])
+    r1 = club_night.round_state(t, 1, START, at(40), [played(t, 1, 1, (10, 30), (500, 100)), played(t, 1, 2)])
     g = grids.grid(t, [r1], at(41))
     assert [row[0][:1] + row[0][3:] for row in view(g)] == [("finished", 2, None), ("finished", 0, "no hand")]
     assert [(c.round, c.table) for c in g.missing] == [(1, 2)]
@@ -167,13 +167,13 @@ def test_the_final_table_is_unknown_until_the_first_round_is_over_then_its_pairs
     (5050, the better pair, seats 1 and 3) against P5 & P7 (2000)."""
     t = tournament("final", [(f"P{i}",) for i in range(8)])
     first = played(t, 1, 1, (10, 30), (5050, 1200), finished=True, ids=(1, 3))
-    stopped = core.round_state(t, 1, START, None, [first, played(t, 1, 2, (20,), (400, 900), ids=(2,))])
+    stopped = club_night.round_state(t, 1, START, None, [first, played(t, 1, 2, (20,), (400, 900), ids=(2,))])
     g = grids.grid(t, [stopped], at(32))
     assert view(g) == [
         [("finished", ["P0 & P2", "P1 & P3"], (5050, 1200), 2, None), ("not started", [], None, 0, None)],
         [("stopped", ["P4 & P6", "P5 & P7"], (400, 900), 1, "last hand"), None],
     ]
-    over = core.round_state(t, 1, START, None, [first, played(t, 1, 2, (20, 35), (900, 2000), ids=(2, 4))])
+    over = club_night.round_state(t, 1, START, None, [first, played(t, 1, 2, (20, 35), (900, 2000), ids=(2, 4))])
     g = grids.grid(t, [over], at(36))
     assert view(g)[0][1] == ("not started", ["P0 & P2", "P5 & P7"], None, 0, None)
     assert view(g)[1] == [("finished", ["P4 & P6", "P5 & P7"], (900, 2000), 2, None), None]
@@ -258,7 +258,7 @@ def test_the_final_tables_cell_waits_for_the_first_round(client, app):
     assert "the tables' winners" in cell(page, 2, 1) and "■ stopped · 0 hands" in cell(page, 1, 2)
     post_hand(client, second, *small_hand())
     t, rounds = state(app, tid)
-    final = core.next_tables(t, rounds)[0]
+    final = club_night.next_tables(t, rounds)[0]
     page = client.get(f"/tournaments/{tid}/grid").text
     for side in (0, 1):
         assert " & ".join(t.side_players(final, side)) in cell(page, 2, 1)

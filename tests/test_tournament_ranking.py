@@ -1,4 +1,4 @@
-"""Worked examples of a club night's ranking (``scorekeeper/core/tournaments/ranking.py``): match points
+"""Worked examples of a club night's ranking (``scorekeeper/core/club_night/ranking.py``): match points
 and points, a game without a hand, a pair that sits out, the final table's qualifiers, shared places and
 their season points, the season's table and its ladder.
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from scorekeeper.core import tournaments as core
-from scorekeeper.core.tournaments import Bye, Place, Played, Table, TableState
+from scorekeeper.core import club_night
+from scorekeeper.core.club_night import Bye, Place, Played, Table, TableState
 
 START = datetime(2026, 11, 26, 19, 0)
 
 
-def tournament(fmt: str, entrants, **fields) -> core.Tournament:
+def tournament(fmt: str, entrants, **fields) -> club_night.Tournament:
     values = dict(
         id=1,
         name="Club night",
@@ -30,7 +30,7 @@ def tournament(fmt: str, entrants, **fields) -> core.Tournament:
         round_end="target",
         round_hands=None,
         round_minutes=None,
-        season_points=core.DEFAULT_SEASON_POINTS,
+        season_points=club_night.DEFAULT_SEASON_POINTS,
         entrants=tuple(tuple(e) for e in entrants),
         seed=7,
         drawn_at=None,
@@ -40,7 +40,7 @@ def tournament(fmt: str, entrants, **fields) -> core.Tournament:
         created_at="2026-11-26T18:00:00",
     )
     values.update(fields)
-    return core.Tournament(**values)
+    return club_night.Tournament(**values)
 
 
 def players(count: int) -> list[tuple[str, ...]]:
@@ -49,10 +49,10 @@ def players(count: int) -> list[tuple[str, ...]]:
 
 def mitchell(count, order, games, byes=(), **choices):
     """Pairs between tables: match points first, then points, then (two level) their own game."""
-    return core.standings(count, order, games, byes, **choices, match_points_first=True, head_to_head=True)
+    return club_night.standings(count, order, games, byes, **choices, match_points_first=True, head_to_head=True)
 
 
-def final_night(count: int, order, **fields) -> core.Tournament:
+def final_night(count: int, order, **fields) -> club_night.Tournament:
     """Tables with a final of ``count`` players (P0 …) drawn in ``order``."""
     return tournament("final", players(count), draw_order=tuple(order), **fields)
 
@@ -138,7 +138,7 @@ def test_a_game_without_a_hand_counts_for_nobody():
     """ "Ranking and ties": a table that saved no hand gives no match point, no game played, no points;
     its players stand after everyone with a result, level with each other."""
     games = [Played(1, 1, ((0, 2), (1, 3)), (2600, 2400), 3), Played(1, 2, ((4, 6), (5, 7)), (0, 0), 0)]
-    ranked = core.standings(8, list(range(8)), games)
+    ranked = club_night.standings(8, list(range(8)), games)
     assert ranked[0] == Place(1, 0, 2, 2600, 1, 1, tied=2) and ranked[4] == Place(5, 4, 0, 0, 0, 0, tied=4)
     assert [(p.place, p.unit, p.match_points, p.played, p.tied) for p in ranked] == [
         (1, 0, 2, 1, 2),
@@ -150,7 +150,7 @@ def test_a_game_without_a_hand_counts_for_nobody():
         (5, 6, 0, 0, 4),
         (5, 7, 0, 0, 4),
     ]
-    by_lot = core.standings(8, list(range(8)), games, ties="lot")
+    by_lot = club_night.standings(8, list(range(8)), games, ties="lot")
     assert [p.place for p in by_lot] == list(range(1, 9)) and [p.unit for p in by_lot] == [0, 2, 1, 3, 4, 5, 6, 7]
 
 
@@ -230,7 +230,7 @@ def test_rotation_level_players_share_the_place():
         Played(3, 2, ((h0, h3), (h1, h2)), (2000, 1700), 3),
     ]
     # g0 6200 3 mp, g1 6000 1, g2 6400 5, g3 6200 3; h0 6200 5, h1 4500 1, h2 5900 3, h3 4800 3
-    assert [(p.place, p.unit, p.points, p.match_points, p.tied) for p in core.standings(8, d, games)] == [
+    assert [(p.place, p.unit, p.points, p.match_points, p.tied) for p in club_night.standings(8, d, games)] == [
         (1, g2, 6400, 5, 1),
         (2, h0, 6200, 5, 1),  # level on points with g0 and g3: more match points
         (3, g0, 6200, 3, 2),  # level with g3 on both: the place shared
@@ -240,7 +240,7 @@ def test_rotation_level_players_share_the_place():
         (7, h3, 4800, 3, 1),
         (8, h1, 4500, 1, 1),
     ]
-    assert [p.place for p in core.standings(8, d, games, ties="lot")] == list(range(1, 9))
+    assert [p.place for p in club_night.standings(8, d, games, ties="lot")] == list(range(1, 9))
 
 
 # --- Tables with a final -----------------------------------------------------------------------------
@@ -257,17 +257,19 @@ def test_qualifiers_by_their_lead_per_hand():
         Played(1, 2, ((4, 6), (5, 7)), (1200, 3400), 2),  # 5 & 7 lead by 2200 in 2 hands: 1100 a hand
         Played(1, 3, ((8, 10), (9, 11)), (0, 0), 0),  # no hand: nobody qualifies
     ]
-    assert core.lead_per_hand(games[0]) == 775 and core.lead_per_hand(games[1]) == 1100
-    assert core.qualifiers(order, games) == [(5, 7), (0, 2)]
-    assert core.final_table(final_night(12, order), games) == Table(2, 1, ("P5", "P0", "P7", "P2"), 0, ((5, 7), (0, 2)))
+    assert club_night.lead_per_hand(games[0]) == 775 and club_night.lead_per_hand(games[1]) == 1100
+    assert club_night.qualifiers(order, games) == [(5, 7), (0, 2)]
+    assert club_night.final_table(final_night(12, order), games) == Table(
+        2, 1, ("P5", "P0", "P7", "P2"), 0, ((5, 7), (0, 2))
+    )
     drawn = [Played(1, 1, ((1, 3), (0, 2)), (3000, 3000), 3), Played(1, 2, ((4, 6), (5, 7)), (3100, 3000), 4)]
     # a drawn table: 0 & 2 (drawn 1st) qualify with a lead of 0; 4 & 6 lead by 25 a hand
-    assert core.qualifiers(order, drawn) == [(4, 6), (0, 2)]
+    assert club_night.qualifiers(order, drawn) == [(4, 6), (0, 2)]
     # level on the lead per hand: the draw number (the final table cannot be shared)
     level = [Played(1, 1, ((8, 10), (9, 11)), (900, 300), 2), Played(1, 2, ((4, 6), (5, 7)), (900, 0), 3)]
-    assert core.qualifiers(order, level) == [(4, 6), (8, 10)]
-    assert core.qualifiers(list(range(11, -1, -1)), level) == [(8, 10), (4, 6)]
-    assert core.final_table(final_night(12, order), games[:1] + games[2:]) is None  # one table played: no final
+    assert club_night.qualifiers(order, level) == [(4, 6), (8, 10)]
+    assert club_night.qualifiers(list(range(11, -1, -1)), level) == [(8, 10), (4, 6)]
+    assert club_night.final_table(final_night(12, order), games[:1] + games[2:]) is None  # one table played: no final
 
 
 def test_final_places_with_a_table_that_saved_no_hand():
@@ -281,7 +283,7 @@ def test_final_places_with_a_table_that_saved_no_hand():
         Played(1, 2, ((4, 6), (5, 7)), (1200, 3400), 2),
         Played(1, 3, ((8, 10), (9, 11)), (0, 0), 0),
     ]
-    before = core.final_places(final_night(12, order), first, pairs)
+    before = club_night.final_places(final_night(12, order), first, pairs)
     assert [(p.place, p.unit, p.tied) for p in before] == [
         (1, 5, 1),
         (1, 7, 1),
@@ -298,7 +300,7 @@ def test_final_places_with_a_table_that_saved_no_hand():
     ]
     assert before[0] == Place(1, 5, 2, 3400, 1, 1, line=0) and before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2, line=5)
     # partners stand on one line: six sides, six lines
-    assert [[p.unit for p in line] for line in core.place_lines(before)] == [
+    assert [[p.unit for p in line] for line in club_night.place_lines(before)] == [
         [5, 7],
         [0, 2],
         [1, 3],
@@ -307,12 +309,14 @@ def test_final_places_with_a_table_that_saved_no_hand():
         [9, 11],
     ]
     final = first + [Played(2, 1, ((5, 7), (0, 2)), (3000, 5050), 3)]
-    after = core.final_places(final_night(12, order), final, pairs)
+    after = club_night.final_places(final_night(12, order), final, pairs)
     assert lines(after)[:4] == [(1, 0), (1, 2), (2, 5), (2, 7)]
     # 0 & 2: won 5100 and 5050: 4 mp 10150 in 2 games; 5 & 7: won 3400, lost 3000: 2 mp 6400
     assert after[0] == Place(1, 0, 4, 10150, 2, 2, line=0) and after[2] == Place(2, 5, 2, 6400, 1, 2, line=1)
     # a drawn final: the better qualifier (5 & 7) first
-    drawn = core.final_places(final_night(12, order), first + [Played(2, 1, ((5, 7), (0, 2)), (4000, 4000), 3)], pairs)
+    drawn = club_night.final_places(
+        final_night(12, order), first + [Played(2, 1, ((5, 7), (0, 2)), (4000, 4000), 3)], pairs
+    )
     assert lines(drawn)[:4] == [(1, 5), (1, 7), (2, 0), (2, 2)]
 
 
@@ -327,7 +331,7 @@ def test_final_places_shared_and_their_season_points():
         Played(1, 2, ((4, 6), (5, 7)), (2500, 3100), 2),  # 600 in 2: 300 a hand
         Played(1, 3, ((8, 10), (9, 11)), (2800, 2500), 1),  # 300 in 1: 300 a hand
     ]
-    places = core.final_places(final_night(12, order), games)
+    places = club_night.final_places(final_night(12, order), games)
     assert [(p.place, p.unit, p.tied) for p in places] == [
         (1, 5, 2),
         (1, 7, 2),
@@ -342,13 +346,13 @@ def test_final_places_shared_and_their_season_points():
         (4, 9, 3),
         (4, 11, 3),
     ]
-    assert core.final_table(final_night(12, order), games).units == ((5, 7), (8, 10))
-    table = core.DEFAULT_SEASON_POINTS
-    assert [core.season_points(p.place, table, p.tied) for p in places[::2]] == [9, 9, 6, 4, 4, 4]
+    assert club_night.final_table(final_night(12, order), games).units == ((5, 7), (8, 10))
+    table = club_night.DEFAULT_SEASON_POINTS
+    assert [club_night.season_points(p.place, table, p.tied) for p in places[::2]] == [9, 9, 6, 4, 4, 4]
     # the final drawn, the two still level on their lead per hand: they share 1st
-    drawn = core.final_places(final_night(12, order), games + [Played(2, 1, ((5, 7), (8, 10)), (2000, 2000), 2)])
+    drawn = club_night.final_places(final_night(12, order), games + [Played(2, 1, ((5, 7), (8, 10)), (2000, 2000), 2)])
     assert [(p.place, p.tied) for p in drawn[:4]] == [(1, 2)] * 4
-    by_lot = core.final_places(final_night(12, order, ties="lot"), games)
+    by_lot = club_night.final_places(final_night(12, order, ties="lot"), games)
     assert [(p.place, p.unit) for p in by_lot[::2]] == [(1, 5), (2, 8), (3, 0), (4, 1), (5, 4), (6, 9)]
 
 
@@ -356,13 +360,13 @@ def test_a_final_tournament_with_a_silent_table():
     """ "Tables with a final": live, a table with no hand saved yet gives its pairs nothing and no
     qualifier; when only one table saved a hand there is no final table to start."""
     t = tournament("final", players(8), draw_order=tuple(range(8)))
-    one, two = core.next_tables(t, [])
+    one, two = club_night.next_tables(t, [])
     states = [
         TableState(1, 1, 101, one.units, one.seats, (5050, 1000), (START + timedelta(minutes=30),), True),
         TableState(1, 2, 102, two.units, two.seats, (0, 0), (), False),
     ]
-    live = core.round_state(t, 1, START, None, states)
-    assert [(p.place, p.unit, p.played, p.tied) for p in core.ranking(t, [live])] == [
+    live = club_night.round_state(t, 1, START, None, states)
+    assert [(p.place, p.unit, p.played, p.tied) for p in club_night.ranking(t, [live])] == [
         (1, 0, 1, 1),
         (1, 2, 1, 1),
         (2, 1, 1, 1),
@@ -372,9 +376,9 @@ def test_a_final_tournament_with_a_silent_table():
         (3, 5, 0, 2),
         (3, 7, 0, 2),
     ]
-    ended = core.round_state(t, 1, START, START + timedelta(minutes=40), states)
-    assert core.next_tables(t, [ended]) == []
-    problem = core.start_problem(t, [ended])
+    ended = club_night.round_state(t, 1, START, START + timedelta(minutes=40), states)
+    assert club_night.next_tables(t, [ended]) == []
+    problem = club_night.start_problem(t, [ended])
     assert problem is not None and "no final table" in problem.text
 
 
@@ -384,14 +388,14 @@ def test_a_final_tournament_with_a_silent_table():
 def test_season_points_split_where_places_are_shared():
     """ "Season points": the table's points for places 1 …, none beyond it; entrants sharing places split
     the points of the places they hold evenly."""
-    table = core.DEFAULT_SEASON_POINTS
-    assert [core.season_points(place, table) for place in range(1, 11)] == [10, 8, 6, 5, 4, 3, 2, 1, 0, 0]
-    assert core.season_points(2, table, 2) == 7  # (8 + 6) / 2
-    assert core.season_points(5, table, 2) == Fraction(7, 2)  # (4 + 3) / 2
-    assert core.season_points(8, table, 2) == Fraction(1, 2)  # (1 + 0) / 2
-    assert core.season_points(1, (25, 18, 15), 3) == Fraction(58, 3)
-    assert core.season_points(0, table) == 0 and core.season_points(1, ()) == 0
-    assert [core.points_text(x) for x in (7, Fraction(7, 2), Fraction(58, 3), Fraction(1, 2))] == [
+    table = club_night.DEFAULT_SEASON_POINTS
+    assert [club_night.season_points(place, table) for place in range(1, 11)] == [10, 8, 6, 5, 4, 3, 2, 1, 0, 0]
+    assert club_night.season_points(2, table, 2) == 7  # (8 + 6) / 2
+    assert club_night.season_points(5, table, 2) == Fraction(7, 2)  # (4 + 3) / 2
+    assert club_night.season_points(8, table, 2) == Fraction(1, 2)  # (1 + 0) / 2
+    assert club_night.season_points(1, (25, 18, 15), 3) == Fraction(58, 3)
+    assert club_night.season_points(0, table) == 0 and club_night.season_points(1, ()) == 0
+    assert [club_night.points_text(x) for x in (7, Fraction(7, 2), Fraction(58, 3), Fraction(1, 2))] == [
         "7",
         "3.5",
         "19.33",
@@ -399,7 +403,7 @@ def test_season_points_split_where_places_are_shared():
     ]
 
 
-def _closed(tid: int, names: str, places: list[tuple[int, int, int]]) -> tuple[core.Tournament, list[Place]]:
+def _closed(tid: int, names: str, places: list[tuple[int, int, int]]) -> tuple[club_night.Tournament, list[Place]]:
     """A closed tournament of single players (``names``, one letter each) and its places (place, unit, tied)."""
     t = tournament("rotation", [(n,) for n in names], id=tid, closed_at="2026-11-26T23:00:00")
     return t, [Place(place, unit, 0, 0, 0, 1, 0, tied) for place, unit, tied in places]
@@ -415,7 +419,7 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
         _closed(1, "ABCD", [(1, 0, 1), (2, 1, 2), (2, 2, 2), (4, 3, 1)]),  # A 10, B and C 7 each, D 5
     ]
     # A 24 (1 first), B 22 (1 first, 3 evenings), C 22 (1 first, 3 evenings), D 11, E 8
-    rows = core.season_table(results)
+    rows = club_night.season_table(results)
     assert [(r.place, r.name, r.points, r.played, r.firsts, r.tied) for r in rows] == [
         (1, "A", 24, 3, 1, 1),
         (2, "B", 22, 3, 1, 2),
@@ -424,7 +428,7 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
         (5, "E", 8, 1, 0, 1),
     ]
     # the best two evenings: A 10 + 8, B 10 + 7, C 10 + 7, D 6 + 5, E 8; E below a minimum of 2 evenings
-    ladder = core.season_table(results, best=2, minimum=2)
+    ladder = club_night.season_table(results, best=2, minimum=2)
     assert [(r.place, r.name, r.points, r.counted) for r in ladder] == [
         (1, "A", 18, (1, 2)),
         (2, "B", 17, (2, 1)),
@@ -433,7 +437,7 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
         (None, "E", 8, (3,)),
     ]
     # the best evening only: A, B and C 10 each, one first each, three evenings each: 1st shared by three
-    best = core.season_table(results, best=1)
+    best = club_night.season_table(results, best=1)
     assert [(r.place, r.name, r.points, r.tied) for r in best] == [
         (1, "A", 10, 3),
         (1, "B", 10, 3),
@@ -445,9 +449,9 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder():
 
 # --- The final table at tables of five and six --------------------------------------------------------
 
-FIVE = core.TableRules("austrian", "5")  # a pair (seats 1, 2) against three (seats 3, 4, 5)
-SIX_PAIRS = core.TableRules("six-3x2", "6-pairs")  # three partnerships: seats 1 & 4, 2 & 5, 3 & 6
-SIX_TRIOS = core.TableRules("six-2x3", "6-trios")  # two teams of three: seats 1, 3, 5 against 2, 4, 6
+FIVE = club_night.TableRules("austrian", "5")  # a pair (seats 1, 2) against three (seats 3, 4, 5)
+SIX_PAIRS = club_night.TableRules("six-3x2", "6-pairs")  # three partnerships: seats 1 & 4, 2 & 5, 3 & 6
+SIX_TRIOS = club_night.TableRules("six-2x3", "6-trios")  # two teams of three: seats 1, 3, 5 against 2, 4, 6
 
 
 def test_a_pair_and_three_meet_at_a_final_table_of_five():
@@ -457,8 +461,8 @@ def test_a_pair_and_three_meet_at_a_final_table_of_five():
     its side first and deals."""
     t = final_night(9, range(9), table_rules={5: FIVE})
     games = [Played(1, 1, ((0, 2), (1, 3)), (3000, 2500), 2), Played(1, 2, ((4, 5), (6, 7, 8)), (2100, 3000), 3)]
-    assert core.qualifiers(t.order, games) == [(6, 7, 8), (0, 2)]
-    assert core.final_table(t, games) == Table(2, 1, ("P0", "P2", "P6", "P7", "P8"), 2, ((0, 2), (6, 7, 8)))
+    assert club_night.qualifiers(t.order, games) == [(6, 7, 8), (0, 2)]
+    assert club_night.final_table(t, games) == Table(2, 1, ("P0", "P2", "P6", "P7", "P8"), 2, ((0, 2), (6, 7, 8)))
 
 
 def test_three_table_winners_meet_at_a_final_table_of_six():
@@ -470,14 +474,14 @@ def test_three_table_winners_meet_at_a_final_table_of_six():
         Played(1, 2, ((4, 6), (5, 7)), (2500, 3100), 2),  # 5 & 7: 300 a hand
         Played(1, 3, ((8, 10), (9, 11)), (2000, 3600), 4),  # 9 & 11: 400 a hand
     ]
-    pairs = core.final_table(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games)
+    pairs = club_night.final_table(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games)
     assert pairs == Table(2, 1, ("P9", "P5", "P0", "P11", "P7", "P2"), 0, ((9, 11), (5, 7), (0, 2)))
-    trios = core.final_table(final_night(12, range(12), table_rules={6: SIX_TRIOS}), games)
+    trios = club_night.final_table(final_night(12, range(12), table_rules={6: SIX_TRIOS}), games)
     assert trios == Table(2, 1, ("P9", "P5", "P11", "P7"), 0, ((9, 11), (5, 7)))
     # the final of three pairs played: its sides by their totals, places 1 to 3; then the last qualifier's
     # table… all three qualified, so the other pairs by points
     final = Played(2, 1, ((9, 11), (5, 7), (0, 2)), (1500, 2600, 2600), 3)
-    places = core.final_places(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games + [final])
+    places = club_night.final_places(final_night(12, range(12), table_rules={6: SIX_PAIRS}), games + [final])
     # 5 & 7 and 0 & 2 share the most points: 5 & 7 had the better lead per hand; 9 & 11 third
     assert [(p.place, p.unit) for p in places[:6]] == [(1, 5), (1, 7), (2, 0), (2, 2), (3, 9), (3, 11)]
     # a final shared at the top: 1 match point each; 5 & 7 add both rounds: 2 + 1 mp, 3100 + 2600
@@ -495,10 +499,10 @@ def test_players_changing_partners_at_tables_of_four_and_five_rank_by_points_per
     games = [
         Played(rnd, table.table, table.units, (200, 100), 1)
         for rnd in range(1, t.rounds + 1)
-        for table in core.round_plan(t, rnd)[0]
+        for table in club_night.round_plan(t, rnd)[0]
     ]
     assert t.rounds == 5 and len(games) == 3 + 5
-    ranked = core.standings(9, t.order, games, per_game=True)
+    ranked = club_night.standings(9, t.order, games, per_game=True)
     assert [(p.place, p.unit, p.points, p.played, p.tied) for p in ranked] == [
         (1, 0, 600, 3, 1),
         (2, 4, 600, 4, 5),
@@ -511,5 +515,5 @@ def test_players_changing_partners_at_tables_of_four_and_five_rank_by_points_per
         (7, 3, 400, 3, 3),
     ]
     # by totals he would be level with the five on points (600), ahead only by match points (6 to 4)
-    by_totals = core.standings(9, t.order, games)
+    by_totals = club_night.standings(9, t.order, games)
     assert [(p.points, p.match_points) for p in by_totals[:2]] == [(600, 6), (600, 4)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import reads
 from tests.helpers import post_hand
@@ -86,7 +86,7 @@ def test_a_count_or_rules_that_cannot_seat_everyone_are_refused(client):
     # six or one of each, n // 4 tables in all, at most 16: 8 to 67 players
     for count in range(0, 101):
         seated = 4 <= count <= 6 or 8 <= count <= 67
-        assert (core.entrant_problems("final", [(f"P{i}",) for i in range(count)]) == []) == seated, count
+        assert (club_night.entrant_problems("final", [(f"P{i}",) for i in range(count)]) == []) == seated, count
     # the form says the same at each edge (a page per count, 0 to 100, took seconds and found no more)
     edges = (0, 3, 4, 6, 7, 8, 67, 68, 100)
     for count in edges:

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
@@ -274,7 +274,7 @@ def test_closing_asks_for_the_box_and_needs_every_round_over(client, app):
         (1, north_south, 2, 150, 1, 1, 0, 1, -1),
         (2, east_west, 0, 130, 0, 1, 0, 1, -1),
     )
-    assert core.ranking(t, rounds) == [core.Place(*row) for row in t.places]  # kept at the close
+    assert club_night.ranking(t, rounds) == [club_night.Place(*row) for row in t.places]  # kept at the close
 
 
 def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_closed(client, app):
@@ -570,7 +570,7 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
     t, rounds = state(app, tid)
     assert t.rounds == 3 and len(rounds[0].tables) == 2 and len(rounds[0].byes) == 1
     # before a hand is played nothing counts, the bye neither (by the pair's average: no game yet)
-    assert [(p.place, p.match_points, p.tied) for p in core.ranking(t, rounds)] == [(1, 0, 5)] * 5
+    assert [(p.place, p.match_points, p.tied) for p in club_night.ranking(t, rounds)] == [(1, 0, 5)] * 5
     for table in (1, 2):
         game = table_game(client, tid, table)
         assert post_hand(client, game, *small_hand()).status_code == 302
@@ -586,9 +586,9 @@ def test_pairs_moving_a_number_of_hands_a_round(client, app):
         for table in (1, 2):
             post_hand(client, table_game(client, tid, table), *small_hand())
     t, rounds = state(app, tid)
-    assert all(r.complete for r in rounds) and core.start_problem(t, rounds) is not None
+    assert all(r.complete for r in rounds) and club_night.start_problem(t, rounds) is not None
     assert "That was the last round" in client.get(f"/tournaments/{tid}/tables/1").text
-    places = core.ranking(t, rounds)
+    places = club_night.ranking(t, rounds)
     # North–South won every game (150 to 130), East–West lost theirs; each East–West pair had one bye,
     # counted as its average: 0 match points and 130 points (docs/tournaments.md, "A pair that sits out")
     by_name = {t.names[p.unit]: p for p in places}
@@ -624,10 +624,10 @@ def test_four_players_changing_partners_each_total_decides(client, app):
         {drawn[0], drawn[3]},
     ]
     assert [p[d] for p, d in seats_by_round] == drawn[:3]
-    totals = {t.names[p.unit]: p.points for p in core.ranking(t, rounds)}
+    totals = {t.names[p.unit]: p.points for p in club_night.ranking(t, rounds)}
     assert totals == {drawn[0]: 450, drawn[1]: 410, drawn[2]: 410, drawn[3]: 410}
     # level players: match points are level too (one win each), so the draw decides
-    assert [t.names[p.unit] for p in core.ranking(t, rounds)] == drawn
+    assert [t.names[p.unit] for p in club_night.ranking(t, rounds)] == drawn
 
 
 def test_closing_locks_a_game_left_open_for_corrections_and_its_sheets_are_read_only_after(client, app):

@@ -5,7 +5,7 @@ Expected scores are worked by hand from docs/rules.md#classic (classic) and docs
 
 import re
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from scorekeeper.storage import reads
 from tests.conftest import csrf_token
 from tests.helpers import NAMES4, minimums, post_hand, side_fields, start_game, totals
@@ -21,7 +21,7 @@ def test_home_empty_state(client):
 def test_new_game_lists_every_rule_set_with_its_reference(client):
     page = client.get("/games/new")
     assert page.status_code == 200
-    for variant in variants.RULE_SETS:
+    for variant in rulesets.RULE_SETS:
         assert f'href="/games/new/{variant}"' in page.text
         assert f'href="/rules/{variant}"' in page.text
     assert client.get("/games/new/poker").status_code == 404

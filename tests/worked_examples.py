@@ -3,7 +3,7 @@
 Every expected number in those files was worked out by hand from ``docs/rules.md``
 (the heading, ``docs/rules.md#<rule set> › <heading>``, is in each case's id or comment), never copied from the code's
 output. A side entry
-goes through the API-shaped reading: ``checks.read_hand(variants.configure(...), sides)`` and then
+goes through the API-shaped reading: ``checks.read_hand(rulesets.configure(...), sides)`` and then
 ``scoring.score_side``, so the field names the app and the API take are covered too.
 
 If the code disagrees with the rules, a case keeps the rules' value and is marked
@@ -12,7 +12,7 @@ If the code disagrees with the rules, a case keeps the rules' value and is marke
 
 import pytest
 
-from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core import checks, rulesets, scoring
 
 # the rule sets of each family, by the file that holds their worked examples
 FAMILIES = {
@@ -44,7 +44,7 @@ CLASSIC_ROWS = [
 
 def rules_of(variant_id, settings=None, target=None, layout=None):
     """The rule set configured as a game plays it."""
-    return variants.configure(variants.get(variant_id), settings or {}, layout, target)
+    return rulesets.configure(rulesets.get(variant_id), settings or {}, layout, target)
 
 
 def empty_sides(rules, first):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.variants import CARD_GROUP_KEYS, CARD_GROUPS, Deduction, RuleSet
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, Deduction, RuleSet
 
 # What a field holds:
 #   count   a whole number of things: canastas, threes, unfinished melds, players holding, offences

@@ -8,13 +8,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.core import ratings, sheet, variants
+from scorekeeper.core import ratings, rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 
 Scored = tuple[tuple[int, ...], tuple[int, ...], int | None]  # a hand's (side scores, canastas, who went out)
 
 
-def settlement_balance(rules: variants.RuleSet, running: sheet.Running) -> dict[int, int]:
+def settlement_balance(rules: rulesets.RuleSet, running: sheet.Running) -> dict[int, int]:
     """Each seat's balance from the game's settlement (what it pays and is paid), 0 left out."""
     balance: dict[int, int] = {}
     for payer, payee, points in sheet.settlement_of(rules, running.result):
@@ -24,7 +24,7 @@ def settlement_balance(rules: variants.RuleSet, running: sheet.Running) -> dict[
 
 
 def player_rows(
-    game: Game, rules: variants.RuleSet, running: sheet.Running, seats: dict[int, int], day: str
+    game: Game, rules: rulesets.RuleSet, running: sheet.Running, seats: dict[int, int], day: str
 ) -> list[dict[str, Any]]:
     """Each seated archive player's result row for the statistics (``seats``: seat → player id,
     guests left out), from the game's running figures: his side, whether it won, its points, best
@@ -55,7 +55,7 @@ def player_rows(
 
 
 def score_hands(
-    rules: variants.RuleSet, stored: Sequence[tuple[Hand, tuple[int, ...] | None]]
+    rules: rulesets.RuleSet, stored: Sequence[tuple[Hand, tuple[int, ...] | None]]
 ) -> tuple[list[Scored], dict[int, tuple[int, ...]]]:
     """Each hand's (side scores, canastas), in order, from ``stored`` (a hand with the scores kept
     for it, or None when it was stored without them: by an older version, or an import); and the
@@ -70,7 +70,7 @@ def score_hands(
 
 
 def rating_outcome(
-    rules: variants.RuleSet, running: sheet.Running, players: Sequence[tuple[int, int]]
+    rules: rulesets.RuleSet, running: sheet.Running, players: Sequence[tuple[int, int]]
 ) -> ratings.Outcome | None:
     """A game's outcome for the ratings from its rules, its running figures and its archive players
     as (player id, side); None if it does not count (not finished, or fewer than two sides with an

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from scorekeeper.core.variants import CARD_GROUP_KEYS, N_, LoneAllFour, LoneRedSign, RedThreeSign, RuleSet, TieRule
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS, N_, LoneAllFour, LoneRedSign, RedThreeSign, RuleSet, TieRule
 
 
 @dataclass(frozen=True)

@@ -9,42 +9,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.core import checks, scoring, variants
+from scorekeeper.core import checks, rulesets, scoring
 from scorekeeper.core.models import Game, Hand
 
 
-def side_seats(rules: variants.RuleSet) -> list[list[int]]:
+def side_seats(rules: rulesets.RuleSet) -> list[list[int]]:
     """Seat indexes of each side, from the layout (partners opposite: seats 0, 2 against 1, 3)."""
     return [list(seats) for seats in rules.layouts[0].sides]
 
 
-def rules_for(game: Game) -> variants.RuleSet:
+def rules_for(game: Game) -> rulesets.RuleSet:
     """The game's rule set with its layout, house-rule settings and target applied."""
-    return variants.configure(variants.get(game.variant), game.settings, game.layout, game.target)
+    return rulesets.configure(rulesets.get(game.variant), game.settings, game.layout, game.target)
 
 
 def settings_chosen(game: Game) -> list[tuple[str, str]]:
     """The game's settings as its sheet lists them: (the setting's label, the chosen option's label), as
     message ids (docs/rules.md, "House rules")."""
     chosen = []
-    for setting in variants.get(game.variant).settings:
+    for setting in rulesets.get(game.variant).settings:
         value = game.settings.get(setting.key, setting.default)
         chosen.append((setting.label, dict(setting.choices).get(value, str(value))))
     return chosen
 
 
-def values_changed(game: Game) -> list[tuple[variants.Value, Any]]:
+def values_changed(game: Game) -> list[tuple[rulesets.Value, Any]]:
     """The table's own values the game plays with (its settings aside): (the value, the game's)
     (docs/rules.md, "A table's own rules")."""
-    base = variants.get(game.variant)
+    base = rulesets.get(game.variant)
     return [
         (spec, game.settings[spec.name])
-        for spec in variants.values_of(variants.with_settings(base, game.settings))
+        for spec in rulesets.values_of(rulesets.with_settings(base, game.settings))
         if spec.group != "settings" and spec.name in game.settings
     ]
 
 
-def sitting_out(rules: variants.RuleSet, hand_index: int) -> list[int]:
+def sitting_out(rules: rulesets.RuleSet, hand_index: int) -> list[int]:
     """Seats that sit this hand out: in a side larger than the playing size, players take turns
     (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia rules (2–6 players)")."""
     layout = rules.layouts[0]
@@ -76,7 +76,7 @@ class Sheet:
     """Everything the scoreboard shows."""
 
     game: Game
-    rules: variants.RuleSet
+    rules: rulesets.RuleSet
     side_names: list[str]
     rows: list[SheetHand]
     state: scoring.GameState
@@ -91,12 +91,12 @@ class Sheet:
         """Who sits out the next hand."""
         return [self.game.players[seat] for seat in sitting_out(self.rules, len(self.rows))]
 
-    def opening_rows(self) -> list[variants.OpeningRow]:
+    def opening_rows(self) -> list[rulesets.OpeningRow]:
         """The opening-table row each side is in now."""
         return [scoring.opening_row(self.rules, total) for total in self.state.totals]
 
 
-def dealer(game: Game, hand_index: int, rules: variants.RuleSet | None = None) -> str:
+def dealer(game: Game, hand_index: int, rules: rulesets.RuleSet | None = None) -> str:
     """The dealer of the hand with this 0-based index: the deal passes to the left, past anyone sitting out."""
     resting = set(sitting_out(rules, hand_index)) if rules else set()
     seat = (game.first_dealer + hand_index) % len(game.players)
@@ -107,12 +107,12 @@ def dealer(game: Game, hand_index: int, rules: variants.RuleSet | None = None) -
     return game.players[seat]
 
 
-def side_names(game: Game, rules: variants.RuleSet) -> list[str]:
+def side_names(game: Game, rules: rulesets.RuleSet) -> list[str]:
     """Each side's name: the partners' names joined with "&"."""
     return [" & ".join(game.players[seat] for seat in seats) for seats in side_seats(rules)]
 
 
-def read_stored(rules: variants.RuleSet, hand: Hand) -> list[scoring.SideHand]:
+def read_stored(rules: rulesets.RuleSet, hand: Hand) -> list[scoring.SideHand]:
     """A stored hand's sides as the scoring takes them (stored hands passed the checks when saved)."""
     return checks.read_hand(rules, hand.sides, lone=hand.lone)[0]
 
@@ -175,7 +175,7 @@ def match_balance(sheets: list[Sheet]) -> dict[str, int]:
     return balance
 
 
-def settlement_of(rules: variants.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
+def settlement_of(rules: rulesets.RuleSet, result: scoring.Result) -> list[tuple[int, int, int]]:
     """Who pays whom at the end of a game, as (paying seat, receiving seat, points), the way the
     rulebooks settle it (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)", "Encyclopedia
     rules (2–6 players)"): each player of a losing side pays the winners' lead over
@@ -256,19 +256,19 @@ class Running:
         )
 
 
-def running_start(rules: variants.RuleSet) -> Running:
+def running_start(rules: rulesets.RuleSet) -> Running:
     """A game without hands."""
     zeros = (0,) * rules.sides
     return Running(0, zeros, (None,) * rules.sides, zeros, None, scoring.game_result(rules, zeros))
 
 
-def hand_scores(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+def hand_scores(rules: rulesets.RuleSet, hand: Hand) -> tuple[int, ...]:
     """Each side's score of one stored hand."""
     return tuple(s.score for s in scoring.score_hand(rules, read_stored(rules, hand), hand.lone))
 
 
 def with_hand(
-    rules: variants.RuleSet,
+    rules: rulesets.RuleSet,
     running: Running,
     scores: tuple[int, ...],
     canastas: tuple[int, ...],
@@ -288,7 +288,7 @@ def with_hand(
     return Running(running.hands + 1, totals, best, summed, ended_after, result, end_totals)
 
 
-def running_of_hands(rules: variants.RuleSet, hands: list[tuple]) -> Running:
+def running_of_hands(rules: rulesets.RuleSet, hands: list[tuple]) -> Running:
     """The running figures of a game from each hand's (scores, canastas, the side that went out), in order."""
     running = running_start(rules)
     for scores, canastas, went_out in hands:
@@ -296,6 +296,6 @@ def running_of_hands(rules: variants.RuleSet, hands: list[tuple]) -> Running:
     return running
 
 
-def hand_canastas(rules: variants.RuleSet, hand: Hand) -> tuple[int, ...]:
+def hand_canastas(rules: rulesets.RuleSet, hand: Hand) -> tuple[int, ...]:
     """Each side's completed canastas in one stored hand."""
     return tuple(canastas_of(hand, side) for side in range(rules.sides))

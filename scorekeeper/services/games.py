@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import checks, scoring, sheet, variants
+from scorekeeper.core import checks, rulesets, scoring, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import confirmations
@@ -48,7 +48,7 @@ def _running(db: Database, game: Game) -> sheet.Running:
     return running
 
 
-def dealer_problems(game: Game, rules: variants.RuleSet, index: int, sides) -> list[Problem]:
+def dealer_problems(game: Game, rules: rulesets.RuleSet, index: int, sides) -> list[Problem]:
     """Checks that need to know who dealt: the exact-cut bonus goes to the team that did not deal
     (docs/rules.md, Canadian Canasta (3 decks), "Going out")."""
     if not rules.exact_cut_bonus or not sides:
@@ -60,13 +60,13 @@ def dealer_problems(game: Game, rules: variants.RuleSet, index: int, sides) -> l
     return []
 
 
-def _minimums(rules: variants.RuleSet, totals, index: int) -> list[int]:
+def _minimums(rules: rulesets.RuleSet, totals, index: int) -> list[int]:
     """Each side's opening minimum at these totals in the hand with this 0-based index."""
     return [scoring.opening_minimum(rules, t, index + 1) for t in totals]
 
 
 def _check(
-    game: Game, rules: variants.RuleSet, entry: Any, stock_out: Any, lone: Any, index: int, totals, confirmed: bool
+    game: Game, rules: rulesets.RuleSet, entry: Any, stock_out: Any, lone: Any, index: int, totals, confirmed: bool
 ) -> tuple[Verdict | None, tuple[int, ...]]:
     """The problems with a hand entry at this place in the game, or its warnings when not
     confirmed; else (None, each side's score)."""
@@ -284,7 +284,7 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
         if not parties:
             return Verdict(MISSING)
         last = parties[-1]
-        rules = variants.get(last.variant)
+        rules = rulesets.get(last.variant)
         if len(parties) >= 1 + len(rules.partie_layouts):
             return Verdict(REFUSED, problems=(Problem(None, "partie", N_("All three Partien have been played.")),))
         if not _running(db, last).result.finished:

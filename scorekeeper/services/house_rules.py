@@ -8,9 +8,9 @@ from typing import Any, Mapping
 
 from sqlite_utils import Database
 
-from scorekeeper.core import names, variants
+from scorekeeper.core import names, rulesets
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict  # noqa: F401 (the statuses callers compare with)
+from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict
 from scorekeeper.storage import changes as change_log
 from scorekeeper.storage import house_rules, reads, transaction
 
@@ -20,15 +20,15 @@ MOST_NAME = 60
 def check(base: str, layout: str | None, name: str, values: Mapping[str, Any]) -> list[Problem]:
     """What is wrong with a table's own rule set, by field: the name, the layout, each value
     (an impossible table is refused beside the value that makes it so)."""
-    if base not in variants.RULE_SETS:
+    if base not in rulesets.RULE_SETS:
         return [Problem(None, "base", N_("Unknown rule set."))]
-    rules = variants.get(base)
+    rules = rulesets.get(base)
     found = []
     if names.invisible(name):
         found.append(Problem(None, "name", names.INVISIBLE))
     elif not names.normal(name) or len(name) > MOST_NAME:
         found.append(Problem(None, "name", N_("Give it a name of 1 to %(most)s characters."), {"most": MOST_NAME}))
-    elif names.skeleton(name) in {names.skeleton(r.name) for r in variants.RULE_SETS.values()}:
+    elif names.skeleton(name) in {names.skeleton(r.name) for r in rulesets.RULE_SETS.values()}:
         found.append(
             Problem(None, "name", N_("That is the name of a built-in rule set: give yours a name of its own."))
         )
@@ -41,7 +41,7 @@ def check(base: str, layout: str | None, name: str, values: Mapping[str, Any]) -
                 {"rules": base, "keys": ", ".join(lay.key for lay in rules.layouts)},
             )
         )
-    for value_name, (message, args) in variants.problems(rules, values).items():
+    for value_name, (message, args) in rulesets.problems(rules, values).items():
         found.append(Problem(None, value_name, message, args))
     return found
 
@@ -55,7 +55,7 @@ def _taken(db: Database, name: str, other_than: int | None = None) -> bool:
 
 def only_changes(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """The values that differ from the rule set's defaults (what is kept)."""
-    defaults = {v.name: v.default for v in variants.values_of(variants.with_settings(variants.get(base), values))}
+    defaults = {v.name: v.default for v in rulesets.values_of(rulesets.with_settings(rulesets.get(base), values))}
     return {name: value for name, value in values.items() if defaults.get(name) != value}
 
 

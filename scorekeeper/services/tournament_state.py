@@ -9,21 +9,21 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.storage import tournament_reads
 
 
-def _state(t: core.Tournament, row: tournament_reads.RoundRow) -> core.RoundState:
+def _state(t: club_night.Tournament, row: tournament_reads.RoundRow) -> club_night.RoundState:
     """The round's state from its row."""
-    return core.round_state(t, row.round, row.started_at, row.ended_at, row.tables)
+    return club_night.round_state(t, row.round, row.started_at, row.ended_at, row.tables)
 
 
-def rounds(db: Database, t: core.Tournament) -> list[core.RoundState]:
+def rounds(db: Database, t: club_night.Tournament) -> list[club_night.RoundState]:
     """Every round started so far, each with its tables as they stand."""
     return [_state(t, row) for row in tournament_reads.round_rows(db, t)]
 
 
-def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState | None:
+def one_round(db: Database, t: club_night.Tournament, number: int) -> club_night.RoundState | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
     row = tournament_reads.round_row(db, t, number)
     return _state(t, row) if row else None
@@ -33,9 +33,9 @@ def one_round(db: Database, t: core.Tournament, number: int) -> core.RoundState 
 class GameTable:
     """A tournament's game where it is played: its tournament, round as it stands and table."""
 
-    tournament: core.Tournament
-    round: core.RoundState
-    table: core.TableState
+    tournament: club_night.Tournament
+    round: club_night.RoundState
+    table: club_night.TableState
 
 
 def table_of_game(db: Database, game_id: int) -> GameTable | None:
@@ -51,7 +51,7 @@ def round_over(db: Database, game_ids: Iterable[int]) -> frozenset[int]:
     """Of these games, those at an open tournament's table whose round is over for it (its table done,
     or the round ended: docs/tournaments.md, "When a round ends"), which a list shows as such rather
     than as in play. Each round is worked out once, whichever of its games ask."""
-    rounds_seen: dict[tuple[int, int], core.RoundState | None] = {}
+    rounds_seen: dict[tuple[int, int], club_night.RoundState | None] = {}
     over = set()
     for game_id in game_ids:
         seat = tournament_reads.seat_of_game(db, game_id)

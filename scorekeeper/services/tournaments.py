@@ -10,8 +10,7 @@ from typing import Any, Sequence
 
 from sqlite_utils import Database
 
-from scorekeeper.core import clock, names
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import clock, club_night, names
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
@@ -32,22 +31,22 @@ def _refused(text: str, **args: Any) -> Verdict:
 def _problems(fmt: str, entrants: Sequence[Sequence[str]], table_rules: Any) -> list[Problem]:
     """Why these entrants, with these rules for tables of five and six (as kept, or as the tournament
     reads them), cannot play the format."""
-    problems = core.entrant_problems(fmt, entrants)
+    problems = club_night.entrant_problems(fmt, entrants)
     if not problems:
         rules = table_rules if _read(table_rules) else tournament_reads.table_rules(table_rules)
-        found = core.table_rules_problem(fmt, len(entrants), rules)
+        found = club_night.table_rules_problem(fmt, len(entrants), rules)
         problems = [found] if found else []
     return problems
 
 
 def _read(table_rules: Any) -> bool:
     """Whether rules for tables of five and six are as a tournament reads them (sizes to TableRules)."""
-    return bool(table_rules) and all(isinstance(r, core.TableRules) for r in table_rules.values())
+    return bool(table_rules) and all(isinstance(r, club_night.TableRules) for r in table_rules.values())
 
 
 def _fields(entrants: Sequence[Sequence[str]], fmt: str, round_end: str, settings: Any, **given: Any) -> dict[str, Any]:
     """A tournament's columns as the form gives them (a round's number of hands or minutes only where it ends so)."""
-    assert fmt in core.FORMATS and round_end in core.ROUND_ENDS
+    assert fmt in club_night.FORMATS and round_end in club_night.ROUND_ENDS
     given.update(entrants=entrants, format=fmt, round_end=round_end, settings=settings or {})
     given["round_hands"] = given.get("round_hands") if round_end == "hands" else None
     given["round_minutes"] = given.get("round_minutes") if round_end == "minutes" else None
@@ -71,7 +70,7 @@ def create(
     problems = _problems(fmt, entrants, fields.get("table_rules"))
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
-    fields.setdefault("season_points", core.DEFAULT_SEASON_POINTS)
+    fields.setdefault("season_points", club_night.DEFAULT_SEASON_POINTS)
     with transaction.write(db):
         tournament_id = store.insert(db, _fields(entrants, fmt, round_end, settings, **fields))
         store.log(
@@ -160,7 +159,7 @@ def check_in(
         return Verdict(SAVED, id=t.id, extra={"count": len(checked)})
 
 
-def _seated(db: Database, t: core.Tournament) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None]:
+def _seated(db: Database, t: club_night.Tournament) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None]:
     """Whom the draw seats: those checked in (once a check-in was saved), in the list's order; and the
     others, left out (None: no check-in, everyone is seated)."""
     checked = tournament_reads.checked_in(db, t.id)
@@ -184,7 +183,7 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
         if problems:
             return Verdict(REFUSED, problems=tuple(problems[:1]))
         seed = secrets.randbelow(2**31) if seed is None else seed
-        order = core.draw(len(entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
+        order = club_night.draw(len(entrants), seed)  # kept as drawn: no later version of the shuffle re-seats anyone
         # the list is fixed from now on: its names that are players already are known by id (a rename
         # before round 1 keeps the seat); the others become players when round 1 starts
         ids = [[players.player_named(db, name) for name in e] for e in entrants]
@@ -237,7 +236,7 @@ def replace(
         return Verdict(SAVED, id=t.id, extra={"gone": gone, "name": name})
 
 
-def _values_now(db: Database, t: core.Tournament) -> dict[str, Any]:
+def _values_now(db: Database, t: club_night.Tournament) -> dict[str, Any]:
     """The values of the table's own rule sets a tournament plays, as they are now (taken when round 1
     starts: a rule set changed after the tournament was made plays its new values; one deleted meanwhile
     keeps the values the tournament had)."""
@@ -271,7 +270,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
         t = tournament_reads.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
-        problem = core.start_problem(t, rounds := tournament_state.rounds(db, t))
+        problem = club_night.start_problem(t, rounds := tournament_state.rounds(db, t))
         if problem:
             return Verdict(REFUSED, problems=(problem,))
         number = len(rounds) + 1
@@ -288,7 +287,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
             store.end_round(db, t.id, rounds[-1].number)
             store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
         store.start_round(db, t.id, number, transaction.utc_now())
-        for table in core.next_tables(t, rounds):
+        for table in club_night.next_tables(t, rounds):
             own = t.table_rules.get(len(table.seats)) if len(table.seats) != 4 else None
             variant, layout, settings, house_rules_id = (
                 (own.variant, own.layout, dict(own.settings), own.house_rules_id)
@@ -362,7 +361,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
         places = [
             [p.place, p.unit, p.match_points, p.points, p.won, p.played, p.byes, p.tied, p.line]
-            for p in core.ranking(t, rounds)
+            for p in club_night.ranking(t, rounds)
         ]
         store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=places)
         store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from scorekeeper.core import checks, sheet, variants
+from scorekeeper.core import checks, rulesets, sheet
 from scorekeeper.core.messages import N_, Refused
 from scorekeeper.core.models import Hand
 from scorekeeper.storage.export_tournaments import _check_tournaments
@@ -44,7 +44,7 @@ class NotAnExport(Refused):
     """The file is not an export this app can restore (a message id and its values)."""
 
 
-def _ended_early(rules: variants.RuleSet, game_id: int, hands: list[dict[str, Any]]) -> tuple[int, int] | None:
+def _ended_early(rules: rulesets.RuleSet, game_id: int, hands: list[dict[str, Any]]) -> tuple[int, int] | None:
     """(the number of the hand that ended the game, how many hands follow it) when hands were
     recorded after a side reached the target, else None (the hands passed the checks)."""
     played = [
@@ -87,12 +87,12 @@ def _check_house_rules(own: list[dict[str, Any]]) -> set[int]:
         if not name.strip() or name.translate(_NOCASE) in names:
             raise _Damaged(f"{where}.name is empty or another's")
         names.add(name.translate(_NOCASE))
-        rules = variants.RULE_SETS.get(h["base"]) if isinstance(h["base"], str) else None
+        rules = rulesets.RULE_SETS.get(h["base"]) if isinstance(h["base"], str) else None
         if rules is None:
             raise _Damaged(f"{where}.base is unknown")
         if h.get("layout") is not None and h["layout"] not in [lay.key for lay in rules.layouts]:
             raise _Damaged(f"{where}.layout is unknown")
-        if not isinstance(h["changes"], dict) or variants.problems(rules, h["changes"]):
+        if not isinstance(h["changes"], dict) or rulesets.problems(rules, h["changes"]):
             raise _Damaged(f"{where}.changes are not values of a possible table")
         _number(h.get("version"), f"{where}.version", within=VERSION_RANGE)
         for key in ("created_at", "updated_at"):
@@ -160,7 +160,7 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
         raise _Damaged(f"{where}.reopened is not true or false")
     for key in ("created_at", "updated_at"):
         _time(g.get(key), f"{where}.{key}")
-    configured = variants.configure(rules, settings, layout.key, target or None)
+    configured = rulesets.configure(rules, settings, layout.key, target or None)
     if not isinstance(g["hands"], list):
         raise _Damaged(f"{where}.hands is not a list")
     for j, h in enumerate(g["hands"]):
@@ -177,7 +177,7 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
         )
 
 
-def _check_seats(g: dict[str, Any], where: str, layout: variants.Layout, players: set[int]) -> None:
+def _check_seats(g: dict[str, Any], where: str, layout: rulesets.Layout, players: set[int]) -> None:
     """A game's seats (known players, each once, as many as its layout has), their names and its first dealer."""
     seats = [None if pid is None else _id(pid, f"{where}.seats") for pid in g["seats"]]
     people = [pid for pid in seats if pid is not None]
@@ -224,7 +224,7 @@ def _check_partie(g: dict[str, Any], where: str, parties: set[tuple[int, int]]) 
         parties.add((match_id, partie))
 
 
-def _check_hand(h: dict[str, Any], at: str, rules: variants.RuleSet, hand_ids: set[int]) -> None:
+def _check_hand(h: dict[str, Any], at: str, rules: rulesets.RuleSet, hand_ids: set[int]) -> None:
     """One hand: its id, times, how it ended and each side's figures read as the form reads them."""
     _unique(_id(h["id"], f"{at}.id"), hand_ids, f"{at}.id")
     for key in ("created_at", "updated_at", "deleted_at"):

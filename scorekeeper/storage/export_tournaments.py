@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.core import names
-from scorekeeper.core import tournaments as tournament_rules
+from scorekeeper.core import club_night, names
 from scorekeeper.storage.export_values import (
     NAME_LENGTH,
     SEED_RANGE,
@@ -43,8 +42,8 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         _unique(_id(t["id"], f"{where}.id"), ids, f"{where}.id")
         if not _text(t["name"], f"{where}.name", length=TOURNAMENT_NAME_LENGTH).strip():
             raise _Damaged(f"{where}.name is empty")
-        if t["format"] not in tournament_rules.FORMATS:
-            raise _Damaged(f"{where}.format is not one of {', '.join(tournament_rules.FORMATS)}")
+        if t["format"] not in club_night.FORMATS:
+            raise _Damaged(f"{where}.format is not one of {', '.join(club_night.FORMATS)}")
         _, layout, _, _ = _check_rules(t, where)
         if layout.players != 4 or len(layout.sides) != 2:
             raise _Damaged(f"{where}.layout is not a table of four in two partnerships")
@@ -53,7 +52,7 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         _check_round_end(t, where)
         if t.get("confirm_hands") not in (None, True, False):
             raise _Damaged(f"{where}.confirm_hands is not true or false")
-        for key, allowed in (("bye_score", tournament_rules.BYE_SCORES), ("ties", tournament_rules.TIE_RULES)):
+        for key, allowed in (("bye_score", club_night.BYE_SCORES), ("ties", club_night.TIE_RULES)):
             if t.get(key) is not None and t[key] not in allowed:
                 raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
         _check_season_points(t, where)
@@ -78,7 +77,7 @@ def _check_tournaments(data: dict[str, Any]) -> None:
         for j, entry in enumerate(_list(t["log"], f"{where}.log")):
             at = f"{where}.log[{j}]"
             _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
-            if entry.get("action") not in tournament_rules.ACTIONS:
+            if entry.get("action") not in club_night.ACTIONS:
                 raise _Damaged(f"{at}.action is not one this app writes")
             if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
                 raise _Damaged(f"{at}.detail is not an entry")
@@ -120,11 +119,11 @@ def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], player
 def _check_round_end(t: dict[str, Any], where: str) -> None:
     """When a tournament's round ends: at the target, after a number of hands or after some minutes (the
     number within the form's range, given where the round ends so)."""
-    if t["round_end"] not in tournament_rules.ROUND_ENDS:
-        raise _Damaged(f"{where}.round_end is not one of {', '.join(tournament_rules.ROUND_ENDS)}")
+    if t["round_end"] not in club_night.ROUND_ENDS:
+        raise _Damaged(f"{where}.round_end is not one of {', '.join(club_night.ROUND_ENDS)}")
     for key, end, within in (
-        ("round_hands", "hands", tournament_rules.ROUND_HANDS),
-        ("round_minutes", "minutes", tournament_rules.ROUND_MINUTES),
+        ("round_hands", "hands", club_night.ROUND_HANDS),
+        ("round_minutes", "minutes", club_night.ROUND_MINUTES),
     ):
         if _number(t.get(key), f"{where}.{key}", null=True, within=within) is None and t["round_end"] == end:
             raise _Damaged(f"{where}.{key} is missing: its rounds end after a number of {end}")
@@ -132,13 +131,13 @@ def _check_round_end(t: dict[str, Any], where: str) -> None:
 
 def _check_season_points(t: dict[str, Any], where: str) -> None:
     """A tournament's season points by place, as the form takes them."""
-    most, places = tournament_rules.SEASON_POINTS_MOST, tournament_rules.SEASON_PLACES_MOST
+    most, places = club_night.SEASON_POINTS_MOST, club_night.SEASON_PLACES_MOST
     points = _list(t["season_points"], f"{where}.season_points")
     if not 1 <= len(points) <= places or not all(
         not isinstance(p, bool) and isinstance(p, int) and 0 <= p <= most for p in points
     ):
         raise _Damaged(f"{where}.season_points are not 1 to {places} whole numbers from 0 to {most}")
-    if tournament_rules.points_grow(points):
+    if club_night.points_grow(points):
         raise _Damaged(f"{where}.season_points give a place more than the place before it")
 
 
@@ -153,7 +152,7 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
             if not _text(name, f"{where}.entrants[{k}]", length=NAME_LENGTH).strip():
                 raise _Damaged(f"{where}.entrants[{k}] has an empty name")
     # the form's rules (no one twice, in any case, Unicode form or look-alike), then each name as kept
-    problem = tournament_rules.names_problem(tournament_rules.pairs(t["format"]), [tuple(e) for e in entrants])
+    problem = club_night.names_problem(club_night.pairs(t["format"]), [tuple(e) for e in entrants])
     if problem is not None:
         raise _Damaged(f"{where}.entrants: {problem.message}")
     for k, entrant in enumerate(entrants):
@@ -165,9 +164,9 @@ def _check_entrants(t: dict[str, Any], where: str) -> list[list[str]]:
         if any(e not in entrants for e in _list(t["checked_in"], f"{where}.checked_in")):
             raise _Damaged(f"{where}.checked_in are not entrants of the tournament")
     if t.get("checked_in") is not None and t.get("seed") is None:
-        if any(len(e) != (2 if tournament_rules.format_of(t["format"]).pairs else 1) for e in entrants):
+        if any(len(e) != (2 if club_night.format_of(t["format"]).pairs else 1) for e in entrants):
             raise _Damaged(f"{where}.entrants cannot play its format")
-    elif tournament_rules.entrant_problems(t["format"], entrants):
+    elif club_night.entrant_problems(t["format"], entrants):
         raise _Damaged(f"{where}.entrants cannot play its format")
     return entrants
 
@@ -204,7 +203,7 @@ def _check_rounds(t: dict[str, Any], where: str, entrants: int) -> set[int]:
         raise _Damaged(f"{where}.rounds are not numbered 1, 2, 3 … in order")
     if numbers and t.get("seed") is None:
         raise _Damaged(f"{where}.rounds were started before the draw")
-    if len(numbers) > tournament_rules.rounds_of(t["format"], entrants):
+    if len(numbers) > club_night.rounds_of(t["format"], entrants):
         raise _Damaged(f"{where}.rounds are more than its format plays")
     return set(numbers)
 
@@ -252,7 +251,7 @@ def _check_seated(
 ) -> None:
     """A table's number among its tournament's tables, and its entrants seated nowhere else in its round
     (``seated``: the tournament's (round, entrant) so far)."""
-    most = tournament_rules.tables_of(t["format"], entrants)
+    most = club_night.tables_of(t["format"], entrants)
     if not 1 <= table["table_no"] <= most:
         raise _Damaged(f"{where}.table_no is not a table of its tournament (1 to {most})")
     for unit in (u for side in table["units"] for u in side):

@@ -9,7 +9,7 @@ import string
 from datetime import datetime
 from typing import Any
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 
 
 class _Damaged(ValueError):
@@ -20,14 +20,14 @@ class _Damaged(ValueError):
 # note 300, none with a control character (a place or note may hold tabs and line breaks, a name
 # never: the archive keeps names on one line); a target a multiple of 5 from 500 to 100000.
 NAME_LENGTH, PLACE_LENGTH, NOTE_LENGTH = 40, 80, 300
-TARGET_RANGE = variants.TARGET_RANGE
+TARGET_RANGE = rulesets.TARGET_RANGE
 TOURNAMENT_NAME_LENGTH = 80  # the tournament form's
 
 # The range of every whole number an export stores. SQLite keeps a signed 64-bit INTEGER, and a figure
 # near its edge turns into a REAL at the next "+ 1" (a version) or overflows what is worked out from it
 # (a round's clock), so each takes what this app writes, with room to go on; narrower where a form has
-# a limit (a target: TARGET_RANGE; a round's hands and minutes, season points: core.tournaments; a
-# hand's figures: core.checks; a rule set's values: core.variants):
+# a limit (a target: TARGET_RANGE; a round's hands and minutes, season points: core.club_night; a
+# hand's figures: core.checks; a rule set's values: core.rulesets):
 ID_RANGE = (1, 2**31 - 1)  # ids: SQLite counts them from 1, one a row; no archive holds 2**31 rows of a kind
 VERSION_RANGE = (0, 2**31)  # versions count changes from 0: one a second would take 68 years to get there
 SEED_RANGE = (0, 2**31 - 1)  # a draw's seed: secrets.randbelow(2**31) (services.tournaments.draw)
@@ -122,9 +122,9 @@ def _time(value: Any, where: str, null: bool = False) -> None:
         raise _Damaged(f"{where} is not a time from {TIME_YEARS[0]} to {TIME_YEARS[1]}")
 
 
-def _check_rules(g: dict[str, Any], where: str) -> tuple[variants.RuleSet, variants.Layout, dict, int | None]:
+def _check_rules(g: dict[str, Any], where: str) -> tuple[rulesets.RuleSet, rulesets.Layout, dict, int | None]:
     """A game's rule set, layout, house-rule settings and target, as this app has them."""
-    rules = variants.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
+    rules = rulesets.RULE_SETS.get(g["variant"]) if isinstance(g["variant"], str) else None
     if rules is None:
         raise _Damaged(f"{where}.variant is unknown")
     try:
@@ -133,7 +133,7 @@ def _check_rules(g: dict[str, Any], where: str) -> tuple[variants.RuleSet, varia
         raise _Damaged(f"{where}.layout is unknown") from None
     settings = g.get("settings") or {}
     # the settings and the table's own values, one list (docs/rules.md, "A table's own rules")
-    if not isinstance(settings, dict) or variants.problems(rules, settings):
+    if not isinstance(settings, dict) or rulesets.problems(rules, settings):
         raise _Damaged(f"{where}.settings are not this rule set's")
     target = _number(g.get("target"), f"{where}.target", null=True)
     low, high = TARGET_RANGE

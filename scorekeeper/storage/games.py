@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import sheet, variants
+from scorekeeper.core import rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import ratings, results, transaction
 from scorekeeper.storage.evenings import add_to_evening
@@ -80,7 +80,7 @@ def set_match(db: Database, game_id: int, match_id: int, partie: int) -> None:
 def insert_hand(
     db: Database,
     game: Game,
-    rules: variants.RuleSet,
+    rules: rulesets.RuleSet,
     sides: list[dict[str, Any]],
     stock_out: bool | None,
     lone: int | None,

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from sqlite_utils import Database
 
-from scorekeeper.core import ratings, variants
+from scorekeeper.core import ratings, rulesets
 from scorekeeper.core.models import Player
 from scorekeeper.storage.reads import valid_id
 
@@ -18,7 +18,7 @@ class Table(Protocol):
     """Who is to be seated and in which layout (web.teams.TeamRequest)."""
 
     players: list[Player]
-    layout: variants.Layout
+    layout: rulesets.Layout
 
 
 def ratings_of(db: Database, pids: Sequence[int] | None = None) -> dict[int, ratings.Rating]:

@@ -20,14 +20,14 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import ratings, sheet, variants
+from scorekeeper.core import ratings, rulesets, sheet
 from scorekeeper.core.results import RATE_NEXT, RATED_AS_BEFORE, outcome_key, rating_outcome, rating_step
 from scorekeeper.storage.rating_reads import ratings_of
 
 Outcome = ratings.Outcome
 
 
-def results_written(db: Database, game_id: int, rules: variants.RuleSet, running: sheet.Running, rows) -> None:
+def results_written(db: Database, game_id: int, rules: rulesets.RuleSet, running: sheet.Running, rows) -> None:
     """A game's results were just written (``rows``: its players' result rows, with ``player_id`` and
     ``side``): bring the ratings in step, inside the caller's transaction. Nothing to do when the
     game's outcome is the one it was rated with (a hand added to a game in play, a rename)."""
@@ -82,11 +82,11 @@ def _rules(variant: str, layout: str | None, settings: str | None, target: int |
     key = (variant, layout, settings, target)
     if key not in cache:
         try:
-            base = variants.get(variant)
+            base = rulesets.get(variant)
         except KeyError:
             cache[key] = None
         else:
-            cache[key] = variants.configure(base, json.loads(settings or "{}"), layout, target)
+            cache[key] = rulesets.configure(base, json.loads(settings or "{}"), layout, target)
     return cache[key]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import clock, sheet, variants
+from scorekeeper.core import clock, rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.core.results import player_rows, score_hands
 from scorekeeper.storage import ratings, transaction
@@ -93,7 +93,7 @@ def apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
     _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
 
 
-def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: sheet.Running) -> None:
+def _write_results(db: Database, game: Game, rules: rulesets.RuleSet, running: sheet.Running) -> None:
     """Store a game's running figures, its result row and its players' rows, and move the totals the
     statistics read by the difference."""
     day = _day(db, game)
@@ -131,7 +131,7 @@ def _write_results(db: Database, game: Game, rules: variants.RuleSet, running: s
 
 
 def _scored_hands(
-    db: Database, game: Game, rules: variants.RuleSet, before: int | None = None
+    db: Database, game: Game, rules: rulesets.RuleSet, before: int | None = None
 ) -> list[tuple[tuple[int, ...], tuple[int, ...], int | None]]:
     """Each kept hand's (side scores, canastas, the side that went out), in order (with ``before``, only
     the hands before that hand id); the scores of a hand stored without them are kept now."""
@@ -163,7 +163,7 @@ def refresh_results(db: Database, game_id: int) -> None:
 def results_added(
     db: Database,
     game: Game,
-    rules: variants.RuleSet,
+    rules: rulesets.RuleSet,
     scores,
     canastas,
     running: sheet.Running | None = None,
@@ -180,7 +180,7 @@ def results_added(
     return running
 
 
-def totals_before(db: Database, game: Game, rules: variants.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
+def totals_before(db: Database, game: Game, rules: rulesets.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
     """A hand's index in its game and the totals before it, from the kept scores of the hands before it."""
     scored = _scored_hands(db, game, rules, before=hand_id)
     totals = tuple(sum(scores[side] for scores, *_rest in scored) for side in range(rules.sides))

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.storage import reads
 
 
@@ -18,7 +18,7 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
+def _from_row(db: Database, row: dict[str, Any]) -> club_night.Tournament:
     """A tournament from its row; from its first round on its entrants are named as their players are
     now (a player renamed or merged during the evening keeps his seat)."""
     entrants = tuple(tuple(e) for e in json.loads(row["entrants"]))
@@ -31,7 +31,7 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
         entrants = tuple(tuple(now.get(pid, name) for pid, name in zip(e, names)) for e, names in zip(ids, entrants))
     places = _json(row["places"])
     order = _json(row["draw_order"])
-    return core.Tournament(
+    return club_night.Tournament(
         id=row["id"],
         name=row["name"],
         format=row["format"],
@@ -61,16 +61,16 @@ def _from_row(db: Database, row: dict[str, Any]) -> core.Tournament:
     )
 
 
-def table_rules(kept: dict[str, Any] | None) -> dict[int, core.TableRules]:
+def table_rules(kept: dict[str, Any] | None) -> dict[int, club_night.TableRules]:
     """What tables of five and six play, as kept (JSON: by table size, the rule set, seating, own rule
     set and settings)."""
     return {
-        int(size): core.TableRules(r["variant"], r["layout"], r.get("house_rules_id"), r.get("settings") or {})
+        int(size): club_night.TableRules(r["variant"], r["layout"], r.get("house_rules_id"), r.get("settings") or {})
         for size, r in (kept or {}).items()
     }
 
 
-def get(db: Database, tournament_id: int) -> core.Tournament | None:
+def get(db: Database, tournament_id: int) -> club_night.Tournament | None:
     """The tournament with this id, or None."""
     if not reads.valid_id(tournament_id):
         return None
@@ -86,12 +86,12 @@ def checked_in(db: Database, tournament_id: int) -> list[tuple[str, ...]] | None
     return None if kept is None else [tuple(e) for e in kept]
 
 
-def all_tournaments(db: Database) -> list[core.Tournament]:
+def all_tournaments(db: Database) -> list[club_night.Tournament]:
     """Every tournament, the newest first."""
     return [_from_row(db, r) for r in db.query("select * from tournaments order by id desc")]
 
 
-def of_evening(db: Database, evening_id: int) -> list[core.Tournament]:
+def of_evening(db: Database, evening_id: int) -> list[club_night.Tournament]:
     """The tournaments played on an evening (a tournament makes its own evening)."""
     rows = db.query("select * from tournaments where evening_id = ? order by id", [evening_id])
     return [_from_row(db, r) for r in rows]
@@ -114,7 +114,7 @@ def _moment(text: str | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def _table(db: Database, row: dict[str, Any], confirming: bool) -> core.TableState:
+def _table(db: Database, row: dict[str, Any], confirming: bool) -> club_night.TableState:
     """A table's game as it stands: totals at its end (or now), when each hand was saved, the hands not
     confirmed yet (``confirming``: the tournament asks the other side to confirm each hand)."""
     game = reads.get_game(db, row["game_id"])
@@ -128,7 +128,7 @@ def _table(db: Database, row: dict[str, Any], confirming: bool) -> core.TableSta
     finished = bool(running and running.result.finished)
     units = tuple(tuple(u) for u in json.loads(row["units"]))
     seats = tuple(game.players) if game else ()
-    return core.TableState(
+    return club_night.TableState(
         row["round"],
         row["table_no"],
         row["game_id"],
@@ -158,10 +158,10 @@ class RoundRow:
     round: int
     started_at: datetime | None
     ended_at: datetime | None
-    tables: list[core.TableState]
+    tables: list[club_night.TableState]
 
 
-def round_rows(db: Database, t: core.Tournament) -> list[RoundRow]:
+def round_rows(db: Database, t: club_night.Tournament) -> list[RoundRow]:
     """Every round started so far, each with its tables as they stand."""
     return _round_rows(db, t, "select * from tournament_rounds where tournament_id = ? order by round", [t.id])
 
@@ -181,13 +181,13 @@ def open_for_corrections(db: Database, tournament_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
-def round_row(db: Database, t: core.Tournament, number: int) -> RoundRow | None:
+def round_row(db: Database, t: club_night.Tournament, number: int) -> RoundRow | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
     found = _round_rows(db, t, "select * from tournament_rounds where tournament_id = ? and round = ?", [t.id, number])
     return found[0] if found else None
 
 
-def _round_rows(db: Database, t: core.Tournament, sql: str, args: list[Any]) -> list[RoundRow]:
+def _round_rows(db: Database, t: club_night.Tournament, sql: str, args: list[Any]) -> list[RoundRow]:
     out = []
     for r in db.query(sql, args):
         tables = [
@@ -214,7 +214,7 @@ class Unconfirmed:
     version: int
 
 
-def unconfirmed(db: Database, t: core.Tournament) -> list[Unconfirmed]:
+def unconfirmed(db: Database, t: club_night.Tournament) -> list[Unconfirmed]:
     """The hands of a tournament's tables not confirmed yet, round by round, table by table, hand by hand
     (none where the tournament does not ask for confirmations)."""
     if not t.confirm_hands:

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from sqlite_utils import Database
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.storage import changes, transaction
 
 # the columns kept as JSON text; tournament_reads reads them back
@@ -88,9 +88,9 @@ def add_table(
 
 
 def log(db: Database, tournament_id: int, action: str, detail: Any, phone: str | None) -> None:
-    """An organiser's action on record (one of ``core.ACTIONS``: an export carries no other), inside
+    """An organiser's action on record (one of ``club_night.ACTIONS``: an export carries no other), inside
     the transaction that made it."""
-    assert db.conn.in_transaction and action in core.ACTIONS
+    assert db.conn.in_transaction and action in club_night.ACTIONS
     db.execute(
         "insert into tournament_log (tournament_id, action, detail, at, phone_id) values (?, ?, ?, ?, ?)",
         [tournament_id, action, json.dumps(detail, sort_keys=True), transaction.utc_now(), changes.phone_id(db, phone)],

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from scorekeeper.core import checks, scoring, sheet, variants
+from scorekeeper.core import checks, rulesets, scoring, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import rating_reads, reads, tournament_reads
 from scorekeeper.storage.db import get_db
@@ -31,7 +31,7 @@ def _deductions(items) -> list[m.Deduction]:
     return [m.Deduction(key=d.key, label=d.label, points=d.points, max_count=d.max_count, spec=d.spec) for d in items]
 
 
-def _tables(rules: variants.RuleSet) -> dict[str, Any]:
+def _tables(rules: rulesets.RuleSet) -> dict[str, Any]:
     """The rule set's tables of seatings, cards, canastas, going out and opening minimums."""
     return {
         "layouts": [
@@ -61,7 +61,7 @@ def _tables(rules: variants.RuleSet) -> dict[str, Any]:
     }
 
 
-def _variant(rules: variants.RuleSet) -> m.Variant:
+def _variant(rules: rulesets.RuleSet) -> m.Variant:
     """A rule set as the API lists it: every table the scoring uses."""
     return m.Variant(
         id=rules.id,
@@ -89,27 +89,27 @@ def _variant(rules: variants.RuleSet) -> m.Variant:
             m.Setting(key=s.key, label=s.label, default=s.default, choices=[v for v, _ in s.choices], spec=s.spec)
             for s in rules.settings
         ],
-        values=[_changeable(v) for v in variants.values_of(rules)] + _brought_by_settings(rules),
+        values=[_changeable(v) for v in rulesets.values_of(rules)] + _brought_by_settings(rules),
     )
 
 
-def _brought_by_settings(rules: variants.RuleSet) -> list[m.ChangeableValue]:
+def _brought_by_settings(rules: rulesets.RuleSet) -> list[m.ChangeableValue]:
     """The values a setting brings into the list when chosen (wild-card melds: the wild canasta's
     bonus), each with the setting that brings it (docs/rules.md, "House rules")."""
-    listed = {v.name for v in variants.values_of(rules)}
+    listed = {v.name for v in rulesets.values_of(rules)}
     found: list[m.ChangeableValue] = []
     for setting in rules.settings:
         for choice, _label in setting.choices:
             if choice == setting.default:
                 continue
-            for value in variants.values_of(variants.with_settings(rules, {setting.key: choice})):
+            for value in rulesets.values_of(rulesets.with_settings(rules, {setting.key: choice})):
                 if value.name not in listed:
                     listed.add(value.name)
                     found.append(_changeable(value, {setting.key: choice}))
     return found
 
 
-def _changeable(value: variants.Value, requires: dict | None = None) -> m.ChangeableValue:
+def _changeable(value: rulesets.Value, requires: dict | None = None) -> m.ChangeableValue:
     """One changeable value as the API lists it (its label in the reader's language; ``requires``: the
     setting that brings it into the list)."""
     return m.ChangeableValue(
@@ -153,15 +153,15 @@ def list_variants():
     own = reads.all_house_rules(get_db()) if access.unlocked() else []
     return jsonify(
         m.Variants(
-            variants=[_variant(variants.configure(r)) for r in variants.RULE_SETS.values()],
+            variants=[_variant(rulesets.configure(r)) for r in rulesets.RULE_SETS.values()],
             house_rules=[_house(row) for row in own],
         )
     )
 
 
 def _configure(
-    base: variants.RuleSet, body: dict[str, Any], refused: dict[str, Any]
-) -> tuple[variants.RuleSet, list[Problem]]:
+    base: rulesets.RuleSet, body: dict[str, Any], refused: dict[str, Any]
+) -> tuple[rulesets.RuleSet, list[Problem]]:
     """The rule set with the request's layout, settings and target, or the problems with them
     (``refused``: what the request's type refused)."""
     problems = []
@@ -192,7 +192,7 @@ def _configure(
     if () in refused.get("values", ()):
         problems.append(Problem(None, "values", N_("values must be an object.")))
         values = {}
-    for name, (message, args) in variants.problems(
+    for name, (message, args) in rulesets.problems(
         base, values, settings
     ).items():  # docs/rules.md, "A table's own rules"
         problems.append(Problem(None, f"values.{name}", message, args))
@@ -202,7 +202,7 @@ def _configure(
         )
     if problems:
         return base, problems
-    return variants.configure(base, {**settings, **values}, layout, body.get("target") or None), []
+    return rulesets.configure(base, {**settings, **values}, layout, body.get("target") or None), []
 
 
 def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideScore:
@@ -215,7 +215,7 @@ def _side_score(score: scoring.SideScore, total: int, minimum: int) -> m.SideSco
     )
 
 
-def _score_answer(rules: variants.RuleSet, sides, totals: list[int], lone: Any, hand: int) -> m.ScoreAnswer:
+def _score_answer(rules: rulesets.RuleSet, sides, totals: list[int], lone: Any, hand: int) -> m.ScoreAnswer:
     """The scored hand: each side's score and new total, the result and the warnings (``hand``: the
     hand's number, 0 when not given: the game ends after it when it is the rule set's ``hands_limit``)."""
     scores = scoring.score_hand(rules, sides, lone)
@@ -246,9 +246,9 @@ def score():
     if unknown:  # an unknown top-level key is refused, not ignored
         return _errors([Problem(None, key, N_("Unknown field; see GET /api/openapi.json.")) for key in unknown])
     if "variant" in refused:
-        known = ", ".join(variants.RULE_SETS)
+        known = ", ".join(rulesets.RULE_SETS)
         return _errors([Problem(None, "variant", N_("Unknown variant; use one of: %(known)s."), {"known": known})])
-    rules, problems = _configure(variants.RULE_SETS[body["variant"]], body, refused)
+    rules, problems = _configure(rulesets.RULE_SETS[body["variant"]], body, refused)
     if problems:
         return _errors(problems)
     totals = body.get("totals_before", [0] * rules.sides)
@@ -296,7 +296,7 @@ def game(game_id: int):
     if found is None:
         abort(404)
     s = sheet.build(found, reads.hands(get_db(), game_id))
-    defaults = variants.get(found.variant).settings
+    defaults = rulesets.get(found.variant).settings
     return jsonify(
         m.Game(
             id=found.id,

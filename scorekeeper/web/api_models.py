@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
-from scorekeeper.core import checks, variants
+from scorekeeper.core import checks, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.storage import reads
 
@@ -27,18 +27,18 @@ _CARD_FIELDS = ("melded_cards", "hand_cards")
 _FLAG_FIELDS = ("has_melded", "exact_cut")
 
 
-def _configured_rule_sets() -> list[variants.RuleSet]:
+def _configured_rule_sets() -> list[rulesets.RuleSet]:
     """Every rule set in every layout, with every house rule at each of its values (the side fields
     and ways of going out differ with them)."""
     out = []
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         for layout in rules.layouts:
-            out.append(variants.configure(rules, {}, layout.key))
+            out.append(rulesets.configure(rules, {}, layout.key))
             for setting in rules.settings:
                 for value, _label in setting.choices:
-                    out.append(variants.configure(rules, {setting.key: value}, layout.key))
+                    out.append(rulesets.configure(rules, {setting.key: value}, layout.key))
             for own in _OWN_TABLES:  # a table's own kinds and black threes in hand bring fields and ways out
-                out.append(variants.configure(rules, own, layout.key))
+                out.append(rulesets.configure(rules, own, layout.key))
     return out
 
 
@@ -47,8 +47,8 @@ _OWN_TABLES = [_OWN | {f"own_{n}_kind": kind for n in (1, 2, 3)} for kind in ("c
 
 
 _CONFIGURED = _configured_rule_sets()
-VariantId = Literal[tuple(variants.RULE_SETS)]
-SettingKey = Literal[tuple(sorted({s.key for r in variants.RULE_SETS.values() for s in r.settings}))]
+VariantId = Literal[tuple(rulesets.RULE_SETS)]
+SettingKey = Literal[tuple(sorted({s.key for r in rulesets.RULE_SETS.values() for s in r.settings}))]
 WayOut = Literal[tuple(sorted({g.key for r in _CONFIGURED for g in r.going_out}))]
 Action = Literal[tuple(sorted(reads.ACTIONS))]
 Choice = str | int | bool
@@ -59,7 +59,7 @@ Id = Annotated[int, Field(ge=1)]
 
 CardCounts = TypedDict(
     "CardCounts",
-    {key: NotRequired[Count | None] for key in variants.CARD_GROUP_KEYS},
+    {key: NotRequired[Count | None] for key in rulesets.CARD_GROUP_KEYS},
     closed=True,
 )
 CardCounts.__doc__ = "Card counts by value, instead of the points figure."
@@ -365,7 +365,7 @@ OpeningMinimum = TypedDict(
     "OpeningMinimum", {"from": int | None, "to": int | None, "label": str, "minimum": int}, closed=True
 )
 OpeningMinimum.__doc__ = "A row of the opening-minimum table: the lowest and highest total (null: an open end)."
-CardValues = TypedDict("CardValues", {key: int for key in variants.CARD_GROUP_KEYS}, closed=True)
+CardValues = TypedDict("CardValues", {key: int for key in rulesets.CARD_GROUP_KEYS}, closed=True)
 CardValues.__doc__ = "A figure for each group of cards."
 
 

@@ -9,15 +9,15 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from scorekeeper.core import tournaments as tournament_rules
+from scorekeeper.core import club_night
 from scorekeeper.web.api_models import Count, Id, VariantId
 
-TournamentFormat = Literal[tournament_rules.FORMATS]
-RoundEnd = Literal[tournament_rules.ROUND_ENDS]
-ByeScore = Literal[tournament_rules.BYE_SCORES]
-TieRule = Literal[tournament_rules.TIE_RULES]
+TournamentFormat = Literal[club_night.FORMATS]
+RoundEnd = Literal[club_night.ROUND_ENDS]
+ByeScore = Literal[club_night.BYE_SCORES]
+TieRule = Literal[club_night.TIE_RULES]
 Moment = Annotated[str, Field(description="a UTC time, ISO 8601 with its offset")]
-SEAT = r"^[1-9][0-9]?\.[1-6]$"  # "table.seat" (core.tournaments.seat_label): at most 16 tables of four to six
+SEAT = r"^[1-9][0-9]?\.[1-6]$"  # "table.seat" (core.club_night.seat_label): at most 16 tables of four to six
 
 
 class TournamentListed(TypedDict, closed=True):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import reads, tournament_reads
 from scorekeeper.web import api_tournament_models as tm
@@ -34,7 +34,7 @@ def _moment(at) -> str | None:
     return at.isoformat() if at is not None else None
 
 
-def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
+def _round(t: club_night.Tournament, r: club_night.RoundState) -> tm.TournamentRound:
     """A round as it stands: each table's sides with their players (by the draw's seats) and totals."""
     return tm.TournamentRound(
         number=r.number,
@@ -60,7 +60,7 @@ def _round(t: core.Tournament, r: core.RoundState) -> tm.TournamentRound:
     )
 
 
-def draw_numbers(t: core.Tournament) -> list[int] | None:
+def draw_numbers(t: club_night.Tournament) -> list[int] | None:
     """Each entrant's draw number (its place in the order drawn, from 1), in the order of the entrants;
     None before the draw (docs/tournaments.md, "The draw")."""
     if t.seed is None:
@@ -73,16 +73,18 @@ def _table(table: int, seats, first_dealer: int) -> tm.DrawTable:
     """A table's seats as "table.seat" with their names (in the game's seat order) and its first dealer."""
     return tm.DrawTable(
         table=table,
-        seats=[tm.DrawSeat(seat=core.seat_label(table, seat), name=name) for seat, name in enumerate(seats, start=1)],
-        first_dealer=core.seat_label(table, first_dealer + 1),
+        seats=[
+            tm.DrawSeat(seat=club_night.seat_label(table, seat), name=name) for seat, name in enumerate(seats, start=1)
+        ],
+        first_dealer=club_night.seat_label(table, first_dealer + 1),
     )
 
 
-def _byes(t: core.Tournament, byes) -> list[list[str]]:
+def _byes(t: club_night.Tournament, byes) -> list[list[str]]:
     return [list(t.entrants[bye.unit]) for bye in byes]
 
 
-def seating(db: Database, t: core.Tournament, rounds: list[core.RoundState]) -> list[tm.DrawRound]:
+def seating(db: Database, t: club_night.Tournament, rounds: list[club_night.RoundState]) -> list[tm.DrawRound]:
     """Every round's seats known so far: each round started as its games were seated (their players and
     first dealer), then each round not started yet whose seating the movement fixes at the draw (the
     Mitchell movement and the rotation: all of them; tables with a final: round 1 only, the final table
@@ -96,7 +98,7 @@ def seating(db: Database, t: core.Tournament, rounds: list[core.RoundState]) -> 
         out.append(tm.DrawRound(number=r.number, started=True, tables=tables, sitting_out=_byes(t, r.byes)))
     fixed = t.kind.planned_rounds(len(t.entrants))
     for number in range(len(rounds) + 1, fixed + 1):
-        tables, byes = core.round_plan(t, number)
+        tables, byes = club_night.round_plan(t, number)
         out.append(
             tm.DrawRound(
                 number=number,
@@ -108,19 +110,19 @@ def seating(db: Database, t: core.Tournament, rounds: list[core.RoundState]) -> 
     return out
 
 
-def _season_points(t: core.Tournament, p: core.Place) -> int | float | None:
+def _season_points(t: club_night.Tournament, p: club_night.Place) -> int | float | None:
     """A place's season points once closed (a shared place's split: a whole number where it is one)."""
     if not t.closed_at:
         return None
-    points = core.season_points(p.place, t.season_points, p.tied)
+    points = club_night.season_points(p.place, t.season_points, p.tied)
     return points.numerator if points.denominator == 1 else round(float(points), 2)
 
 
-def answer(db: Database, t: core.Tournament) -> tm.Tournament:
+def answer(db: Database, t: club_night.Tournament) -> tm.Tournament:
     """A tournament: its settings and entrants, its draw, every round started with its tables as they
     stand, and the standings by the format's rule (final once it is closed)."""
     rounds = tournament_state.rounds(db, t)
-    places = core.ranking(t, rounds) if rounds else []
+    places = club_night.ranking(t, rounds) if rounds else []
     return tm.Tournament(
         id=t.id,
         name=t.name,

@@ -9,7 +9,7 @@ from datetime import date
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
 
-from scorekeeper.core import charts, clock, names, numbers, ratings, sheet, stats, variants
+from scorekeeper.core import charts, clock, names, numbers, ratings, rulesets, sheet, stats
 from scorekeeper.core.models import Evening
 from scorekeeper.services import archive as archive_service
 from scorekeeper.services import evenings as evening_service
@@ -213,7 +213,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
         rename=rename,
         merge=merge,
         games=games,
-        rule_sets=variants.RULE_SETS,
+        rule_sets=rulesets.RULE_SETS,
     ), status
 
 
@@ -318,7 +318,7 @@ def history():
             page=page,
             errors=errors,
             players=reads.list_players(db),
-            rule_sets=variants.RULE_SETS,
+            rule_sets=rulesets.RULE_SETS,
             own_rule_sets=own,
             args=args,
             round_over=tournament_state.round_over(db, [g.game_id for g in rows if not g.finished]),
@@ -379,7 +379,7 @@ def statistics():
         link=link,
         sort_link=sort_link,
         filtered=bool(since or variant),
-        rule_sets=variants.RULE_SETS,
+        rule_sets=rulesets.RULE_SETS,
         own_rule_sets=own,
     )
 

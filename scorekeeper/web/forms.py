@@ -28,7 +28,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
 from scorekeeper.core import entry, names, numbers
-from scorekeeper.core.variants import N_, TARGET_RANGE, RuleSet, Setting
+from scorekeeper.core.rulesets import N_, TARGET_RANGE, RuleSet, Setting
 from scorekeeper.web.hand_entry import STOCK_OUT
 
 MAX_PLAYERS = 6

@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from scorekeeper.core import entry, numbers, scoring
 from scorekeeper.core.checks import Problem
 from scorekeeper.core.messages import N_
-from scorekeeper.core.variants import RuleSet
+from scorekeeper.core.rulesets import RuleSet
 from scorekeeper.web import i18n
 
 STOCK_OUT = "stock"  # the hand form's answer to "Who went out?" when nobody did

@@ -16,8 +16,7 @@ from flask import Blueprint, Response, abort, make_response, render_template
 from flask_babel import gettext
 from PIL import Image, ImageDraw, ImageFont
 
-from scorekeeper.core import pictures, sheet, variants
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night, pictures, rulesets, sheet
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import queries, reads, tournament_reads
 from scorekeeper.storage.db import get_db
@@ -114,7 +113,7 @@ def game_result(game_id: int) -> pictures.Result:
     series = [[row.outcome.totals[i] for row in rows_upto] for i in range(len(the_sheet.side_names))]
     return pictures.Result(
         title=" – ".join(the_sheet.side_names),
-        subtitle=f"{gettext(variants.get(game.variant).name)} · {game.created_at[:10]}",
+        subtitle=f"{gettext(rulesets.get(game.variant).name)} · {game.created_at[:10]}",
         winner=i18n.result_sentence(the_sheet).striptags(),
         heading=gettext("Totals"),
         rows=rows,
@@ -162,7 +161,7 @@ def tournament_result(tournament_id: int) -> pictures.Result:
     if not t.closed_at:
         _not_yet(gettext("The tournament is not closed yet: its result picture comes when it is."))
     rounds = tournament_state.rounds(get_db(), t)
-    lines = core.place_lines(core.ranking(t, rounds)) if rounds else []
+    lines = club_night.place_lines(club_night.ranking(t, rounds)) if rounds else []
     rows = []
     for line in lines:
         first = line[0]

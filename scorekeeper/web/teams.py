@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from scorekeeper.core import numbers, variants
+from scorekeeper.core import numbers, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Player
 from scorekeeper.storage import rating_reads
@@ -15,7 +15,7 @@ from scorekeeper.storage import rating_reads
 DEFAULT_RULES = {4: "classic", 6: "six-3x2"}
 
 
-def partner_layouts(rules: variants.RuleSet, count: int) -> list[variants.Layout]:
+def partner_layouts(rules: rulesets.RuleSet, count: int) -> list[rulesets.Layout]:
     """The rule set's layouts for ``count`` players in sides of partners all of one size."""
     return [
         layout
@@ -27,11 +27,11 @@ def partner_layouts(rules: variants.RuleSet, count: int) -> list[variants.Layout
     ]
 
 
-def partner_rule_sets(count: int | None = None) -> list[variants.RuleSet]:
+def partner_rule_sets(count: int | None = None) -> list[rulesets.RuleSet]:
     """The rule sets with partnerships for ``count`` players (4 or 6 without)."""
     return [
         rules
-        for rules in variants.RULE_SETS.values()
+        for rules in rulesets.RULE_SETS.values()
         if any(partner_layouts(rules, n) for n in ((count,) if count else (4, 6)))
     ]
 
@@ -41,8 +41,8 @@ class TeamRequest:
     """Who is to be seated, by which rules and layout (a layout of those rules for that many)."""
 
     players: list[Player]
-    rules: variants.RuleSet
-    layout: variants.Layout
+    rules: rulesets.RuleSet
+    layout: rulesets.Layout
 
 
 def _player_problems(ids: list[int], found: dict[int, Player]) -> list[Problem]:
@@ -59,8 +59,8 @@ def _player_problems(ids: list[int], found: dict[int, Player]) -> list[Problem]:
 
 
 def _layout_problems(
-    rules: variants.RuleSet, count: int, layout: str | None
-) -> tuple[variants.Layout | None, list[Problem]]:
+    rules: rulesets.RuleSet, count: int, layout: str | None
+) -> tuple[rulesets.Layout | None, list[Problem]]:
     """The layout of these rules for ``count`` players (``layout``'s, or the first), or why there is none."""
     layouts = partner_layouts(rules, count)
     chosen = [x for x in layouts if layout in (None, "", x.key)]
@@ -87,7 +87,7 @@ def team_request(
         return None, [Problem(None, "players", N_("Give the players' ids joined by commas, e.g. 1,2,3,4."))]
     found = rating_reads.players_by_id(db, ids)
     problems = _player_problems(ids, found)
-    rules = variants.RULE_SETS.get(variant or DEFAULT_RULES.get(len(ids), "classic"))
+    rules = rulesets.RULE_SETS.get(variant or DEFAULT_RULES.get(len(ids), "classic"))
     chosen = None
     if rules is None:
         known = ", ".join(r.id for r in partner_rule_sets())

@@ -12,8 +12,7 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext, ngettext
 from sqlite_utils import Database
 
-from scorekeeper.core import sheet
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night, sheet
 from scorekeeper.services import confirmations as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
 from scorekeeper.storage import reads, tournament_reads
@@ -39,7 +38,7 @@ class Waiting:
     sides: tuple[tuple[str, int, int], ...]
 
 
-def listed(db: Database, t: core.Tournament) -> list[Waiting]:
+def listed(db: Database, t: club_night.Tournament) -> list[Waiting]:
     """The tournament's hands not confirmed yet, with their figures (none where it asks for no confirmation)."""
     waiting = tournament_reads.unconfirmed(db, t)
     sheets: dict[int, sheet.Sheet] = {}

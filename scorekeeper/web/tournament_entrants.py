@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.core.messages import N_
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
@@ -21,7 +21,7 @@ from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters, readable_name, ticked
 from scorekeeper.web.games.common import phone_token
-from scorekeeper.web.tournament_forms import PAIR_SPLIT, names_problem, parse_entrants
+from scorekeeper.web.tournament_forms import names_problem
 from scorekeeper.web.tournaments import form_version, organiser_page, standings_helpers
 
 bp = Blueprint("tournament_entrants", __name__)
@@ -53,23 +53,23 @@ class ReplaceForm(FlaskForm):
     someone_new = BooleanField(SOMEONE_NEW)
 
 
-def _load(tournament_id: int) -> core.Tournament:
+def _load(tournament_id: int) -> club_night.Tournament:
     t = tournament_reads.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     return t
 
 
-def _back(t: core.Tournament, message: str):
+def _back(t: club_night.Tournament, message: str):
     flash(message)
     return redirect(url_for("tournaments.tournament", tournament_id=t.id))
 
 
-def _walk_ins_checked(form: CheckInForm, t: core.Tournament) -> bool:
+def _walk_ins_checked(form: CheckInForm, t: club_night.Tournament) -> bool:
     """The check-in's own rules before the service's: someone ticked or added; the walk-ins' names as
     the new-tournament form takes names (none twice on the list, look-alikes counted as one); a name
     that looks like a player kept asks "Did you mean …?"."""
-    walk_ins = parse_entrants(t.format, form.walk_ins.data)
+    walk_ins = club_night.parse_entrants(t.format, form.walk_ins.data)
     if not walk_ins and not any(0 <= i < len(t.entrants) for i in form.present.data or ()):
         form.present.errors = [gettext("Tick who has come, or add the walk-ins.")]
         return False
@@ -89,7 +89,7 @@ def check_in(tournament_id: int):
         return _back(t, gettext("The seats are drawn already: who has come can no longer change."))
     form = CheckInForm()
     if form.validate_on_submit() and _walk_ins_checked(form, t):
-        walk_ins = parse_entrants(t.format, form.walk_ins.data)
+        walk_ins = club_night.parse_entrants(t.format, form.walk_ins.data)
         version = form_version()
         outcome = service.check_in(
             get_db(), t.id, version, present=form.present.data, walk_ins=walk_ins, phone=phone_token()
@@ -139,7 +139,7 @@ def _name_checked(form: ReplaceForm) -> bool:
     """The name as the new-tournament form takes a player's (one player, at most 40 characters, all
     visible); one that looks like a player kept asks "Did you mean …?"."""
     name = " ".join(form.name.data.split())
-    if PAIR_SPLIT.search(name):  # a seat is one player's, a pair's too
+    if club_night.PAIR_SPLIT.search(name):  # a seat is one player's, a pair's too
         form.name.errors = [gettext("One player takes the seat: a name without “&”, “+” or “/”.")]
         return False
     problem = names_problem(False, [(name,)])

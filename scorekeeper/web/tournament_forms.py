@@ -14,15 +14,13 @@ from wtforms import BooleanField, RadioField, SelectField, StringField, TextArea
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.core import names, numbers, variants
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night, names, numbers, rulesets
 from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments import PAIR_SPLIT, parse_entrants  # noqa: F401 (the pages' names for them)
 from scorekeeper.web.forms import BETWEEN, SOMEONE_NEW, WholeField, look_alikes, no_control_characters
 from scorekeeper.web.i18n import problem_message
 
-FORMAT_NAMES = {key: kind.name for key, kind in core.formats.REGISTRY.items()}
-FORMAT_HINTS = {key: kind.hint for key, kind in core.formats.REGISTRY.items()}
+FORMAT_NAMES = {key: kind.name for key, kind in club_night.formats.REGISTRY.items()}
+FORMAT_HINTS = {key: kind.hint for key, kind in club_night.formats.REGISTRY.items()}
 ROUND_END_NAMES = {
     "target": N_("At the target score"),
     "hands": N_("After a number of hands"),
@@ -40,7 +38,7 @@ TIE_NAMES = {
 }
 
 
-def partnership_layout(rules: variants.RuleSet) -> variants.Layout | None:
+def partnership_layout(rules: rulesets.RuleSet) -> rulesets.Layout | None:
     """The rule set's seating for four players in two partnerships, which tournament tables play."""
     return next((lay for lay in rules.layouts if lay.players == 4 and len(lay.sides) == 2), None)
 
@@ -49,12 +47,12 @@ def rule_choices(house: list[Any]) -> list[tuple[str, str, str | None]]:
     """What a tournament can play: (value, name, layout) for every built-in rule set with a table of four
     in partnerships, and the table's own rule sets made from one (and for four players)."""
     out = []
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         layout = partnership_layout(rules)
         if layout:
             out.append((rules.id, rules.name, layout.key))
     for own in house:
-        base = variants.RULE_SETS.get(own.base)
+        base = rulesets.RULE_SETS.get(own.base)
         layout = partnership_layout(base) if base else None
         if layout and own.layout in (None, layout.key):
             out.append((f"house-{own.id}", own.name, layout.key))
@@ -66,12 +64,12 @@ def table_rule_choices(house: list[Any], size: int) -> list[tuple[str, str, str,
     name, the table's own rule set or None) for every rule set with a seating for ``size`` players, and
     the table's own rule sets made from one."""
     out = []
-    for rules in variants.RULE_SETS.values():
+    for rules in rulesets.RULE_SETS.values():
         for layout in rules.layouts:
             if layout.players == size:
                 out.append((f"{rules.id}:{layout.key}", rules.name, layout.label, None))
     for own in house:
-        base = variants.RULE_SETS.get(own.base)
+        base = rulesets.RULE_SETS.get(own.base)
         for layout in base.layouts if base else ():
             if layout.players == size and own.layout in (None, layout.key):
                 out.append((f"house-{own.id}:{layout.key}", own.name, layout.label, own))
@@ -80,8 +78,8 @@ def table_rule_choices(house: list[Any], size: int) -> list[tuple[str, str, str,
 
 def names_problem(pairs: bool, entrants: list[tuple[str, ...]]) -> str | None:
     """What the names of a list of entrants cannot be, as the page says it, or None (the core's rules,
-    which the import applies too: ``core.tournaments.entrants``)."""
-    problem = core.names_problem(pairs, entrants)
+    which the import applies too: ``club_night.tournaments.entrants``)."""
+    problem = club_night.names_problem(pairs, entrants)
     return problem_message(problem) if problem else None
 
 
@@ -97,27 +95,27 @@ class TournamentForm(FlaskForm):
         ],
     )
     format = RadioField(
-        N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default=core.FORMATS[0]
+        N_("Format"), choices=[SelectChoice(k, v) for k, v in FORMAT_NAMES.items()], default=club_night.FORMATS[0]
     )
     rules = SelectField(N_("Rules"), choices=[])
     round_end = RadioField(
         N_("A round ends"), choices=[SelectChoice(k, v) for k, v in ROUND_END_NAMES.items()], default="target"
     )
-    # the limits the import checks too (core.tournaments, core.variants)
+    # the limits the import checks too (club_night.tournaments, club_night.rulesets)
     round_hands = WholeField(
-        N_("Hands a round"), default=3, validators=[Optional(), NumberRange(*core.ROUND_HANDS, BETWEEN)]
+        N_("Hands a round"), default=3, validators=[Optional(), NumberRange(*club_night.ROUND_HANDS, BETWEEN)]
     )
     round_minutes = WholeField(
-        N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(*core.ROUND_MINUTES, BETWEEN)]
+        N_("Minutes a round"), default=50, validators=[Optional(), NumberRange(*club_night.ROUND_MINUTES, BETWEEN)]
     )
-    target = WholeField(N_("Target score"), validators=[Optional(), NumberRange(*variants.TARGET_RANGE, BETWEEN)])
+    target = WholeField(N_("Target score"), validators=[Optional(), NumberRange(*rulesets.TARGET_RANGE, BETWEEN)])
     entrants = TextAreaField(
         N_("Players"),
         validators=[InputRequired(message=_l("Enter the players.")), Length(max=4000), no_control_characters],
     )
     someone_new = BooleanField(SOMEONE_NEW)
     season_points = StringField(
-        N_("Season points by place"), default=", ".join(str(p) for p in core.DEFAULT_SEASON_POINTS)
+        N_("Season points by place"), default=", ".join(str(p) for p in club_night.DEFAULT_SEASON_POINTS)
     )
     rules_5 = SelectField(N_("Rules at a table of five"), choices=[])
     rules_6 = SelectField(N_("Rules at a table of six"), choices=[])
@@ -160,7 +158,7 @@ class TournamentForm(FlaskForm):
 
     def entrant_list(self) -> list[tuple[str, ...]]:
         """The players, or pairs where the format is entered as pairs, typed one a line."""
-        return parse_entrants(self.format.data, self.entrants.data)
+        return club_night.parse_entrants(self.format.data, self.entrants.data)
 
     def check(self) -> bool:
         """What the validators cannot see: the entrants' names and number, the round end's number,
@@ -170,11 +168,13 @@ class TournamentForm(FlaskForm):
             self.name.errors = [gettext(names.INVISIBLE)]
             ok = False
         entrants = self.entrant_list()
-        problem = names_problem(core.pairs(self.format.data), entrants)
+        problem = names_problem(club_night.pairs(self.format.data), entrants)
         if problem:
             self.entrants.errors = [problem]
             return False
-        problems = core.entrant_problems(self.format.data, entrants) if self.format.data in core.FORMATS else []
+        problems = (
+            club_night.entrant_problems(self.format.data, entrants) if self.format.data in club_night.FORMATS else []
+        )
         if problems:
             self.entrants.errors = [problem_message(problems[0])]
             ok = False
@@ -189,7 +189,7 @@ class TournamentForm(FlaskForm):
         if points is None:
             self.season_points.errors = [gettext("Whole numbers with commas between them, best place first.")]
             ok = False
-        elif core.points_grow(points):
+        elif club_night.points_grow(points):
             self.season_points.errors = [gettext("A place cannot get more season points than the place before it.")]
             ok = False
         return ok
@@ -201,10 +201,10 @@ class TournamentForm(FlaskForm):
         return look_alikes(self, typed, known)
 
     def points(self) -> tuple[int, ...] | None:
-        """The season points typed (``10, 8, 6``; each as ``core.numbers`` reads it, between commas of
+        """The season points typed (``10, 8, 6``; each as ``club_night.numbers`` reads it, between commas of
         any keyboard), or None if they cannot be read."""
         parts = [numbers.whole(p, digits=9) for p in re.split(r"[,\s;，、،；]+", self.season_points.data or "") if p]
-        if not parts or len(parts) > core.SEASON_PLACES_MOST or None in parts:
+        if not parts or len(parts) > club_night.SEASON_PLACES_MOST or None in parts:
             return None
         points = tuple(parts)
-        return points if max(points) <= core.SEASON_POINTS_MOST else None
+        return points if max(points) <= club_night.SEASON_POINTS_MOST else None

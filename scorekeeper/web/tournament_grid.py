@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 
+from scorekeeper.core.club_night import grid as grids
 from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments import grid as grids
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import generation, get_db

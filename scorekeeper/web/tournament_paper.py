@@ -12,7 +12,7 @@ from typing import Sequence
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import tournament_reads
 from scorekeeper.storage.db import get_db
@@ -90,20 +90,20 @@ class Printed:
     rounds: tuple[tuple[str, str], ...]
 
 
-def _seats(table: core.Table) -> tuple[Seat, ...]:
+def _seats(table: club_night.Table) -> tuple[Seat, ...]:
     """A table's seats in order, however many it has."""
     return tuple(
-        Seat(i, core.seat_label(table.table, i), name, i - 1 == table.first_dealer)
+        Seat(i, club_night.seat_label(table.table, i), name, i - 1 == table.first_dealer)
         for i, name in enumerate(table.seats, start=1)
     )
 
 
-def _side(t: core.Tournament, table: core.Table, side: int) -> list[str]:
+def _side(t: club_night.Tournament, table: club_night.Table, side: int) -> list[str]:
     """The players of a side, as entered (a pair's two players, or the partners drawn)."""
     return [name for unit in table.units[side] for name in t.entrants[unit]]
 
 
-def _stop(t: core.Tournament, number: int, tables: Sequence[core.Table], unit: int) -> Stop:
+def _stop(t: club_night.Tournament, number: int, tables: Sequence[club_night.Table], unit: int) -> Stop:
     """Where an entrant plays in a round (a player's or a pair's seats, found by name: the names of a
     tournament are all different); not at a table: it sits the round out."""
     mine = set(t.entrants[unit])
@@ -125,11 +125,11 @@ def _stop(t: core.Tournament, number: int, tables: Sequence[core.Table], unit: i
     return Stop(number, BYE)
 
 
-def guides(t: core.Tournament) -> list[Guide]:
+def guides(t: club_night.Tournament) -> list[Guide]:
     """Every entrant's guide card, in the order of the draw: each round the movement fixes at the draw;
     in tables with a final, round 2 is the final table (its seats come from round 1's results)."""
     known = t.kind.planned_rounds(len(t.entrants))
-    plans = [core.round_plan(t, r)[0] for r in range(1, known + 1)]
+    plans = [club_night.round_plan(t, r)[0] for r in range(1, known + 1)]
     out = []
     for unit in t.order:
         stops = [_stop(t, r, tables, unit) for r, tables in enumerate(plans, start=1)]
@@ -141,18 +141,20 @@ def guides(t: core.Tournament) -> list[Guide]:
     return out
 
 
-def score_rounds(t: core.Tournament, rounds: Sequence[core.RoundState]) -> dict[int, list[core.Table]]:
+def score_rounds(
+    t: club_night.Tournament, rounds: Sequence[club_night.RoundState]
+) -> dict[int, list[club_night.Table]]:
     """The tables of each round whose seats are known: every round of the movement from the draw; in
     tables with a final, the final table once it has started (it comes from round 1's results)."""
     planned = t.kind.planned_rounds(len(t.entrants))
-    known = {r: core.round_plan(t, r)[0] for r in range(1, planned + 1)}
+    known = {r: club_night.round_plan(t, r)[0] for r in range(1, planned + 1)}
     final = t.kind.final_round
     if final and len(rounds) >= final:
-        known[final] = core.next_tables(t, rounds[: final - 1])
+        known[final] = club_night.next_tables(t, rounds[: final - 1])
     return known
 
 
-def score_cards(t: core.Tournament, tables: Sequence[core.Table]) -> list[ScoreCard]:
+def score_cards(t: club_night.Tournament, tables: Sequence[club_night.Table]) -> list[ScoreCard]:
     """A score card for each table of a round."""
     return [
         ScoreCard(
@@ -166,14 +168,14 @@ def score_cards(t: core.Tournament, tables: Sequence[core.Table]) -> list[ScoreC
     ]
 
 
-def score_rows(t: core.Tournament) -> int:
+def score_rows(t: club_night.Tournament) -> int:
     """Rows for the hands: a round's number of hands, else enough for a game to the target."""
     if t.round_end == "hands" and t.round_hands:
         return min(t.round_hands, MOST_ROWS)
     return SCORE_ROWS
 
 
-def _way(t: core.Tournament, guide: Guide) -> str:
+def _way(t: club_night.Tournament, guide: Guide) -> str:
     """How the entrant goes all evening, after the tournament's name."""
     played = sum(1 for stop in guide.stops if stop.kind == PLAY)
     if t.kind.pairs and guide.home:
@@ -214,7 +216,7 @@ def _said(stop: Stop) -> tuple[str, str]:
     return head, " · ".join(who)
 
 
-def printed(t: core.Tournament, cards: Sequence[Guide]) -> list[Printed]:
+def printed(t: club_night.Tournament, cards: Sequence[Guide]) -> list[Printed]:
     """The guide cards as they read, in the reader's language."""
     return [Printed(g.unit, g.name, _way(t, g), tuple(_said(s) for s in g.stops)) for g in cards]
 
@@ -223,7 +225,7 @@ def _pages(items: list, per_page: int) -> list[list]:
     return [items[i : i + per_page] for i in range(0, len(items), per_page)]
 
 
-def _drawn(tournament_id: int) -> core.Tournament | None:
+def _drawn(tournament_id: int) -> club_night.Tournament | None:
     """The tournament (404 when there is none); None, with the reason on the next page, before the draw."""
     t = tournament_reads.get(get_db(), tournament_id)
     if t is None:

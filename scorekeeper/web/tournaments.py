@@ -9,8 +9,7 @@ from datetime import datetime, timezone
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from scorekeeper.core import names, numbers, variants
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night, names, numbers, rulesets
 from scorekeeper.network import addresses
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
@@ -31,7 +30,7 @@ from scorekeeper.web.tournament_forms import (
 bp = Blueprint("tournaments", __name__)
 
 
-def _load(tournament_id: int) -> core.Tournament:
+def _load(tournament_id: int) -> club_night.Tournament:
     t = tournament_reads.get(get_db(), tournament_id)
     if t is None:
         abort(404)
@@ -42,31 +41,31 @@ def _now() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
-def _rules_name(t: core.Tournament) -> str:
+def _rules_name(t: club_night.Tournament) -> str:
     own = reads.get_house_rules(get_db(), t.house_rules_id) if t.house_rules_id else None
-    return own.name if own else gettext(variants.get(t.variant).name)
+    return own.name if own else gettext(rulesets.get(t.variant).name)
 
 
-def _own_values(t: core.Tournament) -> list[tuple[str, str]]:
+def _own_values(t: club_night.Tournament) -> list[tuple[str, str]]:
     """The values of the table's own rule set the tournament plays (its tables of four), as the score sheet
     shows a game's: (label, value)."""
-    base = variants.get(t.variant)
+    base = rulesets.get(t.variant)
     return [
         (i18n.value_label(spec), i18n.value_text(spec, t.settings[spec.name]))
-        for spec in variants.values_of(variants.with_settings(base, t.settings))
+        for spec in rulesets.values_of(rulesets.with_settings(base, t.settings))
         if spec.group != "settings" and spec.name in t.settings
     ]
 
 
-def _size_rules(t: core.Tournament) -> list[tuple[int, str]]:
+def _size_rules(t: club_night.Tournament) -> list[tuple[int, str]]:
     """What the tables of five and six the tournament may play (the draw's, its final's) play, as the page
     names it: (size, rule set · seating)."""
     out = []
     for size in sorted(t.kind.played_sizes(t.table_sizes) & set(t.table_rules)):
         rules = t.table_rules[size]
         own = reads.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
-        name = own.name if own else gettext(variants.get(rules.variant).name)
-        out.append((size, f"{name} · {gettext(variants.get(rules.variant).layout(rules.layout).label)}"))
+        name = own.name if own else gettext(rulesets.get(rules.variant).name)
+        out.append((size, f"{name} · {gettext(rulesets.get(rules.variant).layout(rules.layout).label)}"))
     return out
 
 
@@ -94,7 +93,7 @@ def edit_tournament(tournament_id: int):
     return _tournament_form(t)
 
 
-def _as_typed(t: core.Tournament) -> dict:
+def _as_typed(t: club_night.Tournament) -> dict:
     """A tournament's values as its form shows them."""
     return dict(
         name=t.name,
@@ -122,7 +121,7 @@ def form_version() -> int:
     return -1 if version is None else version
 
 
-def _tournament_form(t: core.Tournament | None):
+def _tournament_form(t: club_night.Tournament | None):
     """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
     form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
     house = reads.all_house_rules(get_db())
@@ -187,14 +186,14 @@ def delete_tournament(tournament_id: int):
     return redirect(url_for("tournaments.tournament_list"))
 
 
-def _plan(t: core.Tournament) -> list[list[core.Table]]:
+def _plan(t: club_night.Tournament) -> list[list[club_night.Table]]:
     """The seating of every round the movement fixes at the draw (``final``: the first round)."""
     if t.seed is None:
         return []
-    return [core.round_plan(t, r)[0] for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
+    return [club_night.round_plan(t, r)[0] for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
 
 
-def _state(t: core.Tournament):
+def _state(t: club_night.Tournament):
     rounds = tournament_state.rounds(get_db(), t)
     current = rounds[-1] if rounds else None
     return rounds, current
@@ -206,11 +205,11 @@ def tournament(tournament_id: int):
     return organiser_page(_load(tournament_id))
 
 
-def organiser_page(t: core.Tournament, status: int = 200, **forms):
+def organiser_page(t: club_night.Tournament, status: int = 200, **forms):
     """The organiser's page; ``forms``: a check-in or a replacement refused (web/tournament_entrants.py),
     its message beside its field and what was typed still there (``ticked``: the entrants ticked)."""
     rounds, current = _state(t)
-    start_problem = core.start_problem(t, rounds)
+    start_problem = club_night.start_problem(t, rounds)
     checked_in = tournament_reads.checked_in(get_db(), t.id) if t.seed is None else None
     forms.setdefault("ticked", {i for i, e in enumerate(t.entrants) if e in set(checked_in or ())})  # as saved
     return render_template(
@@ -226,13 +225,13 @@ def organiser_page(t: core.Tournament, status: int = 200, **forms):
         now=_now(),
         size_rules=_size_rules(t),
         own_values=_own_values(t),
-        places=core.ranking(t, rounds) if rounds else [],
+        places=club_night.ranking(t, rounds) if rounds else [],
         actions=tournament_reads.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete,
         action_name=_action_name,
         checked_in=checked_in,
         unconfirmed=tournament_confirm.listed(get_db(), t),
-        tables=core.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)),
+        tables=club_night.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)),
         **forms,
     ), status
 
@@ -324,7 +323,7 @@ def reopen(tournament_id: int):
     )
 
 
-def _table_url(t: core.Tournament, number: int) -> str:
+def _table_url(t: club_night.Tournament, number: int) -> str:
     return addresses.reachable_url(url_for("tournaments.table", tournament_id=t.id, number=number, _external=True))
 
 
@@ -332,21 +331,21 @@ def _table_url(t: core.Tournament, number: int) -> str:
 def table_codes(tournament_id: int):
     """A QR code per table, to print and put on the tables: each opens its table's current game."""
     t = _load(tournament_id)
-    tables = core.tables_of(t.format, len(t.entrants))
+    tables = club_night.tables_of(t.format, len(t.entrants))
     codes = [
         (n, _table_url(t, n), addresses.qr_svg(_table_url(t, n), gettext("QR code"))) for n in range(1, tables + 1)
     ]
     return render_template("tournaments/codes.html", t=t, codes=codes)
 
 
-def _where_next(t: core.Tournament, rounds, state: core.TableState) -> list[tuple[str, str]]:
+def _where_next(t: club_night.Tournament, rounds, state: club_night.TableState) -> list[tuple[str, str]]:
     """Where each player of a table that has finished its round goes next, as the page says it."""
     said = {
-        core.TO_TABLE: lambda number: gettext("Table %(table)s", table=number),
-        core.SITS_OUT: lambda _number: gettext("sits the round out"),
-        core.FINISHED: lambda _number: gettext("has finished: thank you for playing"),
+        club_night.TO_TABLE: lambda number: gettext("Table %(table)s", table=number),
+        club_night.SITS_OUT: lambda _number: gettext("sits the round out"),
+        club_night.FINISHED: lambda _number: gettext("has finished: thank you for playing"),
     }
-    return [(t.names[unit], said[kind](number)) for unit, kind, number in core.where_next(t, rounds, state)]
+    return [(t.names[unit], said[kind](number)) for unit, kind, number in club_night.where_next(t, rounds, state)]
 
 
 @bp.get("/tournaments/<int:tournament_id>/tables/<int:number>")
@@ -354,7 +353,7 @@ def table(tournament_id: int, number: int):
     """A table's own link (its QR code): the table's game of the round being played, seated; once its
     round is over, where its players go next."""
     t = _load(tournament_id)
-    if not 0 < number <= core.tables_of(t.format, len(t.entrants)):
+    if not 0 < number <= club_night.tables_of(t.format, len(t.entrants)):
         abort(404)
     rounds, current = _state(t)
     state = None
@@ -381,9 +380,9 @@ def standings(tournament_id: int):
     t = _load(tournament_id)
     rounds, current = _state(t)
     now = _now()
-    tables = len(current.tables) if current else core.tables_of(t.format, len(t.entrants))
+    tables = len(current.tables) if current else club_night.tables_of(t.format, len(t.entrants))
     final_round = t.kind.final_round
-    final = core.next_tables(t, rounds) if len(rounds) == (final_round or 0) - 1 and current.complete else []
+    final = club_night.next_tables(t, rounds) if len(rounds) == (final_round or 0) - 1 and current.complete else []
     return render_template(
         "tournaments/standings.html",
         t=t,
@@ -391,11 +390,11 @@ def standings(tournament_id: int):
         current=current,
         now=now,
         final=final,
-        places=core.ranking(t, rounds) if rounds else [],
+        places=club_night.ranking(t, rounds) if rounds else [],
         density="wide" if tables > 9 or len(t.entrants) > 24 else "",
         version=generation(get_db()),
         formats=FORMAT_NAMES,
-        warning_seconds=core.WARNING_MINUTES * 60,
+        warning_seconds=club_night.WARNING_MINUTES * 60,
     )
 
 
@@ -408,7 +407,7 @@ def standings_version(tournament_id: int):
     return response
 
 
-def _played_on(t: core.Tournament) -> str:
+def _played_on(t: club_night.Tournament) -> str:
     """The day a tournament counts on in the season: its evening's date (a club night closed after
     midnight, or days later, is still that evening's)."""
     evening = reads.get_evening(get_db(), t.evening_id) if t.evening_id else None
@@ -427,9 +426,11 @@ def standings_helpers():
     """What the standings' templates use from the core: their lines, a place's season points as written
     (web/tournament_entrants.py shows the organiser's page with them too)."""
     return {
-        "place_lines": core.place_lines,
+        "place_lines": club_night.place_lines,
         "bye_names": BYE_SHORT_NAMES,
-        "season_points_text": lambda t, p: core.points_text(core.season_points(p.place, t.season_points, p.tied)),
+        "season_points_text": lambda t, p: club_night.points_text(
+            club_night.season_points(p.place, t.season_points, p.tied)
+        ),
     }
 
 
@@ -472,8 +473,8 @@ def season():
     year = f"{number:04d}"
     of_year = [t for t, day in closed if day.startswith(year)]
     ladder, problems = _ladder_numbers(len(of_year))
-    results = [(t, core.ranking(t, tournament_state.rounds(db, t))) for t in of_year]
-    rows = core.season_table(results, best=ladder["best"], minimum=ladder["min"])
+    results = [(t, club_night.ranking(t, tournament_state.rounds(db, t))) for t in of_year]
+    rows = club_night.season_table(results, best=ladder["best"], minimum=ladder["min"])
     return render_template(
         "tournaments/season.html",
         year=year,
@@ -483,6 +484,6 @@ def season():
         ladder=ladder,
         problems=problems,
         typed=request.args,
-        points_text=core.points_text,
+        points_text=club_night.points_text,
         counted_names=lambda row: ", ".join(next(t.name for t in of_year if t.id == tid) for tid in row.counted),
     ), (422 if problems else 200)

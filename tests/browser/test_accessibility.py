@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from tests.browser.live import browser, live_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def site(browser, live_url):
     page.locator("#sides-0-melded_points-error").wait_for()
     urls["hand with errors"] = None
     errors_html = page.content()
-    for rules in variants.RULE_SETS:
+    for rules in rulesets.RULE_SETS:
         urls[f"reference {rules}"] = f"/rules/{rules}"
     page.goto(live_url + "/players")
     urls["player"] = page.locator(".games a").first.get_attribute("href")

@@ -29,7 +29,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.core import clock, variants
+from scorekeeper.core import clock, rulesets
 from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -99,7 +99,7 @@ def _post_form(request, url: str, data: dict, page_url: str | None = None):
 def _start_game(request, base: str, variant: str, names=NAMES, evening: int | None = None, target=None, **extra):
     """Start a game of a rule set through its New game form (its first seating); the game's URL. A table's
     own rule set (``house-<id>``) here is always one made from Classic."""
-    rules = variants.RULE_SETS.get(variant) or variants.RULE_SETS["classic"]
+    rules = rulesets.RULE_SETS.get(variant) or rulesets.RULE_SETS["classic"]
     layout = rules.layouts[0]
     data = {"first_dealer": "0", "layout": layout.key, **extra}
     for i, name in enumerate(names[: layout.players]):
@@ -191,7 +191,7 @@ def build_site(request, base: str) -> dict[str, str]:
     urls["scoreboard finished 25935"] = big
     urls["minimums finished"] = big + "/minimums"
     # a game of every rule set and its pages
-    for variant, rules in variants.RULE_SETS.items():
+    for variant, rules in rulesets.RULE_SETS.items():
         game = _start_game(request, base, variant)
         urls[f"new game {variant}"] = f"/games/new/{variant}"
         urls[f"rules {variant}"] = f"/rules/{variant}"

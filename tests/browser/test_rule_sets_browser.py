@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from tests.browser.live import browser, live_url, phone, shot  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -61,9 +61,9 @@ def melded(page, side, points):
     page.locator(f'form.hand-form .cell[data-side="{side}"] input[name="sides-{side}-melded_points"]').fill(str(points))
 
 
-@pytest.mark.parametrize("variant", list(variants.RULE_SETS))
+@pytest.mark.parametrize("variant", list(rulesets.RULE_SETS))
 def test_choose_and_play_two_hands(phone, live_url, variant):
-    rules = variants.configure(variants.get(variant))
+    rules = rulesets.configure(rulesets.get(variant))
     start(phone, live_url, variant)
     sides = rules.sides
     assert totals(phone) == [0] * sides

@@ -18,7 +18,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from tests.browser.conftest import PHONE, SCREENSHOTS
 from tests.browser.live import Thumb
 from tests.browser.test_phone_widths import MEASURE
@@ -37,7 +37,7 @@ ONE_SCREEN_SETS = {
     ("encyclopedia", "3"),
     ("encyclopedia", "4"),
 }
-EVERY_LAYOUT = [(rule_id, layout.key) for rule_id, rules in variants.RULE_SETS.items() for layout in rules.layouts]
+EVERY_LAYOUT = [(rule_id, layout.key) for rule_id, rules in rulesets.RULE_SETS.items() for layout in rules.layouts]
 
 # Where the Save button ends on the page: its bottom with the page scrolled to its end (the button's
 # bar sticks to the bottom of the screen while the form is longer than the screen).
@@ -59,7 +59,7 @@ def _phone(chromium, width=390, scheme="light"):
 def _start(page, base, rule_id, layout=None, names=None):
     """A game started through the New game form; the scoreboard's address."""
     page.goto(f"{base}/games/new/{rule_id}")
-    if layout and len(variants.get(rule_id).layouts) > 1:
+    if layout and len(rulesets.get(rule_id).layouts) > 1:
         page.locator(f'input[name="layout"][value="{layout}"]').check(force=True)
     for seat, name in enumerate(names or [], start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
@@ -87,7 +87,7 @@ def _in_view(page, locator) -> bool:
 def test_the_save_button_is_within_the_target(chromium, live_server, rule_id, layout):
     context, page = _phone(chromium)
     names = ["Anna", "Bernd", "Carla", "Dieter", "Eva", "Frank"]  # long names: the widths test below
-    players = variants.get(rule_id).layout(layout).players
+    players = rulesets.get(rule_id).layout(layout).players
     game = _start(page, live_server, rule_id, layout, names[:players])
     page.goto(game + "/hands/new")
     _form(page)
@@ -104,7 +104,7 @@ def test_the_save_button_is_within_the_target(chromium, live_server, rule_id, la
 @pytest.mark.parametrize("width", [320, 390])
 def test_the_pad_fits_the_phone_and_breaks_no_word(chromium, live_server, rule_id, layout, width):
     context, page = _phone(chromium, width)
-    players = variants.get(rule_id).layout(layout).players
+    players = rulesets.get(rule_id).layout(layout).players
     game = _start(
         page, live_server, rule_id, layout, ["Bernd", "Anneliese", "Dieter", "Wilhelmine", "Konstanze", "Bo"][:players]
     )
@@ -511,7 +511,7 @@ def test_screenshots_of_the_scoreboard_after_a_save(chromium, live_server, rule_
     context, page = _phone(chromium, width, scheme)
     game = _start(page, live_server, rule_id, names=names)
     token = page.locator('input[name="csrf_token"]').first.get_attribute("value")
-    sides = len(variants.get(rule_id).layouts[0].sides)
+    sides = len(rulesets.get(rule_id).layouts[0].sides)
     for number in range(9):  # nobody out, 100, 50 (and 20) melded: the rules reference, "Scoring a hand"
         body = {
             "client_key": f"s{number:08d}",

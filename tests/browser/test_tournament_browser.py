@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.core import tournaments as core
+from scorekeeper.core import club_night
 from tests.browser.conftest import PHONE, SCREENSHOTS, serve_fresh
 
 pytestmark = pytest.mark.browser
@@ -340,7 +340,7 @@ def room(request, base: str, name: str, fmt: str, entrants: list[str], three_sid
     organiser = f"{base}/tournaments/{tid}"
     _post(request, organiser + "/draw", organiser, {})
     _post(request, organiser + "/rounds", organiser, {})
-    tables = (len(entrants) + 1) // 2 if fmt == "mitchell" else len(core.table_sizes(len(entrants)))
+    tables = (len(entrants) + 1) // 2 if fmt == "mitchell" else len(club_night.table_sizes(len(entrants)))
     for n in range(1, tables + 1):
         response = request.get(f"{organiser}/tables/{n}", max_redirects=0, fail_on_status_code=False)
         if response.status != 302:  # a Mitchell table whose North–South place is empty

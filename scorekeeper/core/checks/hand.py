@@ -13,8 +13,8 @@ from scorekeeper.core.checks.reading import ReadSide, read_lone, read_side
 from scorekeeper.core.checks.side import check_side
 from scorekeeper.core.entry import group, side_fields
 from scorekeeper.core.messages import N_, Msg, Problem
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
 from scorekeeper.core.scoring import SideHand, pool
-from scorekeeper.core.variants import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
 
 GROUP_LABELS = dict(CARD_GROUPS)
 

@@ -13,7 +13,7 @@ from typing import NamedTuple, Sequence
 from scorekeeper.core.checks.reading import ReadSide
 from scorekeeper.core.entry import side_fields
 from scorekeeper.core.messages import N_, Msg, Problem
-from scorekeeper.core.variants import RANKS, CanastaKind, Deduction, RuleSet
+from scorekeeper.core.rulesets import RANKS, CanastaKind, Deduction, RuleSet
 
 
 class RankRow(NamedTuple):

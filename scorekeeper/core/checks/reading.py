@@ -12,8 +12,8 @@ from typing import Any, Mapping, Sequence
 from scorekeeper.core import numbers
 from scorekeeper.core.entry import FRAME, Field, shape, side_fields
 from scorekeeper.core.messages import N_, Msg, Problem
+from scorekeeper.core.rulesets import RuleSet
 from scorekeeper.core.scoring import SideHand, card_points
-from scorekeeper.core.variants import RuleSet
 
 POINT_FIELDS = tuple(f.name for f in FRAME if f.kind == "points")
 CARD_FIELDS = {f.name: f.pair for f in FRAME if f.kind == "points" and f.pair}  # points → its card counts

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from scorekeeper.core.checks.reading import ReadSide
 from scorekeeper.core.messages import N_, Msg, Problem
+from scorekeeper.core.rulesets import GoingOut, RuleSet
 from scorekeeper.core.scoring import SideHand
-from scorekeeper.core.variants import GoingOut, RuleSet
 
 
 def canastas_hold_their_points(rules: RuleSet, hand: SideHand, side: int) -> list[Problem]:

@@ -18,7 +18,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorekeeper.core import checks, sheet, variants
+from scorekeeper.core import checks, rulesets, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
@@ -251,7 +251,7 @@ def _hand_page(
         minimums=minimums,
         totals_before=totals,
         loose=loose,
-        card_groups=variants.CARD_GROUPS,
+        card_groups=rulesets.CARD_GROUPS,
         warned=warned,
         fields=checks.count_fields(the_sheet.rules),
         dealer=sheet.dealer(game, index, the_sheet.rules),

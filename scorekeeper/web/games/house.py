@@ -11,7 +11,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
-from scorekeeper.core import numbers, variants
+from scorekeeper.core import numbers, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import house_rules as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS
@@ -38,14 +38,14 @@ def house_of(variant: str) -> reads.HouseRules | None:
 def game_settings(game) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game's settings and its table's own values apart, as POST /api/score takes them (the hand form's
     live score sends both)."""
-    keys = {setting.key for setting in variants.get(game.variant).settings}
+    keys = {setting.key for setting in rulesets.get(game.variant).settings}
     settings = {k: v for k, v in game.settings.items() if k in keys}
     return settings, {k: v for k, v in game.settings.items() if k not in keys}
 
 
 def rule_set_keys(own) -> set[str]:
     """What a rule-set filter may be: a built-in rule set's id, or ``house-<id>`` of a table's own."""
-    return set(variants.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
+    return set(rulesets.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
 
 
 def house_list():
@@ -53,17 +53,17 @@ def house_list():
     return render_template(
         "games/house_list.html",
         house=reads.all_house_rules(get_db()),
-        rule_sets=variants.RULE_SETS.values(),
-        names={r.id: r.name for r in variants.RULE_SETS.values()},
+        rule_sets=rulesets.RULE_SETS.values(),
+        names={r.id: r.name for r in rulesets.RULE_SETS.values()},
     )
 
 
-def _typed(spec: variants.Value) -> str:
+def _typed(spec: rulesets.Value) -> str:
     """What was sent for one value, as typed."""
     return (request.form.get(f"v_{spec.name}") or "").strip()
 
 
-def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
+def _read(spec: rulesets.Value, typed: str) -> tuple[Any, Problem | None]:
     """A typed value as the kind it is, or the problem with it."""
     if spec.kind == "text":
         return " ".join(typed.split()), None
@@ -84,11 +84,11 @@ def _read(spec: variants.Value, typed: str) -> tuple[Any, Problem | None]:
     return None, Problem(None, spec.name, N_("Choose one of the options."))
 
 
-def _settings_sent(rules: variants.RuleSet) -> dict[str, Any]:
+def _settings_sent(rules: rulesets.RuleSet) -> dict[str, Any]:
     """The settings as sent (a setting brings values of its own into the list: ``with_settings``)."""
     sent = {}
     for setting in rules.settings:
-        spec = variants.value_map(rules).get(setting.key)
+        spec = rulesets.value_map(rules).get(setting.key)
         if spec is not None:
             value, problem = _read(spec, _typed(spec))
             if problem is None:
@@ -96,13 +96,13 @@ def _settings_sent(rules: variants.RuleSet) -> dict[str, Any]:
     return sent
 
 
-def specs_of(rules: variants.RuleSet, values: dict[str, Any]) -> tuple[variants.Value, ...]:
+def specs_of(rules: rulesets.RuleSet, values: dict[str, Any]) -> tuple[rulesets.Value, ...]:
     """The values the page offers: the rule set's once the chosen settings are applied (with wild-card
     melds allowed, the wild canasta's bonus is one of them; docs/rules.md, "House rules")."""
-    return variants.values_of(variants.with_settings(rules, values))
+    return rulesets.values_of(rulesets.with_settings(rules, values))
 
 
-def _sent(rules: variants.RuleSet) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
+def _sent(rules: rulesets.RuleSet) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
     """The values sent (every one, defaults included), what was typed, and what could not be read."""
     values, typed, problems = {}, {}, []
     for spec in specs_of(rules, _settings_sent(rules)):
@@ -131,7 +131,7 @@ def _page(rules, house, typed, problems, name, layout, status=200, settings=None
         errors=by_field,
         name=name,
         layout=layout,
-        groups=variants.VALUE_GROUPS,
+        groups=rulesets.VALUE_GROUPS,
         form=FlaskForm(),
         label=i18n.value_label,
         shown=_shown,
@@ -141,7 +141,7 @@ def _page(rules, house, typed, problems, name, layout, status=200, settings=None
     ), status
 
 
-def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:
+def _differences(rules: rulesets.RuleSet, change) -> list[tuple[str, str, str]]:
     """What one change of a table's own rule set did: (what, before, after) for its name and each
     value it changed (a value left at its default shows the default)."""
     before, after = change.before or {}, change.after or {}
@@ -157,12 +157,12 @@ def _differences(rules: variants.RuleSet, change) -> list[tuple[str, str, str]]:
     return found
 
 
-def _said(spec: variants.Value, value: Any) -> str:
+def _said(spec: rulesets.Value, value: Any) -> str:
     """A value as the change log says it."""
     return i18n.value_text(spec, value)
 
 
-def _shown(spec: variants.Value, value: Any) -> str:
+def _shown(spec: rulesets.Value, value: Any) -> str:
     """A value as the page shows it in a field ("true" / "false" for yes and no, the option's text, a
     list as "125, 155, 180")."""
     if isinstance(value, (list, tuple)):
@@ -170,12 +170,12 @@ def _shown(spec: variants.Value, value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def default_text(spec: variants.Value) -> str:
+def default_text(spec: rulesets.Value) -> str:
     """A value's default as the page says it: the option's words, or the number."""
     return _said(spec, spec.default)
 
 
-def changed_parts(rules: variants.RuleSet, changes: dict[str, Any]) -> set[str]:
+def changed_parts(rules: rulesets.RuleSet, changes: dict[str, Any]) -> set[str]:
     """The names of the values a table's own rule set changed (its defaults left out)."""
     defaults = {spec.name: spec.default for spec in specs_of(rules, changes)}
     return {name for name, value in changes.items() if defaults.get(name) != value}
@@ -183,10 +183,10 @@ def changed_parts(rules: variants.RuleSet, changes: dict[str, Any]) -> set[str]:
 
 def new_house(variant: str):
     """Start a table's own rule set from a built-in one."""
-    rules = variants.RULE_SETS.get(variant)
+    rules = rulesets.RULE_SETS.get(variant)
     if rules is None:
         abort(404)
-    defaults = {spec.name: _shown(spec, spec.default) for spec in variants.values_of(rules)}
+    defaults = {spec.name: _shown(spec, spec.default) for spec in rulesets.values_of(rules)}
     if request.method == "GET":
         return _page(rules, None, defaults, [], "", rules.layouts[0].key)
     return _save(rules, None)
@@ -197,7 +197,7 @@ def edit_house(house_id: int):
     house = reads.get_house_rules(get_db(), house_id)
     if house is None:
         abort(404)
-    rules = variants.get(house.base)
+    rules = rulesets.get(house.base)
     if request.method == "GET":
         specs = specs_of(rules, house.changes)
         typed = {s.name: _shown(s, house.changes.get(s.name, s.default)) for s in specs}
@@ -205,7 +205,7 @@ def edit_house(house_id: int):
     return _save(rules, house)
 
 
-def _save(rules: variants.RuleSet, house: reads.HouseRules | None):
+def _save(rules: rulesets.RuleSet, house: reads.HouseRules | None):
     """Keep what was sent: the list on success, the page again with every problem beside its value."""
     form = FlaskForm()
     name = (request.form.get("name") or "").strip()

@@ -12,7 +12,7 @@ from flask_babel import gettext
 from flask_wtf import FlaskForm
 from segno import DataOverflowError
 
-from scorekeeper.core import variants
+from scorekeeper.core import rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.rulesets import transfer
 from scorekeeper.network import addresses
@@ -79,7 +79,7 @@ def _uploaded() -> tuple[str | None, Problem | None]:
 def _messages(problems: list[Problem], base: str | None) -> dict[str, list[str]]:
     """The problems by where the page shows them: the name beside its field, every other beside the
     file's text, each saying which of the file's fields it is about (a value by its label)."""
-    specs = {spec.name: spec for spec in variants.values_of(variants.get(base))} if base in variants.RULE_SETS else {}
+    specs = {spec.name: spec for spec in rulesets.values_of(rulesets.get(base))} if base in rulesets.RULE_SETS else {}
     shown: dict[str, list[str]] = {}
     for problem in problems:
         message = i18n.problem_message(problem)
@@ -105,8 +105,8 @@ def _page(text: str, name: str, problems: list[Problem], status: int = 200, carr
     if not name and isinstance(fields.get("name"), str):
         name = fields["name"]  # an empty name keeps the file's: shown as it will be kept
     summary = None
-    if base in variants.RULE_SETS and "values" in fields:
-        summary = (variants.get(base).name, len(fields["values"]))
+    if base in rulesets.RULE_SETS and "values" in fields:
+        summary = (rulesets.get(base).name, len(fields["values"]))
     keep = transfer.file_name(fields["name"]) if carried and summary and not problems and "name" in fields else None
     return render_template(
         "games/house_import.html",

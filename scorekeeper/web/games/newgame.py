@@ -13,7 +13,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorekeeper.core import clock, numbers, seating, sheet, variants
+from scorekeeper.core import clock, numbers, rulesets, seating, sheet
 from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
 from scorekeeper.services import tournament_state
@@ -33,7 +33,7 @@ def index():
         tonight=reads.evening_on(db, clock.today()),
         recent=recent,
         round_over=tournament_state.round_over(db, [g.game_id for g in recent if not g.finished]),
-        rule_sets=variants.RULE_SETS,
+        rule_sets=rulesets.RULE_SETS,
     )
 
 
@@ -54,9 +54,9 @@ def choose_rules():
     """Step 1 of a new game: pick the rule set the table plays (the table's own beside the built-in ones)."""
     return render_template(
         "games/choose.html",
-        rule_sets=variants.RULE_SETS.values(),
+        rule_sets=rulesets.RULE_SETS.values(),
         house=reads.all_house_rules(get_db()),
-        rule_names={r.id: r.name for r in variants.RULE_SETS.values()},
+        rule_names={r.id: r.name for r in rulesets.RULE_SETS.values()},
         evening=_evening_arg(),
     )
 
@@ -65,13 +65,13 @@ def _rules_of(variant: str):
     """The built-in rule set a new game's ``variant`` names (``house-<id>``: the table's own one's base),
     and the table's own rule set or None; 404 for neither."""
     own = house.house_of(variant)
-    rules = variants.RULE_SETS.get(own.base if own else variant)
+    rules = rulesets.RULE_SETS.get(own.base if own else variant)
     if rules is None:
         abort(404)
     return rules, own
 
 
-def _prefill_house(form, rules: variants.RuleSet, own) -> None:
+def _prefill_house(form, rules: rulesets.RuleSet, own) -> None:
     """A table's own rule set: its layout and its settings on the form."""
     if own.layout and any(layout.key == own.layout for layout in rules.layouts):
         form.layout.data = own.layout
@@ -129,7 +129,7 @@ def new_game(variant: str):
     ), (422 if form.is_submitted() else 200)
 
 
-def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
+def _tonights_table(form, rules: rulesets.RuleSet, evening) -> dict:
     """Tonight's table in taps: the evening's players as chips (``?play=<id>``, the ones due to play
     ticked: everyone sits out in turn), and with ``?draw=1`` the ticked players seated at random
     (partners opposite). Fills the seats; what the chips show."""
@@ -161,7 +161,7 @@ def _tonights_table(form, rules: variants.RuleSet, evening) -> dict:
     }
 
 
-def _prefill_again(form, rules: variants.RuleSet) -> None:
+def _prefill_again(form, rules: rulesets.RuleSet) -> None:
     """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
     game of the same rules, the deal passing on to whoever would have dealt its next hand."""
     game_id = numbers.whole(request.args.get("again"), digits=18)
@@ -190,7 +190,7 @@ def _dealer_seat(game: Game, index: int) -> int:
     return next(seat for seat in ((start + k) % count for k in range(count)) if game.players[seat] == name)
 
 
-def _prefill_seats(form, rules: variants.RuleSet) -> None:
+def _prefill_seats(form, rules: rulesets.RuleSet) -> None:
     """Fair partners' "Start this game" (``?seats=Anna,Bert,Carl,Dora``, or ``seats`` given once per
     seat when a name holds a comma): these players in these seats, in ``?layout=`` if the rules have it."""
     given = request.args.getlist("seats")
@@ -238,9 +238,9 @@ def reference(variant: str):
     changes = dict(own.changes) if own else {}
     return render_template(
         "games/reference.html",
-        rules=variants.configure(rules, changes, own.layout if own else None),
+        rules=rulesets.configure(rules, changes, own.layout if own else None),
         base=rules,
-        card_groups=variants.CARD_GROUPS,
+        card_groups=rulesets.CARD_GROUPS,
         own=own,
         changed=house.changed_parts(rules, changes),
     )

@@ -14,7 +14,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorekeeper.core import charts, sheet, variants
+from scorekeeper.core import charts, rulesets, sheet
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
 from scorekeeper.storage import reads
@@ -67,7 +67,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         house_rules=sheet.settings_chosen(read.game),
         own_values=sheet.values_changed(read.game),
         own_name=read.own_name,
-        variant_layouts=len(variants.get(read.game.variant).layouts),
+        variant_layouts=len(rulesets.get(read.game.variant).layouts),
         chart=_chart(the_sheet),
         evening=read.evening,
         locked=readonly or sheet_locked(the_sheet) or bool(seat and seat.closed),
@@ -126,5 +126,5 @@ def minimums(game_id: int):
         "games/minimums.html",
         sheet=sheet.build(game, reads.hands(get_db(), game_id)),
         live_game=game,
-        changed=house.changed_parts(variants.get(game.variant), game.settings),
+        changed=house.changed_parts(rulesets.get(game.variant), game.settings),
     )

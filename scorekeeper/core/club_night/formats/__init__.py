@@ -3,10 +3,10 @@ is one module here and one line below (docs/architecture.md, "a new tournament f
 
 from __future__ import annotations
 
-from scorekeeper.core.tournaments.formats.final import FINAL
-from scorekeeper.core.tournaments.formats.mitchell import MITCHELL
-from scorekeeper.core.tournaments.formats.model import Format
-from scorekeeper.core.tournaments.formats.rotation import ROTATION
+from scorekeeper.core.club_night.formats.final import FINAL
+from scorekeeper.core.club_night.formats.mitchell import MITCHELL
+from scorekeeper.core.club_night.formats.model import Format
+from scorekeeper.core.club_night.formats.rotation import ROTATION
 
 REGISTRY: dict[str, Format] = {f.key: f for f in (FINAL, MITCHELL, ROTATION)}
 FORMATS = tuple(REGISTRY)

@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Sequence
 
-from scorekeeper.core.tournaments.rounds import RoundState, TableState, next_tables
-from scorekeeper.core.tournaments.tables import Bye, Table
-from scorekeeper.core.tournaments.tournament import Tournament
+from scorekeeper.core.club_night.rounds import RoundState, TableState, next_tables
+from scorekeeper.core.club_night.tables import Bye, Table
+from scorekeeper.core.club_night.tournament import Tournament
 
 # A cell's state: a round not started yet whose seating is known (or, ``final``'s final table before
 # the first round is over, not known yet: no sides); a table playing; a round stopped for everyone

@@ -9,7 +9,7 @@ from fractions import Fraction
 from itertools import groupby
 from typing import Callable, Sequence
 
-from scorekeeper.core.tournaments.tables import DRAW, WIN, Bye
+from scorekeeper.core.club_night.tables import DRAW, WIN, Bye
 
 BYE_SCORES = ("average", "win", "nothing")  # what a round sat out counts: the pair's average (the default)
 TIE_RULES = ("shared", "lot")  # entrants level on every criterion share the place, or the draw number decides

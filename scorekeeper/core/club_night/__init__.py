@@ -17,17 +17,115 @@ The formats, one module each in ``formats/`` with their registry (``formats/__in
   table of six five Partien in three pairs; every two players of a table partner once.
 """
 
+from scorekeeper.core.club_night import formats
+from scorekeeper.core.club_night.entrants import NAME_MOST, PAIR_SPLIT, names_problem, pairs, parse_entrants
+from scorekeeper.core.club_night.formats import FORMATS, Format
+from scorekeeper.core.club_night.formats import get as format_of
+from scorekeeper.core.club_night.formats.final import final_places, final_table, lead_per_hand, qualifiers
+from scorekeeper.core.club_night.ranking import BYE_SCORES, TIE_RULES, Place, Played, place_lines, standings
+from scorekeeper.core.club_night.rounds import (
+    FINISHED,
+    SITS_OUT,
+    TO_TABLE,
+    Clock,
+    RoundState,
+    TableState,
+    clock_of,
+    next_tables,
+    ranking,
+    round_state,
+    start_problem,
+    stop_moment,
+    table_done,
+    where_next,
+)
+from scorekeeper.core.club_night.season import (
+    SEASON_PLACES_MOST,
+    SEASON_POINTS_MOST,
+    points_grow,
+    points_text,
+    season_points,
+    season_table,
+)
+from scorekeeper.core.club_night.tables import (
+    ACTIONS,
+    DEFAULT_SEASON_POINTS,
+    MAX_TABLES,
+    ROUND_ENDS,
+    ROUND_HANDS,
+    ROUND_MINUTES,
+    WARNING_MINUTES,
+    Bye,
+    Table,
+    TableRules,
+    draw,
+    seat_label,
+    table_sizes,
+)
+from scorekeeper.core.club_night.tournament import Tournament
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments import formats  # noqa: F401
-from scorekeeper.core.tournaments.entrants import NAME_MOST, PAIR_SPLIT, names_problem, pairs, parse_entrants  # noqa: F401
-from scorekeeper.core.tournaments.formats import FORMATS, Format  # noqa: F401
-from scorekeeper.core.tournaments.formats import get as format_of
-from scorekeeper.core.tournaments.formats.final import final_places, final_table, lead_per_hand, qualifiers  # noqa: F401
-from scorekeeper.core.tournaments.ranking import *  # noqa: F403
-from scorekeeper.core.tournaments.rounds import *  # noqa: F403
-from scorekeeper.core.tournaments.season import *  # noqa: F403
-from scorekeeper.core.tournaments.tables import *  # noqa: F403
-from scorekeeper.core.tournaments.tournament import Tournament  # noqa: F401
+
+# what the rest of the app reads from a club night, by its one name (``club_night.standings``)
+__all__ = [
+    "Bye",
+    "FINISHED",
+    "Played",
+    "SITS_OUT",
+    "TO_TABLE",
+    "ACTIONS",
+    "BYE_SCORES",
+    "DEFAULT_SEASON_POINTS",
+    "FORMATS",
+    "MAX_TABLES",
+    "NAME_MOST",
+    "PAIR_SPLIT",
+    "ROUND_ENDS",
+    "ROUND_HANDS",
+    "ROUND_MINUTES",
+    "SEASON_PLACES_MOST",
+    "SEASON_POINTS_MOST",
+    "TIE_RULES",
+    "WARNING_MINUTES",
+    "Clock",
+    "Format",
+    "Place",
+    "RoundState",
+    "Table",
+    "TableRules",
+    "TableState",
+    "Tournament",
+    "clock_of",
+    "draw",
+    "entrant_problems",
+    "final_places",
+    "final_table",
+    "format_of",
+    "formats",
+    "lead_per_hand",
+    "names_problem",
+    "next_tables",
+    "pairs",
+    "parse_entrants",
+    "place_lines",
+    "points_grow",
+    "points_text",
+    "qualifiers",
+    "ranking",
+    "round_plan",
+    "round_state",
+    "rounds_of",
+    "season_points",
+    "season_table",
+    "seat_label",
+    "standings",
+    "start_problem",
+    "stop_moment",
+    "table_done",
+    "table_rules_problem",
+    "table_sizes",
+    "tables_of",
+    "where_next",
+]
 
 
 def entrant_problems(fmt: str, entrants) -> list:

@@ -7,10 +7,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament
-from scorekeeper.core.tournaments.formats.players import player_problems, seated_tables
-from scorekeeper.core.tournaments.ranking import (
+from scorekeeper.core.club_night.formats.model import Format, RoundState, Tournament
+from scorekeeper.core.club_night.formats.players import player_problems, seated_tables
+from scorekeeper.core.club_night.ranking import (
     Place,
     Played,
     has_no_result,
@@ -19,7 +18,8 @@ from scorekeeper.core.tournaments.ranking import (
     places_of,
     tally,
 )
-from scorekeeper.core.tournaments.tables import Bye, Table, table_sizes
+from scorekeeper.core.club_night.tables import Bye, Table, table_sizes
+from scorekeeper.core.messages import N_
 
 
 def lead_per_hand(g: Played) -> Fraction:

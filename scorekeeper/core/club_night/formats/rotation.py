@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from scorekeeper.core.club_night.formats.model import Format, RoundState, Tournament, by_the_movement
+from scorekeeper.core.club_night.formats.players import player_problems
+from scorekeeper.core.club_night.ranking import Place, standings
+from scorekeeper.core.club_night.tables import FOUR_SIDES, Bye, Table, groups, table_sizes
 from scorekeeper.core.messages import N_
-from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament, by_the_movement
-from scorekeeper.core.tournaments.formats.players import player_problems
-from scorekeeper.core.tournaments.ranking import Place, standings
-from scorekeeper.core.tournaments.tables import FOUR_SIDES, Bye, Table, groups, table_sizes
 
 # a table of four: the three partnerships as the order of its four players (by their seat in the draw)
 # around the table: the game's seats 0 and 2 are partners against 1 and 3

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from scorekeeper.core.club_night.formats.model import Tournament
+from scorekeeper.core.club_night.tables import Table, groups, seating_problem, table_sizes
 from scorekeeper.core.messages import Problem
-from scorekeeper.core.tournaments.formats.model import Tournament
-from scorekeeper.core.tournaments.tables import Table, groups, seating_problem, table_sizes
 
 
 def player_problems(entrants: Sequence[Sequence[str]]) -> list[Problem]:

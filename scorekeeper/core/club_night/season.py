@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from scorekeeper.core.tournaments.ranking import Place, level_tiers, places_of
-from scorekeeper.core.tournaments.tournament import Tournament
+from scorekeeper.core.club_night.ranking import Place, level_tiers, places_of
+from scorekeeper.core.club_night.tournament import Tournament
 
 # What the form takes (and so the import): season points for 1 to 64 places, each 0 to 9999 (four
 # digits), none more than the place before

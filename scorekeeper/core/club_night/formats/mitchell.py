@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from scorekeeper.core.club_night.formats.model import Format, RoundState, Tournament, by_the_movement
+from scorekeeper.core.club_night.ranking import Place, standings
+from scorekeeper.core.club_night.tables import MAX_TABLES, Bye, Table
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments.formats.model import Format, RoundState, Tournament, by_the_movement
-from scorekeeper.core.tournaments.ranking import Place, standings
-from scorekeeper.core.tournaments.tables import MAX_TABLES, Bye, Table
 
 
 def _problems(entrants: Sequence[Sequence[str]]) -> list[Problem]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from scorekeeper.core.tournaments import formats
-from scorekeeper.core.tournaments.formats.model import Format
-from scorekeeper.core.tournaments.tables import FOUR_SIDES, Table, TableRules, draw, seat_label
+from scorekeeper.core.club_night import formats
+from scorekeeper.core.club_night.formats.model import Format
+from scorekeeper.core.club_night.tables import FOUR_SIDES, Table, TableRules, draw, seat_label
 
 
 @dataclass(frozen=True)

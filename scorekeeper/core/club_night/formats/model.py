@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from scorekeeper.core.club_night.ranking import Place
+from scorekeeper.core.club_night.tables import Bye, Table
 from scorekeeper.core.messages import Problem
-from scorekeeper.core.tournaments.ranking import Place
-from scorekeeper.core.tournaments.tables import Bye, Table
 
-# A tournament (core/tournaments/tournament.py) and a round as its tables play it (rounds.py): the formats
+# A tournament (core/club_night/tournament.py) and a round as its tables play it (rounds.py): the formats
 # read them and are named by them, so they are not imported here (that would make a cycle)
 Tournament = Any
 RoundState = Any

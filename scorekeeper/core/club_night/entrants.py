@@ -11,8 +11,8 @@ import unicodedata
 from typing import Sequence
 
 from scorekeeper.core import names
+from scorekeeper.core.club_night import formats
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments import formats
 
 PAIR_SPLIT = re.compile(r"\s*[&+/]\s*")  # "Anna & Ben", "Anna + Ben", "Anna/Ben"
 NAME_MOST = 40  # characters of a name, as a player's (web.forms)

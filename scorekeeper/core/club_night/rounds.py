@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Sequence
 
+from scorekeeper.core.club_night.ranking import Place, Played
+from scorekeeper.core.club_night.tables import WARNING_MINUTES, Bye, Table
+from scorekeeper.core.club_night.tournament import Tournament
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.core.tournaments.ranking import Place, Played
-from scorekeeper.core.tournaments.tables import WARNING_MINUTES, Bye, Table
-from scorekeeper.core.tournaments.tournament import Tournament
 
 
 @dataclass(frozen=True)
