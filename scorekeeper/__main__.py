@@ -21,7 +21,7 @@ from waitress.server import BaseWSGIServer
 from scorekeeper import create_app
 from scorekeeper.network import tls
 from scorekeeper.network.addresses import lan_addresses
-from scorekeeper.server import headfirst, https
+from scorekeeper.server import head_checks, https
 from scorekeeper.storage.db import close_for_exit
 from scorekeeper.web import limits
 
@@ -107,7 +107,7 @@ def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on
         **CONNECTIONS,
         **limits.waitress_options(app),
     )
-    headfirst.use_on(server, app)  # a request the app refuses from its head is answered before its body is read
+    head_checks.use_on(server, app)  # a request the app refuses from its head is answered before its body is read
     server.print_listen("Serving on http://{}:{}")
     socket_map = server.map if hasattr(server, "effective_listen") else server._map
     loop = server.asyncore.loop

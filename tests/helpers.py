@@ -8,7 +8,7 @@ import waitress
 from werkzeug.security import generate_password_hash
 
 from scorekeeper.core import clock
-from scorekeeper.server import headfirst
+from scorekeeper.server import head_checks
 from scorekeeper.storage import restore, transaction
 from scorekeeper.web import limits
 from tests.conftest import csrf_token
@@ -196,7 +196,7 @@ def served(app, threads=8):
     ``python -m scorekeeper`` sets it) on a free port of
     127.0.0.1, for tests that need real HTTP and real concurrency; yields the port."""
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, **limits.waitress_options(app))
-    headfirst.use_on(server, app)  # as python -m scorekeeper: refusals from the head, before the body
+    head_checks.use_on(server, app)  # as python -m scorekeeper: refusals from the head, before the body
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

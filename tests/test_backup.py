@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from scorekeeper.services import archive as archive_service
-from scorekeeper.storage import disk, export_check, reads, results, transaction
+from scorekeeper.storage import disk, export_check, records, results, transaction
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import archive
 from tests.conftest import csrf_token, make_app
@@ -505,7 +505,7 @@ def test_guests_and_the_change_log_survive_export_and_import(client, tmp_path):
     assert again["changes"][2]["action"] == "archive imported"  # ... and the import is on record
     assert again["games"] == data["games"] and again["phones"] == data["phones"]
     with fresh.app_context():
-        assert [p.name for p in reads.list_players(get_db())] == ["Anna", "Bert"]
+        assert [p.name for p in records.list_players(get_db())] == ["Anna", "Bert"]
 
 
 def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(client, tmp_path):
@@ -545,9 +545,9 @@ def test_a_version_1_export_still_imports_and_its_unnamed_seats_become_guests(cl
     assert response.status_code == 302, response.text
     with fresh.app_context():
         db = get_db()
-        assert [p.name for p in reads.list_players(db)] == ["Anna", "Bert"]
-        assert reads.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
-        assert reads.guests_of(db, 1) == [False, False, True, True]
+        assert [p.name for p in records.list_players(db)] == ["Anna", "Bert"]
+        assert records.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Spieler 4"]
+        assert records.guests_of(db, 1) == [False, False, True, True]
 
 
 # --- an import that meets a busy or full disk says so, and does not blame the file ---------------------

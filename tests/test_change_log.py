@@ -15,7 +15,7 @@ import pytest
 from scorekeeper.services import games as service
 from scorekeeper.storage import changes as change_log
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, served, side_fields, start_game
 
@@ -91,13 +91,13 @@ def test_a_corrected_hand_shows_its_versions_and_goes_back_to_one(app, client):
         ("+80", "0"),
     ]
     first = _log(client, game_id)[1]  # "hand added": version 1
-    change_id = next(c for c in reads.changes(_db(app), game_id, hand_id) if c.action == "hand added").id
+    change_id = next(c for c in records.changes(_db(app), game_id, hand_id) if c.action == "hand added").id
     token = csrf_token(client, f"/games/{game_id}/hands/{hand_id}/history")
     response = client.post(f"/games/{game_id}/hands/{hand_id}/history/{change_id}", data={"csrf_token": token})
     assert response.status_code == 302
     assert first["after"]["sides"][0]["melded_points"] == 100
     with app.app_context():
-        hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
+        hand = records.get_hand(dbmod.get_db(), game_id, hand_id)
     assert hand.sides[0]["melded_points"] == 100
     assert [c["action"] for c in _log(client, game_id)].count("hand corrected") == 3
     assert "corrected 3×" in client.get(f"/games/{game_id}").text
@@ -116,7 +116,7 @@ def test_the_log_is_append_only(app):
             db.execute("update changes set action = 'hand added'")
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute("delete from changes")
-        assert [c.action for c in reads.changes(db, outcome.id)] == ["game created"]
+        assert [c.action for c in records.changes(db, outcome.id)] == ["game created"]
 
 
 def test_a_change_and_its_record_stand_or_fall_together(app, monkeypatch):
@@ -131,7 +131,7 @@ def test_a_change_and_its_record_stand_or_fall_together(app, monkeypatch):
         sides = [{"melded_points": 100}, {"melded_points": 80}]
         with pytest.raises(RuntimeError):
             service.add_hand(db, game_id, sides, True)
-        assert reads.hands(db, game_id) == []  # the hand was rolled back with its missing record
+        assert records.hands(db, game_id) == []  # the hand was rolled back with its missing record
 
 
 def test_the_changes_page_lists_the_whole_log(client):

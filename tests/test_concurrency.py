@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import make_app
 from tests.helpers import new_game, saved_hand, served, side_fields
 
@@ -126,7 +126,7 @@ def test_two_phones_correcting_one_hand_at_the_same_instant_one_is_accepted(serv
         assert "Meanwhile another phone changed or corrected this hand" in page
         assert f'value="{refused_figure}"' in page  # what this phone typed is still there
         with app.app_context():
-            hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
+            hand = records.get_hand(dbmod.get_db(), game_id, hand_id)
         assert hand.sides[0]["melded_points"] == accepted
         assert hand.version == trial + 1  # one accepted correction per trial, never two
 
@@ -139,7 +139,7 @@ def test_ten_phones_correcting_one_hand_at_once_one_is_accepted(server):
         statuses = [status for status, _, _ in results]
         assert statuses.count(302) == 1 and statuses.count(409) == 9, statuses
         with app.app_context():
-            hand = reads.get_hand(dbmod.get_db(), game_id, hand_id)
+            hand = records.get_hand(dbmod.get_db(), game_id, hand_id)
         assert hand.sides[0]["melded_points"] == figures[statuses.index(302)]
         assert hand.version == trial + 1
 
@@ -151,7 +151,7 @@ def _finished_partie(app) -> int:
         game_id = new_game(db, "austrian", ["Anna", "Bert", "Carl", "Dora"], complete_game=True, target=1000)
         side = {"melded_points": 900, "hand_points": 0, "natural_canastas": 2, "went_out": "normal"}
         saved_hand(db, game_id, [side, {"melded_points": 0, "hand_points": 0}], False)
-        assert reads.running_of(db, game_id).result.finished
+        assert records.running_of(db, game_id).result.finished
     return game_id
 
 
@@ -166,5 +166,5 @@ def test_two_next_partie_taps_at_once_start_one_partie(server):
         )
         assert all(status == 302 for status, _, _ in results)
         with app.app_context():
-            parties = [g.partie for g in reads.match_games(dbmod.get_db(), match_id)]
+            parties = [g.partie for g in records.match_games(dbmod.get_db(), match_id)]
         assert parties == [1, 2]

@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from tests.conftest import make_app
 from tests.helpers import as_the_form_posts, served, side_fields
 from tests.test_concurrency import Phone, _at_once
@@ -40,7 +40,7 @@ def nights(tmp_path):
             ).id
             tournaments.draw(db, tid)
             tournaments.start_round(db, tid)
-            t = tournament_reads.get(db, tid)
+            t = tournament_records.get(db, tid)
             tables = []
             for table in tournament_state.rounds(db, t)[0].tables:
                 saved = games.add_hand(db, table.game_id, [{"melded_points": 150}, {"melded_points": 130}], True)
@@ -57,7 +57,7 @@ def _said(page: str) -> list[str]:
 def _hand(app, game, hand_id):
     with app.app_context():
         db = dbmod.get_db()
-        return reads.get_hand(db, game, hand_id), [(c.action, c.after) for c in reads.changes(db, game)]
+        return records.get_hand(db, game, hand_id), [(c.action, c.after) for c in records.changes(db, game)]
 
 
 def test_two_taps_on_confirmed_at_once_confirm_the_hand_once(nights):

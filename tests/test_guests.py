@@ -8,7 +8,7 @@ import json
 from sqlite_utils import Database
 
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import queries, reads
+from scorekeeper.storage import records, totals
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields
 
@@ -40,15 +40,15 @@ def test_empty_seats_are_guests_of_their_game_only(app, client):
     _win(client, first)
     with app.app_context():
         db = dbmod.get_db()
-        assert [p.name for p in reads.list_players(db)] == ["Anna", "Bert", "Carl", "Dora"]
-        assert reads.get_game(db, first).players == ["Anna", "Bert", "Player 3", "Player 4"]
-        assert reads.get_game(db, second).players == ["Carl", "Player 2", "Dora", "Player 4"]
-        assert reads.guests_of(db, first) == [False, False, True, True]
-        names = [row.name for row in queries.players(db)]
+        assert [p.name for p in records.list_players(db)] == ["Anna", "Bert", "Carl", "Dora"]
+        assert records.get_game(db, first).players == ["Anna", "Bert", "Player 3", "Player 4"]
+        assert records.get_game(db, second).players == ["Carl", "Player 2", "Dora", "Player 4"]
+        assert records.guests_of(db, first) == [False, False, True, True]
+        names = [row.name for row in totals.players(db)]
         assert "Player 3" not in names and "Player 4" not in names
         # Anna's and Bert's partners were guests: no partnership; Carl and Dora sat opposite
-        assert [(p.names, p.games) for p in queries.partnership_table(db)] == [(("Carl", "Dora"), 1)]
-        anna = next(row for row in queries.players(db) if row.name == "Anna")
+        assert [(p.names, p.games) for p in totals.partnership_table(db)] == [(("Carl", "Dora"), 1)]
+        anna = next(row for row in totals.players(db) if row.name == "Anna")
         assert (anna.games, anna.won) == (1, 1)
     page = client.get("/stats").text
     assert "Player 3" not in page and "Player 4" not in page
@@ -63,7 +63,7 @@ def test_an_evening_lists_only_its_people(app, client):
     evening = int(response.headers["Location"].rstrip("/").split("/")[-1])
     _start(client, ["Anna", "Bert", "", ""], evening=str(evening))
     with app.app_context():
-        assert [p.name for p in reads.get_evening(dbmod.get_db(), evening).players] == ["Anna", "Bert"]
+        assert [p.name for p in records.get_evening(dbmod.get_db(), evening).players] == ["Anna", "Bert"]
 
 
 def test_play_again_keeps_a_guest_a_guest(app, client):
@@ -112,13 +112,13 @@ def test_an_older_archive_turns_its_never_named_players_into_guests(tmp_path):
     path = str(tmp_path / "old.sqlite")
     _old_archive(path)
     db = dbmod.open_db(path)  # migrates, then keeps every game's figures again
-    assert [p.name for p in reads.list_players(db)] == ["Anna", "Bert"]
-    assert reads.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Player 4"]  # the sheet keeps them
-    assert reads.guests_of(db, 1) == [False, False, True, True]
-    assert reads.guests_of(db, 2) == [False, True, False, True]
-    records = {row.name: (row.games, row.won) for row in queries.players(db)}
+    assert [p.name for p in records.list_players(db)] == ["Anna", "Bert"]
+    assert records.get_game(db, 1).players == ["Anna", "Bert", "Player 3", "Player 4"]  # the sheet keeps them
+    assert records.guests_of(db, 1) == [False, False, True, True]
+    assert records.guests_of(db, 2) == [False, True, False, True]
+    kept = {row.name: (row.games, row.won) for row in totals.players(db)}
     # game 1: Anna (seat 0) won with guest Player 3; game 2: Anna (seat 0) and Bert (seat 2) won together
-    assert records == {"Anna": (2, 2), "Bert": (2, 1)}
-    assert [(p.names, p.games, p.won) for p in queries.partnership_table(db)] == [(("Anna", "Bert"), 1, 1)]
-    assert [p.name for p in reads.get_evening(db, 1).players] == ["Anna", "Bert"]
+    assert kept == {"Anna": (2, 2), "Bert": (2, 1)}
+    assert [(p.names, p.games, p.won) for p in totals.partnership_table(db)] == [(("Anna", "Bert"), 1, 1)]
+    assert [p.name for p in records.get_evening(db, 1).players] == ["Anna", "Bert"]
     assert db.execute("pragma integrity_check").fetchone()[0] == "ok"

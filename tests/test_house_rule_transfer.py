@@ -21,7 +21,7 @@ from scorekeeper.network import addresses
 from scorekeeper.services import house_rules
 from scorekeeper.services import rule_set_transfer as service
 from scorekeeper.services.verdicts import PROBLEMS, SAVED
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from tests.conftest import csrf_token
 from tests.helpers import quick_hash
@@ -157,7 +157,7 @@ def test_unknown_base_a_value_out_of_range_and_a_taken_name_are_named(app):
         taken = service.import_rule_set(db, text_of(name="thursday  RULES"))
         assert [(p.field, p.message) for p in taken.problems] == [("name", "A rule set of that name exists.")]
         other = service.import_rule_set(db, text_of(name="thursday RULES"), name="Friday rules")
-        assert other.status == SAVED and reads.get_house_rules(db, other.id).name == "Friday rules"
+        assert other.status == SAVED and records.get_house_rules(db, other.id).name == "Friday rules"
 
 
 # --- the pages ---
@@ -189,7 +189,7 @@ def test_export_then_import_on_a_fresh_database_gives_the_same_rules(app, client
     assert response.status_code == 302 and response.headers["Location"] == "/house-rules"
     assert "Kept: Thursday rules." in there.get("/house-rules").text
     with other.app_context():
-        [kept] = reads.all_house_rules(get_db())
+        [kept] = records.all_house_rules(get_db())
         assert (kept.name, kept.base, kept.layout, dict(kept.changes)) == (
             "Thursday rules",
             "classic",
@@ -266,7 +266,7 @@ def test_the_qr_link_opens_the_import_filled_in_and_keeps_nothing_by_itself(app,
     assert 'id="name" name="name" type="text" maxlength="60" value="Thursday rules"' in opened.text
     assert "From Classic Canasta (4 players, 2 partnerships); 2 values changed." in html.unescape(opened.text)
     with app.app_context():
-        assert len(reads.all_house_rules(get_db())) == 1  # opening the link kept nothing
+        assert len(records.all_house_rules(get_db())) == 1  # opening the link kept nothing
     keep = re.search(r'href="data:application/json;charset=utf-8,([^"]+)" download="([^"]+)"', opened.text)
     assert keep.group(2) == "thursday-rules.canasta-rules.json"  # for a phone whose table runs another app
     assert json.loads(unquote(html.unescape(keep.group(1)))) == THURSDAY
@@ -301,7 +301,7 @@ def test_behind_the_password_and_back_to_the_filled_form_after_it(locked_app):
     assert unlocked.status_code == 302 and unlocked.headers["Location"] == path
     assert 'value="Thursday rules"' in stranger.get(path).text
     with locked_app.app_context():
-        assert len(reads.all_house_rules(get_db())) == 1
+        assert len(records.all_house_rules(get_db())) == 1
 
 
 def test_the_docs_describe_every_key_and_their_example_is_a_file_that_imports(app):

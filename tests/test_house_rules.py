@@ -15,7 +15,7 @@ from scorekeeper.core import rulesets
 from scorekeeper.services import house_rules as service
 from scorekeeper.services.verdicts import OVERTAKEN, SAVED
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, side_fields, start_game
 
@@ -199,7 +199,7 @@ def test_the_service_decides_a_stale_change(app):
         assert service.change(db, made.id, 0, "Friday", {"special_adds": True, "garbage_bonus": 3000}).ok
         stale = service.change(db, made.id, 0, "Friday", {"target": 5000})
         assert stale.status == OVERTAKEN
-        assert reads.get_house_rules(db, made.id).changes == {"special_adds": True, "garbage_bonus": 3000}
+        assert records.get_house_rules(db, made.id).changes == {"special_adds": True, "garbage_bonus": 3000}
         refused = service.create(db, "Bad", "classic", None, {"opening_3": 40})
         assert [p.field for p in refused.problems] == ["opening_3"]
 

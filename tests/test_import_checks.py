@@ -16,7 +16,7 @@ import pytest
 from scorekeeper.core import club_night, rulesets
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web.tournament_forms import TournamentForm
 from tests.conftest import csrf_token, make_app
@@ -47,7 +47,7 @@ def _club_night(app, round_end="minutes", **fields):
         assert made.status == SAVED, made
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
-        t = tournament_reads.get(db, made.id)
+        t = tournament_records.get(db, made.id)
         table = tournament_state.rounds(db, t)[0].tables[0]
         hand = games.add_hand(db, table.game_id, [{"melded_points": 100}, {"melded_points": 80}], True, phone=PHONE)
         assert hand.status == SAVED, hand
@@ -262,7 +262,7 @@ def test_no_figure_stored_in_the_archive_makes_a_tournament_page_answer_500(
         tid = _club_night(app)
         with app.app_context():
             db = get_db()
-            table = tournament_state.rounds(db, tournament_reads.get(db, tid))[0].tables[0]
+            table = tournament_state.rounds(db, tournament_records.get(db, tid))[0].tables[0]
             if column == "started_at":
                 db.execute("update tournament_rounds set started_at = ? where tournament_id = ?", [value, tid])
             elif column == "round_hands":

@@ -40,7 +40,7 @@ THE_DISK = ("os", "pathlib")
 # pure modules that are no rule or figure of the game, and why they stay where they are
 PURE_BUT_NO_RULE = {
     "services.verdicts": "what every service answers (saved, refused, overtaken ...): the service layer's own words",
-    "storage.export_values": "what a value of an export file may be (its types and ranges): the archive's file format",
+    "storage.export_types": "what a value of an export file may be (its types and ranges): the archive's file format",
 }
 
 
@@ -210,10 +210,10 @@ def test_no_import_hides_inside_a_function_without_saying_why():
 STORAGE_THE_WEB_READS = {
     "storage",  # the package itself (its docstring)
     "storage.db",  # the connection for the request, the archive's generation
-    "storage.reads",  # one game, its hands, an evening, a player, a phone, a change log
-    "storage.queries",  # the archive's pages: history, statistics, standings
-    "storage.rating_reads",  # the ratings and fair partners
-    "storage.tournament_reads",  # a tournament, its rounds and tables as they stand, the organiser's actions
+    "storage.records",  # one game, its hands, an evening, a player, a phone, a change log
+    "storage.totals",  # the archive's pages: history, statistics, standings
+    "storage.leaderboard",  # the ratings and fair partners
+    "storage.tournament_records",  # a tournament, its rounds and tables as they stand, the organiser's actions
     "storage.backup",  # the export and the CSV files
     "storage.export_check",  # why an import was refused (NotAnExport)
     "storage.disk",  # a busy, full or replaced disk (Unavailable)

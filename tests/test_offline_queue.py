@@ -7,7 +7,7 @@ import threading
 import uuid
 
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import csrf_token
 from tests.helpers import post_hand, side_fields, start_game, totals
 
@@ -42,7 +42,7 @@ def test_a_double_tap_stores_the_hand_once(client):
     first = client.post(url, data=_hand(hidden, *WIN))
     second = client.post(url, data=_hand(hidden, *WIN))  # the same form sent again
     assert first.status_code == second.status_code == 302
-    assert len(reads.hands(dbmod.open_db(client.application.config["DATABASE"]), game_id)) == 1
+    assert len(records.hands(dbmod.open_db(client.application.config["DATABASE"]), game_id)) == 1
     assert "stored once" in client.get(f"/games/{game_id}").text
 
 
@@ -58,16 +58,16 @@ def test_two_phones_entering_the_same_hand_the_second_is_asked(client, app):
     assert refused.status_code == 409
     assert "another phone saved hand 1" in refused.text
     assert 'name="sides-1-melded_points"' in refused.text and 'value="160"' in refused.text  # typed values kept
-    assert len(reads.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
+    assert len(records.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
     again = dict(phone_b, based_on=re.search(r'name="based_on" value="(\d+)"', refused.text).group(1))
     assert client.post(url, data=_hand(again, *OTHER)).status_code == 302
-    assert len(reads.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 2
+    assert len(records.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 2
 
 
 def test_a_stale_correction_is_refused_not_overwriting(client, app):
     game_id = start_game(client)
     post_hand(client, game_id, *WIN)
-    hand_id = reads.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
+    hand_id = records.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
     url = f"/games/{game_id}/hands/{hand_id}/edit"
     phone_a, phone_b = _form(client, url), _form(client, url)
     corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
@@ -96,7 +96,7 @@ def test_a_correction_sent_twice_is_not_a_conflict(client, app):
     answered as saved, not as another phone's change; a different figure still is refused."""
     game_id = start_game(client)
     post_hand(client, game_id, *WIN)
-    hand_id = reads.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
+    hand_id = records.hands(dbmod.open_db(app.config["DATABASE"]), game_id)[0].id
     url = f"/games/{game_id}/hands/{hand_id}/edit"
     phone = _form(client, url)
     corrected = (side_fields(0, went_out="normal", natural=1, melded=250), side_fields(1, melded=50, hand=30))
@@ -166,7 +166,7 @@ def test_queued_hand_json_sent_concurrently_is_stored_once(app, client):
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [200] * 5 + [201]
-    assert len(reads.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
+    assert len(records.hands(dbmod.open_db(app.config["DATABASE"]), game_id)) == 1
 
 
 def test_two_phones_queues_the_same_hand_is_refused_the_next_one_stored(client, app):

@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper.core import ratings
 from scorekeeper.services import archive as archive_service
-from scorekeeper.storage import backup, rating_reads, transaction
+from scorekeeper.storage import backup, leaderboard, transaction
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import ratings as kept_ratings
 from tests.conftest import csrf_token
@@ -358,7 +358,7 @@ def test_guests_three_players_six_players_and_five_taking_turns(client, app):
     assert [s.share for s in outcomes[five].sides] == [1.0, pytest.approx(2 / 3)]
     with app.app_context():
         # a guest is never kept: nobody without a name has a rating
-        assert {r["name"] for r in rating_reads.players(dbmod.get_db()) if r["rating"] is not None} == {
+        assert {r["name"] for r in leaderboard.players(dbmod.get_db()) if r["rating"] is not None} == {
             "Anna",
             "Bert",
             "Carl",

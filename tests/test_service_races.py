@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from scorekeeper.services import evenings as evening_service
-from scorekeeper.storage import backup, reads
+from scorekeeper.storage import backup, records
 from scorekeeper.storage import db as dbmod
 from tests.conftest import make_app
 from tests.helpers import new_game, saved_hand, served
@@ -33,7 +33,7 @@ def server(tmp_path):
 
 def _players(app) -> dict[str, int]:
     with app.app_context():
-        return {p.name: p.id for p in reads.list_players(dbmod.get_db())}
+        return {p.name: p.id for p in records.list_players(dbmod.get_db())}
 
 
 def _token(phone: Phone, path: str) -> str:
@@ -232,7 +232,7 @@ def test_two_tables_rules_kept_under_one_name_at_once_one_is_kept(server):
         assert statuses == [302, 422], (trial, statuses)
         assert "A rule set of that name exists." in next(body for status, _, body in results if status == 422)
         with app.app_context():
-            kept = [h for h in reads.all_house_rules(dbmod.get_db()) if h.name == name]
+            kept = [h for h in records.all_house_rules(dbmod.get_db()) if h.name == name]
         assert len(kept) == 1
 
 
@@ -246,7 +246,7 @@ def test_one_tables_rules_changed_by_two_phones_at_once_one_change_stands(server
         )
         assert made[0] == 302
         with app.app_context():
-            house_id = next(h.id for h in reads.all_house_rules(dbmod.get_db()) if h.name == f"Friday {trial}")
+            house_id = next(h.id for h in records.all_house_rules(dbmod.get_db()) if h.name == f"Friday {trial}")
         path = f"/house-rules/{house_id}"
         phones = [Phone(base), Phone(base)]
         forms = [_house_fields(p, path) for p in phones]
@@ -260,5 +260,5 @@ def test_one_tables_rules_changed_by_two_phones_at_once_one_change_stands(server
         assert statuses == [302, 422], (trial, statuses)
         assert "Someone changed these rules meanwhile" in next(body for status, _, body in results if status == 422)
         with app.app_context():
-            kept = reads.get_house_rules(dbmod.get_db(), house_id)
+            kept = records.get_house_rules(dbmod.get_db(), house_id)
         assert kept.version == 1 and kept.changes["canasta_natural"] in (600, 700)

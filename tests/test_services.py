@@ -12,7 +12,7 @@ from scorekeeper.core import rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import archive, evenings, phones, players
 from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED
-from scorekeeper.storage import backup, reads
+from scorekeeper.storage import backup, records
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage.export_check import NotAnExport
 from scorekeeper.web.games import ACTION_NAMES
@@ -30,9 +30,9 @@ def db():
 
 def test_a_renamed_player_keeps_his_games_and_a_taken_name_is_refused_inside_the_write(db):
     new_game(db, "classic", NAMES4)
-    ids = {p.name: p.id for p in reads.list_players(db)}
+    ids = {p.name: p.id for p in records.list_players(db)}
     assert players.rename_player(db, ids["Anna"], "Anne").status == SAVED
-    assert reads.get_game(db, 1).players[0] == "Anne"
+    assert records.get_game(db, 1).players[0] == "Anne"
     refused = players.rename_player(db, ids["Bert"], "anne")
     assert refused.status == REFUSED and refused.problems[0].args == {"name": "anne"}
     assert players.rename_player(db, 999, "Zed").status == MISSING
@@ -41,7 +41,7 @@ def test_a_renamed_player_keeps_his_games_and_a_taken_name_is_refused_inside_the
 def test_a_merge_is_refused_for_two_at_one_table_and_for_a_player_gone(db):
     new_game(db, "classic", NAMES4)
     new_game(db, "classic", ["Eve", "Fritz", "Gus", "Hal"])
-    ids = {p.name: p.id for p in reads.list_players(db)}
+    ids = {p.name: p.id for p in records.list_players(db)}
     assert players.merge_players(db, ids["Anna"], ids["Bert"]).status == REFUSED  # same game: two people
     assert players.merge_players(db, ids["Anna"], ids["Anna"]).status == REFUSED
     merged = players.merge_players(db, ids["Anna"], ids["Eve"])
@@ -62,7 +62,7 @@ def test_an_evening_moved_to_another_date_moves_its_games_day(db):
 def test_a_phone_is_named_once(db):
     assert phones.name_phone(db, "token-1", "Anna's phone").status == SAVED
     assert phones.name_phone(db, "token-1", "Bert's phone").status == REFUSED
-    assert reads.phone_name(db, "token-1") == "Anna's phone"
+    assert records.phone_name(db, "token-1") == "Anna's phone"
 
 
 def test_a_restore_into_an_archive_that_is_not_empty_is_refused_and_changes_nothing(db):
@@ -76,7 +76,7 @@ def test_a_restore_into_an_archive_that_is_not_empty_is_refused_and_changes_noth
 
 
 def test_every_action_of_the_log_has_its_words_on_the_page():
-    assert set(ACTION_NAMES) == set(reads.ACTIONS)
+    assert set(ACTION_NAMES) == set(records.ACTIONS)
 
 
 # --- what the core works out for storage to keep ------------------------------------------------

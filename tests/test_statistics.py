@@ -30,7 +30,7 @@ import pytest
 
 from scorekeeper.core import clock
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import queries
+from scorekeeper.storage import totals
 from tests.helpers import game_in_evening, new_evening, post_hand, side_fields, win_hand
 
 TODAY = "2025-06-15"
@@ -328,18 +328,18 @@ def test_headers_are_short_with_their_full_names(archive):
 
 
 def test_periods():
-    assert queries.period_days("year", "2025-06-15") == ("2025-01-01", "2025-12-31")
-    assert queries.period_days("12m", "2025-06-15") == ("2024-06-16", "2025-06-15")
-    assert queries.period_days("12m", "2024-02-29") == ("2023-03-01", "2024-02-29")
-    assert queries.period_days("all", "2025-06-15") == (None, None)
+    assert totals.period_days("year", "2025-06-15") == ("2025-01-01", "2025-12-31")
+    assert totals.period_days("12m", "2025-06-15") == ("2024-06-16", "2025-06-15")
+    assert totals.period_days("12m", "2024-02-29") == ("2023-03-01", "2024-02-29")
+    assert totals.period_days("all", "2025-06-15") == (None, None)
 
 
 def test_sort_order():
-    assert queries.sort_order(None, None, queries.PLAYER_SORTS, "won") == ("won", True)
-    assert queries.sort_order("name", None, queries.PLAYER_SORTS, "won") == ("name", False)
-    assert queries.sort_order("best", "asc", queries.PLAYER_SORTS, "won") == ("best", False)
-    assert queries.sort_order("x", "asc", queries.PLAYER_SORTS, "won") == ("won", False)
-    assert queries.sort_order("names", "up", queries.PAIR_SORTS, "games") == ("names", False)
+    assert totals.sort_order(None, None, totals.PLAYER_SORTS, "won") == ("won", True)
+    assert totals.sort_order("name", None, totals.PLAYER_SORTS, "won") == ("name", False)
+    assert totals.sort_order("best", "asc", totals.PLAYER_SORTS, "won") == ("best", False)
+    assert totals.sort_order("x", "asc", totals.PLAYER_SORTS, "won") == ("won", False)
+    assert totals.sort_order("names", "up", totals.PAIR_SORTS, "games") == ("names", False)
 
 
 def test_filtered_reads_go_through_the_indexes(app, archive):
@@ -355,8 +355,8 @@ def test_filtered_reads_go_through_the_indexes(app, archive):
 
     database.query = recording
     for variant in (None, "classic"):
-        queries.player_table(database, "avg", True, "2025-01-01", "2025-12-31", variant)
-        queries.partnership_table(database, "margin", False, "2025-01-01", "2025-12-31", variant)
+        totals.player_table(database, "avg", True, "2025-01-01", "2025-12-31", variant)
+        totals.partnership_table(database, "margin", False, "2025-01-01", "2025-12-31", variant)
     assert len(seen) == 4
     for sql, params in seen:
         plan = [row[3] for row in database.execute("explain query plan " + sql, params).fetchall()]

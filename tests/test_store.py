@@ -11,7 +11,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services.verdicts import OVERTAKEN, SAVED
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import games as game_store
-from scorekeeper.storage import reads, transaction
+from scorekeeper.storage import records, transaction
 from tests.helpers import new_game, saved_hand
 
 STORAGE = Path(__file__).parent.parent / "scorekeeper" / "storage"
@@ -35,9 +35,9 @@ def test_migrations_are_safe_to_reapply(tmp_path):
 
 def test_game_round_trip(db):
     game_id = new_game(db, "classic-2p", ["Anna", "Bert"], first_dealer=1)
-    game = reads.get_game(db, game_id)
+    game = records.get_game(db, game_id)
     assert (game.variant, game.players, game.first_dealer) == ("classic-2p", ["Anna", "Bert"], 1)
-    assert reads.get_game(db, game_id + 1) is None
+    assert records.get_game(db, game_id + 1) is None
     other = new_game(db, "classic", ["A", "B", "C", "D"])
     assert [row["id"] for row in db["games"].rows_where(order_by="id desc")] == [other, game_id]
 
@@ -47,17 +47,17 @@ def test_hands_keep_inputs_order_and_can_be_undeleted(db):
     entry = [{"melded_cards": {"jokers": 1}, "red_threes": 2}, {"melded_points": 50}]
     first = saved_hand(db, game_id, entry, True)
     second = saved_hand(db, game_id, [{}, {}], True)
-    assert [h.id for h in reads.hands(db, game_id)] == [first, second]
-    assert reads.hands(db, game_id)[0].sides == entry
+    assert [h.id for h in records.hands(db, game_id)] == [first, second]
+    assert records.hands(db, game_id)[0].sides == entry
     assert game_service.correct_hand(db, game_id, first, [{"melded_points": 90}, {}], True).status == SAVED
-    assert reads.get_hand(db, game_id, first).sides[0] == {"melded_points": 90}
+    assert records.get_hand(db, game_id, first).sides[0] == {"melded_points": 90}
     assert game_service.delete_hand(db, game_id, first).status == SAVED
-    assert [h.id for h in reads.hands(db, game_id)] == [second]
-    assert reads.get_hand(db, game_id, first) is None
-    assert reads.get_hand(db, game_id, first, deleted=True) is not None
+    assert [h.id for h in records.hands(db, game_id)] == [second]
+    assert records.get_hand(db, game_id, first) is None
+    assert records.get_hand(db, game_id, first, deleted=True) is not None
     assert game_service.restore_hand(db, game_id, first).status == SAVED
-    assert [h.id for h in reads.hands(db, game_id)] == [first, second]
-    assert reads.get_hand(db, game_id + 1, first) is None
+    assert [h.id for h in records.hands(db, game_id)] == [first, second]
+    assert records.get_hand(db, game_id + 1, first) is None
 
 
 def test_storage_writes_only_inside_a_services_transaction(db):
@@ -125,10 +125,10 @@ def test_several_writers_at_once_never_see_a_locked_database(tmp_path):
         thread.join()
     assert errors == []
     check = dbmod.open_db(path)
-    assert len(reads.hands(check, game_id)) == 200
+    assert len(records.hands(check, game_id)) == 200
     assert check.execute("pragma journal_mode").fetchone()[0] == "wal"
     assert check.execute("pragma integrity_check").fetchone()[0] == "ok"
-    assert reads.game_version(check, game_id) == 200
+    assert records.game_version(check, game_id) == 200
 
 
 def test_a_write_inside_a_write_is_a_savepoint(tmp_path):
@@ -177,7 +177,7 @@ def test_two_phones_saving_hand_1_at_the_same_instant_store_it_once(tmp_path):
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["overtaken at 1", "stored"]
-    assert len(reads.hands(db, game_id)) == 1
+    assert len(records.hands(db, game_id)) == 1
 
 
 def test_a_server_with_a_thread_per_request_keeps_no_connection_of_an_ended_thread(app):

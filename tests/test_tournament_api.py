@@ -12,7 +12,7 @@ from scorekeeper.core import club_night
 from scorekeeper.services import games, tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import openapi
 from tests.conftest import make_app
@@ -49,7 +49,7 @@ def _pairs_night(app, **more) -> tuple[int, int]:
         )
         assert service.draw(db, made.id, seed=3).status == SAVED
         assert service.start_round(db, made.id).status == SAVED
-        t = tournament_reads.get(db, made.id)
+        t = tournament_records.get(db, made.id)
         game = tournament_state.rounds(db, t)[0].tables[0].game_id
         assert games.add_hand(db, game, [OUT, MELDED], False).status == SAVED
         return made.id, game
@@ -113,7 +113,7 @@ def test_a_tournament_as_it_stands(app, client):
     assert played["number"] == 1 and played["ended_at"] is None and played["over"] is False
     # three pairs: the last table has no North–South pair, and the East–West pair drawn to it sits out
     with app.app_context():
-        t = tournament_reads.get(get_db(), tid)
+        t = tournament_records.get(get_db(), tid)
         north_south, east_west, bye = (list(PAIRS[u]) for u in t.order)
     [table] = played["tables"]
     assert table == {
@@ -143,7 +143,7 @@ def test_closed_the_standings_carry_season_points_and_reopened_they_do_not(app, 
         db = get_db()
         assert service.end_round(db, tid, 1).status == SAVED
         assert service.start_round(db, tid).status == SAVED
-        t = tournament_reads.get(db, tid)
+        t = tournament_records.get(db, tid)
         assert service.end_round(db, tid, 2).status == SAVED
         assert service.close(db, tid).status == SAVED
     closed = client.get(f"/api/tournaments/{tid}").get_json()
@@ -283,7 +283,7 @@ def test_tables_with_a_final_seat_the_first_four_drawn_at_table_1_and_the_final_
     with app.app_context():
         db = get_db()
         assert service.start_round(db, tid).status == SAVED
-        one, two = (table.game_id for table in tournament_state.rounds(db, tournament_reads.get(db, tid))[0].tables)
+        one, two = (table.game_id for table in tournament_state.rounds(db, tournament_records.get(db, tid))[0].tables)
         # table 1: seats 1 and 3 (drawn 1st and 3rd) score 900; table 2: seats 2 and 4 (drawn 6th and 8th) 500
         assert games.add_hand(db, one, [OUT, MELDED], False).status == SAVED
         assert games.add_hand(db, two, [MELDED, OUT_SMALL], False).status == SAVED

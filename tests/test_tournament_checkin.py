@@ -15,7 +15,7 @@ import pytest
 from scorekeeper.core import club_night
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import make_app
 from tests.helpers import csrf_token, quick_hash, start_game
 from tests.test_tournaments import _rooms_on_a_server, act, create, state
@@ -159,8 +159,8 @@ def test_the_draw_seats_exactly_those_checked_in(client, app, monkeypatch):
     t, rounds = state(app, tid)
     with app.app_context():
         db = dbmod.get_db()
-        tables = [reads.get_game(db, table.game_id).players for table in rounds[0].tables]
-        evening = sorted(p.name for p in reads.get_evening(db, t.evening_id).players)
+        tables = [records.get_game(db, table.game_id).players for table in rounds[0].tables]
+        evening = sorted(p.name for p in records.get_evening(db, t.evening_id).players)
     assert tables == [["Jan", "Max", "Cid", "Fay"], ["Anna", "Eve", "Ben", "Hal"]]
     assert evening == sorted(["Anna", "Ben", "Cid", "Eve", "Fay", "Hal", "Jan", "Max"])
 
@@ -295,7 +295,7 @@ def test_a_check_in_the_list_no_longer_seats_refuses_the_draw_with_the_reason(cl
 def test_a_no_shows_seat_goes_to_another_player_who_keeps_it_as_drawn(client, app, monkeypatch):
     start_game(client, names=["Zoe", "Yann", "Xia", "Wim"])  # Zoe is a player of the archive
     with app.app_context():
-        zoe = reads.player_named(dbmod.get_db(), "Zoe").id
+        zoe = records.player_named(dbmod.get_db(), "Zoe").id
     tid = made(client, TWELVE[:8])
     drawn_with(client, monkeypatch, tid, 7)
     page = client.get(f"/tournaments/{tid}").text
@@ -315,8 +315,8 @@ def test_a_no_shows_seat_goes_to_another_player_who_keeps_it_as_drawn(client, ap
     t, rounds = state(app, tid)
     with app.app_context():
         db = dbmod.get_db()
-        assert reads.get_game(db, rounds[0].tables[0].game_id).players == ["Gus", "Hal", "Zoe", "Eve"]
-        evening = {p.name for p in reads.get_evening(db, t.evening_id).players}
+        assert records.get_game(db, rounds[0].tables[0].game_id).players == ["Gus", "Hal", "Zoe", "Eve"]
+        evening = {p.name for p in records.get_evening(db, t.evening_id).players}
     assert "Zoe" in evening and "Cid" not in evening
     page = client.get(f"/tournaments/{tid}").text
     assert "Give the seat" not in page and "1.3</b> Zoe" in page  # from round 1 on: the draw as it is
@@ -335,7 +335,7 @@ def test_a_pairs_player_is_replaced_and_the_pair_keeps_its_seat(client, app, mon
     act(client, tid, "/rounds")
     t, rounds = state(app, tid)
     with app.app_context():
-        game = reads.get_game(dbmod.get_db(), rounds[0].tables[1].game_id)
+        game = records.get_game(dbmod.get_db(), rounds[0].tables[1].game_id)
     assert game.players == ["Cid", "Eve", "Max", "Fay"]  # North–South at table 2 as drawn, against Eve & Fay
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.core import sheet
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, side_fields
 from tests.test_tournaments import act, create, small_hand, started, table_game
@@ -37,19 +37,19 @@ def hand_row(app, game_id, number=1):
     """A game's hand (1 for its first) as stored: its id, version and who confirmed it when."""
     with app.app_context():
         db = dbmod.get_db()
-        hand = reads.hands(db, game_id)[number - 1]
+        hand = records.hands(db, game_id)[number - 1]
         return hand
 
 
 def side_names(app, game_id) -> list[str]:
     with app.app_context():
-        game = reads.get_game(dbmod.get_db(), game_id)
+        game = records.get_game(dbmod.get_db(), game_id)
         return sheet.side_names(game, sheet.rules_for(game))
 
 
 def actions(app, game_id) -> list[str]:
     with app.app_context():
-        return [c.action for c in reads.changes(dbmod.get_db(), game_id)]
+        return [c.action for c in records.changes(dbmod.get_db(), game_id)]
 
 
 def confirm(client, game_id, hand, side, version=None):
@@ -86,7 +86,7 @@ def test_the_choice_is_off_by_default_and_kept_by_the_form(client, app):
     assert 'name="confirm_hands"' in form and 'name="confirm_hands" value="y" checked' not in form
     tid = int(create(client, confirm_hands="y").headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
-        assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is True
+        assert tournament_records.get(dbmod.get_db(), tid).confirm_hands is True
     edit = client.get(f"/tournaments/{tid}/edit").text
     assert 'name="confirm_hands" value="y" checked' in edit
     data = {
@@ -101,10 +101,10 @@ def test_the_choice_is_off_by_default_and_kept_by_the_form(client, app):
     }
     assert client.post(f"/tournaments/{tid}/edit", data=data).status_code == 302  # the box left unticked
     with app.app_context():
-        assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is False
+        assert tournament_records.get(dbmod.get_db(), tid).confirm_hands is False
     other = int(create(client, name="Second night").headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
-        assert tournament_reads.get(dbmod.get_db(), other).confirm_hands is False
+        assert tournament_records.get(dbmod.get_db(), other).confirm_hands is False
 
 
 def test_with_the_choice_off_nothing_changes(client, app):
@@ -165,7 +165,7 @@ def test_a_saved_hand_waits_for_a_side_to_confirm_it(client, app):
     assert client.get(f"/api/games/{game}").get_json()["hands"][0]["confirmed_by"] == "side 2"
     assert actions(app, game)[-2:] == ["hand added", "hand confirmed"]
     with app.app_context():
-        logged = reads.changes(dbmod.get_db(), game)[-1]
+        logged = records.changes(dbmod.get_db(), game)[-1]
     assert logged.after == {"by": "side 2", "names": names[1], "version": 0} and logged.hand_id == hand.id
     assert f"confirmed by {names[1]}" in html.unescape(client.get(f"/games/{game}/changes").text)
 
@@ -325,7 +325,7 @@ def test_the_round_end_and_the_close_list_the_hands_waiting_and_the_organiser_co
         client, f"/tournaments/{tid}"
     )
     with app.app_context():
-        assert tournament_reads.get(dbmod.get_db(), tid).closed_at is None
+        assert tournament_records.get(dbmod.get_db(), tid).closed_at is None
 
     # the organiser confirms one, then the rest
     waiting = hand_row(app, two)
@@ -343,12 +343,12 @@ def test_the_round_end_and_the_close_list_the_hands_waiting_and_the_organiser_co
     assert "1 hand confirmed by the organiser." in said(page)
     assert 'class="t-unconfirmed' not in page
     with app.app_context():
-        logged = reads.changes(dbmod.get_db(), one)[-1]
+        logged = records.changes(dbmod.get_db(), one)[-1]
     assert logged.action == "hand confirmed" and logged.after["by"] == "organiser"
     assert "confirmed by the organiser" in client.get(f"/games/{one}/changes").text
     act(client, tid, "/close")
     with app.app_context():
-        assert tournament_reads.get(dbmod.get_db(), tid).closed_at is not None
+        assert tournament_records.get(dbmod.get_db(), tid).closed_at is not None
 
 
 def test_starting_the_next_round_says_how_many_wait_and_they_can_still_be_confirmed(client, app):
@@ -437,8 +437,8 @@ def test_the_choice_and_the_confirmations_travel_with_the_export(client, app, tm
     again = json.loads(fresh.test_client().get("/export.json").data)
     assert again["tournaments"] == data["tournaments"] and again["games"] == data["games"]
     with fresh.app_context():
-        t = tournament_reads.get(dbmod.get_db(), tid)
-        assert [u.number for u in tournament_reads.unconfirmed(dbmod.get_db(), t)] == [2]
+        t = tournament_records.get(dbmod.get_db(), tid)
+        assert [u.number for u in tournament_records.unconfirmed(dbmod.get_db(), t)] == [2]
 
     # an export from before the choice: off, every hand as it was
     older = json.loads(json.dumps(data))
@@ -449,7 +449,7 @@ def test_the_choice_and_the_confirmations_travel_with_the_export(client, app, tm
     fresh = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "older.sqlite")})
     assert _import(fresh, older).status_code == 302
     with fresh.app_context():
-        assert tournament_reads.get(dbmod.get_db(), tid).confirm_hands is False
+        assert tournament_records.get(dbmod.get_db(), tid).confirm_hands is False
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ import pytest
 
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from tests.conftest import make_app
 from tests.helpers import as_the_form_posts, served, side_fields
 
@@ -87,7 +87,7 @@ def _create(organiser: Phone, **fields) -> int:
 def _round(app, tid: int):
     with app.app_context():
         db = dbmod.get_db()
-        t = tournament_reads.get(db, tid)
+        t = tournament_records.get(db, tid)
         return t, tournament_state.rounds(db, t)
 
 
@@ -141,8 +141,8 @@ def test_thirteen_players_a_final_of_six_and_a_hand_from_the_grid(server):
     assert [len(x.seats) for x in rounds[0].tables] == [4, 4, 5]
     _play_round(app, phone, tid, organiser)
     with app.app_context():
-        changes = reads.changes(dbmod.get_db(), rounds[0].tables[1].game_id)
-    assert [c.entered_by for c in changes if c.action == "hand added"] == [reads.ORGANISER]
+        changes = records.changes(dbmod.get_db(), rounds[0].tables[1].game_id)
+    assert [c.entered_by for c in changes if c.action == "hand added"] == [records.ORGANISER]
     grid = organiser.open(f"/tournaments/{tid}/grid")[1]
     assert "the tables' winners" not in html.unescape(grid)  # round 1 over: the final's pairs are known
     big = html.unescape(organiser.open(f"/tournaments/{tid}/standings")[1])
@@ -244,4 +244,4 @@ def test_two_organisers_entering_a_hand_at_one_table_store_one(server):
         thread.join(timeout=30)
     assert sorted(statuses) == [302, 409], statuses
     with app.app_context():
-        assert len(reads.hands(dbmod.get_db(), game)) == 1
+        assert len(records.hands(dbmod.get_db(), game)) == 1

@@ -10,7 +10,7 @@ import json
 from scorekeeper.core import club_night
 from scorekeeper.services import games, tournament_state, tournaments
 from scorekeeper.services.verdicts import SAVED
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.storage.db import get_db
 from tests.conftest import csrf_token, make_app
 from tests.helpers import wipe
@@ -36,7 +36,7 @@ def _club_night(app):
         assert made.status == SAVED, made
         assert tournaments.draw(db, made.id, phone=PHONE, seed=7).status == SAVED
         assert tournaments.start_round(db, made.id, phone=PHONE).status == SAVED
-        t = tournament_reads.get(db, made.id)
+        t = tournament_records.get(db, made.id)
         table = tournament_state.rounds(db, t)[0].tables[0]
         hand = games.add_hand(db, table.game_id, [{"melded_points": 100}, {"melded_points": 80}], True, phone=PHONE)
         assert hand.status == SAVED, hand
@@ -47,7 +47,7 @@ def _standings(app, tournament_id):
     """The tournament as the pages read it: itself, its rounds as they stand, its ranking."""
     with app.app_context():
         db = get_db()
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         rounds = tournament_state.rounds(db, t)
         return t, rounds, club_night.ranking(t, rounds)
 
@@ -121,7 +121,7 @@ def test_who_has_come_and_a_replaced_no_show_survive_export_and_import(app, clie
         came = tournaments.check_in(db, drawn, 0, present=range(7), walk_ins=[("Ida",)], phone=PHONE)
         assert came.status == SAVED
         assert tournaments.draw(db, drawn, phone=PHONE, seed=7).status == SAVED  # Hans left out
-        t = tournament_reads.get(db, drawn)
+        t = tournament_records.get(db, drawn)
         assert tournaments.replace(db, drawn, t.version, 2, 0, "Jana", phone=PHONE).status == SAVED
         waiting = tournaments.create(
             db, name="Saturday", fmt="final", variant="classic", layout="4", entrants=[(n,) for n in EIGHT]

@@ -21,7 +21,7 @@ import pytest
 from scorekeeper.core import club_night
 from scorekeeper.core.club_night import grid as grids
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, win_hand
 from tests.test_tournaments import act, create, small_hand, started, state, table_game
@@ -338,7 +338,7 @@ def test_a_hand_entered_from_the_grid_is_on_record_as_the_organisers(client, app
     assert "hand added · Hand 2" in log[0] and "organiser" not in log[0]
 
     # a correction from the grid, and the hand's history says whose each version was
-    hand_id = reads.hands(_db(app), game)[1].id
+    hand_id = records.hands(_db(app), game)[1].id
     url = f"/games/{game}/hands/{hand_id}/edit"
     assert 'name="by" value="organiser"' in client.get(url).text
     assert post_hand(client, game, *win_hand(), url=url, extra={"by": "organiser"}).status_code == 302
@@ -361,7 +361,7 @@ def test_the_phones_queue_carries_the_organisers_mark(client, app):
         body = {"client_key": key, "sides": sides, "stock_out": True, **({"by": by} if by else {})}
         answer = client.post(f"/games/{game}/hands.json", json=body, headers={"X-CSRFToken": token})
         assert answer.status_code == 201, answer.text
-    kept = [c.entered_by for c in reads.changes(_db(app), game) if c.action == "hand added"]
+    kept = [c.entered_by for c in records.changes(_db(app), game) if c.action == "hand added"]
     assert kept == ["organiser", None, None]  # only the word the form sends counts
 
 

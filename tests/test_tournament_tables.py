@@ -10,7 +10,7 @@ import re
 
 from scorekeeper.core import club_night
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.helpers import post_hand
 from tests.test_tournaments import act, create, small_hand, started, state, table_game
 
@@ -21,7 +21,7 @@ def _games(app, tid) -> list:
     """The games of the tournament's latest round, table 1 first."""
     t, rounds = state(app, tid)
     with app.app_context():
-        return [reads.get_game(dbmod.get_db(), table.game_id) for table in rounds[-1].tables]
+        return [records.get_game(dbmod.get_db(), table.game_id) for table in rounds[-1].tables]
 
 
 def test_thirteen_fourteen_fifteen_players_sit_without_a_reserve(client, app):

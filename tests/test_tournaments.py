@@ -15,7 +15,7 @@ from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from tests.helpers import csrf_token, post_hand, side_fields, win_hand
 
 EIGHT = [f"Player{c}" for c in "ABCDEFGH"]
@@ -76,7 +76,7 @@ def messages(page: str) -> list[str]:
 def state(app, tid):
     with app.app_context():
         db = dbmod.get_db()
-        t = tournament_reads.get(db, tid)
+        t = tournament_records.get(db, tid)
         return t, tournament_state.rounds(db, t)
 
 
@@ -162,7 +162,7 @@ def test_the_evening_is_made_when_the_first_round_starts_with_the_players_as_the
     act(client, tid, "/rounds")
     t, _rounds = state(app, tid)
     with app.app_context():
-        evening = reads.get_evening(dbmod.get_db(), t.evening_id)
+        evening = records.get_evening(dbmod.get_db(), t.evening_id)
     assert evening.place == "Club night" and sorted(p.name for p in evening.players) == sorted(EIGHT)
 
 
@@ -202,7 +202,7 @@ def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
     one, two = table_game(client, tid, 1), table_game(client, tid, 2)
     # each table's game is seated by the draw: table k's seats are the players drawn 4(k-1)+1 … 4k
     with app.app_context():
-        seats = {n: reads.get_game(dbmod.get_db(), g).players for n, g in ((1, one), (2, two))}
+        seats = {n: records.get_game(dbmod.get_db(), g).players for n, g in ((1, one), (2, two))}
     assert seats[1] == [t.entrants[u][0] for u in t.order[:4]] and seats[2] == [t.entrants[u][0] for u in t.order[4:]]
     assert "1.1" in client.get(f"/tournaments/{tid}").text
 
@@ -229,7 +229,7 @@ def test_tables_with_a_final_from_the_draw_to_the_season(client, app):
     assert act(client, tid, "/rounds").status_code == 302  # the final table
     final = table_game(client, tid, 1)
     with app.app_context():
-        final_seats = reads.get_game(dbmod.get_db(), final).players
+        final_seats = records.get_game(dbmod.get_db(), final).players
     # the better qualifying pair (8000 points, table 1's seats 1 and 3) sits at seats 1 and 3
     assert final_seats == [seats[1][0], seats[2][1], seats[1][2], seats[2][3]]
     post_hand(client, final, *win_hand())
@@ -318,15 +318,15 @@ def test_a_player_renamed_during_the_evening_keeps_his_seat_and_his_season(clien
     tid = started(client, format="rotation", entrants="\n".join(EIGHT[:4]), round_end="hands", round_hands="1")
     post_hand(client, table_game(client, tid, 1), *small_hand())
     with app.app_context():
-        ann = next(p.id for p in reads.list_players(dbmod.get_db()) if p.name == "PlayerA")
+        ann = next(p.id for p in records.list_players(dbmod.get_db()) if p.name == "PlayerA")
     token = csrf_token(client, f"/players/{ann}")
     assert client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Anna Berg"}).status_code == 302
     act(client, tid, "/rounds")
     game = table_game(client, tid, 1)
     with app.app_context():
         db = dbmod.get_db()
-        assert "Anna Berg" in reads.get_game(db, game).players
-        assert not any(p.name == "PlayerA" for p in reads.list_players(db))  # no second player made
+        assert "Anna Berg" in records.get_game(db, game).players
+        assert not any(p.name == "PlayerA" for p in records.list_players(db))  # no second player made
     assert "Anna Berg" in client.get(f"/tournaments/{tid}/standings").text
 
 
@@ -335,7 +335,7 @@ def test_two_entrants_of_one_tournament_cannot_be_merged_into_one_player(client,
     t, rounds = state(app, tid)
     first, other = rounds[0].tables[0].seats[0], rounds[0].tables[1].seats[0]  # never at one table
     with app.app_context():
-        ids = {p.name: p.id for p in reads.list_players(dbmod.get_db())}
+        ids = {p.name: p.id for p in records.list_players(dbmod.get_db())}
     token = csrf_token(client, f"/players/{ids[first]}")
     response = client.post(f"/players/{ids[first]}/merge", data={"csrf_token": token, "other": ids[other], "sure": "y"})
     assert response.status_code == 422
@@ -351,14 +351,14 @@ def test_a_player_renamed_between_the_draw_and_the_first_round_keeps_his_seat(cl
     tid = int(create(client, name="Tonight").headers["Location"].rsplit("/", 1)[1])
     act(client, tid, "/draw")
     with app.app_context():
-        ann = next(p.id for p in reads.list_players(dbmod.get_db()) if p.name == "PlayerA")
+        ann = next(p.id for p in records.list_players(dbmod.get_db()) if p.name == "PlayerA")
     token = csrf_token(client, f"/players/{ann}")
     assert client.post(f"/players/{ann}/rename", data={"csrf_token": token, "name": "Anna Berg"}).status_code == 302
     act(client, tid, "/rounds")
     t, rounds = state(app, tid)
     assert "Anna Berg" in [name for table in rounds[0].tables for name in table.seats]
     with app.app_context():
-        assert not any(p.name == "PlayerA" for p in reads.list_players(dbmod.get_db()))
+        assert not any(p.name == "PlayerA" for p in records.list_players(dbmod.get_db()))
     assert [e for e in t.entrant_ids if ann in e]
 
 
@@ -612,7 +612,7 @@ def test_four_players_changing_partners_each_total_decides(client, app):
             assert act(client, tid, "/rounds").status_code == 302
         game = table_game(client, tid, 1)
         with app.app_context():
-            g = reads.get_game(dbmod.get_db(), game)
+            g = records.get_game(dbmod.get_db(), game)
         seats_by_round.append((g.players, g.first_dealer))
         post_hand(client, game, *small_hand())  # seats 1 and 3 score 150, seats 2 and 4 130
     t, rounds = state(app, tid)
@@ -640,7 +640,7 @@ def test_closing_locks_a_game_left_open_for_corrections_and_its_sheets_are_read_
     act(client, tid, "/close")  # the sheet was left open for corrections: the close locks it
     assert state(app, tid)[0].closed_at is not None
     with app.app_context():
-        assert reads.get_game(dbmod.get_db(), game).reopened is False
+        assert records.get_game(dbmod.get_db(), game).reopened is False
     actions = [c["action"] for c in client.get(f"/api/games/{game}/changes").get_json()]
     assert actions[-2:] == ["game reopened", "game locked"]
     # closed: the sheet says so and offers no change; a phone following it is told (its version changes)
@@ -676,7 +676,7 @@ def test_a_sheet_opened_before_the_final_table_can_still_be_locked(client, app):
     assert client.post(f"/games/{one}/lock", data={"csrf_token": token}).status_code == 302
     assert "The sheet is locked again." in client.get(f"/games/{one}").text
     with app.app_context():
-        assert reads.get_game(dbmod.get_db(), one).reopened is False
+        assert records.get_game(dbmod.get_db(), one).reopened is False
 
 
 def test_a_read_only_link_follows_its_tables_round(client, app):
@@ -880,7 +880,9 @@ def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_r
     )
     with app.app_context():
         db = dbmod.get_db()
-        games = [(tid, tournament_state.rounds(db, tournament_reads.get(db, tid))[0].tables[0].game_id) for tid in ids]
+        games = [
+            (tid, tournament_state.rounds(db, tournament_records.get(db, tid))[0].tables[0].game_id) for tid in ids
+        ]
     outcomes = set()
     with served(app) as port:
         base = f"http://127.0.0.1:{port}"
@@ -899,7 +901,7 @@ def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_r
             )
             ended, saved = results[0][0], results[1][0]
             with app.app_context():
-                hands = reads.hand_count(dbmod.get_db(), game)
+                hands = records.hand_count(dbmod.get_db(), game)
             assert ended == 302 and saved in (302, 409) and hands == (1 if saved == 302 else 0), (ended, saved, hands)
             outcomes.add(saved)
     assert outcomes  # which one came first is the server's to decide; both are consistent

@@ -6,7 +6,7 @@ Expected scores are worked by hand from docs/rules.md#classic (classic) and docs
 import re
 
 from scorekeeper.core import rulesets
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from tests.conftest import csrf_token
 from tests.helpers import NAMES4, minimums, post_hand, side_fields, start_game, totals
 
@@ -613,7 +613,7 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     earlier leaves the later hand after the end: the sheet says so, the history shows the totals
     of the ending hand, and the sheet cannot be locked until that hand is corrected or deleted."""
     from scorekeeper.storage import db as dbmod
-    from scorekeeper.storage import queries
+    from scorekeeper.storage import totals
 
     game_id = start_game(client, target=1000)
     # hand 1, docs/rules.md#classic › Going out: 100 going out + 500 natural + 300 melded = 900 : 80; hand 2: +900 : +80
@@ -624,7 +624,7 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     token = csrf_token(client, f"/games/{game_id}")
     client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
     with app.app_context():
-        hands = reads.hands(dbmod.get_db(), game_id)
+        hands = records.hands(dbmod.get_db(), game_id)
     # hand 1 corrected to 100 + 500 + 500 (natural) + 400 melded = 1500: the game ends with hand 1
     url = f"/games/{game_id}/hands/{hands[0].id}/edit"
     corrected = (side_fields(0, went_out="normal", natural=2, melded=400), side_fields(1, melded=80, hand=0))
@@ -636,15 +636,15 @@ def test_a_sheet_never_locks_on_a_result_its_hands_contradict(app, client):
     assert "yet 1 more hand came after it: correct or delete it before locking" in client.get(f"/games/{game_id}").text
     with app.app_context():
         db = dbmod.get_db()
-        assert reads.get_game(db, game_id).reopened  # still open for corrections
-        row = next(r for r in queries.history(db)[0] if r.game_id == game_id)
+        assert records.get_game(db, game_id).reopened  # still open for corrections
+        row = next(r for r in totals.history(db)[0] if r.game_id == game_id)
         assert row.totals == [1500, 80]  # the ending hand's totals, not 2400 : 160
     client.post(
         f"/games/{game_id}/hands/{hands[1].id}/delete", data={"csrf_token": csrf_token(client, f"/games/{game_id}")}
     )
     client.post(f"/games/{game_id}/lock", data={"csrf_token": csrf_token(client, f"/games/{game_id}")})
     with app.app_context():
-        assert not reads.get_game(dbmod.get_db(), game_id).reopened
+        assert not records.get_game(dbmod.get_db(), game_id).reopened
 
 
 def test_undo_is_refused_on_a_finished_game(client):

@@ -20,9 +20,9 @@ from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services.tournaments import CLOSED
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED, UNCHANGED, Verdict
-from scorekeeper.storage import changes, games, reads, tournament_reads, transaction
+from scorekeeper.storage import changes, games, records, tournament_records, transaction
 
-ORGANISER = reads.ORGANISER
+ORGANISER = records.ORGANISER
 NOT_ASKED = N_("This tournament does not ask the other side to confirm its hands.")
 
 
@@ -38,7 +38,7 @@ def _names(game: Game) -> list[str]:
 def _mark(db: Database, game: Game, hand: Hand, by: str, phone: str | None) -> None:
     """Confirm the hand at the version it has (inside the caller's transaction) and put it on record."""
     assert games.confirm_hand(db, game.id, hand.id, hand.version, by)
-    side = reads.confirming_side(by)
+    side = records.confirming_side(by)
     names = _names(game)[side] if side is not None else None
     after = {"by": by, "names": names, "version": hand.version}
     changes.log_change(db, game.id, hand.id, "hand confirmed", None, after, phone)
@@ -60,12 +60,12 @@ def confirm_hand(
     OVERTAKEN when the hand changed since (``now``: its version); REFUSED where no confirmation is asked
     or the tournament is closed; MISSING (no such hand or side)."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
-        hand = reads.get_hand(db, game_id, hand_id) if game else None
-        seat = tournament_reads.seat_of_game(db, game_id) if hand else None
+        game = records.get_game(db, game_id)
+        hand = records.get_hand(db, game_id, hand_id) if game else None
+        seat = tournament_records.seat_of_game(db, game_id) if hand else None
         if hand is None or (tournament_id is not None and (seat is None or seat.tournament_id != tournament_id)):
             return Verdict(MISSING)
-        t = tournament_reads.get(db, seat.tournament_id) if seat else None
+        t = tournament_records.get(db, seat.tournament_id) if seat else None
         if t is None or not t.confirm_hands:
             return _refused(NOT_ASKED)
         if t.closed_at:
@@ -76,7 +76,7 @@ def confirm_hand(
             return Verdict(UNCHANGED, id=hand.id, extra={"by": hand.confirmed_by})
         if hand.version != version:
             return Verdict(OVERTAKEN, id=hand.id, now=hand.version)
-        by = ORGANISER if side is None else reads.side_confirmer(side)
+        by = ORGANISER if side is None else records.side_confirmer(side)
         _mark(db, game, hand, by, phone)
         return Verdict(SAVED, id=hand.id, extra={"by": by})
 
@@ -87,34 +87,34 @@ def confirm_all(db: Database, tournament_id: int, shown: Mapping[int, int], phon
     confirmed, when one of them changed since (``extra["changed"]``: (round, table, hand number) of each);
     a hand not on the page (saved since) is left for the organiser to see. REFUSED, MISSING as above."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if not t.confirm_hands:
             return _refused(NOT_ASKED)
         if t.closed_at:
             return _refused(CLOSED)
-        seen = [u for u in tournament_reads.unconfirmed(db, t) if u.hand_id in shown]
+        seen = [u for u in tournament_records.unconfirmed(db, t) if u.hand_id in shown]
         changed = [(u.round, u.table, u.number) for u in seen if shown[u.hand_id] != u.version]
         if changed:
             return Verdict(OVERTAKEN, id=t.id, extra={"changed": changed})
         for u in seen:
-            game = reads.get_game(db, u.game_id)
-            _mark(db, game, reads.get_hand(db, u.game_id, u.hand_id), ORGANISER, phone)
+            game = records.get_game(db, u.game_id)
+            _mark(db, game, records.get_hand(db, u.game_id, u.hand_id), ORGANISER, phone)
         return Verdict(SAVED if seen else UNCHANGED, id=t.id, extra={"count": len(seen)})
 
 
 def confirm_organisers(db: Database, game_id: int, hand_id: int, phone: str | None) -> None:
     """A hand the organiser entered from the director's grid, inside the transaction that stores it: where
     the tournament asks for confirmations it is confirmed by the organiser at once (no side entered it)."""
-    if tournament_reads.confirms_hands(db, game_id):
-        _mark(db, reads.get_game(db, game_id), reads.get_hand(db, game_id, hand_id), ORGANISER, phone)
+    if tournament_records.confirms_hands(db, game_id):
+        _mark(db, records.get_game(db, game_id), records.get_hand(db, game_id, hand_id), ORGANISER, phone)
 
 
 def correction_action(db: Database, game_id: int, hand: Hand) -> str:
     """How the change log keeps a correction of this hand: "hand entered again" while it waits for the other
     side's confirmation (the entering side's draft replaced: not a correction on record, and it stays
     unconfirmed), else "hand corrected"."""
-    if hand.confirmed_at is None and tournament_reads.confirms_hands(db, game_id):
+    if hand.confirmed_at is None and tournament_records.confirms_hands(db, game_id):
         return "hand entered again"
     return "hand corrected"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from scorekeeper.services.verdicts import MISSING, SAVED, Verdict
-from scorekeeper.storage import evenings, reads, results, transaction
+from scorekeeper.storage import evenings, records, results, transaction
 
 
 def create_evening(db: Database, date: str, names: list[str], place: str = "", note: str = "") -> Verdict:
@@ -22,9 +22,9 @@ def update_evening(
     """Change an evening's date, place, note and players (players of its games stay), and its games'
     results with it (the evening's date is their day): SAVED, or MISSING if it is gone."""
     with transaction.write(db):
-        if reads.get_evening(db, evening_id) is None:
+        if records.get_evening(db, evening_id) is None:
             return Verdict(MISSING)
         evenings.update_evening(db, evening_id, date, names, place, note)
-        for game in reads.evening_games(db, evening_id):
+        for game in records.evening_games(db, evening_id):
             results.refresh_results(db, game.id)
         return Verdict(SAVED, id=evening_id)

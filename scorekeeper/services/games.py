@@ -30,8 +30,8 @@ from scorekeeper.services.verdicts import (
     WARNINGS,
     Verdict,
 )
-from scorekeeper.storage import changes, games, reads, results, transaction
-from scorekeeper.storage.tournament_reads import seat_of_game as tournament_seat
+from scorekeeper.storage import changes, games, records, results, transaction
+from scorekeeper.storage.tournament_records import seat_of_game as tournament_seat
 
 
 def _locked(game: Game, running: sheet.Running | None) -> bool:
@@ -41,10 +41,10 @@ def _locked(game: Game, running: sheet.Running | None) -> bool:
 
 def _running(db: Database, game: Game) -> sheet.Running:
     """The game's running figures (worked out now if an older archive had none)."""
-    running = reads.running_of(db, game.id)
+    running = records.running_of(db, game.id)
     if running is None:
         results.refresh_results(db, game.id)
-        running = reads.running_of(db, game.id)
+        running = records.running_of(db, game.id)
     return running
 
 
@@ -96,18 +96,18 @@ def add_hand(
     entered_by: str | None = None,
 ) -> Verdict:
     """Add the next hand (``phone``: the token of the phone that sends it, for the change log;
-    ``entered_by``: ``reads.ORGANISER`` for the organiser's hand from the director's grid, confirmed by the
+    ``entered_by``: ``records.ORGANISER`` for the organiser's hand from the director's grid, confirmed by the
     organiser at once where the tournament asks the other side to confirm each hand). A
     key stored before answers UNCHANGED with that hand's id; a tournament's game its table's rule
     (REFUSED, ``services.tournaments.hand_guard``); a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
     the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
+        game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
         if client_key:
-            existing = reads.hand_by_key(db, game_id, client_key)
+            existing = records.hand_by_key(db, game_id, client_key)
             if existing is not None:
                 return Verdict(UNCHANGED, id=existing)
         # a tournament's reason first: a closed tournament's game is not reopened on its sheet (nor one of
@@ -130,7 +130,7 @@ def add_hand(
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         changes.log_change(db, game_id, hand_id, "hand added", None, after, phone, entered_by)
-        if entered_by == reads.ORGANISER:  # the organiser's word: no side of the table to confirm it
+        if entered_by == records.ORGANISER:  # the organiser's word: no side of the table to confirm it
             confirmations.confirm_organisers(db, game_id, hand_id, phone)
         return Verdict(SAVED, id=hand_id)
 
@@ -164,8 +164,8 @@ def correct_hand(
     now); SAVED with the change log's action in ``extra``. The version is also a condition of the update
     itself."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
-        hand = reads.get_hand(db, game_id, hand_id) if game else None
+        game = records.get_game(db, game_id)
+        hand = records.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
         guarded = hand_guard(db, game_id, adding=False)  # before LOCKED, as for a new hand
@@ -185,7 +185,7 @@ def correct_hand(
         if based_on is not None and based_on != hand.version:
             return Verdict(OVERTAKEN, id=hand_id, now=hand.version)
         if not games.update_hand(db, game_id, hand_id, stored, bool(stock_out), lone, expect_version=hand.version):
-            return Verdict(OVERTAKEN, id=hand_id, now=reads.get_hand(db, game_id, hand_id).version)
+            return Verdict(OVERTAKEN, id=hand_id, now=records.get_hand(db, game_id, hand_id).version)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         action = confirmations.correction_action(db, game_id, hand)  # a hand not confirmed yet: entered again
         changes.log_change(db, game_id, hand_id, action, changes.entry_of(hand), after, phone, entered_by)
@@ -195,8 +195,8 @@ def correct_hand(
 def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Verdict:
     """Delete a hand (Undo brings it back): MISSING, LOCKED or SAVED."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
-        hand = reads.get_hand(db, game_id, hand_id) if game else None
+        game = records.get_game(db, game_id)
+        hand = records.get_hand(db, game_id, hand_id) if game else None
         if hand is None:
             return Verdict(MISSING)
         guarded = hand_guard(db, game_id, adding=False)  # before LOCKED, as for a new hand
@@ -212,21 +212,21 @@ def delete_hand(db: Database, game_id: int, hand_id: int, phone: str | None = No
 def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = None) -> Verdict:
     """Undo the deletion of a hand: MISSING, LOCKED (a finished game is read-only, as for a
     deletion or a correction: bringing a hand back would change its result) or SAVED."""
-    if not (reads.valid_id(game_id) and reads.valid_id(hand_id)):
+    if not (records.valid_id(game_id) and records.valid_id(hand_id)):
         return Verdict(MISSING)
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
+        game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
         guarded = hand_guard(db, game_id, adding=False)
         if guarded is not None:
             return guarded
         if _locked(game, _running(db, game)):
-            deleted = reads.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
+            deleted = records.get_hand(db, game_id, hand_id, deleted=True)  # else nothing to undo: MISSING, as before
             return Verdict(LOCKED if deleted is not None else MISSING)
         if not games.restore_hand(db, game_id, hand_id):
             return Verdict(MISSING)
-        hand = reads.get_hand(db, game_id, hand_id)
+        hand = records.get_hand(db, game_id, hand_id)
         changes.log_change(db, game_id, hand_id, "hand restored", None, changes.entry_of(hand), phone)
         return Verdict(SAVED, id=hand_id)
 
@@ -250,7 +250,7 @@ def create_game(
     MISSING if its evening is gone. From a table's own rule set (``house_rules_id``) the game keeps
     its values in ``settings``, copied now: a later change of that rule set changes no game."""
     with transaction.write(db):
-        if evening_id is not None and reads.get_evening(db, evening_id) is None:
+        if evening_id is not None and records.get_evening(db, evening_id) is None:
             return Verdict(MISSING)
         game_id = games.create_game(
             db,
@@ -267,7 +267,7 @@ def create_game(
         if complete_game:
             games.set_match(db, game_id, game_id, 1)
         changes.log_change(
-            db, game_id, None, "game created", None, changes.game_record(reads.get_game(db, game_id)), phone
+            db, game_id, None, "game created", None, changes.game_record(records.get_game(db, game_id)), phone
         )
         return Verdict(SAVED, id=game_id)
 
@@ -277,10 +277,10 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
     "Austrian rulebook (Spielregeln, 2–6 players)"): SAVED with its
     id; REFUSED when all are played or the last one is still being played (``extra["game"]``: the
     Partie to show); MISSING. Decided inside the write, and the Partie's number is unique."""
-    if not reads.valid_id(match_id):
+    if not records.valid_id(match_id):
         return Verdict(MISSING)
     with transaction.write(db):
-        parties = reads.match_games(db, match_id)
+        parties = records.match_games(db, match_id)
         if not parties:
             return Verdict(MISSING)
         last = parties[-1]
@@ -303,10 +303,10 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
             match_id=match_id,
             partie=len(parties) + 1,
             evening_id=last.evening_id,
-            guests=reads.guests_of(db, last.id),
+            guests=records.guests_of(db, last.id),
         )
         changes.log_change(
-            db, game_id, None, "game created", None, changes.game_record(reads.get_game(db, game_id)), phone
+            db, game_id, None, "game created", None, changes.game_record(records.get_game(db, game_id)), phone
         )
         return Verdict(SAVED, id=game_id)
 
@@ -314,7 +314,7 @@ def next_partie(db: Database, match_id: int, phone: str | None = None) -> Verdic
 def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | None = None) -> Verdict:
     """Open a finished game for corrections (``reopened=False``: lock it again): MISSING or SAVED."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
+        game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
         guarded = hand_guard(db, game_id, adding=False) if reopened else None  # locking changes no result
@@ -346,7 +346,7 @@ def reopen_game(db: Database, game_id: int, reopened: bool = True, phone: str | 
 def delete_game(db: Database, game_id: int, phone: str | None = None) -> Verdict:
     """Delete a game started by mistake (Undo brings it back): MISSING, REFUSED (a Partie) or SAVED."""
     with transaction.write(db):
-        game = reads.get_game(db, game_id)
+        game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
         if tournament_seat(db, game_id) is not None:
@@ -361,13 +361,13 @@ def delete_game(db: Database, game_id: int, phone: str | None = None) -> Verdict
 
 def restore_game(db: Database, game_id: int, phone: str | None = None) -> Verdict:
     """Undo the deletion of a game: SAVED with its id (a new one if its number was taken), or MISSING."""
-    if not reads.valid_id(game_id):
+    if not records.valid_id(game_id):
         return Verdict(MISSING)
     with transaction.write(db):
         restored = games.undelete_game(db, game_id)
         if restored is None:
             return Verdict(MISSING)
         changes.log_change(
-            db, restored, None, "game restored", None, changes.game_record(reads.get_game(db, restored)), phone
+            db, restored, None, "game restored", None, changes.game_record(records.get_game(db, restored)), phone
         )
         return Verdict(SAVED, id=restored)

@@ -12,7 +12,7 @@ from scorekeeper.core import names, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, SAVED, UNCHANGED, Verdict
 from scorekeeper.storage import changes as change_log
-from scorekeeper.storage import house_rules, reads, transaction
+from scorekeeper.storage import house_rules, records, transaction
 
 MOST_NAME = 60
 
@@ -75,7 +75,7 @@ def create(
             return Verdict(PROBLEMS, problems=(Problem(None, "name", N_("A rule set of that name exists.")),))
         house_id = house_rules.insert(db, name, base, layout, kept)
         change_log.log_change(
-            db, None, None, "house rules created", None, reads.get_house_rules(db, house_id).record(), phone
+            db, None, None, "house rules created", None, records.get_house_rules(db, house_id).record(), phone
         )
         return Verdict(SAVED, id=house_id)
 
@@ -87,7 +87,7 @@ def change(
     when another phone changed it since ``version``. Games already started keep their values."""
     typed, name = name, names.normal(name)
     with transaction.write(db):
-        before = reads.get_house_rules(db, house_id)
+        before = records.get_house_rules(db, house_id)
         if before is None:
             return Verdict(MISSING)
         if before.version != version:
@@ -101,6 +101,6 @@ def change(
         if _taken(db, name, other_than=house_id):
             return Verdict(PROBLEMS, problems=(Problem(None, "name", N_("A rule set of that name exists.")),))
         house_rules.update(db, house_id, version, name, kept)
-        after = reads.get_house_rules(db, house_id)
+        after = records.get_house_rules(db, house_id)
         change_log.log_change(db, None, None, "house rules changed", before.record(), after.record(), phone)
         return Verdict(SAVED, id=house_id)

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 from scorekeeper.core import names
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED, Verdict
-from scorekeeper.storage import players, reads, tournament_reads, transaction
+from scorekeeper.storage import players, records, tournament_records, transaction
 
 
 def _refused(field: str, text: str, **values) -> Verdict:
@@ -22,9 +22,9 @@ def rename_player(db: Database, pid: int, name: str) -> Verdict:
     player has that name (in any case): then the two are merged instead."""
     name = names.normal(name)
     with transaction.write(db):
-        if reads.get_player(db, pid) is None:
+        if records.get_player(db, pid) is None:
             return Verdict(MISSING)
-        if reads.player_named(db, name, other_than=pid) is not None:
+        if records.player_named(db, name, other_than=pid) is not None:
             return _refused("name", N_("There is already a player called %(name)s; merge the two instead."), name=name)
         players.rename_player(db, pid, name)
         return Verdict(SAVED, id=pid)
@@ -37,14 +37,14 @@ def merge_players(db: Database, keep: int, gone: int) -> Verdict:
     if keep == gone:
         return _refused("other", N_("Pick two different players."))
     with transaction.write(db):
-        if reads.get_player(db, keep) is None:
+        if records.get_player(db, keep) is None:
             return Verdict(MISSING)
-        other = reads.get_player(db, gone)
+        other = records.get_player(db, gone)
         if other is None:  # merged away or into another meanwhile
             return _refused("other", N_("There is no player %(id)s."), id=gone)
-        if reads.shared_games(db, keep, gone):
+        if records.shared_games(db, keep, gone):
             return _refused("other", N_("Both played in the same game, so they are two people."))
-        shared = tournament_reads.shared_tournament(db, keep, gone)
+        shared = tournament_records.shared_tournament(db, keep, gone)
         if shared is not None:  # two entrants of one tournament: merged, one person would hold two seats
             return _refused("other", N_("Both play in the tournament %(name)s, so they are two people."), name=shared)
         players.merge_players(db, keep, gone)

@@ -10,22 +10,22 @@ from typing import Iterable
 from sqlite_utils import Database
 
 from scorekeeper.core import club_night
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 
 
-def _state(t: club_night.Tournament, row: tournament_reads.RoundRow) -> club_night.RoundState:
+def _state(t: club_night.Tournament, row: tournament_records.RoundRow) -> club_night.RoundState:
     """The round's state from its row."""
     return club_night.round_state(t, row.round, row.started_at, row.ended_at, row.tables)
 
 
 def rounds(db: Database, t: club_night.Tournament) -> list[club_night.RoundState]:
     """Every round started so far, each with its tables as they stand."""
-    return [_state(t, row) for row in tournament_reads.round_rows(db, t)]
+    return [_state(t, row) for row in tournament_records.round_rows(db, t)]
 
 
 def one_round(db: Database, t: club_night.Tournament, number: int) -> club_night.RoundState | None:
     """One round with its tables as they stand (what a hand's save asks about its table), or None."""
-    row = tournament_reads.round_row(db, t, number)
+    row = tournament_records.round_row(db, t, number)
     return _state(t, row) if row else None
 
 
@@ -40,8 +40,8 @@ class GameTable:
 
 def table_of_game(db: Database, game_id: int) -> GameTable | None:
     """A game's tournament, round and table as they stand, or None for a game outside any tournament."""
-    seat = tournament_reads.seat_of_game(db, game_id)
-    t = tournament_reads.get(db, seat.tournament_id) if seat else None
+    seat = tournament_records.seat_of_game(db, game_id)
+    t = tournament_records.get(db, seat.tournament_id) if seat else None
     state = one_round(db, t, seat.round) if t else None
     table = state.table(seat.table) if state else None
     return GameTable(t, state, table) if table else None
@@ -54,12 +54,12 @@ def round_over(db: Database, game_ids: Iterable[int]) -> frozenset[int]:
     rounds_seen: dict[tuple[int, int], club_night.RoundState | None] = {}
     over = set()
     for game_id in game_ids:
-        seat = tournament_reads.seat_of_game(db, game_id)
+        seat = tournament_records.seat_of_game(db, game_id)
         if seat is None:
             continue
         key = (seat.tournament_id, seat.round)
         if key not in rounds_seen:
-            t = tournament_reads.get(db, seat.tournament_id)
+            t = tournament_records.get(db, seat.tournament_id)
             rounds_seen[key] = one_round(db, t, seat.round) if t and not t.closed_at else None
         state = rounds_seen[key]
         table = state.table(seat.table) if state else None

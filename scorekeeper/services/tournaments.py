@@ -14,7 +14,7 @@ from scorekeeper.core import clock, club_night, names
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
-from scorekeeper.storage import changes, evenings, games, players, reads, tournament_reads, transaction
+from scorekeeper.storage import changes, evenings, games, players, records, tournament_records, transaction
 from scorekeeper.storage import tournaments as store
 
 # why a closed tournament's game takes no change, and who can change that (reopening the game itself is refused)
@@ -33,7 +33,7 @@ def _problems(fmt: str, entrants: Sequence[Sequence[str]], table_rules: Any) -> 
     reads them), cannot play the format."""
     problems = club_night.entrant_problems(fmt, entrants)
     if not problems:
-        rules = table_rules if _read(table_rules) else tournament_reads.table_rules(table_rules)
+        rules = table_rules if _read(table_rules) else tournament_records.table_rules(table_rules)
         found = club_night.table_rules_problem(fmt, len(entrants), rules)
         problems = [found] if found else []
     return problems
@@ -98,13 +98,13 @@ def change(
     if problems:
         return Verdict(PROBLEMS, problems=tuple(problems))
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if t.seed is not None:
             return _refused(N_("The seats are drawn: the tournament can no longer be changed."))
         fields = _fields(entrants, fmt, round_end, settings, **fields)
-        checked = tournament_reads.checked_in(db, t.id)
+        checked = tournament_records.checked_in(db, t.id)
         if checked is not None:  # who has come and is still on the list stays checked in (in another format: nobody)
             kept = [e for e in map(tuple, entrants) if e in set(checked)] if fmt == t.format else []
             fields["checked_in"] = kept or None
@@ -118,7 +118,7 @@ def delete(db: Database, tournament_id: int) -> Verdict:
     """Delete a tournament before its first round (nothing was played: no game, no evening): SAVED with
     its name in ``extra``; REFUSED once a round has started; MISSING."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if tournament_state.rounds(db, t):
@@ -141,7 +141,7 @@ def check_in(
     seats only those checked in. SAVED with how many in ``extra``; PROBLEMS when the format cannot seat
     them (nothing stored); REFUSED once drawn; OVERTAKEN when the tournament changed since ``version``."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if t.seed is not None:
@@ -162,7 +162,7 @@ def check_in(
 def _seated(db: Database, t: club_night.Tournament) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None]:
     """Whom the draw seats: those checked in (once a check-in was saved), in the list's order; and the
     others, left out (None: no check-in, everyone is seated)."""
-    checked = tournament_reads.checked_in(db, t.id)
+    checked = tournament_records.checked_in(db, t.id)
     if checked is None:
         return list(t.entrants), None
     return [e for e in t.entrants if e in set(checked)], [e for e in t.entrants if e not in set(checked)]
@@ -173,7 +173,7 @@ def draw(db: Database, tournament_id: int, phone: str | None = None, seed: int |
     only those checked in: the others leave the entrants (on record). REFUSED once drawn, or when the
     format cannot seat those checked in (the reason)."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if t.seed is not None:
@@ -208,17 +208,17 @@ def replace(
     or once round 1 has started; OVERTAKEN when the tournament changed since ``version``."""
     name = names.normal(name)
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None or not 0 <= unit < len(t.entrants) or not 0 <= slot < len(t.entrants[unit]):
             return Verdict(MISSING)
         if t.seed is None:
             return _refused(N_("Draw the seats first."))
-        if tournament_reads.rounds_started(db, t.id):
+        if tournament_records.rounds_started(db, t.id):
             return _refused(N_("Round 1 has started: a seat can no longer be given to another player."))
         if t.version != version:
             return Verdict(OVERTAKEN, id=t.id, now=t.version)
         pid = players.player_named(db, name)  # known by id as the draw knows its players (a new one: at round 1)
-        name = reads.get_player(db, pid).name if pid is not None else name  # as the archive names him
+        name = records.get_player(db, pid).name if pid is not None else name  # as the archive names him
         known = t.entrant_ids or tuple((None,) * len(e) for e in t.entrants)
         # every entrant named as the archive names him now (a renamed player too): one name is one person
         seated = next((n for e in t.entrants for n in e if names.skeleton(n) == names.skeleton(name)), None)
@@ -229,7 +229,7 @@ def replace(
         entrants, ids = [list(e) for e in t.entrants], [list(e) for e in known]
         entrants[unit][slot], ids[unit][slot] = name, pid
         fields: dict[str, Any] = {"entrants": entrants, "entrant_ids": ids}
-        if tournament_reads.checked_in(db, t.id) is not None:  # the drawn are those checked in: so is who comes in
+        if tournament_records.checked_in(db, t.id) is not None:  # the drawn are those checked in: so is who comes in
             fields["checked_in"] = entrants
         store.set_fields(db, t.id, t.version, **fields)
         store.log(db, t.id, "replaced", {"unit": unit, "slot": slot, "gone": gone, "name": name}, phone)
@@ -241,7 +241,7 @@ def _values_now(db: Database, t: club_night.Tournament) -> dict[str, Any]:
     starts: a rule set changed after the tournament was made plays its new values; one deleted meanwhile
     keeps the values the tournament had)."""
     out: dict[str, Any] = {}
-    own = reads.get_house_rules(db, t.house_rules_id) if t.house_rules_id else None
+    own = records.get_house_rules(db, t.house_rules_id) if t.house_rules_id else None
     if own is not None:
         out["settings"] = dict(own.changes)
     kept = {
@@ -254,7 +254,7 @@ def _values_now(db: Database, t: club_night.Tournament) -> dict[str, Any]:
         for size, r in t.table_rules.items()
     }
     for rules in kept.values():
-        found = reads.get_house_rules(db, rules["house_rules_id"]) if rules["house_rules_id"] else None
+        found = records.get_house_rules(db, rules["house_rules_id"]) if rules["house_rules_id"] else None
         if found is not None:
             rules["settings"] = dict(found.changes)
     if kept:
@@ -267,7 +267,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
     final table). REFUSED before the draw, after the close, while a round is being played, or when
     every round is played; decided inside the write, so two taps start one round."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         problem = club_night.start_problem(t, rounds := tournament_state.rounds(db, t))
@@ -282,7 +282,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
                 for e_ids, e in zip(known, t.entrants)
             ]  # seats follow a rename from now on
             store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids, **_values_now(db, t))
-            t = tournament_reads.get(db, t.id)
+            t = tournament_records.get(db, t.id)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)
             store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
@@ -306,7 +306,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
                 house_rules_id=house_rules_id,
             )
             store.add_table(db, t.id, number, table.table, game_id, table.units)
-            record = changes.game_record(reads.get_game(db, game_id))
+            record = changes.game_record(records.get_game(db, game_id))
             changes.log_change(db, game_id, None, "game created", None, record, phone)
         store.set_fields(db, t.id, t.version)
         store.log(db, t.id, "round started", {"round": number}, phone)
@@ -317,7 +317,7 @@ def end_round(db: Database, tournament_id: int, number: int, phone: str | None =
     """The organiser ends a round for the tables still playing (their games keep the hands saved so
     far): SAVED, REFUSED when it is over already, MISSING."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         rounds = tournament_state.rounds(db, t)
@@ -337,7 +337,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
     while a round is being played or before any round, while a hand waits for its confirmation (where the
     tournament asks for them: ``services.confirmations``), or when closed already."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if t.closed_at:
@@ -348,7 +348,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         playing = next((r for r in rounds if not r.complete), None)
         if playing is not None:
             return _refused(N_("Round %(round)s is still being played."), round=playing.number)
-        waiting = tournament_reads.unconfirmed(db, t)  # the standings it keeps stand on confirmed hands only
+        waiting = tournament_records.unconfirmed(db, t)  # the standings it keeps stand on confirmed hands only
         if waiting:
             return _refused(
                 N_(
@@ -356,7 +356,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
                 ),
                 count=len(waiting),
             )
-        for game_id in tournament_reads.open_for_corrections(db, t.id):  # the close locks them: read-only from now
+        for game_id in tournament_records.open_for_corrections(db, t.id):  # the close locks them: read-only from now
             games.reopen_game(db, game_id, False)
             changes.log_change(db, game_id, None, "game locked", {"reopened": True}, {"reopened": False}, phone)
         places = [
@@ -373,7 +373,7 @@ def reopen(db: Database, tournament_id: int, phone: str | None = None) -> Verdic
     and season points are worked out anew until it is closed again (the close is on record, and so is
     this). REFUSED when it is not closed."""
     with transaction.write(db):
-        t = tournament_reads.get(db, tournament_id)
+        t = tournament_records.get(db, tournament_id)
         if t is None:
             return Verdict(MISSING)
         if not t.closed_at:

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.storage import transaction
-from scorekeeper.storage.reads import ACTIONS, ENTERED_BY
+from scorekeeper.storage.records import ACTIONS, ENTERED_BY
 
 
 def phone_id(db: Database, token: str | None) -> int | None:

@@ -14,7 +14,7 @@ from scorekeeper.core import checks, rulesets, sheet
 from scorekeeper.core.messages import N_, Refused
 from scorekeeper.core.models import Hand
 from scorekeeper.storage.export_tournaments import _check_tournaments
-from scorekeeper.storage.export_values import (  # the checked values, shared with export_tournaments
+from scorekeeper.storage.export_types import (  # the checked values, shared with export_tournaments
     _NOCASE,
     NAME_LENGTH,
     NOTE_LENGTH,
@@ -29,7 +29,7 @@ from scorekeeper.storage.export_values import (  # the checked values, shared wi
     _time,
     _unique,
 )
-from scorekeeper.storage.reads import ACTIONS, ENTERED_BY, ORGANISER, confirming_side
+from scorekeeper.storage.records import ACTIONS, ENTERED_BY, ORGANISER, confirming_side
 
 FORMAT = "canasta-scorekeeper"
 # 2: guests' seats (no player), the change log and the phones that made it; 3: the table's own rules;
@@ -166,7 +166,7 @@ def _check_game(g: dict[str, Any], where: str, players: set[int], evenings: set[
     for j, h in enumerate(g["hands"]):
         _check_hand(h, f"{where}.hands[{j}]", configured, seen.hands)
     _check_client_keys(g["hands"], where)
-    # the app replays hands in the order of their ids (reads.hands)
+    # the app replays hands in the order of their ids (records.hands)
     hands = sorted(g["hands"], key=lambda h: h["id"])
     ended = None if g.get("reopened") else _ended_early(configured, game_id, hands)
     if ended is not None:

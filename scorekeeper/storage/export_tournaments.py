@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.core import club_night, names
-from scorekeeper.storage.export_values import (
+from scorekeeper.storage.export_types import (
     NAME_LENGTH,
     SEED_RANGE,
     TOURNAMENT_NAME_LENGTH,

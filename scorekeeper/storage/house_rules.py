@@ -1,6 +1,6 @@
 """A table's own rule sets (docs/rules.md, "A table's own rules"): stored. The service
 (``services/house_rules.py``) decides; this module only writes rows, inside its transaction. The
-pages read them with ``reads.all_house_rules`` and ``reads.get_house_rules``."""
+pages read them with ``records.all_house_rules`` and ``records.get_house_rules``."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core import ratings, rulesets, sheet
 from scorekeeper.core.results import RATE_NEXT, RATED_AS_BEFORE, outcome_key, rating_outcome, rating_step
-from scorekeeper.storage.rating_reads import ratings_of
+from scorekeeper.storage.leaderboard import ratings_of
 
 Outcome = ratings.Outcome
 

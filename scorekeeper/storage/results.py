@@ -12,7 +12,7 @@ from scorekeeper.core import clock, rulesets, sheet
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.core.results import player_rows, score_hands
 from scorekeeper.storage import ratings, transaction
-from scorekeeper.storage.reads import MAX_ID, get_game, running_of
+from scorekeeper.storage.records import MAX_ID, get_game, running_of
 
 TOTAL_FIELDS = ("games", "finished", "won", "hands", "points", "canastas", "margin")
 

@@ -1,6 +1,6 @@
 """A club night at several tables (docs/tournaments.md): stored. The service
 (``services/tournaments.py``) decides inside its transaction; this module only writes rows. The
-pages read them with ``tournament_reads``."""
+pages read them with ``tournament_records``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from scorekeeper.core import club_night
 from scorekeeper.storage import changes, transaction
 
-# the columns kept as JSON text; tournament_reads reads them back
+# the columns kept as JSON text; tournament_records reads them back
 JSON_COLUMNS = (
     "settings",
     "season_points",

@@ -16,12 +16,12 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 from scorekeeper.core import checks, rulesets, scoring, sheet
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.storage import rating_reads, reads, tournament_reads
+from scorekeeper.storage import leaderboard, records, tournament_records
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, answers, api_tournaments, i18n, openapi
+from scorekeeper.web import access, api_tournaments, i18n, json_errors, openapi
 from scorekeeper.web import api_match_models as mm
 from scorekeeper.web import api_models as m
-from scorekeeper.web.teams import team_request
+from scorekeeper.web.partner_requests import team_request
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -126,7 +126,7 @@ def _changeable(value: rulesets.Value, requires: dict | None = None) -> m.Change
     )
 
 
-def _house(row: reads.HouseRules) -> m.HouseRuleSet:
+def _house(row: records.HouseRules) -> m.HouseRuleSet:
     """A table's own rule set as the API lists it."""
     return m.HouseRuleSet(
         id=row.id, name=row.name, base=row.base, layout=row.layout, changes=dict(row.changes), version=row.version
@@ -135,7 +135,7 @@ def _house(row: reads.HouseRules) -> m.HouseRuleSet:
 
 def _errors(problems: list[Problem], status: int = 422):
     """The 422 answer listing every problem."""
-    return answers.json_problems(problems, status)
+    return json_errors.json_problems(problems, status)
 
 
 def json_body() -> Any:
@@ -150,7 +150,7 @@ def json_body() -> Any:
 def list_variants():
     """Every rule set with its target and opening-minimum table; the table's own rule sets (names and
     values people typed) only for a phone that may read the archive (with a password: unlocked)."""
-    own = reads.all_house_rules(get_db()) if access.unlocked() else []
+    own = records.all_house_rules(get_db()) if access.unlocked() else []
     return jsonify(
         m.Variants(
             variants=[_variant(rulesets.configure(r)) for r in rulesets.RULE_SETS.values()],
@@ -227,7 +227,7 @@ def _score_answer(rules: rulesets.RuleSet, sides, totals: list[int], lone: Any, 
         variant=rules.id,
         sides=[_side_score(s, t, scoring.opening_minimum(rules, t, following)) for s, t in zip(scores, new_totals)],
         **sheet.result_dict(scoring.game_result(rules, new_totals, hand, scoring.went_out_side(sides))),
-        warnings=[answers.error(w) for w in warnings],
+        warnings=[json_errors.error(w) for w in warnings],
     )
 
 
@@ -292,10 +292,10 @@ def _hand(row: sheet.SheetHand) -> m.Hand:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     """A stored game: sides, every hand's entry and breakdown, totals, minimums and the result."""
-    found = reads.get_game(get_db(), game_id)
+    found = records.get_game(get_db(), game_id)
     if found is None:
         abort(404)
-    s = sheet.build(found, reads.hands(get_db(), game_id))
+    s = sheet.build(found, records.hands(get_db(), game_id))
     defaults = rulesets.get(found.variant).settings
     return jsonify(
         m.Game(
@@ -343,10 +343,10 @@ def match(match_id: int):
     """A complete Game of three Partien (docs/rules.md, "Austrian rulebook (Spielregeln, 2–6 players)"):
     its Partien as they stand and each player's net balance, as its page ``/matches/<id>`` shows them."""
     db = get_db()
-    games = reads.match_games(db, match_id)
+    games = records.match_games(db, match_id)
     if not games:
         abort(404)
-    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
+    sheets = [sheet.build(game, records.hands(db, game.id)) for game in games]
     balance = sheet.match_balance(sheets)
     return jsonify(
         mm.Match(
@@ -365,11 +365,11 @@ def match(match_id: int):
 @bp.get("/games/<int:game_id>/changes")
 def game_changes(game_id: int):
     """A game's change log, oldest first: when, what, which hand, which phone, the entry before and after."""
-    if reads.get_game(get_db(), game_id) is None:
+    if records.get_game(get_db(), game_id) is None:
         abort(404)
     log: list[m.Change] = [
         m.Change(at=c.at, action=c.action, hand=c.hand_id, phone=c.phone or None, before=c.before, after=c.after)
-        for c in reads.changes(get_db(), game_id)
+        for c in records.changes(get_db(), game_id)
     ]
     return jsonify(log)
 
@@ -377,7 +377,7 @@ def game_changes(game_id: int):
 @bp.get("/games/<int:game_id>/version")
 def game_version(game_id: int):
     """The game's version, for the phones that follow it live (they poll this, it is cheap)."""
-    version = reads.game_version(get_db(), game_id)
+    version = records.game_version(get_db(), game_id)
     if version is None:
         abort(404)
     response = jsonify(m.Version(version=version))
@@ -388,7 +388,7 @@ def game_version(game_id: int):
 @bp.get("/players")
 def players():
     """Every player with his rating (docs/ratings.md): null before his first rated game."""
-    rated: list[m.RatedPlayer] = rating_reads.players(get_db())
+    rated: list[m.RatedPlayer] = leaderboard.players(get_db())
     return jsonify(rated)
 
 
@@ -403,7 +403,7 @@ def tournament(tournament_id: int):
     """A tournament: its settings and entrants, its draw and every round's seats known so far, every
     round started with its tables as they stand, and the standings by the format's rule."""
     db = get_db()
-    t = tournament_reads.get(db, tournament_id)
+    t = tournament_records.get(db, tournament_id)
     if t is None:
         abort(404)
     return jsonify(api_tournaments.answer(db, t))
@@ -436,7 +436,7 @@ def teams():
                         seats=_seats_arg([seat["name"] for seat in proposal["seats"]]),
                     ),
                 )
-                for proposal in rating_reads.fair_partners(get_db(), chosen)
+                for proposal in leaderboard.fair_partners(get_db(), chosen)
             ],
         )
     )
@@ -451,4 +451,4 @@ def openapi_document():
 @bp.errorhandler(404)
 def api_not_found(error):
     """404 as JSON inside the API."""
-    return answers.json_error("id", "Not found.", 404)
+    return json_errors.json_error("id", "Not found.", 404)

@@ -20,7 +20,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from scorekeeper.core import checks, rulesets
 from scorekeeper.core.messages import N_, Problem
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 
 _POINT_FIELDS = ("melded_points", "hand_points", "penalties")
 _CARD_FIELDS = ("melded_cards", "hand_cards")
@@ -50,7 +50,7 @@ _CONFIGURED = _configured_rule_sets()
 VariantId = Literal[tuple(rulesets.RULE_SETS)]
 SettingKey = Literal[tuple(sorted({s.key for r in rulesets.RULE_SETS.values() for s in r.settings}))]
 WayOut = Literal[tuple(sorted({g.key for r in _CONFIGURED for g in r.going_out}))]
-Action = Literal[tuple(sorted(reads.ACTIONS))]
+Action = Literal[tuple(sorted(records.ACTIONS))]
 Choice = str | int | bool
 Count = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, multiple_of=5)]

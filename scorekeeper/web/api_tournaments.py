@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from scorekeeper.web import api_tournament_models as tm
 
 
@@ -22,11 +22,11 @@ def listed(db: Database) -> list[tm.TournamentListed]:
             format=t.format,
             entrants=len(t.entrants),
             rounds=t.rounds,
-            rounds_started=tournament_reads.rounds_started(db, t.id),
+            rounds_started=tournament_records.rounds_started(db, t.id),
             drawn=t.seed is not None,
             closed=t.closed_at is not None,
         )
-        for t in tournament_reads.all_tournaments(db)
+        for t in tournament_records.all_tournaments(db)
     ]
 
 
@@ -93,7 +93,7 @@ def seating(db: Database, t: club_night.Tournament, rounds: list[club_night.Roun
         return []
     out = []
     for r in rounds:
-        games = [(table, reads.get_game(db, table.game_id)) for table in r.tables]
+        games = [(table, records.get_game(db, table.game_id)) for table in r.tables]
         tables = [_table(table.table, table.seats, game.first_dealer if game else 0) for table, game in games]
         out.append(tm.DrawRound(number=r.number, started=True, tables=tables, sitting_out=_byes(t, r.byes)))
     fixed = t.kind.planned_rounds(len(t.entrants))

@@ -139,7 +139,7 @@ def _guard(app: Flask) -> None:
     """Before anything reads a body (the CSRF check reads the form): a body over the limit (413), a
     locked phone (access.guard), a change without the session's form token; in this order. The
     plain-HTTP server asks the same three from a request's head, before it receives a body
-    (server/headfirst.py)."""
+    (server/head_checks.py)."""
     app.before_request(limits.refuse_large_body)
     access.init_app(app, games.scoreboard_page)
     app.before_request(limits.refuse_without_csrf_session)

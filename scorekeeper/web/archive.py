@@ -16,11 +16,11 @@ from scorekeeper.services import evenings as evening_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING
-from scorekeeper.storage import backup, queries, rating_reads, reads, tournament_reads
+from scorekeeper.storage import backup, leaderboard, records, totals, tournament_records
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
-from scorekeeper.storage.reads import valid_id
+from scorekeeper.storage.records import valid_id
 from scorekeeper.web import access, commands, forms, i18n, pagecache
 from scorekeeper.web.games.house import rule_set_keys
 
@@ -39,7 +39,7 @@ MAX_PAGE = 10**9
 
 def _evening(evening_id: int) -> Evening:
     """The evening or a 404 page."""
-    evening = reads.get_evening(get_db(), evening_id)
+    evening = records.get_evening(get_db(), evening_id)
     if evening is None:
         abort(404)
     return evening
@@ -52,11 +52,11 @@ def _evening(evening_id: int) -> Evening:
 def evenings():
     """Every evening, newest first, with its games' count and who came out ahead."""
     page = _page()
-    rows, more = queries.evenings_page(get_db(), page)
+    rows, more = totals.evenings_page(get_db(), page)
     # each evening's result at a glance: who came out ahead, by how much (the standings' first)
     leaders = {}
     for row in rows:
-        standings = queries.evening_standings(get_db(), row["id"]) if row["games"] else []
+        standings = totals.evening_standings(get_db(), row["id"]) if row["games"] else []
         if standings and standings[0]["balance"] > 0:  # all who share the lead
             top = standings[0]["balance"]
             leaders[row["id"]] = {
@@ -68,20 +68,20 @@ def evenings():
 
 def _evening_form_page(form, evening: Evening | None, status: int = 200):
     """The new/edit evening form."""
-    form.known.choices = [(p.id, p.name) for p in reads.list_players(get_db())]
+    form.known.choices = [(p.id, p.name) for p in records.list_players(get_db())]
     return render_template("archive/evening_form.html", form=form, evening=evening), status
 
 
 def _evening_names(form) -> list[str]:
     """The players ticked and typed, in that order."""
-    known = {p.id: p.name for p in reads.list_players(get_db())}
+    known = {p.id: p.name for p in records.list_players(get_db())}
     return [known[i] for i in (form.known.data or []) if i in known] + form.new_names()
 
 
 def _no_look_alikes(form) -> bool:
     """The new players typed ask "Did you mean Anna?" when one looks like a player kept (or like
     another one typed)."""
-    known = reads.all_player_names(get_db())
+    known = records.all_player_names(get_db())
     ok = forms.look_alikes(form, [(form.new_players, n) for n in form.new_names()], known)
     typed = form.new_names()
     for i, name in enumerate(typed):
@@ -131,14 +131,14 @@ def edit_evening(evening_id: int):
 def _evening_sheets(evening_id: int) -> list[sheet.Sheet]:
     """The evening's games as sheets."""
     db = get_db()
-    return [sheet.build(game, reads.hands(db, game.id)) for game in reads.evening_games(db, evening_id)]
+    return [sheet.build(game, records.hands(db, game.id)) for game in records.evening_games(db, evening_id)]
 
 
 @bp.get("/evenings/<int:evening_id>")
 def evening(evening_id: int):
     """An evening: its games, each player's standing and the settlement."""
     the_evening = _evening(evening_id)
-    standings = queries.evening_standings(get_db(), evening_id)
+    standings = totals.evening_standings(get_db(), evening_id)
     payments = stats.settle({r["name"]: r["balance"] for r in standings})
     return render_template(
         "archive/evening.html",
@@ -147,8 +147,8 @@ def evening(evening_id: int):
         standings=standings,
         payments=payments,
         today=clock.today(),
-        rating_changes=rating_reads.evening_changes(get_db(), evening_id),
-        tournaments=tournament_reads.of_evening(get_db(), evening_id),
+        rating_changes=leaderboard.evening_changes(get_db(), evening_id),
+        tournaments=tournament_records.of_evening(get_db(), evening_id),
     )
 
 
@@ -156,7 +156,7 @@ def evening(evening_id: int):
 def evening_csv(evening_id: int):
     """The evening as CSV."""
     _evening(evening_id)
-    text = backup.evening_csv(_evening_sheets(evening_id), queries.evening_standings(get_db(), evening_id))
+    text = backup.evening_csv(_evening_sheets(evening_id), totals.evening_standings(get_db(), evening_id))
     return Response(
         text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=evening-{evening_id}.csv"}
     )
@@ -168,16 +168,16 @@ def evening_csv(evening_id: int):
 @bp.get("/players")
 def players():
     """Every player with a short record."""
-    return render_template("archive/players.html", rows=queries.players(get_db()))
+    return render_template("archive/players.html", rows=totals.players(get_db()))
 
 
 def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     """A player's record, chart and the rename and merge forms."""
     db = get_db()
-    record = queries.player(db, pid)
+    record = totals.player(db, pid)
     if record is None:
         abort(404)
-    timeline = queries.player_timeline(db, pid)
+    timeline = totals.player_timeline(db, pid)
     running, total = [], 0
     for row in timeline:
         total += row["margin"]
@@ -200,8 +200,8 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     )
     rename = rename or forms.PlayerNameForm(name=record.name)
     merge = merge or forms.MergeForm()
-    merge.other.choices = [(p.id, p.name) for p in reads.list_players(db) if p.id != pid]
-    games, _more = queries.history(db, player_id=pid)
+    merge.other.choices = [(p.id, p.name) for p in records.list_players(db) if p.id != pid]
+    games, _more = totals.history(db, player_id=pid)
     rating, rating_chart = _rating(pid, record.name)
     return render_template(
         "archive/player.html",
@@ -219,7 +219,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
 
 def _rating(pid: int, name: str) -> tuple[ratings.Rating, str]:
     """A player's rating and its chart after each of his rated games (from 0, a newcomer's)."""
-    steps = rating_reads.timeline(get_db(), pid)
+    steps = leaderboard.timeline(get_db(), pid)
     chart = (
         charts.line_chart(
             [(name, [s["rating"] for s in steps])],
@@ -229,13 +229,13 @@ def _rating(pid: int, name: str) -> tuple[ratings.Rating, str]:
         if steps
         else ""
     )
-    return rating_reads.rating_of(get_db(), pid), chart
+    return leaderboard.rating_of(get_db(), pid), chart
 
 
 @bp.get("/players/<int:pid>")
 def player(pid: int):
-    """One player's statistics."""
-    if reads.get_player(get_db(), pid) is None:
+    """One player's totals."""
+    if records.get_player(get_db(), pid) is None:
         abort(404)
     return _player_page(pid)
 
@@ -243,10 +243,10 @@ def player(pid: int):
 @bp.post("/players/<int:pid>/rename")
 def rename_player(pid: int):
     """Rename a player; every game and evening follows."""
-    if reads.get_player(get_db(), pid) is None:
+    if records.get_player(get_db(), pid) is None:
         abort(404)
     form = forms.PlayerNameForm()
-    others = [p for p in reads.all_player_names(get_db()) if p != reads.get_player(get_db(), pid).name]
+    others = [p for p in records.all_player_names(get_db()) if p != records.get_player(get_db(), pid).name]
     if form.validate_on_submit() and forms.look_alikes(form, [(form.name, names.normal(form.name.data))], others):
         verdict = player_service.rename_player(get_db(), pid, form.name.data)
         if verdict.status == MISSING:
@@ -262,10 +262,10 @@ def rename_player(pid: int):
 def merge_player(pid: int):
     """Merge another player into this one, keeping all history."""
     db = get_db()
-    if reads.get_player(db, pid) is None:
+    if records.get_player(db, pid) is None:
         abort(404)
     form = forms.MergeForm()
-    form.other.choices = [(p.id, p.name) for p in reads.list_players(db) if p.id != pid]
+    form.other.choices = [(p.id, p.name) for p in records.list_players(db) if p.id != pid]
     if form.validate_on_submit():
         verdict = player_service.merge_players(db, pid, form.other.data)
         if verdict.status == MISSING:
@@ -298,7 +298,7 @@ def history():
     if not errors:  # 20240105 and 2024-W01-5 are dates too: compare them as the archive writes them
         since, until = (date.fromisoformat(v).isoformat() if v else None for v in (since, until))
     variant = args.get("variant") or None
-    own = reads.all_house_rules(db)
+    own = records.all_house_rules(db)
     if variant and variant not in rule_set_keys(own):
         errors["variant"] = gettext("Unknown rule set.")
     player_id = numbers.whole(args.get("player"), signed=True)
@@ -310,14 +310,14 @@ def history():
         if player_id and not valid_id(player_id):
             rows, more = [], False  # no such player: no games, as for any unknown id
         else:
-            rows, more = ([], False) if errors else queries.history(db, player_id, variant, since, until, page)
+            rows, more = ([], False) if errors else totals.history(db, player_id, variant, since, until, page)
         return render_template(
             "archive/history.html",
             rows=rows,
             more=more,
             page=page,
             errors=errors,
-            players=reads.list_players(db),
+            players=records.list_players(db),
             rule_sets=rulesets.RULE_SETS,
             own_rule_sets=own,
             args=args,
@@ -340,12 +340,12 @@ def statistics():
     rule set (``?variant=``). Plain links and a GET form; anything unknown is the default."""
     db = get_db()
     args = request.args
-    period = args.get("period") if args.get("period") in queries.PERIODS else "all"
-    own = reads.all_house_rules(db)
+    period = args.get("period") if args.get("period") in totals.PERIODS else "all"
+    own = records.all_house_rules(db)
     variant = args.get("variant") if args.get("variant") in rule_set_keys(own) else None
-    sort, desc = queries.sort_order(args.get("sort"), args.get("dir"), queries.PLAYER_SORTS, "won")
-    psort, pdesc = queries.sort_order(args.get("psort"), args.get("pdir"), queries.PAIR_SORTS, "games")
-    since, until = queries.period_days(period, clock.today())
+    sort, desc = totals.sort_order(args.get("sort"), args.get("dir"), totals.PLAYER_SORTS, "won")
+    psort, pdesc = totals.sort_order(args.get("psort"), args.get("pdir"), totals.PAIR_SORTS, "games")
+    since, until = totals.period_days(period, clock.today())
     way = {True: "desc", False: "asc"}
     kept = {  # what the page shows now, as the links carry it on (defaults left out)
         "period": None if period == "all" else period,
@@ -371,8 +371,8 @@ def statistics():
 
     return render_template(
         "archive/stats.html",
-        rows=queries.player_table(db, sort, desc, since, until, variant),
-        pairs=queries.partnership_table(db, psort, pdesc, since, until, variant),
+        rows=totals.player_table(db, sort, desc, since, until, variant),
+        pairs=totals.partnership_table(db, psort, pdesc, since, until, variant),
         period=period,
         variant=variant,
         kept=kept,
@@ -491,10 +491,10 @@ def import_json():
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
     """A game's sheet as CSV."""
-    game = reads.get_game(get_db(), game_id)
+    game = records.get_game(get_db(), game_id)
     if game is None:
         abort(404)
-    text = backup.game_csv(sheet.build(game, reads.hands(get_db(), game_id)))
+    text = backup.game_csv(sheet.build(game, records.hands(get_db(), game_id)))
     return Response(
         text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"}
     )

@@ -11,7 +11,7 @@ from flask.cli import with_appcontext
 
 from scorekeeper.core.messages import counted
 from scorekeeper.services import archive as service
-from scorekeeper.storage import backup, disk, rating_reads
+from scorekeeper.storage import backup, disk, leaderboard
 from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
 
@@ -83,7 +83,7 @@ def ratings_command(rebuild: bool) -> None:
             f"Rated {counted(count, 'game', 'games')} again in {time.perf_counter() - started:.2f} s; "
             + ("the ratings kept were the same." if same else "the ratings kept were out of step and are now right.")
         )
-    for row in sorted(rating_reads.players(db), key=lambda r: (r["rating"] is None, -(r["rating"] or 0))):
+    for row in sorted(leaderboard.players(db), key=lambda r: (r["rating"] is None, -(r["rating"] or 0))):
         if row["rating"] is not None:
             mark = " (provisional)" if row["provisional"] else ""
             games = counted(row["games"], "game", "games")

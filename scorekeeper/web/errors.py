@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 
 from scorekeeper.core.messages import N_
 from scorekeeper.storage import disk
-from scorekeeper.web import answers
+from scorekeeper.web import json_errors
 
 RETRY_AFTER = 5  # seconds a phone waits before sending again what the disk could not take
 
@@ -61,7 +61,7 @@ def init_app(app) -> None:
         """A friendly page for a game or hand that does not exist."""
         message = gettext("There is nothing here. The game or hand may have been deleted.")
         if wants_json():
-            return answers.json_error("id", message, 404)
+            return json_errors.json_error("id", message, 404)
         return _page(gettext("Not found"), message, 404)
 
     @app.errorhandler(413)
@@ -69,7 +69,7 @@ def init_app(app) -> None:
         """A body far larger than any form or archive: refused with a message, not a crash."""
         message = gettext("This is far too large to be a score.")
         if wants_json():
-            return answers.json_error("body", message, 413)
+            return json_errors.json_error("body", message, 413)
         return _page(gettext("Too large"), message, 413)
 
     @app.errorhandler(500)
@@ -77,7 +77,7 @@ def init_app(app) -> None:
         """Should never happen; if it does, say so plainly (what was saved before is safe)."""
         message = gettext("Something went wrong on the server. What was saved before is safe; go back and try again.")
         if wants_json():
-            return answers.json_error("server", message, 500)
+            return json_errors.json_error("server", message, 500)
         return _page(gettext("Something went wrong"), message, 500)
 
     @app.errorhandler(CSRFError)
@@ -88,7 +88,7 @@ def init_app(app) -> None:
             "This form has expired or did not come from this app. Go back, reload the page and send it again."
         )
         if request.is_json or request.path.endswith(".json"):
-            return answers.json_error("csrf_token", message, 400)
+            return json_errors.json_error("csrf_token", message, 400)
         return _page(gettext("Please try again"), message, 400)
 
     @app.errorhandler(sqlite3.OperationalError)
@@ -106,7 +106,7 @@ def init_app(app) -> None:
         500; nothing was written, and a phone's queue keeps the hand and sends it again later."""
         message = disk_message(error)
         if wants_json():
-            response, status = answers.json_error("database", message, 503)
+            response, status = json_errors.json_error("database", message, 503)
         else:
             response, status = _page(gettext("Not saved"), message, 503)
             response = app.make_response((response, status))

@@ -87,7 +87,7 @@ HEAD_CHECKS = "canasta.head_checks"
 
 def head_checks(app) -> tuple:
     """The app's checks that answer from a request's head alone, in the order they run (the
-    plain-HTTP server asks them before it receives a body: headfirst.py)."""
+    plain-HTTP server asks them before it receives a body: head_checks.py)."""
     return app.extensions.get(HEAD_CHECKS, ())
 
 

@@ -19,11 +19,11 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema
 
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.web import api_match_models as mm
 from scorekeeper.web import api_models as m
 from scorekeeper.web import api_tournament_models as tm
-from scorekeeper.web import teams
+from scorekeeper.web import partner_requests
 
 REF = "#/components/schemas/{model}"
 
@@ -63,7 +63,7 @@ GAME_ID = {
     "in": "path",
     "required": True,
     "description": "a game's id",
-    "schema": {"type": "integer", "minimum": 1, "maximum": reads.MAX_ID},
+    "schema": {"type": "integer", "minimum": 1, "maximum": records.MAX_ID},
     "examples": {"first": {"value": 1}, "second": {"value": 2}},
 }
 TOURNAMENT_ID = {
@@ -84,7 +84,7 @@ CSRF_TOKEN = {
     "the same phone",
     "schema": {"type": "string"},
 }
-# what to send; teams.team_request reads digits of other scripts too, as every number typed (core/numbers.py)
+# what to send; partner_requests.team_request reads digits of other scripts too, as every number typed (core/numbers.py)
 TEAM_IDS = "^[0-9]{1,19}(,[0-9]{1,19})*$"
 
 
@@ -104,7 +104,7 @@ def _team_parameters() -> tuple[dict[str, Any], ...]:
             "in": "query",
             "required": False,
             "description": "rules with partnerships for that many (default: classic for 4, six-3x2 for 6)",
-            "schema": {"enum": [r.id for r in teams.partner_rule_sets()]},
+            "schema": {"enum": [r.id for r in partner_requests.partner_rule_sets()]},
         },
         {
             "name": "layout",

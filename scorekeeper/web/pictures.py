@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scorekeeper.core import club_night, pictures, rulesets, sheet
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import queries, reads, tournament_reads
+from scorekeeper.storage import records, totals, tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 
@@ -98,10 +98,10 @@ def _not_yet(message: str):
 
 def game_result(game_id: int) -> pictures.Result:
     """A finished game's picture: the sides' totals, the winner, the running totals."""
-    game = reads.get_game(get_db(), game_id)
+    game = records.get_game(get_db(), game_id)
     if game is None:
         abort(404)
-    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
+    the_sheet = sheet.build(game, records.hands(get_db(), game_id))
     result = the_sheet.state.result
     if not result.finished:
         _not_yet(gettext("The game is not finished yet: its result picture comes when it is."))
@@ -128,10 +128,10 @@ def game_result(game_id: int) -> pictures.Result:
 
 def evening_result(evening_id: int) -> pictures.Result:
     """An evening's picture: each player's balance, best first, and who did best."""
-    evening = reads.get_evening(get_db(), evening_id)
+    evening = records.get_evening(get_db(), evening_id)
     if evening is None:
         abort(404)
-    standings = queries.evening_standings(get_db(), evening_id)
+    standings = totals.evening_standings(get_db(), evening_id)
     if not any(r["games"] for r in standings):
         _not_yet(gettext("No game of this evening is finished yet: its result picture comes with the first."))
     best = standings[0]["balance"]
@@ -155,7 +155,7 @@ def evening_result(evening_id: int) -> pictures.Result:
 
 def tournament_result(tournament_id: int) -> pictures.Result:
     """A closed tournament's picture: its final standings and its winner."""
-    t = tournament_reads.get(get_db(), tournament_id)
+    t = tournament_records.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     if not t.closed_at:

@@ -12,7 +12,7 @@ from flask import Response, abort, jsonify
 from sqlite_utils import Database
 
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 
 PLAYING, STOPPED, DONE, CLOSED = "playing", "stopped", "done", "closed"
 
@@ -51,7 +51,7 @@ class TableSeat:
 def version_answer(db: Database, game_id: int, now: datetime) -> Response:
     """What a phone following a game polls, never cached: the game's version, with its table's round
     state for a tournament's game (a round stopped or ended elsewhere, a close, shows at once); 404."""
-    version = reads.game_version(db, game_id)
+    version = records.game_version(db, game_id)
     if version is None:
         abort(404)
     seat = seat_of(db, game_id, now)

@@ -15,7 +15,7 @@ from sqlite_utils import Database
 from scorekeeper.core import club_night, sheet
 from scorekeeper.services import confirmations as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.games.common import phone_token
@@ -40,12 +40,12 @@ class Waiting:
 
 def listed(db: Database, t: club_night.Tournament) -> list[Waiting]:
     """The tournament's hands not confirmed yet, with their figures (none where it asks for no confirmation)."""
-    waiting = tournament_reads.unconfirmed(db, t)
+    waiting = tournament_records.unconfirmed(db, t)
     sheets: dict[int, sheet.Sheet] = {}
     out = []
     for u in waiting:
         if u.game_id not in sheets:
-            sheets[u.game_id] = sheet.build(reads.get_game(db, u.game_id), reads.hands(db, u.game_id))
+            sheets[u.game_id] = sheet.build(records.get_game(db, u.game_id), records.hands(db, u.game_id))
         the_sheet = sheets[u.game_id]
         row = the_sheet.rows[u.number - 1]
         sides = tuple(
@@ -58,8 +58,8 @@ def listed(db: Database, t: club_night.Tournament) -> list[Waiting]:
 
 def say_unconfirmed(tournament_id: int) -> None:
     """After a round's end or start: how many hands still wait for their confirmation (the list is on the page)."""
-    t = tournament_reads.get(get_db(), tournament_id)
-    count = len(tournament_reads.unconfirmed(get_db(), t)) if t else 0
+    t = tournament_records.get(get_db(), tournament_id)
+    count = len(tournament_records.unconfirmed(get_db(), t)) if t else 0
     if count:
         flash(
             ngettext(
@@ -83,7 +83,7 @@ def confirm_hand(tournament_id: int, game_id: int, hand_id: int):
     )
     if outcome.status == MISSING:
         abort(404)
-    seat = tournament_reads.seat_of_game(get_db(), game_id)
+    seat = tournament_records.seat_of_game(get_db(), game_id)
     if outcome.status == SAVED:
         flash(
             gettext(
@@ -94,7 +94,7 @@ def confirm_hand(tournament_id: int, game_id: int, hand_id: int):
             )
         )
     else:
-        said(outcome, reads.get_game(get_db(), game_id), hand_id)
+        said(outcome, records.get_game(get_db(), game_id), hand_id)
     return _back(tournament_id)
 
 

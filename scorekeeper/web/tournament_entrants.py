@@ -16,7 +16,7 @@ from scorekeeper.core import club_night
 from scorekeeper.core.messages import N_
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.forms import SOMEONE_NEW, look_alikes, no_control_characters, readable_name, ticked
@@ -54,7 +54,7 @@ class ReplaceForm(FlaskForm):
 
 
 def _load(tournament_id: int) -> club_night.Tournament:
-    t = tournament_reads.get(get_db(), tournament_id)
+    t = tournament_records.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     return t
@@ -77,7 +77,7 @@ def _walk_ins_checked(form: CheckInForm, t: club_night.Tournament) -> bool:
     if problem:
         form.walk_ins.errors = [problem]
         return False
-    known = reads.all_player_names(get_db())
+    known = records.all_player_names(get_db())
     return look_alikes(form, [(form.walk_ins, n) for w in walk_ins for n in w if n not in known], known)
 
 
@@ -146,5 +146,5 @@ def _name_checked(form: ReplaceForm) -> bool:
     if problem:
         form.name.errors = [problem]
         return False
-    known = reads.all_player_names(get_db())
+    known = records.all_player_names(get_db())
     return look_alikes(form, [(form.name, name)] if name not in known else [], known)

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, redirect, render_template, url_for
 from scorekeeper.core.club_night import grid as grids
 from scorekeeper.core.messages import N_
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web.games.common import mark_from_grid
 
@@ -33,7 +33,7 @@ STATES = {
 @bp.get("/tournaments/<int:tournament_id>/grid")
 def grid(tournament_id: int):
     """Tables down, rounds across: each table's game as it stands now, the results still missing first."""
-    t = tournament_reads.get(get_db(), tournament_id)
+    t = tournament_records.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     rounds = tournament_state.rounds(get_db(), t)
@@ -53,7 +53,7 @@ def grid(tournament_id: int):
 def open_game(tournament_id: int, game_id: int):
     """A cell tapped: the table's ordinary score sheet, this phone marked as the organiser's for that game
     (its hand form then posts ``by=organiser``, which the change log keeps)."""
-    seat = tournament_reads.seat_of_game(get_db(), game_id)
+    seat = tournament_records.seat_of_game(get_db(), game_id)
     if seat is None or seat.tournament_id != tournament_id:
         abort(404)
     mark_from_grid(game_id)

@@ -14,7 +14,7 @@ from flask_babel import gettext, ngettext
 
 from scorekeeper.core import club_night
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web.tournament_forms import FORMAT_NAMES
 
@@ -227,7 +227,7 @@ def _pages(items: list, per_page: int) -> list[list]:
 
 def _drawn(tournament_id: int) -> club_night.Tournament | None:
     """The tournament (404 when there is none); None, with the reason on the next page, before the draw."""
-    t = tournament_reads.get(get_db(), tournament_id)
+    t = tournament_records.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     if t.seed is None:

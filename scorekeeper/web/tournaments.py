@@ -14,7 +14,7 @@ from scorekeeper.network import addresses
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
-from scorekeeper.storage import reads, tournament_reads
+from scorekeeper.storage import records, tournament_records
 from scorekeeper.storage.db import generation, get_db
 from scorekeeper.web import i18n, table_seat, tournament_confirm
 from scorekeeper.web.games.common import phone_token
@@ -31,7 +31,7 @@ bp = Blueprint("tournaments", __name__)
 
 
 def _load(tournament_id: int) -> club_night.Tournament:
-    t = tournament_reads.get(get_db(), tournament_id)
+    t = tournament_records.get(get_db(), tournament_id)
     if t is None:
         abort(404)
     return t
@@ -42,7 +42,7 @@ def _now() -> datetime:
 
 
 def _rules_name(t: club_night.Tournament) -> str:
-    own = reads.get_house_rules(get_db(), t.house_rules_id) if t.house_rules_id else None
+    own = records.get_house_rules(get_db(), t.house_rules_id) if t.house_rules_id else None
     return own.name if own else gettext(rulesets.get(t.variant).name)
 
 
@@ -63,7 +63,7 @@ def _size_rules(t: club_night.Tournament) -> list[tuple[int, str]]:
     out = []
     for size in sorted(t.kind.played_sizes(t.table_sizes) & set(t.table_rules)):
         rules = t.table_rules[size]
-        own = reads.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
+        own = records.get_house_rules(get_db(), rules.house_rules_id) if rules.house_rules_id else None
         name = own.name if own else gettext(rulesets.get(rules.variant).name)
         out.append((size, f"{name} · {gettext(rulesets.get(rules.variant).layout(rules.layout).label)}"))
     return out
@@ -73,7 +73,7 @@ def _size_rules(t: club_night.Tournament) -> list[tuple[int, str]]:
 def tournament_list():
     """Every tournament, the newest first, and the season's table."""
     return render_template(
-        "tournaments/list.html", tournaments=tournament_reads.all_tournaments(get_db()), formats=FORMAT_NAMES
+        "tournaments/list.html", tournaments=tournament_records.all_tournaments(get_db()), formats=FORMAT_NAMES
     )
 
 
@@ -124,14 +124,14 @@ def form_version() -> int:
 def _tournament_form(t: club_night.Tournament | None):
     """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
     form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
-    house = reads.all_house_rules(get_db())
+    house = records.all_house_rules(get_db())
     choices = rule_choices(house)
     form.rules.choices = [(value, gettext(name)) for value, name, _layout in choices]
     form.offer_table_rules(house)
-    checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(reads.all_player_names(get_db())))
+    checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(records.all_player_names(get_db())))
     if form.is_submitted() and all([check() for check in checks]):
         value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
-        own = reads.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
+        own = records.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
         fields = dict(
             name=names.normal(form.name.data),
             fmt=form.format.data,
@@ -210,7 +210,7 @@ def organiser_page(t: club_night.Tournament, status: int = 200, **forms):
     its message beside its field and what was typed still there (``ticked``: the entrants ticked)."""
     rounds, current = _state(t)
     start_problem = club_night.start_problem(t, rounds)
-    checked_in = tournament_reads.checked_in(get_db(), t.id) if t.seed is None else None
+    checked_in = tournament_records.checked_in(get_db(), t.id) if t.seed is None else None
     forms.setdefault("ticked", {i for i, e in enumerate(t.entrants) if e in set(checked_in or ())})  # as saved
     return render_template(
         "tournaments/show.html",
@@ -226,7 +226,7 @@ def organiser_page(t: club_night.Tournament, status: int = 200, **forms):
         size_rules=_size_rules(t),
         own_values=_own_values(t),
         places=club_night.ranking(t, rounds) if rounds else [],
-        actions=tournament_reads.actions(get_db(), t.id),
+        actions=tournament_records.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete,
         action_name=_action_name,
         checked_in=checked_in,
@@ -236,7 +236,7 @@ def organiser_page(t: club_night.Tournament, status: int = 200, **forms):
     ), status
 
 
-def _action_name(action: tournament_reads.Action) -> str:
+def _action_name(action: tournament_records.Action) -> str:
     """An organiser's action as the page says it."""
     detail = action.detail or {}
     number = detail.get("round")
@@ -410,7 +410,7 @@ def standings_version(tournament_id: int):
 def _played_on(t: club_night.Tournament) -> str:
     """The day a tournament counts on in the season: its evening's date (a club night closed after
     midnight, or days later, is still that evening's)."""
-    evening = reads.get_evening(get_db(), t.evening_id) if t.evening_id else None
+    evening = records.get_evening(get_db(), t.evening_id) if t.evening_id else None
     return evening.date if evening else t.closed_at[:10]
 
 
@@ -464,7 +464,7 @@ def season():
     """The season's table: season points over the closed tournaments of a year; as a ladder, a player's
     best N evenings count and only players with at least M are ranked."""
     db = get_db()
-    closed = [(t, _played_on(t)) for t in tournament_reads.all_tournaments(db) if t.closed_at]
+    closed = [(t, _played_on(t)) for t in tournament_records.all_tournaments(db) if t.closed_at]
     years = sorted({day[:4] for _t, day in closed}, reverse=True)
     typed = request.args.get("year") or (years[0] if years else str(_now().year))
     number = numbers.whole(typed, digits=4)

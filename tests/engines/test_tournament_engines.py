@@ -34,7 +34,7 @@ from scorekeeper import create_app
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
 from scorekeeper.storage import db as dbmod
-from scorekeeper.storage import tournament_reads
+from scorekeeper.storage import tournament_records
 from scorekeeper.web.tournament_forms import rule_choices
 from tests.browser.test_phone_widths import MEASURE
 from tests.engines.conftest import ENGINES, SCREENSHOTS, launch, need
@@ -78,7 +78,7 @@ def seated(app, tid: int, table: int) -> tuple[int, list[str]]:
     gives, 1 and 3 (North–South) against 2 and 4 (East–West)."""
     with app.app_context():
         db = dbmod.get_db()
-        state = tournament_state.rounds(db, tournament_reads.get(db, tid))[0].table(table)
+        state = tournament_state.rounds(db, tournament_records.get(db, tid))[0].table(table)
         seats = state.seats
         return state.game_id, [f"{seats[0]} & {seats[2]}", f"{seats[1]} & {seats[3]}"]
 

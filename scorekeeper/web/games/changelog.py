@@ -21,7 +21,7 @@ from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
 from scorekeeper.services import phones as phone_service
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
@@ -34,7 +34,7 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
     side's score against the version before, who made it and when (from the change log)."""
     rules = sheet.rules_for(game)
     versions: list[dict] = []
-    for change in reads.changes(get_db(), game.id, hand_id):
+    for change in records.changes(get_db(), game.id, hand_id):
         if change.action not in ("hand added", "hand corrected", "hand entered again") or change.after is None:
             continue
         after = change.after
@@ -57,10 +57,10 @@ def hand_history(game_id: int, hand_id: int):
     """A hand's versions, as a crossed-out figure on a paper pad stays readable: each version's
     figures, what it changed in each side's score, who and when; any earlier one can be restored."""
     game = load_game(game_id)
-    hand = reads.get_hand(get_db(), game_id, hand_id)
+    hand = records.get_hand(get_db(), game_id, hand_id)
     if hand is None:
         abort(404)
-    the_sheet = sheet.build(game, reads.hands(get_db(), game_id))
+    the_sheet = sheet.build(game, records.hands(get_db(), game_id))
     number = next((row.number for row in the_sheet.rows if row.hand.id == hand_id), None)
     current = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
     return render_template(
@@ -104,11 +104,11 @@ def restore_version(game_id: int, hand_id: int, change_id: int):
 
 def _hand_number(game: Game, hand_id: int) -> int:
     """A hand's number in its game (deleted hands left out)."""
-    ids = [h.id for h in reads.hands(get_db(), game.id)]
+    ids = [h.id for h in records.hands(get_db(), game.id)]
     return ids.index(hand_id) + 1 if hand_id in ids else 0
 
 
-# What the change log records (storage.reads.ACTIONS), in the players' words (message ids: the page translates them).
+# What the change log records (storage.records.ACTIONS), in the players' words (message ids: the page translates them).
 ACTION_NAMES = {
     "hand added": N_("hand added"),
     "hand corrected": N_("hand corrected"),
@@ -130,13 +130,13 @@ ACTION_NAMES = {
 def changes(game_id: int):
     """A game's whole change log, newest first; nothing here edits or deletes it."""
     game = load_game(game_id)
-    numbers = {h.id: i + 1 for i, h in enumerate(reads.hands(get_db(), game_id))}
+    numbers = {h.id: i + 1 for i, h in enumerate(records.hands(get_db(), game_id))}
     return render_template(
         "games/changes.html",
         game=game,
-        changes=list(reversed(reads.changes(get_db(), game_id))),
+        changes=list(reversed(records.changes(get_db(), game_id))),
         numbers=numbers,
-        phone_name=reads.phone_name(get_db(), session.get("phone")),
+        phone_name=records.phone_name(get_db(), session.get("phone")),
         actions=ACTION_NAMES,
         side_names=sheet.side_names(game, sheet.rules_for(game)),
     )

@@ -19,7 +19,7 @@ from scorekeeper.core import sheet
 from scorekeeper.core.models import Game
 from scorekeeper.services.tournaments import hand_guard
 from scorekeeper.services.verdicts import LOCKED, REFUSED
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web.hand_verdicts import LOCKED_MESSAGE
 from scorekeeper.web.i18n import problem_message
@@ -27,7 +27,7 @@ from scorekeeper.web.i18n import problem_message
 
 def load_game(game_id: int) -> Game:
     """The game or a 404 page."""
-    game = reads.get_game(get_db(), game_id)
+    game = records.get_game(get_db(), game_id)
     if game is None:
         abort(404)
     return game
@@ -50,7 +50,7 @@ def phone_token() -> str:
 # A hand entered by the organiser from the director's grid (a table whose phone died): the grid's link
 # marks the game in this phone's session, the hand form then posts ``by=organiser``, and the change log
 # keeps it as the organiser's (web/tournament_grid.py).
-BY_FIELD, ORGANISER = "by", reads.ORGANISER
+BY_FIELD, ORGANISER = "by", records.ORGANISER
 _GRID_GAMES = "grid_games"  # the session's: the games this phone opened from the grid, the newest last
 _GRID_KEPT = 64
 

@@ -13,7 +13,7 @@ from scorekeeper.core import sheet
 from scorekeeper.core.models import Game
 from scorekeeper.services import confirmations as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED, UNCHANGED, Verdict
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.games.common import load_game, phone_token
@@ -21,7 +21,7 @@ from scorekeeper.web.games.common import load_game, phone_token
 
 def confirmer_name(side_names, confirmed_by: str | None) -> str:
     """Who confirmed a hand, as the pages say it: a side's names ("Anna & Ben"), or "the organiser"."""
-    side = reads.confirming_side(confirmed_by)
+    side = records.confirming_side(confirmed_by)
     if side is not None and side < len(side_names):
         return side_names[side]
     return gettext("the organiser")
@@ -29,7 +29,7 @@ def confirmer_name(side_names, confirmed_by: str | None) -> str:
 
 def hand_number(game_id: int, hand_id: int) -> int:
     """A hand's number in its game (deleted hands left out; 0: not one of its hands now)."""
-    ids = [h.id for h in reads.hands(get_db(), game_id)]
+    ids = [h.id for h in records.hands(get_db(), game_id)]
     return ids.index(hand_id) + 1 if hand_id in ids else 0
 
 

@@ -22,9 +22,9 @@ from scorekeeper.core import checks, rulesets, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
-from scorekeeper.storage import disk, reads
+from scorekeeper.storage import disk, records
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import answers, api, api_models, errors, forms, hand_entry, hand_verdicts, table_seat
+from scorekeeper.web import api, api_models, errors, forms, hand_entry, hand_verdicts, json_errors, table_seat
 from scorekeeper.web.games.common import (
     BY_FIELD,
     entered_by,
@@ -77,7 +77,7 @@ def _save(game: Game, hand: Hand | None):
 
 def _finished(game: Game) -> bool:
     """Whether the game has been decided (from its running figures)."""
-    running = reads.running_of(get_db(), game.id)
+    running = records.running_of(get_db(), game.id)
     return running is not None and running.result.finished
 
 
@@ -92,7 +92,7 @@ def new_hand(game_id: int):
         return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
-    previous = reads.last_hand(get_db(), game_id)
+    previous = records.last_hand(get_db(), game_id)
     if previous and any(f"{part}_cards" in last for last in previous.sides for part in ("melded", "hand")):
         form.mode.data = "counts"  # a table that counted its cards last hand starts on the count pad again
     return _hand_page(game, form, None, [])
@@ -111,10 +111,10 @@ def add_hand_json(game_id: int):
     unreadable = gettext("This entry could not be read. Enter the hand again.")
     body = api.json_body()
     if not isinstance(body, dict):
-        return answers.json_error("body", unreadable, 400)
+        return json_errors.json_error("body", unreadable, 400)
     refused = api_models.refusals(api_models.HandRequest, body)
     if "client_key" in refused:
-        return answers.json_error("client_key", unreadable, 422)
+        return json_errors.json_error("client_key", unreadable, 422)
     # the phone always says whether the stock ran out; left out it is "no", so the check that one
     # side went out or the stock ran out is never skipped
     stock_out = body.get("stock_out") if body.get("stock_out") is not None else False
@@ -140,21 +140,21 @@ def add_hand_json(game_id: int):
         return jsonify({"id": outcome.id, "duplicate": not new}), 201 if new else 200
     answer = hand_verdicts.ANSWERS[outcome.status]
     if outcome.status in (service.PROBLEMS, service.WARNINGS):
-        return answers.json_problems(outcome.problems, answer.status)
-    return answers.json_error(answer.field, hand_verdicts.message(outcome, queued=True), answer.status)
+        return json_errors.json_problems(outcome.problems, answer.status)
+    return json_errors.json_error(answer.field, hand_verdicts.message(outcome, queued=True), answer.status)
 
 
 def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
     """The 422 of a queued hand its type refuses: every problem the checks find in it (the game's rule
     set), and what the type refuses besides (a figure as text, ``based_on`` no count); nothing stored."""
-    game = reads.get_game(get_db(), game_id)
+    game = records.get_game(get_db(), game_id)
     if game is None:
-        return answers.json_error("game", gettext(hand_verdicts.MISSING_TEXT), 404)
+        return json_errors.json_error("game", gettext(hand_verdicts.MISSING_TEXT), 404)
     _sides, found = checks.read_hand(sheet.rules_for(game), body.get("sides"), stock_out, body.get("lone"))
     problems = api_models.hand_problems(api_models.HandRequest, body, found)
     if "based_on" in refused:
         problems.append(Problem(None, "based_on", BASED_ON))
-    return answers.json_problems(problems, 422)
+    return json_errors.json_problems(problems, 422)
 
 
 BASED_ON = N_("based_on is the number of hands the phone knew of, a JSON number from 0, or left out.")
@@ -163,7 +163,7 @@ BASED_ON = N_("based_on is the number of hands the phone knew of, a JSON number 
 def edit_hand(game_id: int, hand_id: int):
     """Correct an earlier hand; every later total, minimum and the result follow."""
     game = load_game(game_id)
-    hand = reads.get_hand(get_db(), game_id, hand_id)
+    hand = records.get_hand(get_db(), game_id, hand_id)
     if hand is None:
         abort(404)
     form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
@@ -221,7 +221,7 @@ def restore_hand(game_id: int, hand_id: int):
 
 def _position(game: Game, hand: Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
     """The sheet, and the hand's number, the totals before it and the opening minimums during it."""
-    hands = reads.hands(get_db(), game.id)
+    hands = records.hands(get_db(), game.id)
     the_sheet = sheet.build(game, hands)
     if hand is None:
         return the_sheet, len(hands) + 1, the_sheet.state.totals, the_sheet.state.opening_minimums
@@ -264,7 +264,7 @@ def _hand_page(
 
 def _based_on(game: Game, hand: Hand | None) -> str:
     """What a phone's form is based on: the number of hands for a new hand, the hand's version for a correction."""
-    return str(hand.version) if hand else str(reads.hand_count(get_db(), game.id))
+    return str(hand.version) if hand else str(records.hand_count(get_db(), game.id))
 
 
 def _store_hand(game: Game, hand: Hand | None, posted: hand_entry.PostedHand) -> service.Verdict:

@@ -15,7 +15,7 @@ from scorekeeper.core import numbers, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import house_rules as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.games.changelog import ACTION_NAMES
@@ -24,12 +24,12 @@ from scorekeeper.web.games.common import phone_token
 HOUSE_PREFIX = "house-"
 
 
-def house_of(variant: str) -> reads.HouseRules | None:
+def house_of(variant: str) -> records.HouseRules | None:
     """The table's own rule set a ``house-<id>`` variant names, or None; 404 for a missing one."""
     if not variant.startswith(HOUSE_PREFIX):
         return None
     number = numbers.whole(variant[len(HOUSE_PREFIX) :], digits=18)
-    found = reads.get_house_rules(get_db(), number) if number is not None else None
+    found = records.get_house_rules(get_db(), number) if number is not None else None
     if found is None:
         abort(404)
     return found
@@ -52,7 +52,7 @@ def house_list():
     """The table's own rule sets, and the built-in ones to start a new one from."""
     return render_template(
         "games/house_list.html",
-        house=reads.all_house_rules(get_db()),
+        house=records.all_house_rules(get_db()),
         rule_sets=rulesets.RULE_SETS.values(),
         names={r.id: r.name for r in rulesets.RULE_SETS.values()},
     )
@@ -121,7 +121,7 @@ def _page(rules, house, typed, problems, name, layout, status=200, settings=None
     by_field: dict[str, list[str]] = {}
     for problem in problems:
         by_field.setdefault(problem.field, []).append(i18n.problem_message(problem))
-    history = [] if house is None else [(c, _differences(rules, c)) for c in reads.house_changes(get_db(), house.id)]
+    history = [] if house is None else [(c, _differences(rules, c)) for c in records.house_changes(get_db(), house.id)]
     return render_template(
         "games/house.html",
         rules=rules,
@@ -194,7 +194,7 @@ def new_house(variant: str):
 
 def edit_house(house_id: int):
     """Change a table's own rule set (games already started keep their values)."""
-    house = reads.get_house_rules(get_db(), house_id)
+    house = records.get_house_rules(get_db(), house_id)
     if house is None:
         abort(404)
     rules = rulesets.get(house.base)
@@ -205,7 +205,7 @@ def edit_house(house_id: int):
     return _save(rules, house)
 
 
-def _save(rules: rulesets.RuleSet, house: reads.HouseRules | None):
+def _save(rules: rulesets.RuleSet, house: records.HouseRules | None):
     """Keep what was sent: the list on success, the page again with every problem beside its value."""
     form = FlaskForm()
     name = (request.form.get("name") or "").strip()

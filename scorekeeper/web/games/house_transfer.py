@@ -18,7 +18,7 @@ from scorekeeper.core.rulesets import transfer
 from scorekeeper.network import addresses
 from scorekeeper.services import rule_set_transfer as service
 from scorekeeper.services.verdicts import PROBLEMS
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
 from scorekeeper.web.games.common import phone_token
@@ -27,15 +27,15 @@ from scorekeeper.web.games.common import phone_token
 FIELD_NAMES = {"base": N_("Built-in rule set"), "layout": N_("Players")}
 
 
-def _house(house_id: int) -> reads.HouseRules:
+def _house(house_id: int) -> records.HouseRules:
     """The table's own rule set, or a 404 page."""
-    house = reads.get_house_rules(get_db(), house_id)
+    house = records.get_house_rules(get_db(), house_id)
     if house is None:
         abort(404)
     return house
 
 
-def _document(house: reads.HouseRules) -> dict[str, Any]:
+def _document(house: records.HouseRules) -> dict[str, Any]:
     return transfer.document(house.name, house.base, house.layout, house.changes)
 
 
@@ -48,7 +48,7 @@ def export_house(house_id: int):
     return response
 
 
-def house_transfer(house: reads.HouseRules) -> dict[str, str]:
+def house_transfer(house: records.HouseRules) -> dict[str, str]:
     """What the rule set's page offers to pass it on (``_house_transfer.html``): the download, the
     link that opens the import with it filled in (at the address other phones use) and its QR code
     ("" when the rule set is too large for one: the file still goes)."""
@@ -143,6 +143,6 @@ def import_house():
     verdict = service.import_rule_set(get_db(), text, name or None, phone_token())
     if verdict.status == PROBLEMS:
         return _page(text, name, list(verdict.problems), 422)
-    kept = reads.get_house_rules(get_db(), verdict.id)
+    kept = records.get_house_rules(get_db(), verdict.id)
     flash(gettext("Kept: %(name)s.", name=kept.name), "success")
     return redirect(url_for("games.house_list"))

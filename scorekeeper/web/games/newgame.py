@@ -17,7 +17,7 @@ from scorekeeper.core import clock, numbers, rulesets, seating, sheet
 from scorekeeper.core.models import Game
 from scorekeeper.services import games as service
 from scorekeeper.services import tournament_state
-from scorekeeper.storage import queries, reads
+from scorekeeper.storage import records, totals
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, forms, i18n
 from scorekeeper.web.games import house
@@ -27,10 +27,10 @@ from scorekeeper.web.games.common import phone_token
 def index():
     """Home: tonight's evening first, then a new game and the most recent games."""
     db = get_db()
-    recent = queries.recent_games(db)
+    recent = totals.recent_games(db)
     return render_template(
         "games/index.html",
-        tonight=reads.evening_on(db, clock.today()),
+        tonight=records.evening_on(db, clock.today()),
         recent=recent,
         round_over=tournament_state.round_over(db, [g.game_id for g in recent if not g.finished]),
         rule_sets=rulesets.RULE_SETS,
@@ -44,7 +44,7 @@ def _evening_arg():
     if not typed.strip():
         return None
     evening_id = numbers.whole(typed, digits=18)
-    evening = reads.get_evening(get_db(), evening_id) if evening_id is not None else None
+    evening = records.get_evening(get_db(), evening_id) if evening_id is not None else None
     if evening is None:
         abort(404)
     return evening
@@ -55,7 +55,7 @@ def choose_rules():
     return render_template(
         "games/choose.html",
         rule_sets=rulesets.RULE_SETS.values(),
-        house=reads.all_house_rules(get_db()),
+        house=records.all_house_rules(get_db()),
         rule_names={r.id: r.name for r in rulesets.RULE_SETS.values()},
         evening=_evening_arg(),
     )
@@ -104,7 +104,7 @@ def new_game(variant: str):
         if (
             form.validate_for(layout.players)
             and not (complete is not None and complete.errors)
-            and forms.look_alikes(form, typed, reads.all_player_names(get_db()))
+            and forms.look_alikes(form, typed, records.all_player_names(get_db()))
         ):
             outcome = service.create_game(
                 get_db(),
@@ -123,7 +123,7 @@ def new_game(variant: str):
             if outcome.status == service.MISSING:
                 abort(404)  # the evening was deleted meanwhile
             return redirect(url_for("games.scoreboard", game_id=outcome.id))
-    known = [p.name for p in reads.list_players(get_db())]
+    known = [p.name for p in records.list_players(get_db())]
     return render_template(
         "games/new.html", form=form, rules=rules, evening=evening, known=known, table=table, own=own, variant=variant
     ), (422 if form.is_submitted() else 200)
@@ -140,7 +140,7 @@ def _tonights_table(form, rules: rulesets.RuleSet, evening) -> dict:
     if asked:
         chosen = [pid for pid in ids if pid in asked]
     else:
-        played, last = reads.evening_seats(get_db(), evening.id)
+        played, last = records.evening_seats(get_db(), evening.id)
         chosen = seating.who_plays(ids, played, last, seats)[0]
     fitting = next((layout for layout in rules.layouts if layout.players == len(chosen)), None)
     seated = [names[pid] for pid in chosen]
@@ -165,10 +165,10 @@ def _prefill_again(form, rules: rulesets.RuleSet) -> None:
     """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
     game of the same rules, the deal passing on to whoever would have dealt its next hand."""
     game_id = numbers.whole(request.args.get("again"), digits=18)
-    game = reads.get_game(get_db(), game_id) if game_id is not None and reads.valid_id(game_id) else None
+    game = records.get_game(get_db(), game_id) if game_id is not None and records.valid_id(game_id) else None
     if game is None or game.variant != rules.id:
         return
-    guests = reads.guests_of(get_db(), game.id)
+    guests = records.guests_of(get_db(), game.id)
     for seat, (field, name) in enumerate(zip(form.players, game.players)):
         field.data = "" if seat < len(guests) and guests[seat] else name  # a guest's seat stays a guest
     if game.layout and any(layout.key == game.layout for layout in rules.layouts):
@@ -177,7 +177,7 @@ def _prefill_again(form, rules: rulesets.RuleSet) -> None:
         if setting.key in game.settings:
             getattr(form, f"setting_{setting.key}").data = str(game.settings[setting.key])
     form.target.data = game.target
-    played = len(reads.hands(get_db(), game.id))
+    played = len(records.hands(get_db(), game.id))
     form.first_dealer.data = str(_dealer_seat(game, played))
 
 
@@ -222,10 +222,10 @@ def match(match_id: int):
     """A complete Game: its Partien and each player's net balance (docs/rules.md, "Austrian rulebook
     (Spielregeln, 2–6 players)")."""
     db = get_db()
-    games = reads.match_games(db, match_id)
+    games = records.match_games(db, match_id)
     if not games:
         abort(404)
-    sheets = [sheet.build(game, reads.hands(db, game.id)) for game in games]
+    sheets = [sheet.build(game, records.hands(db, game.id)) for game in games]
     return render_template("games/match.html", sheets=sheets, balance=sheet.match_balance(sheets), match_id=match_id)
 
 

@@ -12,12 +12,12 @@ from flask import (
 from flask_babel import gettext
 
 from scorekeeper.core import numbers
-from scorekeeper.storage import rating_reads, reads
+from scorekeeper.storage import leaderboard, records
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import i18n, teams
+from scorekeeper.web import i18n, partner_requests
 
 
-def _start_link(chosen: teams.TeamRequest, proposal: dict, evening_id: int) -> str:
+def _start_link(chosen: partner_requests.TeamRequest, proposal: dict, evening_id: int) -> str:
     """The new game of the evening with this seating filled in (its players ticked as tonight's table)."""
     names = [seat["name"] for seat in proposal["seats"]]
     return url_for(
@@ -38,13 +38,15 @@ def fair_partners(evening_id: int):
     is how many came), seated so that the sides' predicted chances are as even as can be; each
     proposal starts its game with one tap. The same as JSON: ``GET /api/teams``."""
     db = get_db()
-    evening = reads.get_evening(db, evening_id)
+    evening = records.get_evening(db, evening_id)
     if evening is None:
         abort(404)
     args = request.args
     asked = "player" in args or "variant" in args
     if asked:
-        picked = [pid for pid in map(numbers.whole, args.getlist("player")) if pid is not None and reads.valid_id(pid)]
+        picked = [
+            pid for pid in map(numbers.whole, args.getlist("player")) if pid is not None and records.valid_id(pid)
+        ]
     else:
         picked = [p.id for p in evening.players] if len(evening.players) in (4, 6) else []
     variant = args.get("variant") or None
@@ -52,12 +54,12 @@ def fair_partners(evening_id: int):
     if not picked and asked:
         problems = [gettext("Tick 4 or 6 players.")]
     elif picked:
-        chosen, found = teams.team_request(db, ",".join(str(pid) for pid in picked), variant)
+        chosen, found = partner_requests.team_request(db, ",".join(str(pid) for pid in picked), variant)
         problems = [i18n.problem_message(p) for p in found]
     if chosen is not None:
         proposals = [
             {**proposal, "start": _start_link(chosen, proposal, evening.id)}
-            for proposal in rating_reads.fair_partners(db, chosen)[:FAIR_SHOWN]
+            for proposal in leaderboard.fair_partners(db, chosen)[:FAIR_SHOWN]
         ]
     return render_template(
         "games/partners.html",
@@ -65,8 +67,8 @@ def fair_partners(evening_id: int):
         players=evening.players,
         picked=picked,
         variant=variant,
-        ratings=rating_reads.current(db),
-        rule_sets=teams.partner_rule_sets(),
+        ratings=leaderboard.current(db),
+        rule_sets=partner_requests.partner_rule_sets(),
         chosen=chosen,
         problems=problems,
         proposals=proposals,

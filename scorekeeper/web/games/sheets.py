@@ -17,7 +17,7 @@ from flask_babel import gettext
 from scorekeeper.core import charts, rulesets, sheet
 from scorekeeper.network import addresses
 from scorekeeper.services import games as service
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, i18n, pagecache, table_seat
@@ -53,7 +53,7 @@ def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = No
 
 def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token, seat=None) -> str:
     """Render the score sheet with this CSRF token function, from the page's one read."""
-    read = reads.scoreboard(get_db(), game_id, readonly)
+    read = records.scoreboard(get_db(), game_id, readonly)
     if read is None:
         abort(404)
     the_sheet = sheet.build(read.game, read.hands)
@@ -124,7 +124,7 @@ def minimums(game_id: int):
     game = load_game(game_id)
     return render_template(
         "games/minimums.html",
-        sheet=sheet.build(game, reads.hands(get_db(), game_id)),
+        sheet=sheet.build(game, records.hands(get_db(), game_id)),
         live_game=game,
         changed=house.changed_parts(rulesets.get(game.variant), game.settings),
     )

@@ -11,11 +11,11 @@ from sqlite_utils import Database
 
 from scorekeeper.core import ratings, rulesets
 from scorekeeper.core.models import Player
-from scorekeeper.storage.reads import valid_id
+from scorekeeper.storage.records import valid_id
 
 
 class Table(Protocol):
-    """Who is to be seated and in which layout (web.teams.TeamRequest)."""
+    """Who is to be seated and in which layout (web.partner_requests.TeamRequest)."""
 
     players: list[Player]
     layout: rulesets.Layout

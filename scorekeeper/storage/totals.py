@@ -12,7 +12,7 @@ from sqlite_utils import Database
 
 from scorekeeper.core import ratings
 from scorekeeper.core.stats import HistoryRow, Partnership, PlayerStats, _history_row, _player
-from scorekeeper.storage.reads import SHOWN_PLAYER
+from scorekeeper.storage.records import SHOWN_PLAYER
 
 PAGE_SIZE = 20
 

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 from scorekeeper.core import numbers, rulesets
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Player
-from scorekeeper.storage import rating_reads
+from scorekeeper.storage import leaderboard
 
 DEFAULT_RULES = {4: "classic", 6: "six-3x2"}
 
@@ -85,7 +85,7 @@ def team_request(
     ids = [numbers.whole(x, digits=19) if x == x.strip() else None for x in (players or "").split(",")]
     if None in ids:
         return None, [Problem(None, "players", N_("Give the players' ids joined by commas, e.g. 1,2,3,4."))]
-    found = rating_reads.players_by_id(db, ids)
+    found = leaderboard.players_by_id(db, ids)
     problems = _player_problems(ids, found)
     rules = rulesets.RULE_SETS.get(variant or DEFAULT_RULES.get(len(ids), "classic"))
     chosen = None

@@ -11,7 +11,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorekeeper.core import club_night
-from scorekeeper.storage import reads
+from scorekeeper.storage import records
 
 
 def _json(text: str | None) -> Any:
@@ -72,7 +72,7 @@ def table_rules(kept: dict[str, Any] | None) -> dict[int, club_night.TableRules]
 
 def get(db: Database, tournament_id: int) -> club_night.Tournament | None:
     """The tournament with this id, or None."""
-    if not reads.valid_id(tournament_id):
+    if not records.valid_id(tournament_id):
         return None
     rows = list(db.query("select * from tournaments where id = ?", [tournament_id]))
     return _from_row(db, rows[0]) if rows else None
@@ -117,8 +117,8 @@ def _moment(text: str | None) -> datetime | None:
 def _table(db: Database, row: dict[str, Any], confirming: bool) -> club_night.TableState:
     """A table's game as it stands: totals at its end (or now), when each hand was saved, the hands not
     confirmed yet (``confirming``: the tournament asks the other side to confirm each hand)."""
-    game = reads.get_game(db, row["game_id"])
-    running = reads.running_of(db, row["game_id"])
+    game = records.get_game(db, row["game_id"])
+    running = records.running_of(db, row["game_id"])
     rows = db.execute(
         "select created_at, id, confirmed_at from hands where game_id = ? and deleted_at is null order by id",
         [row["game_id"]],
@@ -250,7 +250,7 @@ class Seat:
 
 def seat_of_game(db: Database, game_id: int) -> Seat | None:
     """The tournament, round and table of a game, or None for a game outside any tournament."""
-    if not reads.valid_id(game_id):
+    if not records.valid_id(game_id):
         return None
     row = db.execute(
         "select tournament_id, round, table_no from tournament_games where game_id = ?", [game_id]
