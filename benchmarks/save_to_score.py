@@ -12,7 +12,7 @@ Ways of saving the same hand on the production server (waitress, 8 threads), sid
   server's scoreboard replaces it when it answers (the confirmation);
 - **server's answer** (the baseline, the app before issue 29): the form's script sends the hand
   and shows the scoreboard the answer brings (no redirect) in place of the form, at its top
-  (``window.canastaWaitForServer``, set in the page, turns the first way off);
+  (``canasta-wait-for-server`` in the page's localStorage turns the first way off);
 - **page load** (``--page-load``; how a save ended before issue 24): the same form sent as an
   ordinary form (its script kept out of the submit); the browser follows the redirect and loads
   the scoreboard page in full.
@@ -49,7 +49,7 @@ TARGET_MS = 50
 # In every page: the time of the tap on Save, kept across a page load, and the first frame in which
 # the totals read what the hand should give (window.__expect, kept the same way).
 PAGE_LOAD = """window.addEventListener("submit", (e) => e.stopPropagation(), true);"""
-SERVER_ANSWER = """window.canastaWaitForServer = true;"""
+SERVER_ANSWER = """try { localStorage.setItem("canasta-wait-for-server", "1"); } catch (e) { /* about:blank */ }"""
 # confirmed: the server's scoreboard is in place (the early one is gone) and reads the same totals
 CONFIRMED = """(expect) => {
   const main = document.querySelector("main:not([hidden])");

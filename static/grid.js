@@ -2,71 +2,68 @@
 // second whether anything was saved (the standings' version), fetches the page again when it was and
 // puts its grid in place, keeping where the grid's own box was scrolled. A round's time running out
 // changes the grid without a save: the page says when (data-refresh-in, seconds) and is fetched then.
-(function () {
-  "use strict";
-  var polling = false;
-  var timer = null;
+let polling = false;
+let timer = null;
 
-  function live() { return document.querySelector(".grid-live"); }
-  function box() { return document.querySelector(".grid-scroll"); }
+function live() { return document.querySelector(".grid-live"); }
+function box() { return document.querySelector(".grid-scroll"); }
 
-  // The round being played in view: a phone shows two rounds at a time, the grid opens at the current one.
-  function showCurrent() {
-    var scroller = box();
-    var now = scroller && scroller.querySelector("th.g-now");
-    var first = scroller && scroller.querySelector("th.g-corner");
-    if (!now || !first) return;
-    var left = now.offsetLeft - first.offsetWidth;
-    if (left > scroller.clientWidth / 2) scroller.scrollLeft = left;
-  }
+// The round being played in view: a phone shows two rounds at a time, the grid opens at the current one.
+function showCurrent() {
+  const scroller = box();
+  const now = scroller && scroller.querySelector("th.g-now");
+  const first = scroller && scroller.querySelector("th.g-corner");
+  if (!now || !first) return;
+  const left = now.offsetLeft - first.offsetWidth;
+  if (left > scroller.clientWidth / 2) scroller.scrollLeft = left;
+}
 
-  function schedule() {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    var root = live();
-    var seconds = root && Number(root.dataset.refreshIn);
-    if (seconds > 0) timer = setTimeout(later, seconds * 1000);
-  }
+function schedule() {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  const root = live();
+  const seconds = root && Number(root.dataset.refreshIn);
+  if (seconds > 0) timer = setTimeout(later, seconds * 1000);
+}
 
-  function later() {  // the server away a moment when the time ran out: try again shortly
-    refresh().catch(function () { timer = setTimeout(later, 5000); });
-  }
+function later() {  // the server away a moment when the time ran out: try again shortly
+  refresh().catch(() => { timer = setTimeout(later, 5000); });
+}
 
-  function refresh() {
-    return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) {
-        var root = live();
-        var fresh = html && new DOMParser().parseFromString(html, "text/html").querySelector(".grid-live");
-        if (!fresh || !root) return;
-        var scroller = box();
-        var at = scroller ? [scroller.scrollLeft, scroller.scrollTop] : null;
-        root.innerHTML = fresh.innerHTML;
-        root.dataset.version = fresh.dataset.version;
-        if (fresh.dataset.refreshIn) root.dataset.refreshIn = fresh.dataset.refreshIn;
-        else delete root.dataset.refreshIn;
-        scroller = box();
-        if (scroller && at) { scroller.scrollLeft = at[0]; scroller.scrollTop = at[1]; }
-        schedule();
-      });
-  }
+function refresh() {
+  return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+    .then((r) => (r.ok ? r.text() : null))
+    .then((html) => {
+      const root = live();
+      const fresh = html && new DOMParser().parseFromString(html, "text/html").querySelector(".grid-live");
+      if (!fresh || !root) return;
+      let scroller = box();
+      const at = scroller ? [scroller.scrollLeft, scroller.scrollTop] : null;
+      root.innerHTML = fresh.innerHTML;
+      root.dataset.version = fresh.dataset.version;
+      if (fresh.dataset.refreshIn) root.dataset.refreshIn = fresh.dataset.refreshIn;
+      else delete root.dataset.refreshIn;
+      scroller = box();
+      if (scroller && at) { scroller.scrollLeft = at[0]; scroller.scrollTop = at[1]; }
+      schedule();
+    });
+}
 
-  function poll() {
-    var root = live();
-    if (polling || !root || document.hidden) return;
-    polling = true;
-    fetch(root.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) {
-        if (data && String(data.version) !== String(live().dataset.version)) return refresh();
-        return null;
-      })
-      .catch(function () { /* the server is away a moment: ask again at the next tick */ })
-      .then(function () { polling = false; });
-  }
+function poll() {
+  const root = live();
+  if (polling || !root || document.hidden) return;
+  polling = true;
+  fetch(root.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((data) => {
+      if (data && String(data.version) !== String(live().dataset.version)) return refresh();
+      return null;
+    })
+    .catch(() => { /* the server is away a moment: ask again at the next tick */ })
+    .then(() => { polling = false; });
+}
 
-  showCurrent();
-  schedule();
-  setInterval(poll, 1000);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
-})();
+showCurrent();
+schedule();
+setInterval(poll, 1000);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });

@@ -2,15 +2,13 @@
 // localhost; on plain http:// the pages keep the hand form themselves, see static/hand/panel.js).
 // The shell is cached on install; pages and files are fetched from the network first and kept, so
 // the open game and its hand form load when the computer cannot be reached.
-var CACHE = "canasta-v21";
-var SHELL = ["/", "/offline", "/static/style.css", "/static/tournaments.css", "/static/app.js", "/static/live.js",
-             "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest",
-             // the hand form's modules in one file as the pages load them (/hand.js), and one by one
-             // (static/hand/main.js imports the others) for a page loading them so
-             "/hand.js",
-             "/static/hand/checks.js", "/static/hand/entry.js", "/static/hand/form.js",
-             "/static/hand/main.js", "/static/hand/net.js", "/static/hand/panel.js",
-             "/static/hand/send.js", "/static/hand/text.js"];
+// Filled in by the address that serves this file, /sw.js (scorekeeper/web/staticfiles.py,
+// service_worker_script): SHELL lists the pages and every script, style sheet and icon of static/
+// (the hand form's modules one by one, and in one file as the pages load them: /hand.js); CACHE is
+// named from those files' contents, so a changed file makes a new cache and the old one goes.
+// Each stays one line. As written here (static/sw.js itself), the worker keeps only the pages.
+var CACHE = "canasta-unnamed";
+var SHELL = ["/", "/offline", "/manifest.webmanifest", "/hand.js"];
 // A computer that is switched off or asleep may take a minute to be given up on: a page kept here is
 // shown after this long without an answer (the network's answer still refreshes what is kept).
 var NAVIGATION_MS = 4000;

@@ -114,7 +114,7 @@ def test_the_print_button_is_an_external_script_and_the_pages_have_no_inline_scr
     tid = drawn(client, app)
     for path in ("/guide-cards", "/score-cards"):
         page = client.get(f"/tournaments/{tid}{path}").text
-        assert '<script src="/static/print.js" defer></script>' in page
+        assert '<script type="module" src="/static/print.js"></script>' in page
         assert re.search(
             r'<button type="button" class="btn primary paper-print" data-print hidden>Print</button>', page
         )

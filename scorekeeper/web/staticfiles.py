@@ -122,6 +122,9 @@ def finish(response: Response, gzipped: bool) -> Response:
 
 HAND_FOLDER = "hand"  # static/hand/: main.js imports the others
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w-]+)\.js";\s*(//.*)?$')
+# a module of static/ itself (``import { queue } from "../app.js";``): imported by the bundle from its
+# address, the one the pages load it from, so that the page and the bundle share one instance of it
+_OUTSIDE = re.compile(r'^import \{([^}]*)\} from "\.\./([\w-]+)\.js";\s*(//.*)?$')
 _EXPORT = re.compile(
     r"^export (?=(?:async )?function\b|const\b|class\b)(?:async )?(?:function\*?|const|class)\s+([\w$]+)"
 )
@@ -132,13 +135,33 @@ class NotBundled(ValueError):
     """A module in a form the bundle does not know: the modules are loaded one by one instead."""
 
 
-def bundle(folder: Path, entry: str = "main") -> str:
+def _names(imported: str) -> list[str]:
+    """``a, b as c`` as the names a destructuring takes: ``a``, ``b: c``."""
+    return [part.strip().replace(" as ", ": ") for part in imported.split(",") if part.strip()]
+
+
+def _exports(path: Path) -> list[str]:
+    return [m.group(1) for m in map(_EXPORT.match, path.read_text().splitlines()) if m]
+
+
+def _check(importer: str, names: list[str], module: str, exports: list[str]) -> None:
+    missing = [n.split(":")[0] for n in names if n.split(":")[0] not in exports]
+    if missing:
+        raise NotBundled(f"{importer}.js imports {', '.join(missing)} that {module}.js does not export")
+
+
+def bundle(folder: Path, entry: str = "main", static_url: str = "/static/") -> str:
     """The hand form's ES modules as one module, each in a function of its own (its names stay its
     own), in the order the browser runs them (a module after those it imports); an import becomes the
     names taken from its module's function, an export the names it gives back. Only the forms the
     modules use are taken (``import { a, b } from "./x.js";``, ``export function|const|class``):
-    anything else raises NotBundled, and the page loads the modules one by one as before."""
+    anything else raises NotBundled, and the page loads the modules one by one as before.
+
+    A module of the folder above (``import { a } from "../app.js";``) stays a module of its own: the
+    bundle imports it at its top from ``static_url`` (where the folder above is served, as the pages
+    load it: one address, one instance of the module) and each module takes its names from it."""
     modules: dict[str, tuple[list[tuple[list[str], str]], list[str], list[str]]] = {}
+    outside: dict[str, list[str]] = {}  # a module of the folder above: its exports
 
     def read(name: str, path: tuple[str, ...]) -> None:
         if name in modules:
@@ -147,14 +170,19 @@ def bundle(folder: Path, entry: str = "main") -> str:
             raise NotBundled(f"{name}.js imports itself through {' -> '.join(path)}")
         imports, exports, body = [], [], []
         for line in (folder / f"{name}.js").read_text().splitlines():
-            imported, exported = _IMPORT.match(line), _EXPORT.match(line)
+            imported, exported, above = _IMPORT.match(line), _EXPORT.match(line), _OUTSIDE.match(line)
             if imported:
-                names = [part.strip().replace(" as ", ": ") for part in imported.group(1).split(",") if part.strip()]
-                imports.append((names, imported.group(2)))
+                imports.append((_names(imported.group(1)), imported.group(2)))
+            elif above:
+                module, names = above.group(2), _names(above.group(1))
+                if module not in outside:
+                    outside[module] = _exports(folder.parent / f"{module}.js")
+                _check(name, names, f"../{module}", outside[module])
+                body.insert(0, f"const {{ {', '.join(names)} }} = __static_{module.replace('-', '_')};")
             elif exported:
                 exports.append(exported.group(1))
                 body.append(line[len("export ") :])
-            elif re.match(r"\s*(import|export)\b|.*\bimport\s*[.(]|.*__hand_", line):
+            elif re.match(r"\s*(import|export)\b|.*\bimport\s*[.(]|.*__hand_|.*__static_", line):
                 raise NotBundled(f"{name}.js: {line.strip()}")
             else:
                 body.append(line)
@@ -163,13 +191,11 @@ def bundle(folder: Path, entry: str = "main") -> str:
         modules[name] = (imports, exports, body)
 
     read(entry, ())
-    out = []
+    out = [f'import * as __static_{m.replace("-", "_")} from "{static_url}{m}.js";' for m in outside]
     for name, (imports, exports, body) in modules.items():
         out.append(f"const __hand_{name} = (() => {{")
         for names, module in imports:
-            missing = [n.split(":")[0] for n in names if n.split(":")[0] not in modules[module][1]]
-            if missing:
-                raise NotBundled(f"{name}.js imports {', '.join(missing)} that {module}.js does not export")
+            _check(name, names, module, modules[module][1])
             out.append(f"const {{ {', '.join(names)} }} = __hand_{module};")
         out += body
         out.append(f"return {{ {', '.join(exports)} }};")
@@ -178,14 +204,16 @@ def bundle(folder: Path, entry: str = "main") -> str:
 
 
 def _hand_bundle() -> bytes | None:
-    """The hand form's modules as one script (slimmed), made once per version of its files; None
-    when they cannot be bundled."""
-    folder = Path(current_app.static_folder) / HAND_FOLDER
-    version = tuple((path.name, path.stat().st_mtime_ns) for path in sorted(folder.glob("*.js")))
+    """The hand form's modules as one script (slimmed), made once per version of its files (and of
+    the modules of static/ they import); None when they cannot be bundled."""
+    static = Path(current_app.static_folder)
+    folder = static / HAND_FOLDER
+    files = sorted(folder.glob("*.js")) + sorted(static.glob("*.js"))
+    version = tuple((str(path), path.stat().st_mtime_ns) for path in files)
     kept = current_app.extensions.get(_BUNDLE)
     if kept is None or kept[0] != version:
         try:
-            made = slim_script(bundle(folder)).encode()
+            made = slim_script(bundle(folder, static_url=current_app.static_url_path + "/")).encode()
         except (NotBundled, OSError):
             made = None
         kept = current_app.extensions[_BUNDLE] = (version, made, gzip.compress(made, 9, mtime=0) if made else None)
@@ -213,4 +241,63 @@ def hand_script() -> Response:
     response.headers["Vary"] = "Accept-Encoding"
     response.headers["Cache-Control"] = "no-cache"
     response.set_etag(hashlib.sha256(plain).hexdigest()[:20])
+    return response.make_conditional(request)
+
+
+# --- the service worker, with the list of files it keeps made from the files ---------------------------
+
+WORKER = "sw.js"
+# the pages and files the worker keeps besides static/'s scripts, style sheets and icons
+SHELL_PAGES = ("/", "/offline", "/manifest.webmanifest", "/hand.js")
+_SHELL_LINE = re.compile(r"^var SHELL = \[[^\]\n]*\];$", re.M)
+_CACHE_LINE = re.compile(r'^var CACHE = "[^"\n]*";$', re.M)
+_WORKER = "scorekeeper_service_worker"
+
+
+def shell_files(static: Path) -> list[Path]:
+    """The files of static/ the service worker keeps on install: every script and style sheet (the
+    hand form's modules too), and the icons; not the worker itself."""
+    return sorted(
+        path
+        for path in static.rglob("*")
+        if path.is_file()
+        and path.name != WORKER
+        and (path.suffix in (".js", ".css") or (path.name.startswith("icon") and path.suffix in (".png", ".svg")))
+    )
+
+
+def service_worker_script(static: Path, static_url: str = "/static/") -> str:
+    """static/sw.js with its list of files (SHELL) and its cache's name (CACHE) filled in: the pages,
+    and every file shell_files() finds at its address; a name made from the contents of those files,
+    the manifest and the worker itself, so that a changed file makes a new cache (the old one is
+    dropped when the new worker takes over)."""
+    script = (static / WORKER).read_text()
+    files = shell_files(static)
+    urls = [*SHELL_PAGES, *(static_url + path.relative_to(static).as_posix() for path in files)]
+    digest = hashlib.sha256()
+    for path in [*files, static / "manifest.webmanifest", static / WORKER]:
+        digest.update(path.relative_to(static).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    shell = "var SHELL = [" + ", ".join(f'"{url}"' for url in urls) + "];"
+    cache = f'var CACHE = "canasta-{digest.hexdigest()[:12]}";'
+    script, shells = _SHELL_LINE.subn(lambda _: shell, script, count=1)
+    script, caches = _CACHE_LINE.subn(lambda _: cache, script, count=1)
+    if not (shells and caches):
+        raise ValueError(f"static/{WORKER} has no one-line 'var SHELL = [...];' or 'var CACHE = \"...\";' to fill in")
+    return script
+
+
+def service_worker() -> Response:
+    """The service worker as service_worker_script() makes it, once per version of the files."""
+    static = Path(current_app.static_folder)
+    files = [*shell_files(static), static / "manifest.webmanifest", static / WORKER]
+    version = tuple((str(path), path.stat().st_mtime_ns) for path in files)
+    kept = current_app.extensions.get(_WORKER)
+    if kept is None or kept[0] != version:
+        kept = current_app.extensions[_WORKER] = (
+            version,
+            service_worker_script(static, current_app.static_url_path + "/"),
+        )
+    response = Response(kept[1], mimetype=SCRIPT)
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(hashlib.sha256(kept[1].encode()).hexdigest()[:20])
     return response.make_conditional(request)

@@ -1,5 +1,5 @@
-// The hand form's scripts (loaded as modules by hand.html and scoreboard.html, after app.js and
-// live.js, whose window.canastaQueue and window.scorekeeperText they use).
+// The hand form's scripts (loaded as modules by hand.html and scoreboard.html; text.js and panel.js
+// import the phone's queue, the page's texts and the queued hand's opening from ../app.js).
 //
 // Entry that survives a dropped connection with or without a service worker (a phone on plain
 // http:// gets none): the form is sent by script, and when the server cannot be reached the hand

@@ -2,6 +2,7 @@
 // background and opens it as a panel (a second <main>, the scoreboard's hidden meanwhile); the hand
 // form's page keeps the scoreboard. So moving between them needs no network. Without script the
 // form is an ordinary form and the links are ordinary links.
+import { setOpenHand } from "../app.js";
 import { initForm } from "./form.js";
 import { fetchPage, parse } from "./net.js";
 import { queue, text, toInt, waitingBefore } from "./text.js";
@@ -510,7 +511,7 @@ export function startBoard(main, startedAs) {
   setUp(main, startedAs);
   window.addEventListener("popstate", onPopState);
   document.addEventListener("click", onClick);
-  window.canastaOpenHand = openQueued;
+  setOpenHand(openQueued);
   watch(changes);
   if (startedAs === "hand") {
     startForm(main.querySelector("form.hand-form"));

@@ -1,5 +1,6 @@
 // Small helpers for the hand form's scripts: numbers as the pad shows and reads them, the page's
 // texts in the reader's language (app.js) and the phone's queue of hands (app.js).
+import { queue as phoneQueue, text as pageText } from "../app.js";
 
 export function signed(n) {  // +20, −15 with a real minus sign, 0
   return n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0";
@@ -46,11 +47,11 @@ export function figure(value) {
 }
 
 export function text(name, values) {
-  return window.scorekeeperText ? window.scorekeeperText(name, values) : "";
+  return pageText(name, values);
 }
 
 export function queue() {
-  return window.canastaQueue || null;
+  return phoneQueue;
 }
 
 // How many hands of this game wait on the phone (not refused): the next one follows them.

@@ -4,6 +4,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.live import browser, live_url, shot  # noqa: F401  (fixtures)
@@ -65,7 +66,7 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
     shot(page, "offline-waiting")
-    queued = page.evaluate("window.canastaQueue.items()[0]")
+    queued = page.evaluate("import('/static/app.js').then((app) => app.queue.items()[0])")
     api = page.context.request
     context.set_offline(False)
     expect(page.locator("#waiting-hands")).to_have_count(0, timeout=10000)
@@ -73,7 +74,15 @@ def test_a_hand_entered_offline_waits_and_is_sent_once(browser, live_url):
     hands = api.get(f"{live_url}/api/games/{game_id}").json()["hands"]
     assert len(hands) == 1
     # the page may be loading the scoreboard again after the send: wait for its script, then look
-    page.wait_for_function("window.canastaQueue !== undefined && window.canastaQueue.items().length === 0")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if page.evaluate("import('/static/app.js').then((app) => app.queue.items().length)") == 0:
+                break
+        except PlaywrightError:  # the page loading again under the look
+            pass
+        assert time.monotonic() < deadline, "the phone's queue is not empty"
+        page.wait_for_timeout(100)
     # the same entry sent again (a retry after a lost answer) is not stored twice
     status = page.evaluate(
         """q => fetch(q.url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRFToken": q.csrf},

@@ -166,7 +166,7 @@ def test_a_hand_saved_during_a_cut_is_stored_once_after_it_and_nothing_typed_is_
     stored = hands(direct, game_url)
     assert len(stored) == 1
     assert [side["melded_points"] for side in stored[0]["entry"]] == [120, 65] and stored[0]["stock_out"]
-    assert page.evaluate("window.canastaQueue.items().length") == 0
+    assert page.evaluate("import('/static/app.js').then((app) => app.queue.items().length)") == 0
     page.wait_for_timeout(5000)  # a queue round later (every 4 s): nothing is sent again
     assert len(hands(direct, game_url)) == 1
 
@@ -265,7 +265,7 @@ def test_a_refused_hand_opens_in_the_form_with_its_figures_and_why(phone, server
     assert page.url == game_url
     assert page.locator("p.total").all_inner_texts() == ["160", "60"]  # 60 + one red three 100
     expect(page.locator("#waiting-hands")).to_have_count(0)  # the refused hand is settled
-    assert page.evaluate("window.canastaQueue.items().length") == 0
+    assert page.evaluate("import('/static/app.js').then((app) => app.queue.items().length)") == 0
     assert len(hands(direct, game_url)) == 1
 
 
@@ -331,7 +331,7 @@ def test_a_queued_hand_refused_because_its_round_ended_is_kept_and_shown(phone, 
     waiting = page.locator("#waiting-hands")
     expect(waiting).to_contain_text("not accepted", timeout=WAIT)
     expect(waiting).to_contain_text("The round is over at this table")
-    assert page.evaluate("window.canastaQueue.items().length") == 1  # kept, not dropped
+    assert page.evaluate("import('/static/app.js').then((app) => app.queue.items().length)") == 1  # kept, not dropped
     page.reload()
     expect(page.locator("#waiting-hands")).to_contain_text("not accepted")  # still there after a reload
     assert hands(direct, game_url.replace(base, direct)) == []

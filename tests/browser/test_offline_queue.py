@@ -43,7 +43,9 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     page.locator('input[name="sides-0-melded_points"]').fill("100")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
-    kept = page.evaluate("window.canastaQueue.items()[0].body")  # the stock ran out, nobody went out
+    kept = page.evaluate(
+        "import('/static/app.js').then((app) => app.queue.items()[0].body)"
+    )  # the stock ran out, nobody went out
     assert kept["stock_out"] is True and [side["went_out"] for side in kept["sides"]] == [None, None]
     page.locator('a[href$="/hands/new"]').first.click()
     page.locator('input[name="sides-0-melded_points"]').fill("50")

@@ -196,7 +196,7 @@ def test_the_grid_follows_a_save_and_a_hand_from_it_is_the_organisers(chromium, 
     fill_hand(organiser, SMALL)
     organiser.get_by_role("button", name="Save hand 2").tap()
     expect(organiser.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
-    assert organiser.evaluate("window.canastaQueue.items()[0].body.by") == "organiser"
+    assert organiser.evaluate("import('/static/app.js').then((app) => app.queue.items()[0].body.by)") == "organiser"
     organiser_ctx.set_offline(False)
     expect(organiser.locator("#waiting-hands")).to_have_count(0, timeout=15000)
     expect(laptop.locator("#g-1-2")).to_contain_text("2 hands")

@@ -19,6 +19,10 @@ from tests.helpers import served
 
 pytestmark = pytest.mark.browser
 
+# the number of hands in the phone's queue, read through the page's own module (static/app.js)
+QUEUE_LENGTH = """const done = arguments[arguments.length - 1];
+import("/static/app.js").then((app) => done(app.queue.items().length), (error) => done(String(error)));"""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -217,7 +221,7 @@ def test_the_phones_queue_keeps_a_hand_through_a_cut_and_stores_it_once(phone, c
     phone.until(lambda: totals(phone) == ["120", "65"], "the sent hand's totals")
     stored = stored_hands(direct, game_url)
     assert len(stored) == 1 and [s["melded_points"] for s in stored[0]["entry"]] == [120, 65]
-    assert phone.js("return window.canastaQueue.items().length") == 0
+    assert phone.driver.execute_async_script(QUEUE_LENGTH) == 0
 
 
 def test_the_language_switch_keeps_the_page(phone, server):

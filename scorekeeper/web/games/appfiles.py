@@ -16,10 +16,9 @@ from scorekeeper.web.redirects import safe_path
 
 
 def service_worker():
-    """The service worker, served from the root so it may look after every page."""
-    response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript", max_age=0)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    """The service worker, served from the root so it may look after every page, with its list of
+    files and its cache's name made from static/'s files (staticfiles.service_worker)."""
+    return staticfiles.service_worker()
 
 
 def hand_script():
