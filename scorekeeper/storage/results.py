@@ -93,41 +93,94 @@ def apply_totals(db: Database, rows: list[dict[str, Any]], sign: int) -> None:
     _apply_change(db, rows if sign < 0 else [], rows if sign > 0 else [])
 
 
+GAME_RESULT_FIELDS = (
+    "variant",
+    "day",
+    "hands",
+    "finished",
+    "winner",
+    "margin",
+    "totals",
+    "sides",
+    "evening_id",
+    "kept",
+)
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The columns of a stored row whose values differ from the row as it should be now."""
+    return [column for column, value in new.items() if old.get(column) != value]
+
+
 def _write_results(db: Database, game: Game, rules: rulesets.RuleSet, running: sheet.Running) -> None:
     """Store a game's running figures, its result row and its players' rows, and move the totals the
-    statistics read by the difference."""
+    statistics read by the difference. Only what differs is written: a column that did not change is
+    not set again, so an index on it (the day, the variant) keeps its pages, and a save writes fewer
+    pages to the disk (a hand added changes the figures, never the day or the players)."""
     day = _day(db, game)
     result = running.result
-    db.execute(
-        "insert or replace into game_results (game_id, variant, day, hands, finished, winner, margin, totals, sides, "
-        "evening_id, kept) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            game.id,
-            game.variant,
-            day,
-            running.hands,
-            int(result.finished),
-            result.winner,
-            result.margin,
-            json.dumps(list(running.final_totals)),  # what the result is about: never totals it contradicts
-            json.dumps(sheet.side_names(game, rules)),
-            game.evening_id,
-            json.dumps(running.as_dict()),
-        ],
+    kept = dict(
+        zip(
+            GAME_RESULT_FIELDS,
+            [
+                game.variant,
+                day,
+                running.hands,
+                int(result.finished),
+                result.winner,
+                result.margin,
+                json.dumps(list(running.final_totals)),  # what the result is about: never totals it contradicts
+                json.dumps(sheet.side_names(game, rules)),
+                game.evening_id,
+                json.dumps(running.as_dict()),
+            ],
+        )
     )
+    _update_or_insert(db, "game_results", {"game_id": game.id}, kept, _row(db, "game_results", {"game_id": game.id}))
     cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
     names = [c[0] for c in cursor.description]
     old = [dict(zip(names, row)) for row in cursor.fetchall()]
     new = player_rows(game, rules, running, _seats(db, game.id), day)
-    db.conn.execute("delete from player_results where game_id = ?", [game.id])
-    if new:
-        columns = list(new[0])
-        db.conn.executemany(
-            f"insert into player_results ({', '.join(columns)}) values ({', '.join('?' for _ in columns)})",
-            [[row[c] for c in columns] for row in new],
-        )
+    before = {r["player_id"]: r for r in old}
+    staying = {r["player_id"] for r in new}
+    db.conn.executemany(
+        "delete from player_results where game_id = ? and player_id = ?",
+        [[game.id, pid] for pid in before if pid not in staying],
+    )
+    for row in new:
+        key = {"game_id": game.id, "player_id": row["player_id"]}
+        _update_or_insert(db, "player_results", key, row, before.get(row["player_id"]))
     _apply_change(db, old, new)
     ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
+
+
+def _row(db: Database, table: str, key: dict[str, Any]) -> dict[str, Any] | None:
+    """One stored row by its key, or None."""
+    cursor = db.conn.execute(
+        f"select * from {table} where " + " and ".join(f"{k} = ?" for k in key), list(key.values())
+    )
+    row = cursor.fetchone()
+    return None if row is None else dict(zip([c[0] for c in cursor.description], row))
+
+
+def _update_or_insert(
+    db: Database, table: str, key: dict[str, Any], values: dict[str, Any], stored: dict[str, Any] | None
+) -> None:
+    """Bring one row (``stored``: as it is now, None when there is none) to ``values``: inserted, or
+    only its changed columns set, or left alone when nothing changed."""
+    if stored is None:
+        row = {**key, **values}
+        db.conn.execute(
+            f"insert into {table} ({', '.join(row)}) values ({', '.join('?' for _ in row)})", list(row.values())
+        )
+        return
+    changed = [c for c in _changed(stored, values) if c not in key]
+    if changed:
+        db.conn.execute(
+            f"update {table} set {', '.join(f'{c} = ?' for c in changed)} where "
+            + " and ".join(f"{k} = ?" for k in key),
+            [values[c] for c in changed] + list(key.values()),
+        )
 
 
 def _scored_hands(
