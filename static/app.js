@@ -272,7 +272,9 @@ function dealerNames(newGame) {
 function start() {
   registerWorker();
   forgetPages();
-  warm();
+  // a page with the hand panel (hand/panel.js) fetches the next hand's form itself and keeps it: warm
+  // the cache only on a page without it (one fetch of the form, not two)
+  if (!document.querySelector('script[src$="/hand.js"], script[src$="/hand/main.js"]')) warm();
   keepOnFirstControl();
   sendFormsOnce();
   const newGame = document.querySelector("form.new-game");
