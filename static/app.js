@@ -285,4 +285,4 @@ function start() {
   setInterval(() => { if (load().some((q) => !q.error)) flush(); }, 4000);
 }
 
-start();
+if (typeof document !== "undefined") start();  // in a page (a script run elsewhere only reads its exports)

@@ -138,7 +138,7 @@ def test_a_locked_phone_finds_nothing_of_the_archive(archive):
                 opened.add(endpoint)
             elif response.status_code == 302:
                 location = response.headers["Location"]
-                assert location.startswith("/login") or endpoint in ("games.prefs", "access.login"), (url, location)
+                assert location.startswith("/login") or endpoint in ("phone.prefs", "access.login"), (url, location)
             else:
                 assert response.status_code in (401, 404), (url, response.status_code)
     assert not leaks, leaks

@@ -15,7 +15,7 @@ from scorekeeper.services.verdicts import MISSING, REFUSED, SAVED
 from scorekeeper.storage import backup, records
 from scorekeeper.storage import db as dbmod
 from scorekeeper.storage.export_check import NotAnExport
-from scorekeeper.web.games import ACTION_NAMES
+from scorekeeper.web.games.changelog import ACTION_NAMES
 from tests.helpers import new_game, post_hand, side_fields, start_game
 
 NAMES4 = ["Anna", "Bert", "Carl", "Dora"]

@@ -59,11 +59,11 @@ OPEN_ENDPOINTS = {
     "access.login",
     "access.view",
     "access.view_version",
-    "games.service_worker",
-    "games.hand_script",  # the hand form's script, as static/hand/ (open like every static file)
-    "games.manifest",
-    "games.offline",
-    "games.prefs",
+    "appfiles.service_worker",
+    "appfiles.hand_script",  # the hand form's script, as static/hand/ (open like every static file)
+    "appfiles.manifest",
+    "appfiles.offline",
+    "phone.prefs",
     "games.reference",
     "api.list_variants",
     "api.score",

@@ -14,12 +14,17 @@ from scorekeeper.storage import db
 from scorekeeper.web import (
     access,
     api,
+    appfiles,
     archive,
     errors,
     games,
+    house_rules,
+    house_transfer,
     i18n,
     limits,
     pagecache,
+    partners,
+    phone,
     pictures,
     staticfiles,
     tournament_confirm,
@@ -29,6 +34,7 @@ from scorekeeper.web import (
     tournaments,
     trust,
 )
+from scorekeeper.web.games import sheets
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, instance/
 csrf = CSRFProtect()
@@ -96,7 +102,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     _guard(app)
     i18n.init_app(app)
     db.init_app(app)
-    app.register_blueprint(games.bp)
+    app.register_blueprint(games.bp)  # home, a new game, the score sheet, hands, the change log
+    app.register_blueprint(appfiles.bp)  # the service worker, the manifest, the hand script, the offline page
+    app.register_blueprint(phone.bp)  # this phone's display choices and its name
+    app.register_blueprint(house_rules.bp)  # the table's own rule sets
+    app.register_blueprint(house_transfer.bp)  # a rule set passed to another table: its file, its import
+    app.register_blueprint(partners.bp)  # fair partners for an evening
     app.register_blueprint(archive.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
@@ -141,7 +152,7 @@ def _guard(app: Flask) -> None:
     plain-HTTP server asks the same three from a request's head, before it receives a body
     (server/head_checks.py)."""
     app.before_request(limits.refuse_large_body)
-    access.init_app(app, games.scoreboard_page)
+    access.init_app(app, sheets.scoreboard_page)
     app.before_request(limits.refuse_without_csrf_session)
     app.extensions[limits.HEAD_CHECKS] = (limits.refuse_large_body, access.guard, limits.refuse_without_csrf_session)
     csrf.init_app(app)

@@ -22,7 +22,7 @@ from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
 from scorekeeper.storage.records import valid_id
 from scorekeeper.web import access, commands, forms, i18n, pagecache
-from scorekeeper.web.games.house import rule_set_keys
+from scorekeeper.web.house_rules import rule_set_keys
 
 bp = Blueprint("archive", __name__, cli_group=None)  # its commands are `flask ratings`, not `flask archive ratings`
 for _command in commands.COMMANDS:

@@ -105,7 +105,7 @@ def cached_page(key: tuple, render) -> Response:
 def compress(response: Response) -> Response:
     """After each request: gzip a text answer of some size when the phone accepts it; the app's own
     files as staticfiles.py sends them (slimmed, and compressed once per version of the file)."""
-    if request.endpoint == "games.hand_script":  # made and compressed by staticfiles.py
+    if request.endpoint == "appfiles.hand_script":  # made and compressed by staticfiles.py
         return staticfiles.without_page_headers(response)
     if response.status_code != 200 or "Content-Encoding" in response.headers:
         return response

@@ -225,7 +225,7 @@ def hand_script_url() -> str:
     imports the others) when they cannot be bundled."""
     if _hand_bundle()[1] is None:
         return url_for("static", filename=f"{HAND_FOLDER}/main.js")
-    return url_for("games.hand_script")
+    return url_for("appfiles.hand_script")
 
 
 def hand_script() -> Response:

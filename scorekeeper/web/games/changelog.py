@@ -10,23 +10,21 @@ from flask import (
     flash,
     redirect,
     render_template,
-    request,
     session,
     url_for,
 )
 from flask_babel import gettext
 
-from scorekeeper.core import names, sheet
+from scorekeeper.core import sheet
 from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
-from scorekeeper.services import phones as phone_service
 from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
+from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
 from scorekeeper.web.hand_verdicts import LOCKED_MESSAGE
-from scorekeeper.web.redirects import safe_path
 
 
 def _versions(game: Game, hand_id: int) -> list[dict]:
@@ -53,6 +51,7 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
     return versions
 
 
+@bp.get("/games/<int:game_id>/hands/<int:hand_id>/history")
 def hand_history(game_id: int, hand_id: int):
     """A hand's versions, as a crossed-out figure on a paper pad stays readable: each version's
     figures, what it changed in each side's score, who and when; any earlier one can be restored."""
@@ -75,6 +74,7 @@ def hand_history(game_id: int, hand_id: int):
     )
 
 
+@bp.post("/games/<int:game_id>/hands/<int:hand_id>/history/<int:change_id>")
 def restore_version(game_id: int, hand_id: int, change_id: int):
     """Go back to an earlier version of a hand: itself a new, logged correction."""
     game = load_game(game_id)
@@ -127,6 +127,7 @@ ACTION_NAMES = {
 }
 
 
+@bp.get("/games/<int:game_id>/changes")
 def changes(game_id: int):
     """A game's whole change log, newest first; nothing here edits or deletes it."""
     game = load_game(game_id)
@@ -140,20 +141,3 @@ def changes(game_id: int):
         actions=ACTION_NAMES,
         side_names=sheet.side_names(game, sheet.rules_for(game)),
     )
-
-
-def name_phone():
-    """This phone names itself once ("Anna's phone"); the change log shows the name."""
-    name = names.normal(request.form.get("name", ""))[:40]
-    back = safe_path(request.form.get("next"), url_for("games.index"))
-    if not name or any(ord(c) < 32 for c in name):
-        flash(gettext("Give the phone a name of up to 40 characters."))
-    elif names.invisible(name):
-        flash(gettext(names.INVISIBLE))
-    else:
-        verdict = phone_service.name_phone(get_db(), phone_token(), name)
-        if verdict.ok:
-            flash(gettext("This phone is now called %(name)s.", name=name))
-        else:
-            flash(i18n.problem_message(verdict.problems[0]))
-    return redirect(back)

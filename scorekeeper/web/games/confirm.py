@@ -16,9 +16,11 @@ from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED, UN
 from scorekeeper.storage import records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n
+from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import load_game, phone_token
 
 
+@bp.app_template_global()
 def confirmer_name(side_names, confirmed_by: str | None) -> str:
     """Who confirmed a hand, as the pages say it: a side's names ("Anna & Ben"), or "the organiser"."""
     side = records.confirming_side(confirmed_by)
@@ -62,6 +64,7 @@ def posted_number(name: str) -> int:
     return int(value)
 
 
+@bp.post("/games/<int:game_id>/hands/<int:hand_id>/confirm")
 def confirm_hand(game_id: int, hand_id: int):
     """A side taps "Confirmed by …" under a hand's figures: the hand as shown (its version) is confirmed."""
     game = load_game(game_id)

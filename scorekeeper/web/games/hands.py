@@ -25,6 +25,7 @@ from scorekeeper.services import games as service
 from scorekeeper.storage import disk, records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import api, api_models, errors, forms, hand_entry, hand_verdicts, json_errors, table_seat
+from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import (
     BY_FIELD,
     entered_by,
@@ -81,6 +82,7 @@ def _finished(game: Game) -> bool:
     return running is not None and running.result.finished
 
 
+@bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def new_hand(game_id: int):
     """Enter the next hand."""
     game = load_game(game_id)
@@ -98,6 +100,7 @@ def new_hand(game_id: int):
     return _hand_page(game, form, None, [])
 
 
+@bp.post("/games/<int:game_id>/hands.json")
 def add_hand_json(game_id: int):
     """Store a hand sent by a phone's queue (entered while the server could not be reached).
 
@@ -160,6 +163,7 @@ def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
 BASED_ON = N_("based_on is the number of hands the phone knew of, a JSON number from 0, or left out.")
 
 
+@bp.route("/games/<int:game_id>/hands/<int:hand_id>/edit", methods=["GET", "POST"])
 def edit_hand(game_id: int, hand_id: int):
     """Correct an earlier hand; every later total, minimum and the result follow."""
     game = load_game(game_id)
@@ -177,6 +181,7 @@ def edit_hand(game_id: int, hand_id: int):
     return _hand_page(game, form, hand, [])
 
 
+@bp.post("/games/<int:game_id>/hands/<int:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int):
     """Delete a hand (it can be brought back with Undo)."""
     outcome = service.delete_hand(get_db(), game_id, hand_id, phone=phone_token())
@@ -187,6 +192,7 @@ def delete_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/delete")
 def delete_game(game_id: int):
     """Delete a game started by mistake (it can be brought back with Undo)."""
     outcome = service.delete_game(get_db(), game_id, phone=phone_token())
@@ -200,6 +206,7 @@ def delete_game(game_id: int):
     return redirect(url_for("games.index"))
 
 
+@bp.post("/games/<int:game_id>/restore")
 def restore_game(game_id: int):
     """Undo the deletion of a game."""
     outcome = service.restore_game(get_db(), game_id, phone=phone_token())
@@ -209,6 +216,7 @@ def restore_game(game_id: int):
     return redirect(url_for("games.scoreboard", game_id=outcome.id))
 
 
+@bp.post("/games/<int:game_id>/hands/<int:hand_id>/restore")
 def restore_hand(game_id: int, hand_id: int):
     """Undo a deletion (refused on a finished, read-only game: the deleted hand would change its result)."""
     outcome = service.restore_hand(get_db(), game_id, hand_id, phone=phone_token())

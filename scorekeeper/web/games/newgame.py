@@ -19,11 +19,12 @@ from scorekeeper.services import games as service
 from scorekeeper.services import tournament_state
 from scorekeeper.storage import records, totals
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, forms, i18n
-from scorekeeper.web.games import house
+from scorekeeper.web import access, forms, house_rules, i18n
+from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import phone_token
 
 
+@bp.get("/")
 def index():
     """Home: tonight's evening first, then a new game and the most recent games."""
     db = get_db()
@@ -50,6 +51,7 @@ def _evening_arg():
     return evening
 
 
+@bp.get("/games/new")
 def choose_rules():
     """Step 1 of a new game: pick the rule set the table plays (the table's own beside the built-in ones)."""
     return render_template(
@@ -64,7 +66,7 @@ def choose_rules():
 def _rules_of(variant: str):
     """The built-in rule set a new game's ``variant`` names (``house-<id>``: the table's own one's base),
     and the table's own rule set or None; 404 for neither."""
-    own = house.house_of(variant)
+    own = house_rules.house_of(variant)
     rules = rulesets.RULE_SETS.get(own.base if own else variant)
     if rules is None:
         abort(404)
@@ -80,6 +82,7 @@ def _prefill_house(form, rules: rulesets.RuleSet, own) -> None:
             getattr(form, f"setting_{setting.key}").data = str(own.changes[setting.key])
 
 
+@bp.route("/games/new/<variant>", methods=["GET", "POST"])
 def new_game(variant: str):
     """Step 2: seating, players, first dealer, house rules and target; then the empty scoreboard. A
     table's own rule set (``house-<id>``) starts the game with its values copied into the game."""
@@ -204,6 +207,7 @@ def _prefill_seats(form, rules: rulesets.RuleSet) -> None:
         field.data = " ".join(name.split())
 
 
+@bp.post("/matches/<int:match_id>/next")
 def next_partie(match_id: int):
     """Start the next Partie of a complete Game with the next partnerships (docs/rules.md, "Austrian
     rulebook (Spielregeln, 2–6 players)")."""
@@ -218,6 +222,7 @@ def next_partie(match_id: int):
     return redirect(url_for("games.scoreboard", game_id=outcome.id))
 
 
+@bp.get("/matches/<int:match_id>")
 def match(match_id: int):
     """A complete Game: its Partien and each player's net balance (docs/rules.md, "Austrian rulebook
     (Spielregeln, 2–6 players)")."""
@@ -229,6 +234,7 @@ def match(match_id: int):
     return render_template("games/match.html", sheets=sheets, balance=sheet.match_balance(sheets), match_id=match_id)
 
 
+@bp.get("/rules/<variant>")
 def reference(variant: str):
     """A rule set's reference page, generated from the tables the scoring uses; a table's own rule set
     (``house-<id>``) with its values, the changed ones marked."""
@@ -242,5 +248,5 @@ def reference(variant: str):
         base=rules,
         card_groups=rulesets.CARD_GROUPS,
         own=own,
-        changed=house.changed_parts(rules, changes),
+        changed=house_rules.changed_parts(rules, changes),
     )

@@ -20,11 +20,12 @@ from scorekeeper.services import games as service
 from scorekeeper.storage import records
 from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
-from scorekeeper.web import access, i18n, pagecache, table_seat
-from scorekeeper.web.games import house
+from scorekeeper.web import access, house_rules, i18n, pagecache, table_seat
+from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import load_game, phone_token, said_refused, sheet_locked
 
 
+@bp.get("/games/<int:game_id>")
 def scoreboard(game_id: int):
     """The score sheet: totals, next minimums, next dealer, every hand's breakdown, the result."""
     return scoreboard_page(game_id)
@@ -97,6 +98,7 @@ def _chart(the_sheet: sheet.Sheet) -> str:
     )
 
 
+@bp.post("/games/<int:game_id>/reopen")
 def reopen(game_id: int):
     """Open a finished game again to correct its hands."""
     outcome = service.reopen_game(get_db(), game_id, phone=phone_token())
@@ -108,6 +110,7 @@ def reopen(game_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/lock")
 def lock(game_id: int):
     """Corrections done: the finished game's sheet is read-only again."""
     outcome = service.reopen_game(get_db(), game_id, reopened=False, phone=phone_token())
@@ -119,6 +122,7 @@ def lock(game_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
+@bp.get("/games/<int:game_id>/minimums")
 def minimums(game_id: int):
     """The variant's opening-meld table with each side's current row highlighted."""
     game = load_game(game_id)
@@ -126,5 +130,5 @@ def minimums(game_id: int):
         "games/minimums.html",
         sheet=sheet.build(game, records.hands(get_db(), game_id)),
         live_game=game,
-        changed=house.changed_parts(rulesets.get(game.variant), game.settings),
+        changed=house_rules.changed_parts(rulesets.get(game.variant), game.settings),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from segno import DataOverflowError
@@ -27,6 +27,9 @@ from scorekeeper.web.games.common import phone_token
 FIELD_NAMES = {"base": N_("Built-in rule set"), "layout": N_("Players")}
 
 
+bp = Blueprint("house_transfer", __name__)
+
+
 def _house(house_id: int) -> records.HouseRules:
     """The table's own rule set, or a 404 page."""
     house = records.get_house_rules(get_db(), house_id)
@@ -39,6 +42,7 @@ def _document(house: records.HouseRules) -> dict[str, Any]:
     return transfer.document(house.name, house.base, house.layout, house.changes)
 
 
+@bp.get("/house-rules/<int:house_id>/export.json")
 def export_house(house_id: int):
     """A table's own rule set as its file, to download."""
     house = _house(house_id)
@@ -48,18 +52,19 @@ def export_house(house_id: int):
     return response
 
 
+@bp.app_template_global()
 def house_transfer(house: records.HouseRules) -> dict[str, str]:
     """What the rule set's page offers to pass it on (``_house_transfer.html``): the download, the
     link that opens the import with it filled in (at the address other phones use) and its QR code
     ("" when the rule set is too large for one: the file still goes)."""
     link = addresses.reachable_url(
-        url_for("games.import_house", rules=transfer.link_text(_document(house)), _external=True)
+        url_for("house_transfer.import_house", rules=transfer.link_text(_document(house)), _external=True)
     )
     try:
         qr = addresses.qr_svg(link, gettext("QR code"))
     except DataOverflowError:
         qr = ""
-    return {"download": url_for("games.export_house", house_id=house.id), "link": link, "qr": qr}
+    return {"download": url_for("house_transfer.export_house", house_id=house.id), "link": link, "qr": qr}
 
 
 def _uploaded() -> tuple[str | None, Problem | None]:
@@ -119,6 +124,7 @@ def _page(text: str, name: str, problems: list[Problem], status: int = 200, carr
     ), status
 
 
+@bp.route("/house-rules/import", methods=["GET", "POST"])
 def import_house():
     """Import a rule set's file: GET shows the form (``?rules=``: the link of a rule set's QR code, its
     file filled in), POST keeps it as a new table's own rule set."""
@@ -145,4 +151,4 @@ def import_house():
         return _page(text, name, list(verdict.problems), 422)
     kept = records.get_house_rules(get_db(), verdict.id)
     flash(gettext("Kept: %(name)s.", name=kept.name), "success")
-    return redirect(url_for("games.house_list"))
+    return redirect(url_for("house_rules.house_list"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
@@ -23,6 +23,8 @@ from scorekeeper.web.games.common import phone_token
 
 HOUSE_PREFIX = "house-"
 
+bp = Blueprint("house_rules", __name__)
+
 
 def house_of(variant: str) -> records.HouseRules | None:
     """The table's own rule set a ``house-<id>`` variant names, or None; 404 for a missing one."""
@@ -35,6 +37,7 @@ def house_of(variant: str) -> records.HouseRules | None:
     return found
 
 
+@bp.app_template_global()
 def game_settings(game) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game's settings and its table's own values apart, as POST /api/score takes them (the hand form's
     live score sends both)."""
@@ -48,6 +51,7 @@ def rule_set_keys(own) -> set[str]:
     return set(rulesets.RULE_SETS) | {f"{HOUSE_PREFIX}{h.id}" for h in own}
 
 
+@bp.get("/house-rules")
 def house_list():
     """The table's own rule sets, and the built-in ones to start a new one from."""
     return render_template(
@@ -181,6 +185,7 @@ def changed_parts(rules: rulesets.RuleSet, changes: dict[str, Any]) -> set[str]:
     return {name for name, value in changes.items() if defaults.get(name) != value}
 
 
+@bp.route("/house-rules/new/<variant>", methods=["GET", "POST"])
 def new_house(variant: str):
     """Start a table's own rule set from a built-in one."""
     rules = rulesets.RULE_SETS.get(variant)
@@ -192,6 +197,7 @@ def new_house(variant: str):
     return _save(rules, None)
 
 
+@bp.route("/house-rules/<int:house_id>", methods=["GET", "POST"])
 def edit_house(house_id: int):
     """Change a table's own rule set (games already started keep their values)."""
     house = records.get_house_rules(get_db(), house_id)
@@ -228,5 +234,5 @@ def _save(rules: rulesets.RuleSet, house: records.HouseRules | None):
             problems.extend(verdict.problems)
         else:
             flash(gettext("Kept: %(name)s.", name=name), "success")
-            return redirect(url_for("games.house_list"))
+            return redirect(url_for("house_rules.house_list"))
     return _page(rules, house, typed, problems, name, layout, 422, settings=_settings_sent(rules))

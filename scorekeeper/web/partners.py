@@ -4,6 +4,7 @@ be."""
 from __future__ import annotations
 
 from flask import (
+    Blueprint,
     abort,
     render_template,
     request,
@@ -15,6 +16,8 @@ from scorekeeper.core import numbers
 from scorekeeper.storage import leaderboard, records
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import i18n, partner_requests
+
+bp = Blueprint("partners", __name__)
 
 
 def _start_link(chosen: partner_requests.TeamRequest, proposal: dict, evening_id: int) -> str:
@@ -33,6 +36,7 @@ def _start_link(chosen: partner_requests.TeamRequest, proposal: dict, evening_id
 FAIR_SHOWN = 5  # proposals on the page (the API gives them all)
 
 
+@bp.get("/evenings/<int:evening_id>/partners")
 def fair_partners(evening_id: int):
     """Fair partners tonight: of the evening's players, the 4 or 6 ticked (all of them, when that
     is how many came), seated so that the sides' predicted chances are as even as can be; each
