@@ -7,7 +7,7 @@ table's own kinds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from scorekeeper.core.messages import N_
@@ -91,3 +91,8 @@ def yes_no(name, label, explanation, default, group, apply) -> Value:
     return Value(
         name, label, explanation, YES_NO, default, None, None, ((True, N_("yes")), (False, N_("no"))), group, (), apply
     )
+
+
+def setter(attribute: str, convert: Callable[[Any], Any] = int) -> Callable[[RuleSet, Any], RuleSet]:
+    """A value's ``apply`` that sets one field of the rule set."""
+    return lambda rules, value: replace(rules, **{attribute: convert(value)})

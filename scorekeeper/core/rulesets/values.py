@@ -19,13 +19,13 @@ from typing import Any, Callable, Mapping
 from scorekeeper.core.messages import N_
 from scorekeeper.core.rulesets.changeable import (
     CHOICE,
-    LIST,
     MOST_POINTS,
     MOST_TARGET,
     YES_NO,
     Value,
     count,
     points,
+    setter,
     yes_no,
 )
 from scorekeeper.core.rulesets.model import (
@@ -38,6 +38,7 @@ from scorekeeper.core.rulesets.model import (
     plain,
 )
 from scorekeeper.core.rulesets.own_kinds import own_values, with_own_kinds
+from scorekeeper.core.rulesets.own_rules import opening_by_hand, special_hands
 
 # ---------------------------------------------------------------------------------------------
 # How each value changes the table
@@ -119,15 +120,6 @@ def _opening(index: int, part: str) -> Callable[[RuleSet, Any], RuleSet]:
     return apply
 
 
-def _field(attribute: str, convert: Callable[[Any], Any] = int) -> Callable[[RuleSet, Any], RuleSet]:
-    """Set one field of the rule set."""
-    return lambda rules, value: replace(rules, **{attribute: convert(value)})
-
-
-# ---------------------------------------------------------------------------------------------
-# The list
-
-
 def _card_values(rules: RuleSet) -> list[Value]:
     """docs/rules.md, "Card values"."""
     return [
@@ -166,7 +158,7 @@ def _canastas(rules: RuleSet) -> list[Value]:
             N_("A side may go out only with at least this many canastas."),
             rules.canastas_to_go_out,
             "canastas",
-            _field("canastas_to_go_out"),
+            setter("canastas_to_go_out"),
             low=0,
         )
     )
@@ -178,7 +170,7 @@ def _canastas(rules: RuleSet) -> list[Value]:
                 N_("How many of the canastas needed to go out must be natural."),
                 rules.natural_canastas_to_go_out,
                 "canastas",
-                _field("natural_canastas_to_go_out"),
+                setter("natural_canastas_to_go_out"),
             )
         )
     if any(k.wild for k in rules.canasta_kinds):
@@ -189,7 +181,7 @@ def _canastas(rules: RuleSet) -> list[Value]:
                 N_("How many of the canastas needed to go out must be of wild cards."),
                 rules.wild_canastas_to_go_out,
                 "canastas",
-                _field("wild_canastas_to_go_out"),
+                setter("wild_canastas_to_go_out"),
             )
         )
     return values
@@ -217,44 +209,11 @@ def _going_out(rules: RuleSet) -> list[Value]:
                     (("what", label),),
                 )
             )
-    values.append(
-        yes_no(
-            "special_adds",
-            N_("A special hand adds to the rest of the hand"),
-            N_(
-                "No: the side scores only the special hand. Yes: also its canastas, red and black "
-                "threes, melded cards and cards left in hand."
-            ),
-            rules.special_adds,
-            "going_out",
-            _field("special_adds", bool),
-        )
-    )
-    values.append(
-        yes_no(
-            "special_with_going_out",
-            N_("A special hand also scores the bonus for going out"),
-            N_("Yes: the side that goes out with a special hand adds the bonus for going out."),
-            rules.special_with_going_out,
-            "going_out",
-            _field("special_with_going_out", bool),
-        )
-    )
-    values.append(
-        yes_no(
-            "special_after_meld",
-            N_("A special hand may follow the side's melds"),
-            N_("No: only a side that has melded nothing may declare one. Yes: a side with melds too."),
-            rules.special_after_meld,
-            "going_out",
-            _field("special_after_meld", bool),
-        )
-    )
-    return values
+    return values + special_hands(rules)
 
 
 def _threes(rules: RuleSet) -> list[Value]:
-    """docs/rules.md, "Red and black threes"."""
+    """docs/rules.md, "Red and black threes": the tables of red and black threes, then their rules."""
     values = [
         points(
             f"red_threes_{n}",
@@ -280,6 +239,12 @@ def _threes(rules: RuleSet) -> list[Value]:
         )
         for n in range(1, len(rules.black_three_values))
     ]
+    return values + _three_rules(rules)
+
+
+def _three_rules(rules: RuleSet) -> list[Value]:
+    """docs/rules.md, "Red and black threes": when red threes count minus, a cap, black threes in hand."""
+    values = []
     signs = tuple((sign.value, RED_THREE_RULES[sign]) for sign in RedThreeSign)
     values.append(
         Value(
@@ -300,7 +265,7 @@ def _threes(rules: RuleSet) -> list[Value]:
             N_("0: no cap. Otherwise red threes counting minus never cost a side more than this."),
             rules.red_three_minus_cap,
             "threes",
-            _field("red_three_minus_cap"),
+            setter("red_three_minus_cap"),
         )
     )
     values.append(
@@ -310,7 +275,7 @@ def _threes(rules: RuleSet) -> list[Value]:
             N_("0: nothing. Otherwise taken off for each black three still in hand at the end of a hand."),
             rules.black_three_in_hand,
             "threes",
-            _field("black_three_in_hand"),
+            setter("black_three_in_hand"),
         )
     )
     return values
@@ -347,31 +312,7 @@ def _opening_values(rules: RuleSet) -> list[Value]:
                     high=MOST_TARGET,
                 )
             )
-    values.append(
-        Value(
-            "opening_by_hand",
-            N_("Opening minimum by the hand's number"),
-            N_("Empty: by the side's total. Otherwise the minimum for hand 1, 2, 3, …; the last goes on."),
-            LIST,
-            list(rules.opening_by_hand),
-            0,
-            1000,
-            group="opening",
-            apply=lambda r, v: replace(r, opening_by_hand=tuple(v)),
-        )
-    )
-    values.append(
-        points(
-            "opening_per_hand",
-            N_("Opening minimum: this times the hand's number"),
-            N_("0: not used. Otherwise hand 1 needs this, hand 2 twice this, and so on."),
-            rules.opening_per_hand,
-            "opening",
-            _field("opening_per_hand"),
-            high=1000,
-        )
-    )
-    return values
+    return values + opening_by_hand(rules)
 
 
 def _penalties(rules: RuleSet) -> list[Value]:
@@ -383,7 +324,7 @@ def _penalties(rules: RuleSet) -> list[Value]:
             N_("No: cards still in hand at the end of a hand cost nothing."),
             rules.hand_counts,
             "penalties",
-            _field("hand_counts", bool),
+            setter("hand_counts", bool),
         )
     ]
     for attribute, prefix in (
@@ -412,7 +353,7 @@ def _penalties(rules: RuleSet) -> list[Value]:
                 N_("Added to the team that did not deal."),
                 rules.exact_cut_bonus,
                 "penalties",
-                _field("exact_cut_bonus"),
+                setter("exact_cut_bonus"),
             )
         )
     return values
@@ -427,7 +368,7 @@ def _game(rules: RuleSet) -> list[Value]:
             N_("The game ends after a hand in which a side reaches this."),
             rules.target,
             "game",
-            _field("target"),
+            setter("target"),
             low=5,
             high=MOST_TARGET,
         ),
@@ -437,7 +378,7 @@ def _game(rules: RuleSet) -> list[Value]:
             N_("0: no limit. Otherwise the game ends after this hand; the highest total wins."),
             rules.hands_limit,
             "game",
-            _field("hands_limit"),
+            setter("hands_limit"),
             high=200,
         ),
     ]
