@@ -57,6 +57,7 @@ def test_thursday_rules_made_and_played(phone_page, live_server, screenshot):
     expect(tier.locator("input")).to_have_value("1000")  # what was typed is kept
     expect(value_field(page, "canasta_natural").locator(".changed-mark")).to_be_visible()
     expect(page.get_by_label(re.compile("Natural canastas: bonus each"))).to_have_value("600")
+    page.wait_for_load_state("load")  # the page laid out with its style sheet, as a person sees it
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(page, "house-01-refused-beside-the-value")
     tier.locator("input").fill("3000")
@@ -119,6 +120,7 @@ def test_own_kinds_made_and_played(phone_page, live_server, screenshot):
     name = value_field(page, "own_1_name")
     expect(name.locator(".error")).to_have_text("Give it a name.")
     expect(value_field(page, "own_1_points").locator("input")).to_have_value("1000")
+    page.wait_for_load_state("load")  # the page laid out with its style sheet, as a person sees it
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     name.scroll_into_view_if_needed()
     screenshot(page, "house-03-own-kind-refused")
