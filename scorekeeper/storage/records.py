@@ -256,6 +256,23 @@ def list_players(db: Database) -> list[Player]:
     ]
 
 
+def _change_of(r: tuple) -> Change:
+    """A change log row (id, game, hand, at, phone id, phone name, action, before, after[, entered by])."""
+    return Change(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5] or (f"phone {r[4]}" if r[4] else ""),
+        r[6],
+        json.loads(r[7]) if r[7] else None,
+        json.loads(r[8]) if r[8] else None,
+        bool(r[5]),
+        *r[9:10],
+    )
+
+
 def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Change]:
     """A game's change log (or one hand's), oldest first."""
     if not valid_id(game_id) or (hand_id is not None and not valid_id(hand_id)):
@@ -268,22 +285,7 @@ def changes(db: Database, game_id: int, hand_id: int | None = None) -> list[Chan
         f"from changes c left join phones p on p.id = c.phone_id where {where} order by c.id",
         params,
     ).fetchall()
-    return [
-        Change(
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5] or (f"phone {r[4]}" if r[4] else ""),
-            r[6],
-            json.loads(r[7]) if r[7] else None,
-            json.loads(r[8]) if r[8] else None,
-            bool(r[5]),
-            r[9],
-        )
-        for r in rows
-    ]
+    return [_change_of(r) for r in rows]
 
 
 def corrections(db: Database, game_id: int) -> dict[int, int]:
@@ -340,21 +342,7 @@ def house_changes(db: Database, house_id: int) -> list[Change]:
         "and json_extract(c.after, '$.id') = ? order by c.id desc",
         [house_id],
     ).fetchall()
-    return [
-        Change(
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5] or (f"phone {r[4]}" if r[4] else ""),
-            r[6],
-            json.loads(r[7]) if r[7] else None,
-            json.loads(r[8]) if r[8] else None,
-            bool(r[5]),
-        )
-        for r in rows
-    ]
+    return [_change_of(r) for r in rows]
 
 
 def _house_of(row: tuple) -> HouseRules:
