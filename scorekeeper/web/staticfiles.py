@@ -128,7 +128,7 @@ _OUTSIDE = re.compile(r'^import \{([^}]*)\} from "\.\./([\w-]+)\.js";\s*(//.*)?$
 _EXPORT = re.compile(
     r"^export (?=(?:async )?function\b|const\b|class\b)(?:async )?(?:function\*?|const|class)\s+([\w$]+)"
 )
-_BUNDLE = "scorekeeper_hand_bundle"
+_BUNDLES: dict[tuple, tuple] = {}  # the hand bundle by the version of its files (_hand_bundle)
 
 
 class NotBundled(ValueError):
@@ -203,27 +203,30 @@ def bundle(folder: Path, entry: str = "main", static_url: str = "/static/") -> s
     return "\n".join(out) + "\n"
 
 
-def _hand_bundle() -> bytes | None:
-    """The hand form's modules as one script (slimmed), made once per version of its files (and of
-    the modules of static/ they import); None when they cannot be bundled."""
+def _hand_bundle() -> tuple:
+    """The hand form's modules as one script (slimmed) and gzipped, made once per version of its files
+    (and of the modules of static/ they import) and shared by every app of the process (the tests
+    make hundreds); the script is None when they cannot be bundled."""
     static = Path(current_app.static_folder)
     folder = static / HAND_FOLDER
     files = sorted(folder.glob("*.js")) + sorted(static.glob("*.js"))
-    version = tuple((str(path), path.stat().st_mtime_ns) for path in files)
-    kept = current_app.extensions.get(_BUNDLE)
-    if kept is None or kept[0] != version:
+    version = (current_app.static_url_path, *((str(path), path.stat().st_mtime_ns) for path in files))
+    kept = _BUNDLES.get(version)
+    if kept is None:
         try:
             made = slim_script(bundle(folder, static_url=current_app.static_url_path + "/")).encode()
         except (NotBundled, OSError):
             made = None
-        kept = current_app.extensions[_BUNDLE] = (version, made, gzip.compress(made, 9, mtime=0) if made else None)
+        kept = (made, gzip.compress(made, 9, mtime=0) if made else None)
+        _BUNDLES.clear()  # only the files' newest version is kept
+        _BUNDLES[version] = kept
     return kept
 
 
 def hand_script_url() -> str:
     """Where the pages load the hand form's script from: the modules in one file, or main.js (which
     imports the others) when they cannot be bundled."""
-    if _hand_bundle()[1] is None:
+    if _hand_bundle()[0] is None:
         return url_for("static", filename=f"{HAND_FOLDER}/main.js")
     return url_for("appfiles.hand_script")
 
@@ -231,7 +234,7 @@ def hand_script_url() -> str:
 def hand_script() -> Response:
     """The hand form's modules in one file (a first visit of the score sheet: one request where
     there were eight, compressed together)."""
-    _, plain, zipped = _hand_bundle()
+    plain, zipped = _hand_bundle()
     if plain is None:
         return Response("the hand form's modules cannot be bundled; load static/hand/main.js\n", 404)
     gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
