@@ -129,8 +129,8 @@ def serve(app, host: str, port: int, threads: int, stopping: threading.Event, on
         wasyncore.close_all(socket_map)
 
 
-def main() -> None:
-    """Parse the command line and serve until stopped."""
+def _arguments() -> argparse.Namespace:
+    """The command line's choices."""
     parser = argparse.ArgumentParser(description="Canasta score keeper")
     parser.add_argument(
         "--host", default="0.0.0.0", help="interface to listen on (default: all, so phones can reach it)"
@@ -144,18 +144,16 @@ def main() -> None:
         "certificate authority, made on first use; each phone trusts it once at http://<this computer>/trust",
     )
     parser.add_argument("--https-port", type=int, default=8443, help="port for HTTPS (default: 8443)")
-    args = parser.parse_args()
-    for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(logging.ERROR)
-    _raise_open_files()
-    os.umask(0o077)  # whatever the app writes to instance/ (database, backups, config, keys) is private
-    app = create_app()
-    https, ready = _start_https(app, args) if args.https else (None, None)
+    return parser.parse_args()
+
+
+def _print_addresses(args: argparse.Namespace, ready) -> None:
+    """Where phones open the app (and, with HTTPS, where they trust this computer first)."""
     addresses = lan_addresses() or ("<this computer's address>",)
     print("Canasta score keeper is running. Open on a phone on the same network:", flush=True)
     for address in addresses:
         print(f"    http://{address}:{args.port}/", flush=True)
-    if https is not None:
+    if ready is not None:
         print("To install it on a phone (HTTPS), trust this computer once on the phone at:", flush=True)
         print(f"    http://{addresses[0]}:{args.port}/trust", flush=True)
         print("then open:", flush=True)
@@ -164,6 +162,18 @@ def main() -> None:
         for address in secure or ["localhost"]:
             print(f"    https://{address}:{args.https_port}/", flush=True)
     print(f"On this computer: http://127.0.0.1:{args.port}/   (Ctrl+C stops it)", flush=True)
+
+
+def main() -> None:
+    """Parse the command line and serve until stopped."""
+    args = _arguments()
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.ERROR)
+    _raise_open_files()
+    os.umask(0o077)  # whatever the app writes to instance/ (database, backups, config, keys) is private
+    app = create_app()
+    https, ready = _start_https(app, args) if args.https else (None, None)
+    _print_addresses(args, ready)
     # a service manager stops programs with SIGTERM: the same clean end as Ctrl+C, with the requests
     # in flight answered, then the database checkpointed and closed (no -wal file left behind)
     stopping = threading.Event()

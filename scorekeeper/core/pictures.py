@@ -201,6 +201,17 @@ def _rows(picture: Layout, result: Result, measure: Measure, y: float) -> float:
     return y + len(result.rows) * height
 
 
+def _ticks(lo: float, hi: float, step: float) -> list[int]:
+    """The grid's values: the multiples of ``step`` from ``lo`` to ``hi``."""
+    ticks = []
+    tick = (lo // step) * step
+    while tick <= hi:
+        if tick >= lo:
+            ticks.append(int(tick))
+        tick += step
+    return ticks
+
+
 def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float:
     """The running totals: one line a side from 0, the target dashed, grid lines with their values."""
     draw, width = picture.items.append, picture.width
@@ -213,14 +224,7 @@ def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float
     lo, hi = min(values), max(values)
     hi += (hi - lo) * 0.06
     span = (hi - lo) or 1
-    step = _nice_step(span)
-    tick_size = 24
-    ticks = []
-    tick = (lo // step) * step
-    while tick <= hi:
-        if tick >= lo:
-            ticks.append(int(tick))
-        tick += step
+    ticks, tick_size = _ticks(lo, hi, _nice_step(span)), 24
     left = MARGIN + max(measure(str(t), tick_size, False) for t in ticks) + 16
     right, top, height = width - MARGIN, y + 8, 480
     count = max(len(series) for series in result.series)
@@ -238,12 +242,7 @@ def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float
     if lo < 0:
         draw(Stroke(((left, py(0)), (right, py(0))), "#767369", 2))
     if result.target is not None:
-        ty, x = py(result.target), left
-        while x < right:  # dashed: 18 px on, 12 off
-            draw(Stroke(((x, ty), (min(x + 18, right), ty)), INK, 3))
-            x += 30
-        if result.target_label:
-            draw(Text(right - 10, ty - 34, result.target_label, tick_size, fill=INK, anchor="right"))
+        _target_line(picture, result, (left, right), py(result.target), tick_size)
     for index, series in enumerate(result.series):
         points = tuple((px(i), py(v)) for i, v in enumerate([0, *series]))
         draw(Stroke(points, colour(index), 6))
@@ -255,3 +254,14 @@ def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float
             Text((left + right) / 2, bottom + 12, f"{result.x_label} 0–{count}", tick_size, fill=MUTED, anchor="middle")
         )
     return bottom + 12 + tick_size * 1.4
+
+
+def _target_line(picture: Layout, result: Result, across: tuple[float, float], ty: float, tick_size: int) -> None:
+    """The target across the chart, dashed (18 px on, 12 off), with its label at the right."""
+    left, right = across
+    x = left
+    while x < right:
+        picture.items.append(Stroke(((x, ty), (min(x + 18, right), ty)), INK, 3))
+        x += 30
+    if result.target_label:
+        picture.items.append(Text(right - 10, ty - 34, result.target_label, tick_size, fill=INK, anchor="right"))

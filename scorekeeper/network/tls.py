@@ -137,6 +137,29 @@ def _permitted_dns(extra=()) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
 
 
+def _key_usage(authority: bool) -> x509.KeyUsage:
+    """What a key may sign: the authority's certificates and revocation lists, a server's its
+    handshakes only."""
+    return x509.KeyUsage(
+        digital_signature=True,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=authority,
+        crl_sign=authority,
+        encipher_only=False,
+        decipher_only=False,
+    )
+
+
+def _private_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
+    """A private key as the PEM file written beside its certificate (PKCS #8, unencrypted: mode 600)."""
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
 def create_authority(folder: Files, extra=()) -> x509.Certificate:
     """Make the installation's certificate authority: an EC P-256 key (mode 600) and a self-signed
     certificate limited to home-network names and addresses."""
@@ -166,27 +189,12 @@ def create_authority(folder: Files, extra=()) -> x509.Certificate:
         .not_valid_before(created - datetime.timedelta(hours=1))
         .not_valid_after(created + datetime.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(authority=True), critical=True)
         .add_extension(constraints, critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
     )
-    key_pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
+    key_pem = _private_pem(key)
     _write_private(folder.ca_key, key_pem, 0o600)
     _write_private(folder.ca_cert, cert.public_bytes(serialization.Encoding.PEM), 0o644)
     # a server certificate of an older authority is no longer of use
@@ -267,20 +275,7 @@ def issue_server_certificate(folder: Files, names) -> tuple[list[str], list[str]
         .not_valid_before(created - datetime.timedelta(hours=1))
         .not_valid_after(created + datetime.timedelta(days=SERVER_DAYS))
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(authority=False), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(
             x509.SubjectAlternativeName([x509.DNSName(n) for n in dns] + [x509.IPAddress(ip) for ip in ips]),
@@ -295,9 +290,7 @@ def issue_server_certificate(folder: Files, names) -> tuple[list[str], list[str]
         )
         .sign(ca_key, hashes.SHA256())
     )
-    key_pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
+    key_pem = _private_pem(key)
     _write_private(folder.key, key_pem, 0o600)
     _write_private(folder.cert, cert.public_bytes(serialization.Encoding.PEM), 0o644)
     return dns + [str(ip) for ip in ips], refused

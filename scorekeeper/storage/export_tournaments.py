@@ -31,7 +31,6 @@ def _check_tournaments(data: dict[str, Any]) -> None:
     actions (ids once among all tournaments, phones of the export)."""
     tournaments = _list(data.setdefault("tournaments", []), "tournaments")
     games = {g["id"]: g for g in data["games"]}
-    evenings = {e["id"] for e in data["evenings"]}
     own = {h["id"] for h in data.get("house_rules", [])}
     phones = {p["id"] for p in data["phones"]}
     ids: set[int] = set()
@@ -40,31 +39,7 @@ def _check_tournaments(data: dict[str, Any]) -> None:
     for i, t in enumerate(tournaments):
         where = f"tournaments[{i}]"
         _unique(_id(t["id"], f"{where}.id"), ids, f"{where}.id")
-        if not _text(t["name"], f"{where}.name", length=TOURNAMENT_NAME_LENGTH).strip():
-            raise _Damaged(f"{where}.name is empty")
-        if t["format"] not in club_night.FORMATS:
-            raise _Damaged(f"{where}.format is not one of {', '.join(club_night.FORMATS)}")
-        _, layout, _, _ = _check_rules(t, where)
-        if layout.players != 4 or len(layout.sides) != 2:
-            raise _Damaged(f"{where}.layout is not a table of four in two partnerships")
-        if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
-            raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
-        _check_round_end(t, where)
-        if t.get("confirm_hands") not in (None, True, False):
-            raise _Damaged(f"{where}.confirm_hands is not true or false")
-        for key, allowed in (("bye_score", club_night.BYE_SCORES), ("ties", club_night.TIE_RULES)):
-            if t.get(key) is not None and t[key] not in allowed:
-                raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
-        _check_season_points(t, where)
-        entrants = _check_entrants(t, where)
-        _number(t.get("seed"), f"{where}.seed", null=True, within=SEED_RANGE)
-        for key in ("drawn_at", "closed_at"):
-            _time(t.get(key), f"{where}.{key}", null=True)
-        if _id(t.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
-            raise _Damaged(f"{where}.evening_id is not an evening")
-        _number(t.get("version"), f"{where}.version", within=VERSION_RANGE)
-        for key in ("created_at", "updated_at"):
-            _time(t.get(key), f"{where}.{key}")
+        entrants = _check_settings(t, where, own, {e["id"] for e in data["evenings"]})
         _check_kept(t, where, entrants, {p["id"] for p in data["players"]})
         rounds = _check_rounds(t, where, len(entrants))
         places: set[tuple[int, int]] = set()
@@ -75,16 +50,51 @@ def _check_tournaments(data: dict[str, Any]) -> None:
             _check_table(table, at, variants_played, rounds, len(entrants), games, (places, tabled))
             _check_seated(t, table, at, len(entrants), seated)
         for j, entry in enumerate(_list(t["log"], f"{where}.log")):
-            at = f"{where}.log[{j}]"
-            _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
-            if entry.get("action") not in club_night.ACTIONS:
-                raise _Damaged(f"{at}.action is not one this app writes")
-            if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
-                raise _Damaged(f"{at}.detail is not an entry")
-            _json_numbers(entry.get("detail"), f"{at}.detail")
-            _time(entry.get("at"), f"{at}.at")
-            if _id(entry.get("phone_id"), f"{at}.phone_id", null=True) not in phones | {None}:
-                raise _Damaged(f"{at}.phone_id is not a phone")
+            _check_log_entry(entry, f"{where}.log[{j}]", logged, phones)
+
+
+def _check_settings(t: dict[str, Any], where: str, own: set[int], evenings: set[int]) -> list[list[str]]:
+    """A tournament's name, format, rules, round end, choices, season points, entrants, draw, evening
+    and times; its entrants."""
+    if not _text(t["name"], f"{where}.name", length=TOURNAMENT_NAME_LENGTH).strip():
+        raise _Damaged(f"{where}.name is empty")
+    if t["format"] not in club_night.FORMATS:
+        raise _Damaged(f"{where}.format is not one of {', '.join(club_night.FORMATS)}")
+    _, layout, _, _ = _check_rules(t, where)
+    if layout.players != 4 or len(layout.sides) != 2:
+        raise _Damaged(f"{where}.layout is not a table of four in two partnerships")
+    if _id(t.get("house_rules_id"), f"{where}.house_rules_id", null=True) not in own | {None}:
+        raise _Damaged(f"{where}.house_rules_id is not a table's own rule set")
+    _check_round_end(t, where)
+    if t.get("confirm_hands") not in (None, True, False):
+        raise _Damaged(f"{where}.confirm_hands is not true or false")
+    for key, allowed in (("bye_score", club_night.BYE_SCORES), ("ties", club_night.TIE_RULES)):
+        if t.get(key) is not None and t[key] not in allowed:
+            raise _Damaged(f"{where}.{key} is not one of {', '.join(allowed)}")
+    _check_season_points(t, where)
+    entrants = _check_entrants(t, where)
+    _number(t.get("seed"), f"{where}.seed", null=True, within=SEED_RANGE)
+    for key in ("drawn_at", "closed_at"):
+        _time(t.get(key), f"{where}.{key}", null=True)
+    if _id(t.get("evening_id"), f"{where}.evening_id", null=True) not in evenings | {None}:
+        raise _Damaged(f"{where}.evening_id is not an evening")
+    _number(t.get("version"), f"{where}.version", within=VERSION_RANGE)
+    for key in ("created_at", "updated_at"):
+        _time(t.get(key), f"{where}.{key}")
+    return entrants
+
+
+def _check_log_entry(entry: dict[str, Any], at: str, logged: set[int], phones: set[int]) -> None:
+    """One of the organiser's actions: its id (once), action, detail, time and phone."""
+    _unique(_id(entry["id"], f"{at}.id"), logged, f"{at}.id")
+    if entry.get("action") not in club_night.ACTIONS:
+        raise _Damaged(f"{at}.action is not one this app writes")
+    if entry.get("detail") is not None and not isinstance(entry["detail"], dict):
+        raise _Damaged(f"{at}.detail is not an entry")
+    _json_numbers(entry.get("detail"), f"{at}.detail")
+    _time(entry.get("at"), f"{at}.at")
+    if _id(entry.get("phone_id"), f"{at}.phone_id", null=True) not in phones | {None}:
+        raise _Damaged(f"{at}.phone_id is not a phone")
 
 
 def _check_kept(t: dict[str, Any], where: str, entrants: list[list[str]], players: set[int]) -> None:

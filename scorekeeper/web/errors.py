@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import render_template, request
+from flask import current_app, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 
@@ -53,62 +53,74 @@ def _page(title: str, message: str, status: int):
     return render_template("error.html", title=title, message=message), status
 
 
+def not_found(error):
+    """A friendly page for a game or hand that does not exist."""
+    message = gettext("There is nothing here. The game or hand may have been deleted.")
+    if wants_json():
+        return json_errors.json_error("id", message, 404)
+    return _page(gettext("Not found"), message, 404)
+
+
+def too_large(error):
+    """A body far larger than any form or archive: refused with a message, not a crash."""
+    message = gettext("This is far too large to be a score.")
+    if wants_json():
+        return json_errors.json_error("body", message, 413)
+    return _page(gettext("Too large"), message, 413)
+
+
+def server_error(error):
+    """Should never happen; if it does, say so plainly (what was saved before is safe)."""
+    message = gettext("Something went wrong on the server. What was saved before is safe; go back and try again.")
+    if wants_json():
+        return json_errors.json_error("server", message, 500)
+    return _page(gettext("Something went wrong"), message, 500)
+
+
+def csrf_error(error):
+    """The form was too old or came from elsewhere: ask to reload rather than fail (a phone's
+    queue, sending JSON, is told which field so it can take a fresh token)."""
+    message = gettext(
+        "This form has expired or did not come from this app. Go back, reload the page and send it again."
+    )
+    if request.is_json or request.path.endswith(".json"):
+        return json_errors.json_error("csrf_token", message, 400)
+    return _page(gettext("Please try again"), message, 400)
+
+
+def database_trouble(error: sqlite3.OperationalError):
+    """A read that the disk refuses (a read-only folder SQLite cannot open its shared-memory file
+    in, a failing disk): the same clear 503 as a refused save; anything else is a real error."""
+    trouble = disk.unavailable(error)
+    if trouble is None:
+        return server_error(error)
+    return disk_trouble(trouble)
+
+
+def disk_trouble(error: disk.Unavailable):
+    """A busy, read-only, full or failing disk: 503 with Retry-After, quickly, never a generic
+    500; nothing was written, and a phone's queue keeps the hand and sends it again later."""
+    message = disk_message(error)
+    if wants_json():
+        response, status = json_errors.json_error("database", message, 503)
+    else:
+        response, status = _page(gettext("Not saved"), message, 503)
+        response = current_app.make_response((response, status))
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response, 503
+
+
+HANDLERS = {
+    404: not_found,
+    413: too_large,
+    500: server_error,
+    CSRFError: csrf_error,
+    sqlite3.OperationalError: database_trouble,
+    disk.Unavailable: disk_trouble,
+}
+
+
 def init_app(app) -> None:
     """Register the handlers."""
-
-    @app.errorhandler(404)
-    def not_found(error):
-        """A friendly page for a game or hand that does not exist."""
-        message = gettext("There is nothing here. The game or hand may have been deleted.")
-        if wants_json():
-            return json_errors.json_error("id", message, 404)
-        return _page(gettext("Not found"), message, 404)
-
-    @app.errorhandler(413)
-    def too_large(error):
-        """A body far larger than any form or archive: refused with a message, not a crash."""
-        message = gettext("This is far too large to be a score.")
-        if wants_json():
-            return json_errors.json_error("body", message, 413)
-        return _page(gettext("Too large"), message, 413)
-
-    @app.errorhandler(500)
-    def server_error(error):
-        """Should never happen; if it does, say so plainly (what was saved before is safe)."""
-        message = gettext("Something went wrong on the server. What was saved before is safe; go back and try again.")
-        if wants_json():
-            return json_errors.json_error("server", message, 500)
-        return _page(gettext("Something went wrong"), message, 500)
-
-    @app.errorhandler(CSRFError)
-    def csrf_error(error):
-        """The form was too old or came from elsewhere: ask to reload rather than fail (a phone's
-        queue, sending JSON, is told which field so it can take a fresh token)."""
-        message = gettext(
-            "This form has expired or did not come from this app. Go back, reload the page and send it again."
-        )
-        if request.is_json or request.path.endswith(".json"):
-            return json_errors.json_error("csrf_token", message, 400)
-        return _page(gettext("Please try again"), message, 400)
-
-    @app.errorhandler(sqlite3.OperationalError)
-    def database_trouble(error: sqlite3.OperationalError):
-        """A read that the disk refuses (a read-only folder SQLite cannot open its shared-memory file
-        in, a failing disk): the same clear 503 as a refused save; anything else is a real error."""
-        trouble = disk.unavailable(error)
-        if trouble is None:
-            return server_error(error)
-        return disk_trouble(trouble)
-
-    @app.errorhandler(disk.Unavailable)
-    def disk_trouble(error: disk.Unavailable):
-        """A busy, read-only, full or failing disk: 503 with Retry-After, quickly, never a generic
-        500; nothing was written, and a phone's queue keeps the hand and sends it again later."""
-        message = disk_message(error)
-        if wants_json():
-            response, status = json_errors.json_error("database", message, 503)
-        else:
-            response, status = _page(gettext("Not saved"), message, 503)
-            response = app.make_response((response, status))
-        response.headers["Retry-After"] = str(RETRY_AFTER)
-        return response, 503
+    for refusal, handler in HANDLERS.items():
+        app.register_error_handler(refusal, handler)

@@ -141,58 +141,66 @@ def read_document(data: Any) -> tuple[dict[str, Any], list[Problem]]:
     """The fields of a rule set's file (``name``, ``base``, ``layout``, ``values``: those that could be
     read) and the problems with its shape, each naming its field. Whether the values make a possible
     table is left to the service's check."""
-    if not isinstance(data, dict):
-        return {}, [Problem(None, DOCUMENT, N_("This is not a rule set's file: it is not a JSON object."))]
-    if data.get("format") != FORMAT:
-        return {}, [
-            Problem(
-                None, "format", N_("This is not a rule set's file: its format is not %(format)s."), {"format": FORMAT}
-            )
-        ]
-    version = data.get("version")
-    if type(version) is not int or version < 1:
-        return {}, [Problem(None, "version", N_("The file's version must be a whole number from 1."))]
-    if version > VERSION:
-        return {}, [
-            Problem(
-                None,
-                "version",
-                N_(
-                    "This file is of version %(version)s, made by a newer app; this one reads version %(known)s. "
-                    "Update the app, or make the file again on an app of this version."
-                ),
-                {"version": version, "known": VERSION},
-            )
-        ]
+    refused = _not_a_document(data)
+    if refused is not None:
+        return {}, [refused]
     problems: list[Problem] = []
     unknown = sorted(key for key in data if key not in KEYS)
     if unknown:
         problems.append(Problem(None, DOCUMENT, N_("Unknown keys: %(keys)s."), {"keys": ", ".join(unknown)}))
-    missing = [key for key in KEYS if key not in data]
-    for key in missing:
-        problems.append(Problem(None, key, N_("Missing from the file.")))
+    for key in KEYS:
+        if key not in data:
+            problems.append(Problem(None, key, N_("Missing from the file.")))
     fields: dict[str, Any] = {}
-    if "name" in data:
-        if isinstance(data["name"], str):
-            fields["name"] = data["name"]
-        else:
-            problems.append(Problem(None, "name", N_("Give the name as text.")))
-    if "base" in data:
-        if isinstance(data["base"], str) and data["base"]:
-            fields["base"] = data["base"]
-        else:
-            problems.append(Problem(None, "base", N_("Give the built-in rule set's id as text (such as classic).")))
-    if "layout" in data:
-        if data["layout"] is None or isinstance(data["layout"], str):
-            fields["layout"] = data["layout"]
-        else:
-            problems.append(Problem(None, "layout", N_("Give the layout as text, or null.")))
+    for key, readable, problem in _FIELDS:
+        if key in data:
+            if readable(data[key]):
+                fields[key] = data[key]
+            else:
+                problems.append(Problem(None, key, problem))
     if "values" in data:
         values, value_problems = _values(data["values"])
         problems += value_problems
         if not value_problems:
             fields["values"] = values
     return fields, problems
+
+
+# the file's fields of text: how each is read, and what is said when it cannot be
+_FIELDS = (
+    ("name", lambda v: isinstance(v, str), N_("Give the name as text.")),
+    (
+        "base",
+        lambda v: isinstance(v, str) and bool(v),
+        N_("Give the built-in rule set's id as text (such as classic)."),
+    ),
+    ("layout", lambda v: v is None or isinstance(v, str), N_("Give the layout as text, or null.")),
+)
+
+
+def _not_a_document(data: Any) -> Problem | None:
+    """Why ``data`` is no rule set's file this app can read (not an object, another format, a version
+    not a whole number from 1 or newer than this app's), or None."""
+    if not isinstance(data, dict):
+        return Problem(None, DOCUMENT, N_("This is not a rule set's file: it is not a JSON object."))
+    if data.get("format") != FORMAT:
+        return Problem(
+            None, "format", N_("This is not a rule set's file: its format is not %(format)s."), {"format": FORMAT}
+        )
+    version = data.get("version")
+    if type(version) is not int or version < 1:
+        return Problem(None, "version", N_("The file's version must be a whole number from 1."))
+    if version > VERSION:
+        return Problem(
+            None,
+            "version",
+            N_(
+                "This file is of version %(version)s, made by a newer app; this one reads version %(known)s. "
+                "Update the app, or make the file again on an app of this version."
+            ),
+            {"version": version, "known": VERSION},
+        )
+    return None
 
 
 def _values(values: Any) -> tuple[dict[str, Any], list[Problem]]:
