@@ -212,17 +212,22 @@ def _ticks(lo: float, hi: float, step: float) -> list[int]:
     return ticks
 
 
+def _value_range(result: Result) -> tuple[float, float]:
+    """The chart's lowest and highest value: 0, every total and the target, with room above."""
+    values = [v for series in result.series for v in series] + [0]
+    if result.target is not None:
+        values.append(result.target)
+    lo, hi = min(values), max(values)
+    return lo, hi + (hi - lo) * 0.06
+
+
 def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float:
     """The running totals: one line a side from 0, the target dashed, grid lines with their values."""
     draw, width = picture.items.append, picture.width
     if result.chart_heading:
         draw(Text(MARGIN, y, result.chart_heading, 30, bold=True, fill=MUTED))
         y += 50
-    values = [v for series in result.series for v in series] + [0]
-    if result.target is not None:
-        values.append(result.target)
-    lo, hi = min(values), max(values)
-    hi += (hi - lo) * 0.06
+    lo, hi = _value_range(result)
     span = (hi - lo) or 1
     ticks, tick_size = _ticks(lo, hi, _nice_step(span)), 24
     left = MARGIN + max(measure(str(t), tick_size, False) for t in ticks) + 16

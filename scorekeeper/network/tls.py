@@ -160,6 +160,15 @@ def _private_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
     )
 
 
+def _home_networks_only(extra=()) -> x509.NameConstraints:
+    """The names and addresses the authority may vouch for: home-network ones (and ``extra``) only."""
+    return x509.NameConstraints(
+        permitted_subtrees=[x509.DNSName(n) for n in _permitted_dns(extra)]
+        + [x509.IPAddress(ipaddress.ip_network(n)) for n in HOME_NETWORKS],
+        excluded_subtrees=None,
+    )
+
+
 def create_authority(folder: Files, extra=()) -> x509.Certificate:
     """Make the installation's certificate authority: an EC P-256 key (mode 600) and a self-signed
     certificate limited to home-network names and addresses."""
@@ -174,11 +183,6 @@ def create_authority(folder: Files, extra=()) -> x509.Certificate:
             x509.NameAttribute(NameOID.COMMON_NAME, f"Canasta score keeper on {hostname} {created:%Y-%m-%d}"[:64]),
         ]
     )
-    constraints = x509.NameConstraints(
-        permitted_subtrees=[x509.DNSName(n) for n in _permitted_dns(extra)]
-        + [x509.IPAddress(ipaddress.ip_network(n)) for n in HOME_NETWORKS],
-        excluded_subtrees=None,
-    )
     public = key.public_key()
     cert = (
         x509.CertificateBuilder()
@@ -190,7 +194,7 @@ def create_authority(folder: Files, extra=()) -> x509.Certificate:
         .not_valid_after(created + datetime.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(_key_usage(authority=True), critical=True)
-        .add_extension(constraints, critical=True)
+        .add_extension(_home_networks_only(extra), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
     )
@@ -253,6 +257,13 @@ def _usable(folder: Files, ca: x509.Certificate, dns: list[str], ips: list) -> b
     return left > datetime.timedelta(days=RENEW_DAYS) and _covers(cert, dns, ips)
 
 
+def _issued_by(ca: x509.Certificate) -> x509.AuthorityKeyIdentifier:
+    """The authority's key, as a certificate it issues names it."""
+    return x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
+        ca.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
+    )
+
+
 def issue_server_certificate(folder: Files, names) -> tuple[list[str], list[str]]:
     """Issue a server certificate (EC P-256 key, mode 600) for ``names`` from the authority; answers
     the names and addresses it holds and those the authority may not vouch for (left out)."""
@@ -282,12 +293,7 @@ def issue_server_certificate(folder: Files, names) -> tuple[list[str], list[str]
             critical=False,
         )
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
-        .add_extension(
-            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
-                ca.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
-            ),
-            critical=False,
-        )
+        .add_extension(_issued_by(ca), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
     key_pem = _private_pem(key)

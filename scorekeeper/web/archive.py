@@ -287,16 +287,7 @@ def history():
     """Games newest first, filtered by player, rule set and dates; paginated."""
     db = get_db()
     args = request.args
-    errors = {}
-    since, until = args.get("from") or None, args.get("to") or None
-    for key, value in (("from", since), ("to", until)):
-        if value:
-            try:
-                date.fromisoformat(value)
-            except ValueError:
-                errors[key] = gettext("Give the date as YYYY-MM-DD.")
-    if not errors:  # 20240105 and 2024-W01-5 are dates too: compare them as the archive writes them
-        since, until = (date.fromisoformat(v).isoformat() if v else None for v in (since, until))
+    since, until, errors = _dates(args.get("from") or None, args.get("to") or None)
     variant = args.get("variant") or None
     own = records.all_house_rules(db)
     if variant and variant not in rule_set_keys(own):
@@ -333,6 +324,21 @@ def history():
     return pagecache.cached_page(key, render)
 
 
+def _dates(since: str | None, until: str | None) -> tuple[str | None, str | None, dict[str, str]]:
+    """The history's period as the archive writes dates (20240105 and 2024-W01-5 are dates too), or
+    each date that is none with its message."""
+    errors = {}
+    for key, value in (("from", since), ("to", until)):
+        if value:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                errors[key] = gettext("Give the date as YYYY-MM-DD.")
+    if errors:
+        return since, until, errors
+    return *(date.fromisoformat(v).isoformat() if v else None for v in (since, until)), errors
+
+
 @bp.get("/stats")
 def statistics():
     """Every player's record and the partnerships, each table sorted by any of its columns either way
@@ -347,14 +353,7 @@ def statistics():
     psort, pdesc = totals.sort_order(args.get("psort"), args.get("pdir"), totals.PAIR_SORTS, "games")
     since, until = totals.period_days(period, clock.today())
     way = {True: "desc", False: "asc"}
-    kept = {  # what the page shows now, as the links carry it on (defaults left out)
-        "period": None if period == "all" else period,
-        "variant": variant,
-        "sort": None if (sort, desc) == ("won", True) else sort,
-        "dir": None if (sort, desc) == ("won", True) else way[desc],
-        "psort": None if (psort, pdesc) == ("games", True) else psort,
-        "pdir": None if (psort, pdesc) == ("games", True) else way[pdesc],
-    }
+    kept = _kept_choices(period, variant, (sort, desc), (psort, pdesc))
 
     def link(**changes) -> str:
         """This page with some of its choices changed."""
@@ -382,6 +381,20 @@ def statistics():
         rule_sets=rulesets.RULE_SETS,
         own_rule_sets=own,
     )
+
+
+def _kept_choices(period: str, variant: str | None, players: tuple[str, bool], pairs: tuple[str, bool]) -> dict:
+    """What the statistics page shows now, as its links carry it on (defaults left out)."""
+    way = {True: "desc", False: "asc"}
+    (sort, desc), (psort, pdesc) = players, pairs
+    return {
+        "period": None if period == "all" else period,
+        "variant": variant,
+        "sort": None if players == ("won", True) else sort,
+        "dir": None if players == ("won", True) else way[desc],
+        "psort": None if pairs == ("games", True) else psort,
+        "pdir": None if pairs == ("games", True) else way[pdesc],
+    }
 
 
 # --- export and import ----------------------------------------------------------------------
