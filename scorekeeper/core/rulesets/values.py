@@ -151,7 +151,12 @@ def _canastas(rules: RuleSet) -> list[Value]:
         )
         for k in rules.canasta_kinds
     ]
-    values.append(
+    return values + _canastas_to_go_out(rules)
+
+
+def _canastas_to_go_out(rules: RuleSet) -> list[Value]:
+    """docs/rules.md, "Going out": how many canastas, and of which kinds, a side needs to go out."""
+    values = [
         count(
             "canastas_to_go_out",
             N_("Canastas needed to go out"),
@@ -161,7 +166,7 @@ def _canastas(rules: RuleSet) -> list[Value]:
             setter("canastas_to_go_out"),
             low=0,
         )
-    )
+    ]
     if any(k.natural for k in rules.canasta_kinds):
         values.append(
             count(
