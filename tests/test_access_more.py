@@ -30,3 +30,37 @@ def test_a_phone_locked_or_a_new_password_in_another_process_holds_at_the_next_r
     assert server.current_generation() == 1 and not server.is_revoked("phone-a")
     server.revoke("phone-b")  # read the other's change first, then written: both are kept
     assert other.is_revoked("phone-b") and other.current_generation() == 1
+
+
+def test_a_served_page_looks_at_neither_file_until_one_changes(tmp_path, monkeypatch):
+    """The page cache asks for the password and the sessions' generation before every score sheet it
+    serves again; nothing changed, that costs no look at either file (storage/sessions.py, the change
+    mark). set-password in another process is seen at the next request, a hand edit of the config file
+    within PasswordFile.HAND_EDIT_LOOK."""
+    from scorekeeper.web import access
+    from tests.helpers import start_game
+
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    config = tmp_path / "config.py"
+    config.write_text("EXTRA_HOSTS = []\n")
+    app = make_app(None)
+    phone = app.test_client()
+    game_id = start_game(phone)
+    assert phone.get(f"/games/{game_id}").status_code == 200
+    looked = []
+    real_stamp = sessions.file_stamp
+    monkeypatch.setattr(sessions, "file_stamp", lambda path: looked.append(path) or real_stamp(path))
+    for _ in range(5):
+        assert phone.get(f"/games/{game_id}").status_code == 200
+    assert looked == []
+    # set-password from another process: the next request looks, and the phone is asked for it
+    other_process = make_app(None)
+    assert other_process.test_cli_runner().invoke(args=["set-password", "--password", "neu"]).exit_code == 0
+    answer = phone.get(f"/games/{game_id}")
+    assert answer.status_code == 302 and "/login" in answer.headers["Location"]
+    assert str(config) in looked and str(tmp_path / "sessions.json") in looked
+    # the password taken out by hand: seen once a look for hand edits is due, not before
+    config.write_text("EXTRA_HOSTS = []\n")
+    assert app.test_client().get(f"/games/{game_id}").status_code == 302
+    app.extensions[access.PASSWORD_FILE].next_look = 0.0  # as HAND_EDIT_LOOK seconds later
+    assert app.test_client().get(f"/games/{game_id}").status_code == 200

@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+from scorekeeper.storage import stamp as change_stamp
+
 
 def file_stamp(path: str) -> tuple[int, int, int, int] | None:
     """A file's identity and version (device, inode, time, size): another stamp means another file
@@ -33,6 +35,14 @@ class Sessions:
         self.generation = 0
         self.revoked: dict[str, float] = {}
         self.stamp: tuple[int, int, int, int] | None = None
+        self.seen: bytes | None = None  # the file's change mark when it was last looked at
+
+    def change_mark(self) -> bytes | None:
+        """The file's change mark (storage/stamp.py: eight shared bytes every writer of the file, in
+        any of the score keeper's processes, changes after writing it), read without a system call;
+        None without a file, or where the mark cannot be kept (then the file is looked at each time)."""
+        mark = change_stamp.of(self.path) if self.path is not None else None
+        return mark.read() if mark is not None else None
 
     def _refresh(self) -> None:
         if self.path is None:
@@ -61,14 +71,25 @@ class Sessions:
         os.replace(temporary, self.path)
         os.chmod(self.path, 0o600)
         self.stamp = file_stamp(self.path)
+        change_stamp.changed(self.path)  # every process sees it at its next look
 
     def _fresh(self) -> None:
-        """Read again when another process changed the file. The stat is made outside the lock:
-        a request only waits for it when the file did change (under the lock, a stat on every
-        request made the server's threads queue behind each other)."""
-        if self.path is not None and file_stamp(self.path) != self.stamp:
+        """Read again when another process changed the file. Its change mark is compared first: a
+        request looks at the file (a stat, then the lock and a read when it changed) only when the
+        mark moved, so the server's threads neither queue on the lock nor give up the interpreter
+        for a system call on every request. The mark is read before the file: a change after it
+        moves the mark again, and the next request looks again."""
+        if self.path is None:
+            return
+        mark = self.change_mark()
+        if mark is not None and mark == self.seen:
+            return
+        looked = file_stamp(self.path)
+        if looked != self.stamp:
             with self.lock:
                 self._refresh()
+        if self.stamp == looked:  # read (a damaged file is looked at again at the next request)
+            self.seen = mark
 
     def current_generation(self) -> int:
         self._fresh()

@@ -7,7 +7,11 @@ call or a query (the page cache asks this before every score sheet it serves: pa
 A write sets new random bytes rather than counting up, so two processes writing at once never leave
 the bytes as a reader last saw them. A change made by another program than the score keeper (the
 ``sqlite3`` shell) does not change the stamp: the page cache shows it after the score keeper's next
-change (the archive's own generation, read by the pages' live updates, sees every change)."""
+change (the archive's own generation, read by the pages' live updates, sees every change).
+
+The phones' sessions file (storage/sessions.py) has a stamp of its own the same way (``of`` and
+``changed`` take any file's path): a locked phone or a new password is seen by every request at
+once, and a request learns that nothing changed without looking at the file."""
 
 from __future__ import annotations
 

@@ -155,18 +155,28 @@ PASSWORD_FILE = "scorekeeper_password_file"
 class PasswordFile:
     """The password as the instance's config file holds it now: ``set-password`` on a running
     server takes effect at the next request (the old password and every old cookie stop working),
-    without a restart. A stat per request; the file is read again only when it changed (another
-    inode, time or size). A file that cannot be read or run (half edited) or that is gone keeps the
-    password known: the archive is never opened by a broken file."""
+    without a restart: it starts a new generation of the sessions, whose change mark the next
+    request sees without a system call (storage/sessions.py), and that request looks at the file. A
+    file edited by hand is looked at within HAND_EDIT_LOOK seconds. The file is read again only when
+    it changed (another inode, time or size). A file that cannot be read or run (half edited) or that
+    is gone keeps the password known: the archive is never opened by a broken file."""
+
+    HAND_EDIT_LOOK = 1.0
 
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.lock = threading.Lock()
         self.stamp: tuple[int, int, int, int] | None = None
+        self.seen: bytes | None = None  # the sessions' change mark when the file was last looked at
+        self.next_look = 0.0  # when a hand edit is looked for next (time.monotonic)
 
     def refresh(self, app) -> None:
         if self.path is None:
             return
+        mark, now = _sessions(app).change_mark(), time.monotonic()
+        if mark is not None and mark == self.seen and now < self.next_look:
+            return
+        self.seen, self.next_look = mark, now + self.HAND_EDIT_LOOK
         stamp = sessions.file_stamp(self.path)
         if stamp is None or stamp == self.stamp:
             return
