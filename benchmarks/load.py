@@ -6,7 +6,8 @@
 Starts the score keeper with its production command (``python -m scorekeeper``: waitress, 8
 threads) on a fresh instance, and beside it a minimal Flask hello-world app served the same way
 (benchmarks/hello.py). For 1, 10 and 50 concurrent clients (each a keep-alive connection with its
-own cookies, like a phone) it measures, for the same number of seconds each:
+own cookies, like a phone; a client of a page has opened it once before the timed seconds, as a
+phone at the table has) it measures, for the same number of seconds each:
 
 - the scoreboard page of a 15-hand game (GET /games/<id>) against hello-world GET /;
 - saving a hand through the hand form (POST /games/<id>/hands/new, CSRF token and a fresh
@@ -15,8 +16,10 @@ own cookies, like a phone) it measures, for the same number of seconds each:
   with the CSRF check, a session write and one row committed with WAL and synchronous=FULL).
 
 It reports throughput (requests per second), p50 and p99 latency, and each as a ratio to the
-baseline; then the scoreboard's page weight as a phone's browser loads it (headless Chromium when
-installed: every request, bytes on the wire, all first-party). The client runs on the same
+baseline; what 50 new phones opening the score sheet at the same moment wait (each its first
+request: a new session and form token), beside the same for hello-world; then the scoreboard's
+page weight as a phone's browser loads it (headless Chromium when installed: every request, bytes
+on the wire, all first-party). The client runs on the same
 machine (asyncio, one process), so absolute figures depend on it; the ratios are the point.
 
 The scoreboard is measured twice: as served (rendered once per change of the archive, then from
@@ -155,16 +158,46 @@ async def run_level(port: int, clients: int, seconds: float, make_request) -> di
 
 
 class Get:
-    """GET one path."""
+    """GET one path, on a connection that has opened it once before the timed seconds (as a phone that
+    has the page open and looks again; the baseline the same way). What a first look costs is measured
+    apart (``first_looks``)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
 
     async def setup(self, conn, n):
+        status, _, _ = await conn.request("GET", self.path)
+        if status != 200:
+            raise RuntimeError(f"GET {self.path}: {status}")
         return None
 
     def next(self, state):
         return "GET", self.path, b"", 200
+
+
+async def first_looks(port: int, path: str, clients: int) -> dict:
+    """``clients`` new phones opening ``path`` at the same moment, each its first request (a new
+    session and form token: the app's whole work for a phone it has not seen); latencies in ms."""
+    connections = [serving.Connection(port) for _ in range(clients)]
+
+    async def look(conn) -> tuple[float, int | None]:
+        started = time.perf_counter()
+        try:
+            status, _, _ = await conn.request("GET", path)
+        except (OSError, asyncio.IncompleteReadError):
+            status = None
+        return (time.perf_counter() - started) * 1000, status
+
+    answers = await asyncio.gather(*(look(c) for c in connections))
+    for conn in connections:
+        await conn.close()
+    latencies = sorted(ms for ms, _ in answers)
+    return {
+        "clients": clients,
+        "errors": sum(1 for _, status in answers if status != 200),
+        "p50": statistics.median(latencies),
+        "max": latencies[-1],
+    }
 
 
 class HelloPost:
@@ -376,6 +409,10 @@ def main() -> int:
                         flush=True,
                     )
                 results["levels"].append(row)
+            results["first_looks"] = {
+                name: asyncio.run(first_looks(port, path, max(LEVELS)))
+                for name, port, path in (("hello_get", hello_port, "/"), ("scoreboard", app_port, f"/games/{shown}"))
+            }
             results["page"] = page_weight(app_port, finished)  # the page the target was set on
             results["page_in_play"] = page_weight(app_port, shown)  # and the next hand's form fetched ahead
         finally:
@@ -441,6 +478,12 @@ def main() -> int:
                 f"hand save with one phone is {save['floor_ratio']:.2f}x as fast as the floor of an honest save "
                 "(target ≥ 0.9x)"
             )
+    looks = results["first_looks"]
+    print(f"\n{max(LEVELS)} new phones opening the page at once (each its first request; not in the table above):")
+    for name, look in looks.items():
+        print(f"    {name:<12} p50 {look['p50']:7.2f} ms  slowest {look['max']:7.2f} ms  errors {look['errors']}")
+        if look["errors"]:
+            failures.append(f"first looks at {name}: {look['errors']} unexpected answers")
     page = results["page"]
     if "error" in page:
         print(f"\nPage weight not measured: {page['error']}")
