@@ -9,7 +9,8 @@ import { toInt, wholeNumber } from "./text.js";
 // ---- the counts ---------------------------------------------------------------------------------
 // Entering small numbers on a phone: the − / + steppers, and counting cards by typing, where a count
 // that cannot take another digit (the deck has no more of its cards left) moves on to the next count
-// by itself, and a digit that would pass what is left starts the next count. No timers.
+// by itself, a digit that would pass what is left starts the next count, and the + of the count where
+// the typing is or goes next gives it and moves on. No timers.
 function step(button) {
   const input = document.getElementById(button.dataset.target);
   const max = toInt(input.dataset.max) || 99;
@@ -89,11 +90,25 @@ function overflow(pad, input) {
   return true;
 }
 
+// A + tap on the count where the typing is, or on the count it goes to next, gives that count and
+// moves the typing past it, as typing its digit would: a tap on the next row is the move (with a 7–4
+// count of 3 waiting, since 30 fits the deck, the next count's 1 joker is its +, not a tap into it
+// and a "1"). Any other − / + tap leaves the typing where it is.
+function givenByPlus(pad, typing, input) {
+  if (!typing || !typing.dataset || !typing.dataset.count || !pad.form.contains(typing)) return false;
+  if (!input.dataset.count) return false;  // canastas and threes: the typing stays
+  return input === typing || input === nextCount(pad, typing);
+}
+
 function wireCounts(pad) {
   const form = pad.form;
   form.addEventListener("click", (event) => {
     const button = event.target.closest("button.step");
-    if (button) step(button);
+    if (!button) return;
+    const typing = document.activeElement;  // the − / + taps keep the typing where it is (below)
+    step(button);
+    const input = document.getElementById(button.dataset.target);
+    if (toInt(button.dataset.delta) > 0 && givenByPlus(pad, typing, input)) moveOn(pad, input);
   });
   // a − / + tap while counting keeps the typing where it is (the keypad stays up)
   form.addEventListener("mousedown", (event) => {
