@@ -352,7 +352,6 @@ def statistics():
     sort, desc = totals.sort_order(args.get("sort"), args.get("dir"), totals.PLAYER_SORTS, "won")
     psort, pdesc = totals.sort_order(args.get("psort"), args.get("pdir"), totals.PAIR_SORTS, "games")
     since, until = totals.period_days(period, clock.today())
-    way = {True: "desc", False: "asc"}
     kept = _kept_choices(period, variant, (sort, desc), (psort, pdesc))
 
     def link(**changes) -> str:
@@ -365,7 +364,7 @@ def statistics():
         current, down = (sort, desc) if table == "players" else (psort, pdesc)
         keys = ("sort", "dir") if table == "players" else ("psort", "pdir")
         if column == current:
-            return link(**{keys[0]: column, keys[1]: way[not down]}), "descending" if down else "ascending"
+            return link(**{keys[0]: column, keys[1]: "asc" if down else "desc"}), "descending" if down else "ascending"
         return link(**{keys[0]: column, keys[1]: "asc" if column in ("name", "names") else "desc"}), None
 
     return render_template(

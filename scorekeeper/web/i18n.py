@@ -18,7 +18,7 @@ from flask import g, request
 from flask_babel import Babel, get_locale, get_translations, gettext, ngettext
 from markupsafe import Markup, escape
 
-from scorekeeper.core.messages import Msg
+from scorekeeper.core.messages import N_, Msg
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "et": "Eesti"}
 babel = Babel()
@@ -110,43 +110,28 @@ def result_sentence(sheet: Any) -> Markup:
     names = [escape(name) for name in sheet.side_names]
     if result.winner is None:
         return Markup(gettext("<strong>The game ends drawn</strong> at %(totals)s.", totals=totals))
-    alone = sheet.rules.side_size == 1
-    if len(names) > 2:
+    many = len(names) > 2
+    if many:
         leads = ", ".join(
             gettext("%(points)s points over %(name)s", points=lead, name=names[side])
             for side, lead in enumerate(result.leads)
             if side != result.winner
         )
-        text = (
-            gettext(
-                "<strong>%(name)s wins</strong> by %(leads)s (%(totals)s).",
-                name=names[result.winner],
-                leads=leads,
-                totals=totals,
-            )
-            if alone
-            else gettext(
-                "<strong>%(name)s win</strong> by %(leads)s (%(totals)s).",
-                name=names[result.winner],
-                leads=leads,
-                totals=totals,
-            )
-        )
-    elif alone:
-        text = gettext(
-            "<strong>%(name)s wins</strong> by %(points)s points (%(totals)s).",
-            name=names[result.winner],
-            points=result.margin,
-            totals=totals,
-        )
+        by: dict[str, Any] = {"leads": leads}
     else:
-        text = gettext(
-            "<strong>%(name)s win</strong> by %(points)s points (%(totals)s).",
-            name=names[result.winner],
-            points=result.margin,
-            totals=totals,
-        )
-    return Markup(text)
+        by = {"points": result.margin}
+    sentence = _WIN_SENTENCES[many, sheet.rules.side_size == 1]
+    return Markup(gettext(sentence, name=names[result.winner], totals=totals, **by))
+
+
+# the winner's sentence by (more than two sides, one player a side): one player "wins", a
+# partnership "win"; with more than two sides, the lead over each of the others
+_WIN_SENTENCES = {
+    (True, True): N_("<strong>%(name)s wins</strong> by %(leads)s (%(totals)s)."),
+    (True, False): N_("<strong>%(name)s win</strong> by %(leads)s (%(totals)s)."),
+    (False, True): N_("<strong>%(name)s wins</strong> by %(points)s points (%(totals)s)."),
+    (False, False): N_("<strong>%(name)s win</strong> by %(points)s points (%(totals)s)."),
+}
 
 
 def translate(message_id: str) -> str:
