@@ -18,17 +18,24 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _entrants_now(db: Database, row: dict[str, Any]) -> tuple[tuple, tuple | None]:
+    """A tournament's entrants by the names their players have now (once drawn, their player ids
+    are kept: a player renamed or merged keeps his seat), and those ids."""
+    entrants = tuple(tuple(e) for e in json.loads(row["entrants"]))
+    ids = _json(row["entrant_ids"])
+    if ids is None:
+        return entrants, None
+    ids = tuple(tuple(e) for e in ids)
+    flat = [pid for e in ids for pid in e if pid is not None]
+    marks = ", ".join("?" for _ in flat)
+    now = dict(db.execute(f"select id, name from players where id in ({marks})", flat).fetchall()) if flat else {}
+    return tuple(tuple(now.get(pid, name) for pid, name in zip(e, names)) for e, names in zip(ids, entrants)), ids
+
+
 def _from_row(db: Database, row: dict[str, Any]) -> club_night.Tournament:
     """A tournament from its row; from its first round on its entrants are named as their players are
     now (a player renamed or merged during the evening keeps his seat)."""
-    entrants = tuple(tuple(e) for e in json.loads(row["entrants"]))
-    ids = _json(row["entrant_ids"])
-    if ids is not None:
-        ids = tuple(tuple(e) for e in ids)
-        flat = [pid for e in ids for pid in e if pid is not None]
-        marks = ", ".join("?" for _ in flat)
-        now = dict(db.execute(f"select id, name from players where id in ({marks})", flat).fetchall()) if flat else {}
-        entrants = tuple(tuple(now.get(pid, name) for pid, name in zip(e, names)) for e, names in zip(ids, entrants))
+    entrants, ids = _entrants_now(db, row)
     places = _json(row["places"])
     order = _json(row["draw_order"])
     return club_night.Tournament(

@@ -320,6 +320,13 @@ def _opening_values(rules: RuleSet) -> list[Value]:
     return values + opening_by_hand(rules)
 
 
+_DEDUCTION_LISTS = (
+    ("incomplete_melds", "incomplete"),
+    ("holding_penalties", "holding"),
+    ("penalty_catalogue", "offence"),
+)
+
+
 def _penalties(rules: RuleSet) -> list[Value]:
     """docs/rules.md, "Penalties"."""
     values = [
@@ -332,24 +339,19 @@ def _penalties(rules: RuleSet) -> list[Value]:
             setter("hand_counts", bool),
         )
     ]
-    for attribute, prefix in (
-        ("incomplete_melds", "incomplete"),
-        ("holding_penalties", "holding"),
-        ("penalty_catalogue", "offence"),
-    ):
-        for d in getattr(rules, attribute):
-            what = (("what", d.label),)
-            values.append(
-                points(
-                    f"{prefix}_{d.key}",
-                    N_("%(what)s: penalty"),
-                    N_("Taken off for each one."),
-                    d.points,
-                    "penalties",
-                    _deduction(attribute, d.key),
-                    what,
-                )
-            )
+    values += [
+        points(
+            f"{prefix}_{d.key}",
+            N_("%(what)s: penalty"),
+            N_("Taken off for each one."),
+            d.points,
+            "penalties",
+            _deduction(attribute, d.key),
+            (("what", d.label),),
+        )
+        for attribute, prefix in _DEDUCTION_LISTS
+        for d in getattr(rules, attribute)
+    ]
     if rules.exact_cut_bonus:
         values.append(
             points(
