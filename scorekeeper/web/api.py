@@ -164,6 +164,21 @@ def _built_in_variants(language: str) -> list[m.Variant]:
     return [_variant(rulesets.configure(r)) for r in rulesets.RULE_SETS.values()]
 
 
+def _setting_problems(base: rulesets.RuleSet, settings: dict[str, Any]) -> list[Problem]:
+    """The request's settings the rule set does not have, or not with that value (the keys and values
+    the request's type refuses are refused here too)."""
+    problems = []
+    known = {s.key: s for s in base.settings}
+    for key, value in settings.items():
+        setting = known.get(key)
+        if setting is None:
+            problems.append(Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id}))
+        elif value not in [v for v, _ in setting.choices] or type(value) is not type(setting.default):
+            choices = ", ".join(json.dumps(v) for v, _ in setting.choices)
+            problems.append(Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices}))
+    return problems
+
+
 def _configure(
     base: rulesets.RuleSet, body: dict[str, Any], refused: dict[str, Any]
 ) -> tuple[rulesets.RuleSet, list[Problem]]:
@@ -185,14 +200,7 @@ def _configure(
     if () in refused.get("settings", ()):
         problems.append(Problem(None, "settings", N_("settings must be an object.")))
         settings = {}
-    known = {s.key: s for s in base.settings}
-    for key, value in settings.items():  # the keys and values the type refuses are refused here too
-        setting = known.get(key)
-        if setting is None:
-            problems.append(Problem(None, f"settings.{key}", N_("Unknown setting for %(rules)s."), {"rules": base.id}))
-        elif value not in [v for v, _ in setting.choices] or type(value) is not type(setting.default):
-            choices = ", ".join(json.dumps(v) for v, _ in setting.choices)
-            problems.append(Problem(None, f"settings.{key}", N_("Use one of: %(choices)s."), {"choices": choices}))
+    problems += _setting_problems(base, settings)
     values = body.get("values") or {}
     if () in refused.get("values", ()):
         problems.append(Problem(None, "values", N_("values must be an object.")))

@@ -150,19 +150,21 @@ def answer(db: Database, t: club_night.Tournament) -> tm.Tournament:
         draw_numbers=draw_numbers(t),
         seating=seating(db, t, rounds),
         played=[_round(t, r) for r in rounds],
-        standings=[
-            tm.Standing(
-                place=p.place,
-                players=list(t.entrants[p.unit]),
-                match_points=p.match_points,
-                points=p.points,
-                won=p.won,
-                played=p.played,
-                byes=p.byes,
-                shared=p.tied,
-                line=p.line,
-                season_points=_season_points(t, p),
-            )
-            for p in places
-        ],
+        standings=[_standing(t, p) for p in places],
+    )
+
+
+def _standing(t: club_night.Tournament, p) -> tm.Standing:
+    """One place of the standings, as the API gives it."""
+    return tm.Standing(
+        place=p.place,
+        players=list(t.entrants[p.unit]),
+        match_points=p.match_points,
+        points=p.points,
+        won=p.won,
+        played=p.played,
+        byes=p.byes,
+        shared=p.tied,
+        line=p.line,
+        season_points=_season_points(t, p),
     )
