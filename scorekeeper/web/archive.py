@@ -171,33 +171,31 @@ def players():
     return render_template("archive/players.html", rows=totals.players(get_db()))
 
 
+def _player_charts(timeline: list, name: str) -> tuple[str, str]:
+    """A player's balance over his finished games and the result of each, as charts ("" without a
+    finished game)."""
+    if not timeline:
+        return "", ""
+    running, total = [], 0
+    for row in timeline:
+        total += row["margin"]
+        running.append(total)
+    chart = charts.line_chart(
+        [(name, running)], title=gettext("%(name)s: balance over finished games", name=name), x_label=gettext("game")
+    )
+    bars = charts.bar_chart(
+        [row["margin"] for row in timeline], title=gettext("%(name)s: result of each game", name=name)
+    )
+    return chart, bars
+
+
 def _player_page(pid: int, rename=None, merge=None, status: int = 200):
     """A player's record, chart and the rename and merge forms."""
     db = get_db()
     record = totals.player(db, pid)
     if record is None:
         abort(404)
-    timeline = totals.player_timeline(db, pid)
-    running, total = [], 0
-    for row in timeline:
-        total += row["margin"]
-        running.append(total)
-    chart = (
-        charts.line_chart(
-            [(record.name, running)],
-            title=gettext("%(name)s: balance over finished games", name=record.name),
-            x_label=gettext("game"),
-        )
-        if timeline
-        else ""
-    )
-    bars = (
-        charts.bar_chart(
-            [row["margin"] for row in timeline], title=gettext("%(name)s: result of each game", name=record.name)
-        )
-        if timeline
-        else ""
-    )
+    chart, bars = _player_charts(totals.player_timeline(db, pid), record.name)
     rename = rename or forms.PlayerNameForm(name=record.name)
     merge = merge or forms.MergeForm()
     merge.other.choices = [(p.id, p.name) for p in records.list_players(db) if p.id != pid]

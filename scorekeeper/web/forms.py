@@ -295,16 +295,17 @@ def new_game_form_class(rules: RuleSet) -> type[FlaskForm]:
             N_("A complete Game: three Partien with rotating partnerships (4 players)")
         )
     for setting in rules.settings:  # docs/rules.md, "House rules"
-        setattr(
-            NewGameForm,
-            f"setting_{setting.key}",
-            RadioField(
-                setting.label,
-                choices=[SelectChoice(str(value), label) for value, label in setting.choices],
-                default=str(setting.default),
-            ),
-        )
+        setattr(NewGameForm, f"setting_{setting.key}", _setting_field(setting))
     return NewGameForm
+
+
+def _setting_field(setting) -> RadioField:
+    """A rule set's setting as the new game's form asks it: one of its choices, its default first."""
+    return RadioField(
+        setting.label,
+        choices=[SelectChoice(str(value), label) for value, label in setting.choices],
+        default=str(setting.default),
+    )
 
 
 class EveningForm(FlaskForm):
