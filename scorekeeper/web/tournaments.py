@@ -121,6 +121,32 @@ def form_version() -> int:
     return -1 if version is None else version
 
 
+def _tournament_fields(form, chosen: tuple) -> dict:
+    """What the organiser's form gives the service: ``chosen`` is the rule set's choice (its value,
+    name and layout); a table's own rule set (``house-<id>``) brings its base and its values."""
+    value, _name, layout = chosen
+    own = records.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
+    return dict(
+        name=names.normal(form.name.data),
+        fmt=form.format.data,
+        variant=own.base if own else value,
+        entrants=form.entrant_list(),
+        layout=layout,
+        settings=dict(own.changes) if own else {},
+        house_rules_id=own.id if own else None,
+        target=form.target.data,
+        round_end=form.round_end.data,
+        round_hands=form.round_hands.data,
+        round_minutes=form.round_minutes.data,
+        season_points=form.points(),
+        bye_score=form.bye_score.data,
+        ties=form.ties.data,
+        table_rules=form.table_rules(),
+        phone=phone_token(),
+        confirm_hands=bool(form.confirm_hands.data),
+    )
+
+
 def _tournament_form(t: club_night.Tournament | None):
     """The form to start a tournament, or to change one (``t``) before its draw; every message at once."""
     form = TournamentForm(data=_as_typed(t) if t and request.method == "GET" else None)
@@ -130,27 +156,7 @@ def _tournament_form(t: club_night.Tournament | None):
     form.offer_table_rules(house)
     checks = (form.validate_on_submit, form.check, lambda: form.new_names_checked(records.all_player_names(get_db())))
     if form.is_submitted() and all([check() for check in checks]):
-        value, _name, layout = next(c for c in choices if c[0] == form.rules.data)
-        own = records.get_house_rules(get_db(), int(value[6:])) if value.startswith("house-") else None
-        fields = dict(
-            name=names.normal(form.name.data),
-            fmt=form.format.data,
-            variant=own.base if own else value,
-            entrants=form.entrant_list(),
-            layout=layout,
-            settings=dict(own.changes) if own else {},
-            house_rules_id=own.id if own else None,
-            target=form.target.data,
-            round_end=form.round_end.data,
-            round_hands=form.round_hands.data,
-            round_minutes=form.round_minutes.data,
-            season_points=form.points(),
-            bye_score=form.bye_score.data,
-            ties=form.ties.data,
-            table_rules=form.table_rules(),
-            phone=phone_token(),
-            confirm_hands=bool(form.confirm_hands.data),
-        )
+        fields = _tournament_fields(form, next(c for c in choices if c[0] == form.rules.data))
         if t is None:
             outcome = service.create(get_db(), **fields)
         else:

@@ -82,6 +82,40 @@ def _prefill_house(form, rules: rulesets.RuleSet, own) -> None:
             getattr(form, f"setting_{setting.key}").data = str(own.changes[setting.key])
 
 
+def _start(form, rules, own, evening):
+    """The game the valid form asks for, started (a redirect to its scoreboard), or None when the
+    form's seats, its complete Game or its names are refused (their messages are on the form)."""
+    layout = rules.layout(form.layout.data)
+    complete = getattr(form, "complete_game", None)
+    wants_match = complete is not None and bool(complete.data)
+    if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
+        complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
+    typed = [(f, n) for f, n in zip(form.players, form.player_names(layout.players)) if (f.data or "").strip()]
+    if not (
+        form.validate_for(layout.players)
+        and not (complete is not None and complete.errors)
+        and forms.look_alikes(form, typed, records.all_player_names(get_db()))
+    ):
+        return None
+    outcome = service.create_game(
+        get_db(),
+        rules.id,
+        form.player_names(layout.players),
+        int(form.first_dealer.data),
+        layout=layout.key,
+        settings={**(own.changes if own else {}), **form.settings()},
+        target=form.target.data,
+        house_rules_id=own.id if own else None,
+        evening_id=evening.id if evening else None,
+        complete_game=wants_match,
+        guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
+        phone=phone_token(),
+    )
+    if outcome.status == service.MISSING:
+        abort(404)  # the evening was deleted meanwhile
+    return redirect(url_for("games.scoreboard", game_id=outcome.id))
+
+
 @bp.route("/games/new/<variant>", methods=["GET", "POST"])
 def new_game(variant: str):
     """Step 2: seating, players, first dealer, house rules and target; then the empty scoreboard. A
@@ -98,34 +132,9 @@ def new_game(variant: str):
         _prefill_again(form, rules)
         _prefill_seats(form, rules)
     if form.validate_on_submit():
-        layout = rules.layout(form.layout.data)
-        complete = getattr(form, "complete_game", None)
-        wants_match = complete is not None and bool(complete.data)
-        if wants_match and (layout.key == rules.partie_layouts[0].key or layout.players != 4):
-            complete.errors = [gettext("A complete Game is for 4 players.")]  # checked before anything is stored
-        typed = [(f, n) for f, n in zip(form.players, form.player_names(layout.players)) if (f.data or "").strip()]
-        if (
-            form.validate_for(layout.players)
-            and not (complete is not None and complete.errors)
-            and forms.look_alikes(form, typed, records.all_player_names(get_db()))
-        ):
-            outcome = service.create_game(
-                get_db(),
-                rules.id,
-                form.player_names(layout.players),
-                int(form.first_dealer.data),
-                layout=layout.key,
-                settings={**(own.changes if own else {}), **form.settings()},
-                target=form.target.data,
-                house_rules_id=own.id if own else None,
-                evening_id=evening.id if evening else None,
-                complete_game=wants_match,
-                guests=[not (field.data or "").strip() for field in form.players[: layout.players]],
-                phone=phone_token(),
-            )
-            if outcome.status == service.MISSING:
-                abort(404)  # the evening was deleted meanwhile
-            return redirect(url_for("games.scoreboard", game_id=outcome.id))
+        started = _start(form, rules, own, evening)
+        if started is not None:
+            return started
     known = [p.name for p in records.list_players(get_db())]
     return render_template(
         "games/new.html", form=form, rules=rules, evening=evening, known=known, table=table, own=own, variant=variant
