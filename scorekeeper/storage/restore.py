@@ -153,6 +153,11 @@ def _load_tournament(db: Database, t: dict[str, Any]) -> None:
             }
         )
     )
+    _load_tournament_parts(db, t)
+
+
+def _load_tournament_parts(db: Database, t: dict[str, Any]) -> None:
+    """A tournament's rounds, its tables (each a game already restored) and the organiser's actions."""
     for r in t["rounds"]:
         db.execute(
             "insert into tournament_rounds (tournament_id, round, started_at, ended_at) values (?, ?, ?, ?)",

@@ -150,6 +150,31 @@ def _check(importer: str, names: list[str], module: str, exports: list[str]) -> 
         raise NotBundled(f"{importer}.js imports {', '.join(missing)} that {module}.js does not export")
 
 
+def _module_parts(folder: Path, name: str, outside: dict[str, list[str]]) -> tuple[list, list[str], list[str]]:
+    """One module of the folder read for the bundle: what it imports (names, module), what it exports
+    and its body without its import and export words; a module of the folder above it imports from
+    is read for its exports into ``outside`` once."""
+    imports, exports, body = [], [], []
+    for line in (folder / f"{name}.js").read_text().splitlines():
+        imported, exported, above = _IMPORT.match(line), _EXPORT.match(line), _OUTSIDE.match(line)
+        if imported:
+            imports.append((_names(imported.group(1)), imported.group(2)))
+        elif above:
+            module, names = above.group(2), _names(above.group(1))
+            if module not in outside:
+                outside[module] = _exports(folder.parent / f"{module}.js")
+            _check(name, names, f"../{module}", outside[module])
+            body.insert(0, f"const {{ {', '.join(names)} }} = __static_{module.replace('-', '_')};")
+        elif exported:
+            exports.append(exported.group(1))
+            body.append(line[len("export ") :])
+        elif re.match(r"\s*(import|export)\b|.*\bimport\s*[.(]|.*__hand_|.*__static_", line):
+            raise NotBundled(f"{name}.js: {line.strip()}")
+        else:
+            body.append(line)
+    return imports, exports, body
+
+
 def bundle(folder: Path, entry: str = "main", static_url: str = "/static/") -> str:
     """The hand form's ES modules as one module, each in a function of its own (its names stay its
     own), in the order the browser runs them (a module after those it imports); an import becomes the
@@ -168,24 +193,7 @@ def bundle(folder: Path, entry: str = "main", static_url: str = "/static/") -> s
             return
         if name in path:
             raise NotBundled(f"{name}.js imports itself through {' -> '.join(path)}")
-        imports, exports, body = [], [], []
-        for line in (folder / f"{name}.js").read_text().splitlines():
-            imported, exported, above = _IMPORT.match(line), _EXPORT.match(line), _OUTSIDE.match(line)
-            if imported:
-                imports.append((_names(imported.group(1)), imported.group(2)))
-            elif above:
-                module, names = above.group(2), _names(above.group(1))
-                if module not in outside:
-                    outside[module] = _exports(folder.parent / f"{module}.js")
-                _check(name, names, f"../{module}", outside[module])
-                body.insert(0, f"const {{ {', '.join(names)} }} = __static_{module.replace('-', '_')};")
-            elif exported:
-                exports.append(exported.group(1))
-                body.append(line[len("export ") :])
-            elif re.match(r"\s*(import|export)\b|.*\bimport\s*[.(]|.*__hand_|.*__static_", line):
-                raise NotBundled(f"{name}.js: {line.strip()}")
-            else:
-                body.append(line)
+        imports, exports, body = _module_parts(folder, name, outside)
         for _, module in imports:
             read(module, (*path, name))
         modules[name] = (imports, exports, body)
