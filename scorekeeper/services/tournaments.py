@@ -262,6 +262,45 @@ def _values_now(db: Database, t: club_night.Tournament) -> dict[str, Any]:
     return out
 
 
+def _open_evening(db: Database, t: club_night.Tournament) -> club_night.Tournament:
+    """The tournament's evening, opened with its first round, and its entrants' player ids (their
+    seats follow a rename from now on); the tournament as it is then."""
+    evening_id = evenings.create_evening(db, clock.today(), [n for e in t.entrants for n in e], place=t.name)
+    known = t.entrant_ids or [[None] * len(e) for e in t.entrants]
+    ids = [
+        [pid if pid is not None else players.player_id(db, name) for pid, name in zip(e_ids, e)]
+        for e_ids, e in zip(known, t.entrants)
+    ]
+    store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids, **_values_now(db, t))
+    return tournament_records.get(db, t.id)
+
+
+def _seat_table(db: Database, t: club_night.Tournament, number: int, table, phone: str | None) -> None:
+    """One table of a round started: its game (by the tournament's rules, or the table size's own) and
+    its place in the round, written to the change log."""
+    own = t.table_rules.get(len(table.seats)) if len(table.seats) != 4 else None
+    variant, layout, settings, house_rules_id = (
+        (own.variant, own.layout, dict(own.settings), own.house_rules_id)
+        if own
+        else (t.variant, t.layout, t.settings, t.house_rules_id)
+    )
+    game_id = games.create_game(
+        db,
+        variant,
+        list(table.seats),
+        table.first_dealer,
+        layout=layout,
+        settings=settings,
+        target=t.target,
+        evening_id=t.evening_id,
+        house_rules_id=house_rules_id,
+    )
+    store.add_table(db, t.id, number, table.table, game_id, table.units)
+    changes.log_change(
+        db, game_id, None, "game created", None, changes.game_record(records.get_game(db, game_id)), phone
+    )
+
+
 def start_round(db: Database, tournament_id: int, phone: str | None = None) -> Verdict:
     """Start the next round: a game for every table, seated by the movement (``final``'s round 2: the
     final table). REFUSED before the draw, after the close, while a round is being played, or when
@@ -275,39 +314,13 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
             return Verdict(REFUSED, problems=(problem,))
         number = len(rounds) + 1
         if t.evening_id is None:  # the first round: the tournament's evening, with its players as they are now
-            evening_id = evenings.create_evening(db, clock.today(), [n for e in t.entrants for n in e], place=t.name)
-            known = t.entrant_ids or [[None] * len(e) for e in t.entrants]
-            ids = [
-                [pid if pid is not None else players.player_id(db, name) for pid, name in zip(e_ids, e)]
-                for e_ids, e in zip(known, t.entrants)
-            ]  # seats follow a rename from now on
-            store.set_fields(db, t.id, t.version, evening_id=evening_id, entrant_ids=ids, **_values_now(db, t))
-            t = tournament_records.get(db, t.id)
+            t = _open_evening(db, t)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)
             store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in club_night.next_tables(t, rounds):
-            own = t.table_rules.get(len(table.seats)) if len(table.seats) != 4 else None
-            variant, layout, settings, house_rules_id = (
-                (own.variant, own.layout, dict(own.settings), own.house_rules_id)
-                if own
-                else (t.variant, t.layout, t.settings, t.house_rules_id)
-            )
-            game_id = games.create_game(
-                db,
-                variant,
-                list(table.seats),
-                table.first_dealer,
-                layout=layout,
-                settings=settings,
-                target=t.target,
-                evening_id=t.evening_id,
-                house_rules_id=house_rules_id,
-            )
-            store.add_table(db, t.id, number, table.table, game_id, table.units)
-            record = changes.game_record(records.get_game(db, game_id))
-            changes.log_change(db, game_id, None, "game created", None, record, phone)
+            _seat_table(db, t, number, table, phone)
         store.set_fields(db, t.id, t.version)
         store.log(db, t.id, "round started", {"round": number}, phone)
         return Verdict(SAVED, id=number)
