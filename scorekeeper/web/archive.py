@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import date
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_number, gettext, ngettext
@@ -21,7 +20,7 @@ from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.storage.export_check import NotAnExport
 from scorekeeper.storage.records import valid_id
-from scorekeeper.web import access, commands, forms, i18n, pagecache
+from scorekeeper.web import access, archive_filters, commands, forms, i18n, pagecache
 from scorekeeper.web.house_rules import rule_set_keys
 
 bp = Blueprint("archive", __name__, cli_group=None)  # its commands are `flask ratings`, not `flask archive ratings`
@@ -285,7 +284,7 @@ def history():
     """Games newest first, filtered by player, rule set and dates; paginated."""
     db = get_db()
     args = request.args
-    since, until, errors = _dates(args.get("from") or None, args.get("to") or None)
+    since, until, errors = archive_filters.dates(args.get("from") or None, args.get("to") or None)
     variant = args.get("variant") or None
     own = records.all_house_rules(db)
     if variant and variant not in rule_set_keys(own):
@@ -322,21 +321,6 @@ def history():
     return pagecache.cached_page(key, render)
 
 
-def _dates(since: str | None, until: str | None) -> tuple[str | None, str | None, dict[str, str]]:
-    """The history's period as the archive writes dates (20240105 and 2024-W01-5 are dates too), or
-    each date that is none with its message."""
-    errors = {}
-    for key, value in (("from", since), ("to", until)):
-        if value:
-            try:
-                date.fromisoformat(value)
-            except ValueError:
-                errors[key] = gettext("Give the date as YYYY-MM-DD.")
-    if errors:
-        return since, until, errors
-    return *(date.fromisoformat(v).isoformat() if v else None for v in (since, until)), errors
-
-
 @bp.get("/stats")
 def statistics():
     """Every player's record and the partnerships, each table sorted by any of its columns either way
@@ -350,7 +334,7 @@ def statistics():
     sort, desc = totals.sort_order(args.get("sort"), args.get("dir"), totals.PLAYER_SORTS, "won")
     psort, pdesc = totals.sort_order(args.get("psort"), args.get("pdir"), totals.PAIR_SORTS, "games")
     since, until = totals.period_days(period, clock.today())
-    kept = _kept_choices(period, variant, (sort, desc), (psort, pdesc))
+    kept = archive_filters.kept_choices(period, variant, (sort, desc), (psort, pdesc))
 
     def link(**changes) -> str:
         """This page with some of its choices changed."""
@@ -378,20 +362,6 @@ def statistics():
         rule_sets=rulesets.RULE_SETS,
         own_rule_sets=own,
     )
-
-
-def _kept_choices(period: str, variant: str | None, players: tuple[str, bool], pairs: tuple[str, bool]) -> dict:
-    """What the statistics page shows now, as its links carry it on (defaults left out)."""
-    way = {True: "desc", False: "asc"}
-    (sort, desc), (psort, pdesc) = players, pairs
-    return {
-        "period": None if period == "all" else period,
-        "variant": variant,
-        "sort": None if players == ("won", True) else sort,
-        "dir": None if players == ("won", True) else way[desc],
-        "psort": None if pairs == ("games", True) else psort,
-        "pdir": None if pairs == ("games", True) else way[pdesc],
-    }
 
 
 # --- export and import ----------------------------------------------------------------------
