@@ -1,18 +1,23 @@
 """The CPU one hand save costs on the server's stack, against the floor of an honest save, in one process.
 
-    .venv/bin/python benchmarks/save_cpu.py                  # 5 rounds of 300 saves each, interleaved
-    .venv/bin/python benchmarks/save_cpu.py --profile save   # cProfile of 500 saves (or: floor)
+    .venv/bin/python benchmarks/save_cpu.py                   # 5 rounds of 300 saves, then 300 floor POSTs
+    .venv/bin/python benchmarks/save_cpu.py --against ../old  # this checkout and another, side by side
+    .venv/bin/python benchmarks/save_cpu.py --parts           # CPU per stage of a save and of the floor's POST
+    .venv/bin/python benchmarks/save_cpu.py --profile save    # cProfile (CPU time) of 500 saves (or: floor)
+    ... --split                                               # the head and the body arrive apart
 
-No network and no threads: the apps are called as waitress calls them, each request a WSGI environ of
-the head and the body as the benchmarks' client sends them (one phone's cookie, the form's token, a
-fresh client key each time). A save goes first through the plain-HTTP server's head check
-(``server/head_checks.refused_from_head``, what waitress's event loop runs for every request with a
-body) and then through the app, as ``python -m scorekeeper`` serves it, on a fresh instance with its
+No network and no threads: each request is the bytes the benchmarks' client sends (one phone's cookie,
+the form's token, a fresh client key each time), fed to the server's own waitress parser as its
+connection feeds it (for a save, ``server/head_checks.HeadFirstParser``: the plain-HTTP server's head
+check, which runs on waitress's event loop when the body is still to come), then the environ waitress's
+task gives the app, then the app, as ``python -m scorekeeper`` serves it, on a fresh instance with its
 production configuration (``synchronous = FULL``, the page cache, the change log). The floor
 (benchmarks/floor.py: the CSRF check, a session write, one row committed with WAL and
-``synchronous = FULL``, a redirect) is called the same way, without a head check, as its server has
-none. Measured: ``time.process_time`` per request (the process's CPU, so the disk's wait for fsync
-is left out), rounds taking turns between the two so that noise hits both alike; the median round.
+``synchronous = FULL``, a redirect) goes through waitress's own parser and task the same way, as its
+server (``waitress.serve``) has no head check. Measured: ``time.process_time`` per request (the
+process's CPU: the wait for the disk's fsync is left out, the kernel's work for it is not), rounds
+taking turns so that the machine's other work hits all alike; the median round. With ``--against``,
+each checkout runs in a process of its own, and the rounds take turns between them too.
 """
 
 from __future__ import annotations
@@ -261,9 +266,25 @@ def parts(kind, count: int) -> dict[str, float]:
     app.view_functions[endpoint] = measure.timed(view, "view, its own")
     if kind.name == "save":
         from scorekeeper.services import games as service
+        from scorekeeper.storage import results
         from scorekeeper.web.games import hands
 
-        measure.wrap(service, "add_hand", "view: the service (add_hand, its transaction)")
+        measure.wrap(service, "add_hand", "view: the service (add_hand, its own: BEGIN, COMMIT, the file's checks)")
+        stages = (
+            (service, "_check", "service: the hand's checks and scores"),
+            (service.checks, "stored_entry", "service: the entry as stored"),
+            (service.records, "get_game", "service: the game read"),
+            (service.records, "hand_by_key", "service: the client key looked up"),
+            (service, "hand_guard", "service: the tournament's rule"),
+            (service.games, "insert_hand", "service: the hand inserted, the game's version"),
+            (results, "_write_results", "service: the results' rows"),
+            (results, "_apply_change", "service: the totals"),
+            (results.ratings, "results_written", "service: the ratings asked"),
+            (service.changes, "log_change", "service: the change log"),
+        )
+        for owner, attribute, label in stages:
+            if hasattr(owner, attribute):
+                measure.wrap(owner, attribute, label)
         measure.wrap(hands, "load_game", "view: the game read (load_game)")
         measure.wrap(hands.hand_entry, "posted_hand", "view: the form read (posted_hand)")
         measure.wrap(hands, "_saved", "view: the answer (flash, redirect)")

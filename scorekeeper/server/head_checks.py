@@ -91,11 +91,6 @@ def check_head(app, environ: dict) -> tuple[bool, tuple | None]:
     return False, None
 
 
-def refused_from_head(app, environ: dict) -> bool:
-    """Whether the app answers this request without reading its body (one of its head checks answers)."""
-    return check_head(app, environ)[0]
-
-
 class HeadFirstParser(HTTPRequestParser):
     """waitress's parser, which asks the app about the head before it receives a body."""
 
