@@ -59,6 +59,7 @@ _.form_data_parser_class  # werkzeug's Request
 _.field_title_should_be_set  # pydantic's GenerateJsonSchema
 _.expect_continue  # waitress's HTTPRequestParser
 _.parser_class  # waitress's HTTPChannel
+_.check_client_disconnected  # waitress's WSGITask, of its channel (benchmarks/save_cpu.py)
 _.wrap  # cheroot's ssl adapter, and the ones below
 _.readable  # io's RawIOBase, and the one below
 _.readinto

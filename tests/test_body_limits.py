@@ -259,6 +259,63 @@ def test_the_rest_of_a_refused_body_is_never_taken_for_a_request(tmp_path):
     assert b"Connection: close" in answer
 
 
+def _whole(sock, path: str, body: bytes, cookie: str | None = None, then: bytes = b"") -> None:
+    """A POST's head and body in one write (as a browser sends a small form): one packet on loopback;
+    ``then``: what the client sends after it in the same write (a next request)."""
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        "Content-Type: application/x-www-form-urlencoded",
+        f"Content-Length: {len(body)}",
+    ]
+    if cookie:
+        lines.append(f"Cookie: {cookie}")
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body + then)
+
+
+def test_a_locked_phones_form_sent_whole_with_its_head_is_refused_and_the_connection_closed(tmp_path):
+    """A body that came with its head is not checked apart: the app's own checks refuse it, and the
+    server closes the connection after the answer as it does for a refusal from the head; what the
+    client sent after it is never answered."""
+    app = _app(tmp_path, PASSWORD="pik dame")
+    with served(app) as port:
+        token, cookie = _form_token(port, "/login")  # a session with a form token, but not unlocked
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            after = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n\r\n".encode()
+            _whole(sock, "/evenings/new", f"csrf_token={token}&date=2026-11-28".encode(), cookie, after)
+            answer = _answer(sock)
+    assert answer.count(b"HTTP/1.1 ") == 1 and answer.startswith(b"HTTP/1.1 401"), answer[:200]
+    assert b"Connection: close" in answer and b"Enter the password first" in answer
+
+
+def test_a_form_sent_whole_with_its_head_is_saved_and_the_connection_kept(tmp_path):
+    """A change the checks let through, its body with its head: stored, answered, and the connection
+    stays open for the next request (only a refusal closes it)."""
+    app = _app(tmp_path)
+    with served(app) as port:
+        token, cookie = _form_token(port)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            _whole(sock, "/evenings/new", f"csrf_token={token}&date=2026-11-28".encode(), cookie)
+            first = _one_answer(sock)
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n\r\n".encode())
+            second = _one_answer(sock)
+    assert first.startswith(b"HTTP/1.1 302") and b"Connection: close" not in first, first[:300]
+    assert second.startswith(b"HTTP/1.1 200"), second[:100]
+
+
+def _one_answer(sock) -> bytes:
+    """One answer's head and its body (by its Content-Length), from a connection kept open."""
+    sock.settimeout(ANSWER_WITHIN)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head, re.I).group(1))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
 def test_both_servers_refuse_a_body_over_the_apps_largest_unread(tmp_path, server):
     app = _app(tmp_path)
     assert limits.largest_body(app) == archive.IMPORT_MAX_BYTES

@@ -125,6 +125,7 @@ def own_names(extra=()) -> list[str]:
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?", re.I)  # as Werkzeug reads a Host
 
 
+@functools.lru_cache(maxsize=256)  # asked on every request, of the few hosts the phones use
 def _private_address(host: str) -> bool:
     """Whether ``host`` (without port) is an IP address of a home network, loopback or link-local."""
     try:

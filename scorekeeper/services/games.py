@@ -115,7 +115,9 @@ def add_hand(
         guarded = hand_guard(db, game_id, adding=True)
         if guarded is not None:
             return guarded
-        running = _running(db, game)
+        stored_result, running = records.result_row(db, game.id)  # the row the save brings up to date
+        if running is None:
+            stored_result, running = None, _running(db, game)
         if running.result.finished:
             return Verdict(LOCKED)
         rules = sheet.rules_for(game)
@@ -126,7 +128,16 @@ def add_hand(
             return Verdict(OVERTAKEN, now=running.hands)
         stored = checks.stored_entry(entry)
         hand_id = games.insert_hand(
-            db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, running=running
+            db,
+            game,
+            rules,
+            stored,
+            bool(stock_out),
+            lone,
+            client_key or None,
+            scores,
+            running=running,
+            stored_result=stored_result,
         )
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         changes.log_change(db, game_id, hand_id, "hand added", None, after, phone, entered_by)

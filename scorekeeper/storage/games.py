@@ -87,9 +87,11 @@ def insert_hand(
     client_key: str | None,
     scores: tuple[int, ...] | None = None,
     running: sheet.Running | None = None,
+    stored_result: dict[str, Any] | None = None,
 ) -> int:
     """Append a hand inside the caller's transaction, keep its scores, and bring the game's running
-    figures up to date from this hand alone; its id."""
+    figures up to date from this hand alone (``running`` and ``stored_result``: the figures before it
+    and the game's result row, when the caller has read them already in this transaction); its id."""
     now = transaction.utc_now()
     hand = Hand(0, game.id, sides, now, now, stock_out, lone)
     if scores is None:
@@ -100,7 +102,9 @@ def insert_hand(
         [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
     ).lastrowid
     _bump(db, game.id, now)
-    results.results_added(db, game, rules, scores, sheet.hand_canastas(rules, hand), running, sheet.hand_went_out(hand))
+    results.results_added(
+        db, game, rules, scores, sheet.hand_canastas(rules, hand), running, sheet.hand_went_out(hand), stored_result
+    )
     return hand_id
 
 

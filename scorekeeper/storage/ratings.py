@@ -33,8 +33,12 @@ def results_written(db: Database, game_id: int, rules: rulesets.RuleSet, running
     game's outcome is the one it was rated with (a hand added to a game in play, a rename)."""
     new = rating_outcome(rules, running, [(r["player_id"], r["side"]) for r in rows])
     row = db.execute("select outcome from rated_games where game_id = ?", [game_id]).fetchone()
-    last = db.execute("select max(game_id) from rated_games").fetchone()[0]
-    step = rating_step(game_id, new, row[0] if row else None, last)
+    rated_with = row[0] if row else None
+    # the last rated game decides only for a game newly counting (core.results.rating_step)
+    last = None
+    if rated_with is None and new is not None:
+        last = db.execute("select max(game_id) from rated_games").fetchone()[0]
+    step = rating_step(game_id, new, rated_with, last)
     if step == RATE_NEXT:
         _rate_next(db, game_id, new)
     elif step != RATED_AS_BEFORE:

@@ -309,6 +309,18 @@ def running_of(db: Database, game_id: int) -> sheet.Running | None:
     return sheet.Running.from_dict(json.loads(row[0])) if row and row[0] else None
 
 
+def result_row(db: Database, game_id: int) -> tuple[dict[str, Any] | None, sheet.Running | None]:
+    """A game's result row as stored (None if there is none) and its running figures read from it
+    (None if not kept yet): what ``running_of`` reads, with the row a save then brings up to date."""
+    cursor = db.conn.execute("select * from game_results where game_id = ?", [game_id])
+    row = cursor.fetchone()
+    if row is None:
+        return None, None
+    stored = dict(zip([c[0] for c in cursor.description], row))
+    kept = stored.get("kept")
+    return stored, (sheet.Running.from_dict(json.loads(kept)) if kept else None)
+
+
 @dataclass(frozen=True)
 class HouseRules:
     """A built-in rule set (and layout) with the values a table changed, under the table's name."""

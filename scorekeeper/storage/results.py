@@ -112,11 +112,18 @@ def _changed(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return [column for column, value in new.items() if old.get(column) != value]
 
 
-def _write_results(db: Database, game: Game, rules: rulesets.RuleSet, running: sheet.Running) -> None:
+def _write_results(
+    db: Database,
+    game: Game,
+    rules: rulesets.RuleSet,
+    running: sheet.Running,
+    stored_result: dict[str, Any] | None = None,
+) -> None:
     """Store a game's running figures, its result row and its players' rows, and move the totals the
     statistics read by the difference. Only what differs is written: a column that did not change is
     not set again, so an index on it (the day, the variant) keeps its pages, and a save writes fewer
-    pages to the disk (a hand added changes the figures, never the day or the players)."""
+    pages to the disk (a hand added changes the figures, never the day or the players).
+    ``stored_result``: the game's result row as the caller read it in this transaction (else read here)."""
     day = _day(db, game)
     result = running.result
     kept = dict(
@@ -136,7 +143,9 @@ def _write_results(db: Database, game: Game, rules: rulesets.RuleSet, running: s
             ],
         )
     )
-    _update_or_insert(db, "game_results", {"game_id": game.id}, kept, _row(db, "game_results", {"game_id": game.id}))
+    if stored_result is None:
+        stored_result = _row(db, "game_results", {"game_id": game.id})
+    _update_or_insert(db, "game_results", {"game_id": game.id}, kept, stored_result)
     cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
     names = [c[0] for c in cursor.description]
     old = [dict(zip(names, row)) for row in cursor.fetchall()]
@@ -147,9 +156,15 @@ def _write_results(db: Database, game: Game, rules: rulesets.RuleSet, running: s
         "delete from player_results where game_id = ? and player_id = ?",
         [[game.id, pid] for pid in before if pid not in staying],
     )
+    # one statement per kind of change (a hand added sets the same columns of every player's row)
+    statements: dict[str, list[list[Any]]] = {}
     for row in new:
         key = {"game_id": game.id, "player_id": row["player_id"]}
-        _update_or_insert(db, "player_results", key, row, before.get(row["player_id"]))
+        statement = _bring_to(db, "player_results", key, row, before.get(row["player_id"]))
+        if statement is not None:
+            statements.setdefault(statement[0], []).append(statement[1])
+    for sql, params in statements.items():
+        db.conn.executemany(sql, params)
     _apply_change(db, old, new)
     ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
 
@@ -168,19 +183,26 @@ def _update_or_insert(
 ) -> None:
     """Bring one row (``stored``: as it is now, None when there is none) to ``values``: inserted, or
     only its changed columns set, or left alone when nothing changed."""
+    statement = _bring_to(db, table, key, values, stored)
+    if statement is not None:
+        db.conn.execute(*statement)
+
+
+def _bring_to(
+    db: Database, table: str, key: dict[str, Any], values: dict[str, Any], stored: dict[str, Any] | None
+) -> tuple[str, list[Any]] | None:
+    """The statement and its parameters that bring one row to ``values`` (as ``_update_or_insert``),
+    or None when nothing changed."""
     if stored is None:
         row = {**key, **values}
-        db.conn.execute(
-            f"insert into {table} ({', '.join(row)}) values ({', '.join('?' for _ in row)})", list(row.values())
-        )
-        return
+        return f"insert into {table} ({', '.join(row)}) values ({', '.join('?' for _ in row)})", list(row.values())
     changed = [c for c in _changed(stored, values) if c not in key]
-    if changed:
-        db.conn.execute(
-            f"update {table} set {', '.join(f'{c} = ?' for c in changed)} where "
-            + " and ".join(f"{k} = ?" for k in key),
-            [values[c] for c in changed] + list(key.values()),
-        )
+    if not changed:
+        return None
+    return (
+        f"update {table} set {', '.join(f'{c} = ?' for c in changed)} where " + " and ".join(f"{k} = ?" for k in key),
+        [values[c] for c in changed] + list(key.values()),
+    )
 
 
 def _scored_hands(
@@ -221,15 +243,18 @@ def results_added(
     canastas,
     running: sheet.Running | None = None,
     went_out: int | None = None,
+    stored_result: dict[str, Any] | None = None,
 ) -> sheet.Running:
     """Bring a game's running figures up to date with one hand added at its end, from that hand alone
-    (``running``: the figures before it, when the caller has read them already in this transaction)."""
-    running = running or running_of(db, game.id)
+    (``running``: the figures before it, and ``stored_result``: its result row as stored, when the
+    caller has read them already in this transaction)."""
+    if running is None:
+        running, stored_result = running_of(db, game.id), None
     if running is None:
         refresh_results(db, game.id)
         return running_of(db, game.id)
     running = sheet.with_hand(rules, running, tuple(scores), tuple(canastas), went_out)
-    _write_results(db, game, rules, running)
+    _write_results(db, game, rules, running, stored_result)
     return running
 
 

@@ -30,7 +30,6 @@ from flask import (
     Config,
     abort,
     current_app,
-    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -39,6 +38,7 @@ from flask import (
     url_for,
 )
 from flask.cli import with_appcontext
+from flask.globals import _cv_request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
@@ -411,9 +411,15 @@ class SchemeSessions(SecureCookieSessionInterface):
 
     SECURE_NAME = "__Secure-session"
 
+    def __init__(self) -> None:
+        # the signing serializers by (keys, scheme): Flask makes one for every session opened and
+        # saved, and making one runs its JSON serializer once (itsdangerous checks what it gives)
+        self._serializers: dict[tuple, URLSafeTimedSerializer] = {}
+
     @staticmethod
     def _secure() -> bool:
-        return has_request_context() and request.is_secure
+        context = _cv_request.get(None)  # as has_request_context(), asked several times a request
+        return context is not None and context.request.is_secure
 
     def get_cookie_name(self, app) -> str:
         return self.SECURE_NAME if self._secure() else super().get_cookie_name(app)
@@ -422,8 +428,21 @@ class SchemeSessions(SecureCookieSessionInterface):
         return self._secure() or super().get_cookie_secure(app)
 
     def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        secure = self._secure()
+        key = (tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key, secure)
+        made = self._serializers.get(key)
+        if made is None:
+            made = self._make_serializer(app, secure)
+            if len(self._serializers) > 8:  # keys changed while running (a test's app): start again
+                self._serializers.clear()
+            self._serializers[key] = made
+        return made
+
+    def _make_serializer(self, app, secure: bool):
         plain = super().get_signing_serializer(app)
-        if plain is None or not self._secure():
+        if plain is None or not secure:
             return plain
         return URLSafeTimedSerializer(
             plain.secret_keys,
@@ -431,6 +450,29 @@ class SchemeSessions(SecureCookieSessionInterface):
             serializer=self.serializer,
             signer_kwargs=plain.signer_kwargs,
         )
+
+    def open_session(self, app, request):
+        """The session as the plain-HTTP server's head check decoded it from this very cookie
+        (``HEAD_SESSION``: its data, read once), else decoded here as Flask does."""
+        handed = request.environ.pop(HEAD_SESSION, None)
+        if handed is not None and not self._secure():
+            name, value, data = handed
+            if name == self.get_cookie_name(app) and value == request.cookies.get(name):
+                return self.session_class(data)
+        return super().open_session(app, request)
+
+    def head_handover(self, app, request, session) -> tuple | None:
+        """What the head check gives the app's request of the same head (``HEAD_SESSION``): the
+        session's data as decoded from its cookie, when nothing changed it since."""
+        if session is None or session.modified or self._secure():
+            return None
+        name = self.get_cookie_name(app)
+        return name, request.cookies.get(name), dict(session)
+
+
+# The environ key of the session the head check decoded (server/head_checks.py), for the app to use
+# instead of decoding the same cookie again. No client can set it: a header's key starts with HTTP_.
+HEAD_SESSION = "scorekeeper.head_session"
 
 
 def init_app(app, scoreboard_page) -> None:

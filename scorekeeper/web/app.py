@@ -122,6 +122,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.after_request(_keep_the_session)
     app.after_request(_security_headers)
     app.jinja_env.globals["hand_script_url"] = staticfiles.hand_script_url  # the hand form's modules in one file
+    limits.tell_head_answers(app)  # a body that came with its head: the server closes after their answer
     app.wsgi_app = pagecache.FastPages(app.wsgi_app, app)
     return app
 

@@ -18,10 +18,12 @@ its limit, to a temporary file beyond 512 KB) before it calls the app, which the
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import parse_qsl
 
-from flask import abort, current_app, request, session
+from flask import abort, current_app, has_request_context, request, session
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 from werkzeug.formparser import FormDataParser
 
 from scorekeeper.network import addresses
@@ -69,20 +71,21 @@ def refuse_large_body():
     """Before anything reads the body: a Content-Length above this route's limit, or a urlencoded
     form's above the form limit, is answered 413 at once (Werkzeug would only refuse it when the
     form is first read, and waitress would have received the body by then)."""
+    length = request.content_length
+    if length is None:  # no body announced: nothing to refuse from it
+        return
     limit = request.max_content_length
-    if limit is not None and request.content_length is not None and request.content_length > limit:
+    if limit is not None and length > limit:
         abort(413)
     form_limit = request.max_form_memory_size  # a urlencoded form is text as a whole (FormParser)
-    if (
-        request.mimetype == "application/x-www-form-urlencoded"
-        and form_limit is not None
-        and request.content_length is not None
-        and request.content_length > form_limit
-    ):
+    if form_limit is not None and length > form_limit and request.mimetype == "application/x-www-form-urlencoded":
         abort(413)
 
 
 HEAD_CHECKS = "canasta.head_checks"
+# The environ's: what the plain-HTTP server gives a request whose body came with its head (so that
+# its head was not checked apart), to be called when one of the head checks answers it.
+HEAD_REFUSED = "scorekeeper.head_refused"
 
 
 def head_checks(app) -> tuple:
@@ -91,10 +94,49 @@ def head_checks(app) -> tuple:
     return app.extensions.get(HEAD_CHECKS, ())
 
 
+def _answered_from_head() -> None:
+    if has_request_context():
+        refused = request.environ.get(HEAD_REFUSED)
+        if refused is not None:
+            refused()
+
+
+def answers_from_head(check):
+    """``check`` (a head check, or a URL value preprocessor: the server's head check runs those
+    first), telling the server when it answers (returns an answer, or raises one such as 413): what
+    the server's head check counts as answered from the head."""
+
+    @functools.wraps(check)
+    def run(*args):
+        try:
+            answer = check(*args)
+        except HTTPException:
+            _answered_from_head()
+            raise
+        if answer is not None:
+            _answered_from_head()
+        return answer
+
+    return run
+
+
+def tell_head_answers(app) -> None:
+    """Once every blueprint is registered: the head checks and the URL value preprocessors, where the
+    app runs them, tell the server when they answer (``answers_from_head``)."""
+    wrapped = {check: answers_from_head(check) for check in head_checks(app)}
+    app.extensions[HEAD_CHECKS] = tuple(wrapped.values())
+    for name, functions in app.before_request_funcs.items():
+        app.before_request_funcs[name] = [wrapped.get(f, f) for f in functions]
+    for name, functions in app.url_value_preprocessors.items():
+        app.url_value_preprocessors[name] = [answers_from_head(f) for f in functions]
+
+
 def refuse_without_csrf_session():
     """Before the CSRF check reads the form: a change whose session holds no form token cannot
     pass that check, so it is refused as the check would refuse it, without reading the body."""
     config = current_app.config
+    if config.get("WTF_CSRF_FIELD_NAME", "csrf_token") in session:  # the token's half is there: nothing to refuse
+        return
     if not config.get("WTF_CSRF_ENABLED", True) or not config.get("WTF_CSRF_CHECK_DEFAULT", True):
         return
     if request.method not in config.get("WTF_CSRF_METHODS", {"POST", "PUT", "PATCH", "DELETE"}):
@@ -102,5 +144,4 @@ def refuse_without_csrf_session():
     csrf = current_app.extensions.get("csrf")
     if csrf is None or not request.endpoint or csrf._is_exempt():
         return
-    if config.get("WTF_CSRF_FIELD_NAME", "csrf_token") not in session:
-        raise CSRFError("The CSRF session token is missing.")
+    raise CSRFError("The CSRF session token is missing.")
