@@ -101,3 +101,79 @@ def test_a_change_made_by_another_process_shows_at_once(app, client):
     anna = re.search(r'href="/players/(\d+)">\s*<span class="game-title">Anna<', players).group(1)
     subprocess.run([sys.executable, "-c", OTHER_PROCESS, app.config["DATABASE"], anna], check=True, cwd=ROOT)
     assert "Annemarie" in client.get(f"/games/{game_id}").text
+
+
+def test_phones_opening_the_sheet_at_once_after_a_change_render_it_once(app, client, monkeypatch):
+    """After a saved hand every phone at the table loads the score sheet again at the same moment: one
+    of them renders it, the others wait for that page (PageCache.get_or_render); against the real
+    server (waitress, 8 threads, real HTTP), 16 phones opening it at once, each with its own token."""
+    import threading
+    import time
+    import urllib.request
+
+    from scorekeeper.web.games import sheets
+    from tests.helpers import served
+
+    game_id = start_game(client)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, melded=50))
+    renders = []
+    render = sheets._render_scoreboard
+
+    def slow_render(*args, **kwargs):
+        renders.append(threading.get_ident())
+        time.sleep(0.2)  # long enough for every phone to ask while it renders
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(sheets, "_render_scoreboard", slow_render)
+    pages: list[str] = []
+    start = threading.Barrier(16)
+
+    def phone(port: int) -> None:
+        start.wait()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{game_id}", timeout=30) as answer:
+            pages.append(answer.read().decode())
+
+    with served(app, threads=8) as port:
+        phones = [threading.Thread(target=phone, args=(port,)) for _ in range(16)]
+        for thread in phones:
+            thread.start()
+        for thread in phones:
+            thread.join()
+    assert len(pages) == 16 and len(renders) == 1, (len(pages), len(renders))
+    tokens = {re.search(r'name="csrf_token" value="([^"]+)"', page).group(1) for page in pages}
+    assert len(tokens) == 16  # each phone its own token in the one page
+    assert len({re.sub(r'value="[^"]+"', "", page) for page in pages}) == 1
+    assert all("200" in page for page in pages)  # the hand's figures, from the one render
+
+
+def test_a_rendering_that_fails_leaves_the_others_to_render_their_own():
+    """The phone whose rendering fails gets its error; those waiting for it render the page themselves."""
+    import threading
+    import time
+
+    cache = pagecache.PageCache()
+    started, results, errors = threading.Event(), [], []
+
+    def failing() -> str:
+        started.set()
+        time.sleep(0.1)
+        raise RuntimeError("the disk")
+
+    def owner() -> None:
+        try:
+            cache.get_or_render(("k",), failing)
+        except RuntimeError as error:
+            errors.append(str(error))
+
+    first = threading.Thread(target=owner)
+    first.start()
+    started.wait()
+    waiters = [
+        threading.Thread(target=lambda: results.append(cache.get_or_render(("k",), lambda: "page"))) for _ in range(3)
+    ]
+    for thread in waiters:
+        thread.start()
+    for thread in [first, *waiters]:
+        thread.join()
+    assert errors == ["the disk"]
+    assert [entry.body(b"", False) for entry in results] == [b"page"] * 3

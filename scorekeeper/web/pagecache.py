@@ -54,6 +54,9 @@ class _Entry:
         return _GZIP_HEADER + deflated_token.join(self.deflated) + _END + trailer
 
 
+RENDER_WAIT = 10.0  # seconds a request waits for another thread's rendering of its page, then renders its own
+
+
 class PageCache:
     """The most recently rendered pages, by key (a small LRU shared by the server's threads)."""
 
@@ -61,6 +64,33 @@ class PageCache:
         self.size = size
         self.entries: OrderedDict[tuple, _Entry] = OrderedDict()
         self.lock = threading.Lock()
+        self.rendering: dict[tuple, threading.Event] = {}  # a page being rendered, by key: set when kept
+
+    def get_or_render(self, key: tuple, render) -> _Entry:
+        """The page for ``key``, rendered by ``render()`` once however many ask at the same moment: after
+        a saved hand every phone at the table loads the score sheet again at once, and each would
+        render it (a few milliseconds each). The others wait for the one rendering and take its page;
+        should it fail or take more than RENDER_WAIT seconds, each renders its own."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                self.entries.move_to_end(key)
+                return entry
+            rendered = self.rendering.get(key)
+            mine = rendered is None
+            if mine:
+                rendered = self.rendering[key] = threading.Event()
+        if not mine:
+            rendered.wait(RENDER_WAIT)
+            return self.get(key) or _Entry(render())
+        try:
+            entry = _Entry(render())
+            self.put(key, entry)
+            return entry
+        finally:
+            with self.lock:
+                self.rendering.pop(key, None)
+            rendered.set()
 
     def get(self, key: tuple) -> _Entry | None:
         with self.lock:
@@ -89,10 +119,7 @@ def cached_page(key: tuple, render) -> Response:
         return Response(render(generate_csrf), mimetype="text/html")
     cache: PageCache = current_app.extensions.setdefault("scorekeeper_pages", PageCache())
     full_key = (*key, request.full_path, request.host_url, request.cookies.get("large"))
-    entry = cache.get(full_key)
-    if entry is None:
-        entry = _Entry(render(lambda: MARKER))
-        cache.put(full_key, entry)
+    entry = cache.get_or_render(full_key, lambda: render(lambda: MARKER))
     gzipped = _accepts_gzip()
     response = Response(entry.body(generate_csrf().encode(), gzipped), mimetype="text/html")
     if gzipped:
