@@ -106,18 +106,10 @@ def add_hand(
         game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        if client_key:
-            existing = records.hand_by_key(db, game_id, client_key)
-            if existing is not None:
-                return Verdict(UNCHANGED, id=existing)
-        # a tournament's reason first: a closed tournament's game is not reopened on its sheet (nor one of
-        # a first round the final table has made final), so "reopen it" would be no answer
-        guarded = hand_guard(db, game_id, adding=True)
-        if guarded is not None:
-            return guarded
-        stored_result, running = records.result_row(db, game.id)  # the row the save brings up to date
-        if running is None:
-            stored_result, running = None, _running(db, game)
+        answered = _answered_before_checks(db, game_id, client_key)
+        if answered is not None:
+            return answered
+        stored_result, running = _kept_running(db, game)
         if running.result.finished:
             return Verdict(LOCKED)
         rules = sheet.rules_for(game)
@@ -127,23 +119,34 @@ def add_hand(
         if based_on is not None and based_on != running.hands:
             return Verdict(OVERTAKEN, now=running.hands)
         stored = checks.stored_entry(entry)
-        hand_id = games.insert_hand(
-            db,
-            game,
-            rules,
-            stored,
-            bool(stock_out),
-            lone,
-            client_key or None,
-            scores,
-            running=running,
-            stored_result=stored_result,
-        )
+        kept = {"running": running, "stored_result": stored_result}
+        hand_id = games.insert_hand(db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, **kept)
         after = {"sides": stored, "stock_out": bool(stock_out), "lone": lone}
         changes.log_change(db, game_id, hand_id, "hand added", None, after, phone, entered_by)
         if entered_by == records.ORGANISER:  # the organiser's word: no side of the table to confirm it
             confirmations.confirm_organisers(db, game_id, hand_id, phone)
         return Verdict(SAVED, id=hand_id)
+
+
+def _kept_running(db: Database, game: Game) -> tuple[Any, sheet.Running]:
+    """The game's kept result row (the row a save brings up to date) and its running figures; an
+    archive without the row (older than it): None and the figures replayed."""
+    stored_result, running = records.result_row(db, game.id)
+    if running is None:
+        return None, _running(db, game)
+    return stored_result, running
+
+
+def _answered_before_checks(db: Database, game_id: int, client_key: str | None) -> Verdict | None:
+    """A hand's answer before its checks: its key stored before (UNCHANGED, that hand's id), or its
+    tournament's table's rule (REFUSED). The tournament's reason comes before the game's own: a closed
+    tournament's game is not reopened on its sheet (nor one of a first round the final table has made
+    final), so "reopen it" would be no answer."""
+    if client_key:
+        existing = records.hand_by_key(db, game_id, client_key)
+        if existing is not None:
+            return Verdict(UNCHANGED, id=existing)
+    return hand_guard(db, game_id, adding=True)
 
 
 def _same_entry(hand: Hand, entry: list[dict[str, Any]], stock_out: bool, lone: int | None) -> bool:
