@@ -150,23 +150,29 @@ def _write_results(
     names = [c[0] for c in cursor.description]
     old = [dict(zip(names, row)) for row in cursor.fetchall()]
     new = player_rows(game, rules, running, _seats(db, game.id), day)
+    _write_player_rows(db, game.id, old, new)
+    _apply_change(db, old, new)
+    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
+
+
+def _write_player_rows(db: Database, game_id: int, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """The game's players' result rows brought from ``old`` to ``new``: a player no longer in the game
+    deleted, the others' changed columns set, one statement per kind of change (a hand added sets the
+    same columns of every player's row)."""
     before = {r["player_id"]: r for r in old}
     staying = {r["player_id"] for r in new}
     db.conn.executemany(
         "delete from player_results where game_id = ? and player_id = ?",
-        [[game.id, pid] for pid in before if pid not in staying],
+        [[game_id, pid] for pid in before if pid not in staying],
     )
-    # one statement per kind of change (a hand added sets the same columns of every player's row)
     statements: dict[str, list[list[Any]]] = {}
     for row in new:
-        key = {"game_id": game.id, "player_id": row["player_id"]}
+        key = {"game_id": game_id, "player_id": row["player_id"]}
         statement = _bring_to(db, "player_results", key, row, before.get(row["player_id"]))
         if statement is not None:
             statements.setdefault(statement[0], []).append(statement[1])
     for sql, params in statements.items():
         db.conn.executemany(sql, params)
-    _apply_change(db, old, new)
-    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
 
 
 def _row(db: Database, table: str, key: dict[str, Any]) -> dict[str, Any] | None:
