@@ -17,6 +17,15 @@ from scorekeeper.storage.evenings import add_to_evening
 from scorekeeper.storage.players import player_id
 
 
+def _next_game_id(db: Database) -> int:
+    """A new game's number. A number is never given twice, not even that of a deleted game: links, QR
+    codes and the phones' queues keep pointing at the game they meant (and Undo can bring it back)."""
+    return db.execute(
+        "select max(coalesce((select max(id) from games), 0), "
+        "coalesce((select max(game_id) from deleted_games), 0)) + 1"
+    ).fetchone()[0]
+
+
 def create_game(
     db: Database,
     variant: str,
@@ -40,15 +49,9 @@ def create_game(
     ids = [None if guest else player_id(db, name) for name, guest in zip(players, guests)]
     # as the archive spells them
     players = [name if pid is None else db["players"].get(pid)["name"] for name, pid in zip(players, ids)]
-    # a number is never given twice, not even that of a deleted game: links, QR codes and the
-    # phones' queues keep pointing at the game they meant (and Undo can bring it back)
-    next_id = db.execute(
-        "select max(coalesce((select max(id) from games), 0), "
-        "coalesce((select max(game_id) from deleted_games), 0)) + 1"
-    ).fetchone()[0]
     table = db["games"].insert(
         {
-            "id": next_id,
+            "id": _next_game_id(db),
             "evening_id": evening_id,
             "match_id": match_id,
             "partie": partie,
