@@ -124,6 +124,33 @@ def posted_hand(rules: RuleSet, formdata) -> PostedHand:
     return PostedHand(sides, stock_out, lone, confirmed, key or None, based_on(seen), tuple(problems))
 
 
+def _side_inputs(stored: dict[str, Any], rules: RuleSet | None, all_counts: bool) -> dict[str, Any]:
+    """One side's stored fields as the form's inputs (form_data): a part with cards as its counts if
+    it was stored so and the form gives counts, else as its points."""
+    side: dict[str, Any] = {}
+    for name, value in stored.items():
+        field = entry.shape(name)
+        if field.kind == "cards" or field.mode:
+            continue  # below, with its pair
+        side[name] = (value or "no") if field.kind == "choice" else value
+    for field in entry.FRAME:
+        if field.kind == "cards":  # counts if they were stored, else the points
+            cards = stored.get(field.name)
+            if cards is not None and rules is not None and not all_counts:
+                side[field.mode] = entry.POINTS_MODE
+                side[field.pair] = scoring.card_points(rules, cards)
+                continue
+            side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
+            if cards is not None:
+                for card in field.cards:
+                    side[card.input] = cards.get(card.key, 0)
+            else:
+                side[field.pair] = stored.get(field.pair, 0)
+        elif field.kind == "choice" and field.name not in stored:
+            side[field.name] = "no"
+    return side
+
+
 def form_data(
     sides: list[dict[str, Any]], stock_out: bool | None = None, lone: int | None = None, rules: RuleSet | None = None
 ) -> dict[str, Any]:
@@ -137,30 +164,7 @@ def form_data(
     all_counts = any(cards is not None for cards, _ in parts) and not any(
         cards is None and points for cards, points in parts
     )
-    data = []
-    for stored in sides:
-        side: dict[str, Any] = {}
-        for name, value in stored.items():
-            field = entry.shape(name)
-            if field.kind == "cards" or field.mode:
-                continue  # below, with its pair
-            side[name] = (value or "no") if field.kind == "choice" else value
-        for field in entry.FRAME:
-            if field.kind == "cards":  # counts if they were stored, else the points
-                cards = stored.get(field.name)
-                if cards is not None and rules is not None and not all_counts:
-                    side[field.mode] = entry.POINTS_MODE
-                    side[field.pair] = scoring.card_points(rules, cards)
-                    continue
-                side[field.mode] = entry.COUNTS_MODE if cards is not None else entry.POINTS_MODE
-                if cards is not None:
-                    for card in field.cards:
-                        side[card.input] = cards.get(card.key, 0)
-                else:
-                    side[field.pair] = stored.get(field.pair, 0)
-            elif field.kind == "choice" and field.name not in stored:
-                side[field.name] = "no"
-        data.append(side)
+    data = [_side_inputs(stored, rules, all_counts) for stored in sides]
     if stock_out is None:  # left out (the API allows it): nobody went out means the stock ran out
         stock_out = not any(side.get("went_out") not in (None, "", "no", False) for side in sides)
     went_out = [i for i, side in enumerate(sides) if side.get("went_out") not in (None, "", "no", False)]
