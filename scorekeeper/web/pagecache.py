@@ -183,6 +183,25 @@ class FastPages:
 
         return strip
 
+    def _answered(self, environ, start_response, captured: dict) -> list[bytes]:
+        """The app's whole answer (its status and headers put into ``captured``), sent on without the
+        internal header."""
+
+        def capture(status, headers, exc_info=None):
+            captured["status"], captured["headers"] = status, headers
+            return start_response(status, [(k, v) for k, v in headers if k.lower() != self.MARK.lower()], exc_info)
+
+        # start_response is called by the app on the first body chunk at the latest
+        chunks = []
+        result = self.wsgi_app(environ, capture)
+        try:
+            for chunk in result:
+                chunks.append(chunk)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        return chunks
+
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") != "GET" or not environ.get("PATH_INFO", "").startswith(("/games/", "/view/")):
             return self.wsgi_app(environ, self._without_mark(start_response))
@@ -205,21 +224,8 @@ class FastPages:
             status, headers, body = hit
             start_response(status, headers)
             return [body]
-        captured = {}
-
-        def capture(status, headers, exc_info=None):
-            captured["status"], captured["headers"] = status, headers
-            return start_response(status, [(k, v) for k, v in headers if k.lower() != self.MARK.lower()], exc_info)
-
-        # start_response is called by the app on the first body chunk at the latest
-        chunks = []
-        result = self.wsgi_app(environ, capture)
-        try:
-            for chunk in result:
-                chunks.append(chunk)
-        finally:
-            if hasattr(result, "close"):
-                result.close()
+        captured: dict = {}
+        chunks = self._answered(environ, start_response, captured)
         headers = captured.get("headers", [])
         names = {k.lower() for k, _ in headers}
         if captured.get("status", "").startswith("200") and self.MARK.lower() in names and "set-cookie" not in names:
