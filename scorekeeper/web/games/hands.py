@@ -134,9 +134,15 @@ def add_hand_json(game_id: int):
         phone=phone_token(),
         entered_by=entered_by(body.get(BY_FIELD)),
     )
+    return _queued_answer(outcome)
+
+
+def _queued_answer(outcome: service.Verdict):
+    """What a phone's queue is told of its hand: 201 stored (and the next scoreboard says so, with the
+    line of the last hand sent), 200 stored before, else the verdict's status and message."""
     if outcome.ok:
         new = outcome.status == service.SAVED
-        if new:  # the scoreboard the phone shows next says so, with the line of the last hand sent
+        if new:
             waiting = N_("Hand saved: it was waiting on this phone.")
             session["_flashes"] = [f for f in session.get("_flashes", []) if f[1] != waiting]
             flash(waiting, saved_category(outcome.id))
