@@ -194,6 +194,23 @@ def form_field_name(problem: Problem, fields: tuple[entry.Field, ...] = entry.FR
     return problem.field
 
 
+def _problem_field(form: FlaskForm, fields, problem: Problem):
+    """The form's field a problem stands beside, or None (it belongs to no field): how the hand ended
+    by the question of who went out, a side's figure by its field (a figure counted on the pad by its
+    first count)."""
+    if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
+        return form.out
+    if problem.side is None or problem.side >= len(form.sides):
+        return getattr(form, problem.field, None) if problem.side is None else None
+    name = form_field_name(problem, fields)
+    pair = next((f for f in fields if f.name == name and f.kind == "points" and f.pair), None)
+    if pair is not None and hasattr(form, "counts_mode"):
+        cards = next(f for f in fields if f.name == pair.pair)
+        if form.counts_mode(problem.side, cards) and cards.cards:
+            name = cards.cards[0].input  # counted on the pad: said where the counts are
+    return getattr(form.sides[problem.side].form, name, None)
+
+
 def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
     """Put each problem beside its field; return the ones that belong to no field.
 
@@ -209,19 +226,7 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
     marked: dict[str, str] = getattr(form, "marked", {})
     named: dict[str, list[int]] = getattr(form, "sides_named", {})
     for problem in problems:
-        target = None
-        if problem.field in ("went_out", "stock_out") and hasattr(form, "out"):
-            target = form.out
-        elif problem.side is None or problem.side >= len(form.sides):
-            target = getattr(form, problem.field, None) if problem.side is None else None
-        else:
-            name = form_field_name(problem, fields)
-            pair = next((f for f in fields if f.name == name and f.kind == "points" and f.pair), None)
-            if pair is not None and hasattr(form, "counts_mode"):
-                cards = next(f for f in fields if f.name == pair.pair)
-                if form.counts_mode(problem.side, cards) and cards.cards:
-                    name = cards.cards[0].input  # counted on the pad: said where the counts are
-            target = getattr(form.sides[problem.side].form, name, None)
+        target = _problem_field(form, fields, problem)
         message = i18n.problem_message(problem)
         if target is None:
             if message not in loose:
