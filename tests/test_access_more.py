@@ -41,6 +41,9 @@ def test_a_served_page_looks_at_neither_file_until_one_changes(tmp_path, monkeyp
     from tests.helpers import start_game
 
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    # the looks that come anyway once a second (a change that moved no mark) are put off for the test
+    monkeypatch.setattr(access.PasswordFile, "HAND_EDIT_LOOK", 3600.0)
+    monkeypatch.setattr(sessions, "LOOK_ANYWAY", 3600.0)
     config = tmp_path / "config.py"
     config.write_text("EXTRA_HOSTS = []\n")
     app = make_app(None)
@@ -64,3 +67,18 @@ def test_a_served_page_looks_at_neither_file_until_one_changes(tmp_path, monkeyp
     assert app.test_client().get(f"/games/{game_id}").status_code == 302
     app.extensions[access.PASSWORD_FILE].next_look = 0.0  # as HAND_EDIT_LOOK seconds later
     assert app.test_client().get(f"/games/{game_id}").status_code == 200
+
+
+def test_a_sessions_file_changed_without_its_mark_is_seen_within_a_second(tmp_path):
+    """A sessions file written by something that did not move its change mark (a process that could not
+    open the mark, an older version) is looked at anyway once sessions.LOOK_ANYWAY has passed."""
+    import json
+
+    path = tmp_path / "sessions.json"
+    server = sessions.Sessions(str(path), 3600)
+    assert server.current_generation() == 0
+    server.next_look = float("inf")  # within the second (however slow this machine is)
+    path.write_text(json.dumps({"generation": 4, "revoked": {}}))  # the mark left as it was
+    assert server.current_generation() == 0  # not looked at yet: nothing said it changed
+    server.next_look = 0.0  # as LOOK_ANYWAY seconds later
+    assert server.current_generation() == 4

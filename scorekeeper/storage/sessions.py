@@ -25,6 +25,9 @@ def file_stamp(path: str) -> tuple[int, int, int, int] | None:
     return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
 
+LOOK_ANYWAY = 1.0  # seconds after which the file is looked at though its change mark did not move
+
+
 class Sessions:
     """Revoked phone sessions and the password's generation, kept in a JSON file (mode 600) and
     read again when another process (``set-password``) changed it; in memory only without a file."""
@@ -36,6 +39,7 @@ class Sessions:
         self.revoked: dict[str, float] = {}
         self.stamp: tuple[int, int, int, int] | None = None
         self.seen: bytes | None = None  # the file's change mark when it was last looked at
+        self.next_look = 0.0  # when the file is looked at anyway (time.monotonic): a change that moved no mark
 
     def change_mark(self) -> bytes | None:
         """The file's change mark (storage/stamp.py: eight shared bytes every writer of the file, in
@@ -78,18 +82,19 @@ class Sessions:
         request looks at the file (a stat, then the lock and a read when it changed) only when the
         mark moved, so the server's threads neither queue on the lock nor give up the interpreter
         for a system call on every request. The mark is read before the file: a change after it
-        moves the mark again, and the next request looks again."""
+        moves the mark again, and the next request looks again. A change that moved no mark (written by a
+        process that could not open the mark, or an older version) is seen within LOOK_ANYWAY seconds."""
         if self.path is None:
             return
-        mark = self.change_mark()
-        if mark is not None and mark == self.seen:
+        mark, now = self.change_mark(), time.monotonic()
+        if mark is not None and mark == self.seen and now < self.next_look:
             return
         looked = file_stamp(self.path)
         if looked != self.stamp:
             with self.lock:
                 self._refresh()
         if self.stamp == looked:  # read (a damaged file is looked at again at the next request)
-            self.seen = mark
+            self.seen, self.next_look = mark, now + LOOK_ANYWAY
 
     def current_generation(self) -> int:
         self._fresh()

@@ -176,24 +176,29 @@ class PasswordFile:
         mark, now = _sessions(app).change_mark(), time.monotonic()
         if mark is not None and mark == self.seen and now < self.next_look:
             return
-        self.seen, self.next_look = mark, now + self.HAND_EDIT_LOOK
+        if self._look(app):  # marked as seen only once the file is taken in: the others wait for it
+            self.seen, self.next_look = mark, now + self.HAND_EDIT_LOOK
+
+    def _look(self, app) -> bool:
+        """Read the file again if it changed; False while it cannot be read (looked at again next time)."""
         stamp = sessions.file_stamp(self.path)
         if stamp is None or stamp == self.stamp:
-            return
+            return True
         with self.lock:
             if stamp == self.stamp:
-                return
+                return True
             fresh = Config(app.root_path)
             try:
                 fresh.from_pyfile(self.path)
             except Exception:  # noqa: BLE001 - a file being edited: keep what is known, read it again next time
-                return
+                return False
             for key in PASSWORD_KEYS:
                 if key in fresh:
                     app.config[key] = fresh[key]
                 else:
                     app.config.pop(key, None)
             self.stamp = stamp
+        return True
 
 
 def _sessions_file(app) -> str | None:

@@ -152,16 +152,16 @@ def list_variants():
     """Every rule set with its target and opening-minimum table; the table's own rule sets (names and
     values people typed) only for a phone that may read the archive (with a password: unlocked)."""
     own = records.all_house_rules(get_db()) if access.unlocked() else []
-    return jsonify(
-        m.Variants(variants=_built_in_variants(i18n.current_locale()), house_rules=[_house(row) for row in own])
-    )
+    built_in = list(_built_in_variants(i18n.current_locale()))
+    return jsonify(m.Variants(variants=built_in, house_rules=[_house(row) for row in own]))
 
 
 @functools.lru_cache(maxsize=len(i18n.LANGUAGES))
-def _built_in_variants(language: str) -> list[m.Variant]:
+def _built_in_variants(language: str) -> tuple[m.Variant, ...]:
     """The twelve rule sets as the API lists them in ``language`` (the request's; the argument keys the
-    cache): they never change while the app runs, and listing them is about 25 ms of CPU."""
-    return [_variant(rulesets.configure(r)) for r in rulesets.RULE_SETS.values()]
+    cache): they never change while the app runs, and listing them is about 25 ms of CPU. Shared by
+    every request: read them, never change them."""
+    return tuple(_variant(rulesets.configure(r)) for r in rulesets.RULE_SETS.values())
 
 
 def _setting_problems(base: rulesets.RuleSet, settings: dict[str, Any]) -> list[Problem]:
