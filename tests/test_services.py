@@ -134,3 +134,38 @@ def test_play_again_passes_the_deal_past_a_player_sitting_out(client):
     checked = re.search(r'name="first_dealer" value="(\d)" checked', page)
     # hand 2 would be seat 3's deal, but seat 3 sits that hand out (seats 2-4 take turns): seat 4 deals
     assert checked and checked.group(1) == "4"
+
+
+# three hands of a Classic evening, each side's entry as the phones send it
+_EVENING = [
+    [
+        {"melded_points": 185, "natural_canastas": 1, "red_threes": 1, "went_out": "normal"},
+        {"melded_points": 120, "hand_points": 45},
+    ],
+    [{"melded_points": 90, "hand_points": 30}, {"melded_points": 230, "mixed_canastas": 1, "went_out": "normal"}],
+    [
+        {"melded_points": 70, "hand_points": 115, "red_threes": 1},
+        {"melded_points": 160, "mixed_canastas": 1, "went_out": "concealed"},
+    ],
+]
+
+
+@pytest.mark.parametrize("settings", [{}, {"opening_by_hand": [50, 90, 120]}, {"opening_per_hand": 40}])
+def test_the_next_hands_figures_from_the_kept_figures_are_the_replayed_sheets(tmp_path, settings):
+    """The hand form takes the next hand's number, the totals before it and the opening minimums from
+    the game's kept running figures (sheet.next_hand); after every hand they are the replayed sheet's,
+    with minimums by the total and by the hand's number (docs/rules.md, "Opening minimum")."""
+    from scorekeeper.core import sheet
+    from scorekeeper.storage import records
+    from scorekeeper.storage.db import open_db
+    from tests.helpers import new_game, saved_hand
+
+    db = open_db(str(tmp_path / "next.sqlite"))
+    game_id = new_game(db, "classic", settings=settings)
+    for hand in _EVENING * 3:
+        saved_hand(db, game_id, hand)
+        game = records.get_game(db, game_id)
+        replay = sheet.build(game, records.hands(db, game_id))
+        kept = sheet.next_hand(sheet.rules_for(game), records.running_of(db, game_id))
+        assert kept == (len(replay.rows) + 1, replay.state.totals, replay.state.opening_minimums)
+    assert kept[0] == 10 and kept[1] != (0, 0)

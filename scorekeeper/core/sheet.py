@@ -96,6 +96,30 @@ class Sheet:
         return [scoring.opening_row(self.rules, total) for total in self.state.totals]
 
 
+@dataclass(frozen=True)
+class Heading:
+    """What a page of one game shows at its head, whatever else it shows: the game, its rules and each
+    side's name (the hand form needs no more of the sheet)."""
+
+    game: Game
+    rules: rulesets.RuleSet
+    side_names: list[str]
+
+
+def heading(game: Game) -> Heading:
+    """The game's heading."""
+    rules = rules_for(game)
+    return Heading(game, rules, side_names(game, rules))
+
+
+def next_hand(rules: rulesets.RuleSet, running: Running) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """The next hand's number, the totals before it and each side's opening minimum during it, from the
+    game's kept running figures: the same as the replayed sheet's, without replaying a hand (docs/rules.md,
+    "Opening minimum": by each side's total, and where the table's rules say so by the hand's number)."""
+    number = running.hands + 1
+    return number, running.totals, tuple(scoring.opening_minimum(rules, total, number) for total in running.totals)
+
+
 def dealer(game: Game, hand_index: int, rules: rulesets.RuleSet | None = None) -> str:
     """The dealer of the hand with this 0-based index: the deal passes to the left, past anyone sitting out."""
     resting = set(sitting_out(rules, hand_index)) if rules else set()

@@ -233,15 +233,25 @@ def restore_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
-def _position(game: Game, hand: Hand | None) -> tuple[sheet.Sheet, int, tuple[int, ...], tuple[int, ...]]:
-    """The sheet, and the hand's number, the totals before it and the opening minimums during it."""
+def _position(game: Game, hand: Hand | None) -> tuple[sheet.Heading, int, tuple, tuple, sheet.Sheet | None]:
+    """The game's heading, the hand's number, the totals before it and the opening minimums during it,
+    and the replayed sheet when one was needed. A new hand's figures come from the game's kept running
+    figures (the form costs the same at hand 40 as at hand 1); a corrected hand's from the replayed sheet,
+    and so do a new hand's when a message waits to be shown with its hand's line (base.html) or the
+    archive keeps no running figures."""
+    waiting = bool(session.get("_flashes"))
+    running = records.running_of(get_db(), game.id) if hand is None and not waiting else None
+    if running is not None:
+        head = sheet.heading(game)
+        return (head, *sheet.next_hand(head.rules, running), None)
     hands = records.hands(get_db(), game.id)
     the_sheet = sheet.build(game, hands)
+    head = sheet.Heading(the_sheet.game, the_sheet.rules, the_sheet.side_names)
     if hand is None:
-        return the_sheet, len(hands) + 1, the_sheet.state.totals, the_sheet.state.opening_minimums
+        return head, len(hands) + 1, the_sheet.state.totals, the_sheet.state.opening_minimums, the_sheet
     row = next(r for r in the_sheet.rows if r.hand.id == hand.id)
     totals = tuple(t - s.score for t, s in zip(row.outcome.totals, row.outcome.scores))
-    return the_sheet, row.number, totals, row.opening_minimums
+    return head, row.number, totals, row.opening_minimums, the_sheet
 
 
 def _hand_page(
@@ -253,12 +263,14 @@ def _hand_page(
     warned: bool = False,
 ):
     """Render the hand form for a new or an edited hand."""
-    the_sheet, number, totals, minimums = _position(game, hand)
+    head, number, totals, minimums, the_sheet = _position(game, hand)
     index = number - 1
     loose = loose + [m for m in hand_entry.unshown_errors(form) if m not in loose]
+    shown = {"sheet": the_sheet} if the_sheet is not None else {}  # a message's hand line (base.html)
     return render_template(
         "games/hand.html",
-        sheet=the_sheet,
+        heading=head,
+        **shown,
         form=form,
         hand=hand,
         hand_number=number,
@@ -267,12 +279,12 @@ def _hand_page(
         loose=loose,
         card_groups=rulesets.CARD_GROUPS,
         warned=warned,
-        fields=checks.count_fields(the_sheet.rules),
-        dealer=sheet.dealer(game, index, the_sheet.rules),
+        fields=checks.count_fields(head.rules),
+        dealer=sheet.dealer(game, index, head.rules),
         live_game=game,
         tournament=table_seat.seat_of(get_db(), game.id, datetime.now(timezone.utc)),
         by_organiser=from_grid(game.id) or entered_by(request.form.get(BY_FIELD)) is not None,
-        sitting_out=[game.players[s] for s in sheet.sitting_out(the_sheet.rules, index)],
+        sitting_out=[game.players[s] for s in sheet.sitting_out(head.rules, index)],
     ), status
 
 
