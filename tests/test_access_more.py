@@ -82,3 +82,29 @@ def test_a_sessions_file_changed_without_its_mark_is_seen_within_a_second(tmp_pa
     assert server.current_generation() == 0  # not looked at yet: nothing said it changed
     server.next_look = 0.0  # as LOOK_ANYWAY seconds later
     assert server.current_generation() == 4
+
+
+def test_a_password_changed_while_it_is_checked_unlocks_nothing(tmp_path, monkeypatch):
+    """set-password while a phone's password is being checked (the hash takes a moment): the phone is
+    unlocked for the password it typed, which is no longer the password, so it opens nothing."""
+    from scorekeeper.web import access
+    from tests.conftest import csrf_token
+    from tests.helpers import quick_hash
+
+    app = make_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "c.sqlite"), "PASSWORD_HASH": quick_hash("alt")}
+    )
+    phone = app.test_client()
+    token = csrf_token(phone, "/login")
+    checked = access.check_password_hash
+
+    def changed_meanwhile(hashed: str, password: str) -> bool:
+        right = checked(hashed, password)
+        app.config["PASSWORD_HASH"] = quick_hash("neu")  # set-password, while the old one was checked
+        return right
+
+    monkeypatch.setattr(access, "check_password_hash", changed_meanwhile)
+    assert phone.post("/login", data={"csrf_token": token, "password": "alt"}).status_code == 302
+    monkeypatch.setattr(access, "check_password_hash", checked)
+    assert phone.get("/history").status_code == 302  # sent to the password page: the old one opened nothing
+    assert phone.get("/export.json").status_code == 401

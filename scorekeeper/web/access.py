@@ -232,10 +232,18 @@ def password_set(app=None) -> bool:
     return bool(config.get("PASSWORD_HASH") or config.get("PASSWORD"))
 
 
-def _fingerprint() -> str:
+def _password_now() -> tuple[str | None, str]:
+    """The password as the app knows it now: its hash, and the plain one of an older config file."""
+    config = current_app.config
+    return config.get("PASSWORD_HASH"), str(config.get("PASSWORD") or "")
+
+
+def _fingerprint(secret: str | None = None) -> str:
     """What an unlocked phone's session holds: changes when the password or its generation changes,
-    so a new password locks out every phone that knew the old one."""
-    secret = current_app.config.get("PASSWORD_HASH") or current_app.config.get("PASSWORD") or ""
+    so a new password locks out every phone that knew the old one (``secret``: the password's hash or
+    plain text it is made for; the app's now when not given)."""
+    if secret is None:
+        secret = current_app.config.get("PASSWORD_HASH") or current_app.config.get("PASSWORD") or ""
     message = f"{_sessions().current_generation()}:{secret}".encode()
     return hmac.new(current_app.secret_key.encode(), message, hashlib.sha256).hexdigest()[:32]
 
@@ -252,11 +260,11 @@ def unlocked() -> bool:
     )
 
 
-def _check(password: str) -> bool:
-    config = current_app.config
-    if config.get("PASSWORD_HASH"):
-        return check_password_hash(config["PASSWORD_HASH"], password)
-    return hmac.compare_digest(password.encode(), str(config.get("PASSWORD", "")).encode())
+def _check(password: str, hashed: str | None, plain: str) -> bool:
+    """Whether ``password`` is the one given (its hash, else the plain one of an older config file)."""
+    if hashed:
+        return check_password_hash(hashed, password)
+    return hmac.compare_digest(password.encode(), plain.encode())
 
 
 def guard():
@@ -321,12 +329,13 @@ def login():
             return response
         if slot is None:
             error, status = gettext("Too many wrong passwords. Wait five minutes, then try again."), 429
-        elif _check(request.form.get("password", "")):
+        elif _check(request.form.get("password", ""), *(known := _password_now())):
             throttle.release(address, slot)
             session.clear()
             session.permanent = True
             session["sid"] = secrets.token_urlsafe(18)
-            session["unlocked"] = _fingerprint()
+            # of the password checked: one changed during the check (set-password) unlocks nothing
+            session["unlocked"] = _fingerprint(known[0] or known[1])
             return redirect(target)
         else:
             error, status = gettext("That is not the password."), 403
