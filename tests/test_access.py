@@ -9,6 +9,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import pytest
 
+from scorekeeper.core import guesses
 from scorekeeper.network import addresses
 from scorekeeper.web import access
 from scorekeeper.web.redirects import safe_path
@@ -94,7 +95,7 @@ def test_the_next_page_is_never_another_site(locked_app):
 
 def test_guessing_is_slowed_down(locked_app):
     phone = locked_app.test_client()
-    for _ in range(access.FAILURES_ALLOWED):
+    for _ in range(guesses.FAILURES_ALLOWED):
         assert _unlock(phone, "guess").status_code == 403
     assert _unlock(phone).status_code == 429  # even the right one waits now
 
@@ -312,7 +313,7 @@ def test_a_form_sent_while_locked_goes_back_to_its_own_page_only(locked_app):
 def test_each_app_counts_its_own_wrong_passwords(tmp_path):
     first = make_app({**LOCKED, "DATABASE": str(tmp_path / "a.sqlite")})
     second = make_app({**LOCKED, "DATABASE": str(tmp_path / "b.sqlite")})
-    for _ in range(access.FAILURES_ALLOWED):
+    for _ in range(guesses.FAILURES_ALLOWED):
         assert _unlock(first.test_client(), "guess").status_code == 403
     assert _unlock(first.test_client(), "guess").status_code == 429
     assert _unlock(second.test_client(), "guess").status_code == 403  # no count shared between apps
@@ -320,7 +321,7 @@ def test_each_app_counts_its_own_wrong_passwords(tmp_path):
 
 
 def test_the_right_password_is_not_held_against_the_address(locked_app):
-    for _ in range(access.FAILURES_ALLOWED + 2):
+    for _ in range(guesses.FAILURES_ALLOWED + 2):
         phone = locked_app.test_client()
         assert _unlock(phone).status_code == 302  # a family unlocking one phone after another
 

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from werkzeug.security import generate_password_hash
 
-from scorekeeper.web import access
+from scorekeeper.core.guesses import EVERYONE_ALLOWED, FAILURES_ALLOWED
 from tests.conftest import make_app
 from tests.helpers import served
 
@@ -76,8 +76,8 @@ def test_thirty_guesses_at_once_check_at_most_five(server):
         thread.join(timeout=120)
     checked, refused = statuses.count(403), statuses.count(429)
     assert checked + refused == GUESSES, statuses
-    assert checked <= access.FAILURES_ALLOWED, f"{checked} of {GUESSES} passwords were checked"
-    assert checked == access.FAILURES_ALLOWED  # the first five are checked, not fewer
+    assert checked <= FAILURES_ALLOWED, f"{checked} of {GUESSES} passwords were checked"
+    assert checked == FAILURES_ALLOWED  # the first five are checked, not fewer
     # and the right one now waits too
     assert _post_password(server, token, cookie, "pik dame") == 429
 
@@ -133,7 +133,7 @@ def test_guesses_from_many_addresses_are_limited_in_all_and_the_owner_waits_brie
         statuses = [answer[0] for answer in answers]
         checked, refused = statuses.count(403), statuses.count(429)
         assert checked + refused == len(guesses), statuses
-        assert checked == access.EVERYONE_ALLOWED, f"{checked} of {len(guesses)} passwords were checked"
+        assert checked == EVERYONE_ALLOWED, f"{checked} of {len(guesses)} passwords were checked"
         assert time.monotonic() - started < window, "the guesses took longer than the window: nothing was tested"
         status, page, retry = _post_from(port, "127.0.0.200", token, cookie, "pik dame")
         assert status == 429 and "Wait a minute" in page and 1 <= int(retry) <= window

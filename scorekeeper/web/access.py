@@ -44,6 +44,7 @@ from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorekeeper.core import guesses
 from scorekeeper.storage import sessions
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import table_seat
@@ -71,81 +72,9 @@ OPEN_ENDPOINTS = {
     "trust.page",  # the certificate for HTTPS: public, and fetched before the phone can use HTTPS
     "trust.certificate",
 }
-FAILURES_ALLOWED = 5  # passwords checked per address ...
-FAILURE_WINDOW = 300  # ... within this many seconds, then a pause
-EVERYONE_ALLOWED = 20  # passwords checked from all addresses together ...
-EVERYONE_WINDOW = 60  # ... within this many seconds: a home table never needs more; the owner waits at most this long
 THROTTLE = "scorekeeper_login_throttle"
 SESSIONS = "scorekeeper_sessions"
 SCOREBOARD = "scorekeeper_scoreboard_page"
-
-
-class Throttle:
-    """At most ``allowed`` passwords checked per address within ``window`` seconds, and at most
-    ``everyone_allowed`` from all addresses together within ``everyone_window`` seconds (guesses
-    spread over many addresses), however many requests arrive at once: a slot is taken (under one
-    lock, in both counts at once) before the password is checked, and given back only when it was
-    the right one."""
-
-    def __init__(
-        self,
-        allowed: int = FAILURES_ALLOWED,
-        window: float = FAILURE_WINDOW,
-        clock=time.monotonic,
-        everyone_allowed: int = EVERYONE_ALLOWED,
-        everyone_window: float = EVERYONE_WINDOW,
-    ) -> None:
-        self.allowed, self.window, self.clock = allowed, window, clock
-        self.everyone_allowed, self.everyone_window = everyone_allowed, everyone_window
-        self.slots: dict[str, list[float]] = {}
-        self.everyone: list[float] = []
-        self.lock = threading.Lock()
-
-    def reserve(self, address: str) -> float | None:
-        """Take a slot for one password check, or None when this address has used them all, or all
-        addresses together have (``everyone_busy`` then says for how long)."""
-        with self.lock:
-            now = self.clock()
-            for other in [a for a, times in self.slots.items() if all(now - t >= self.window for t in times)]:
-                del self.slots[other]  # forget addresses whose guesses are all old
-            self.everyone = [t for t in self.everyone if now - t < self.everyone_window]
-            recent = self.slots.setdefault(address, [])
-            if len(recent) >= self.allowed:
-                return None
-            if len(self.everyone) >= self.everyone_allowed:
-                return None
-            recent.append(now)
-            self.everyone.append(now)
-            return now
-
-    def spent(self, address: str) -> bool:
-        """Whether this address has used all its own slots."""
-        with self.lock:
-            now = self.clock()
-            return sum(1 for t in self.slots.get(address, []) if now - t < self.window) >= self.allowed
-
-    def everyone_busy(self) -> float:
-        """Seconds until all addresses together may have a password checked again (0: now)."""
-        with self.lock:
-            now = self.clock()
-            recent = sorted(t for t in self.everyone if now - t < self.everyone_window)
-            if len(recent) < self.everyone_allowed:
-                return 0.0
-            return max(0.0, recent[len(recent) - self.everyone_allowed] + self.everyone_window - now)
-
-    def release(self, address: str, slot: float) -> None:
-        """The password was right: that check is not held against the address, nor against everyone."""
-        with self.lock:
-            recent = self.slots.get(address, [])
-            if slot in recent:
-                recent.remove(slot)
-            if slot in self.everyone:
-                self.everyone.remove(slot)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.slots.clear()
-            self.everyone.clear()
 
 
 PASSWORD_KEYS = ("PASSWORD_HASH", "PASSWORD")
@@ -315,7 +244,7 @@ def login():
     status = 200
     if request.method == "POST":
         address = request.remote_addr or "?"
-        throttle: Throttle = current_app.extensions[THROTTLE]
+        throttle: guesses.Throttle = current_app.extensions[THROTTLE]
         slot = throttle.reserve(address)  # before the check: guesses sent at once count too
         busy = throttle.everyone_busy() if slot is None and not throttle.spent(address) else 0.0
         if slot is None and busy > 0:
@@ -494,9 +423,9 @@ def init_app(app, scoreboard_page) -> None:
     ``scoreboard_page(game_id, readonly, token)`` draws a read-only link's score sheet."""
     app.extensions[SCOREBOARD] = scoreboard_page
     app.session_interface = SchemeSessions()
-    app.extensions[THROTTLE] = Throttle(
-        everyone_allowed=int(app.config.get("LOGIN_GUESSES_EVERYONE", EVERYONE_ALLOWED)),
-        everyone_window=float(app.config.get("LOGIN_GUESSES_EVERYONE_WINDOW", EVERYONE_WINDOW)),
+    app.extensions[THROTTLE] = guesses.Throttle(
+        everyone_allowed=int(app.config.get("LOGIN_GUESSES_EVERYONE", guesses.EVERYONE_ALLOWED)),
+        everyone_window=float(app.config.get("LOGIN_GUESSES_EVERYONE_WINDOW", guesses.EVERYONE_WINDOW)),
     )
     app.extensions[SESSIONS] = sessions.Sessions(_sessions_file(app), app.permanent_session_lifetime.total_seconds())
     app.extensions[PASSWORD_FILE] = PasswordFile(app.config.get("CONFIG_FILE"))
