@@ -10,6 +10,8 @@ import sqlite3
 
 import jinja2
 import pytest
+from flask import session
+from flask_wtf.csrf import generate_csrf
 from werkzeug.routing import rules
 
 from scorekeeper import create_app
@@ -190,12 +192,23 @@ def runner(app):
     return app.test_cli_runner()
 
 
-def csrf_token(client, url):
-    """The CSRF token of the form on a page, as a browser would send it back."""
-    page = client.get(url)
-    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"', page.text)
-    assert match, f"no CSRF token on {url}"
-    return match.group(1) or match.group(2)
+def csrf_token(client, url=None):
+    """The CSRF token the app gives this client's forms, as a browser sends it back.
+
+    Flask-WTF signs one secret kept in the phone's session (no time limit here:
+    ``WTF_CSRF_TIME_LIMIT``), so every page of a session gives a token good for all its forms. The
+    token is made as a page makes it, Flask-WTF's ``generate_csrf`` on the client's session (read
+    and written back with Flask's ``session_transaction``), not read out of a rendered page: a third
+    of the quick loop's CPU went into pages asked for only for their token. ``url``, the form's
+    page, gives the scheme: over HTTPS the session is another cookie (web/access.py)."""
+    app = client.application
+    field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    with client.session_transaction(url or "/") as kept, app.test_request_context(url or "/"):
+        if field in kept:
+            session[field] = kept[field]
+        token = generate_csrf()
+        kept[field] = session[field]
+    return token
 
 
 @pytest.fixture

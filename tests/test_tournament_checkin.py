@@ -258,7 +258,7 @@ def test_a_walk_in_who_looks_like_a_player_kept_is_asked_about(client, app):
 def test_after_the_draw_who_has_come_can_no_longer_change(client, app):
     tid = made(client, TWELVE[:8])
     version = _version(client, tid)
-    act(client, tid, "/draw")
+    assert flashes(client.get(act(client, tid, "/draw").headers["Location"]).text) == ["The seats are drawn."]
     before = kept(app, tid)
     response = check_in(client, tid, range(4), "", version=version)
     assert response.status_code == 302
