@@ -4,6 +4,7 @@ instance, and a small keep-alive HTTP/1.1 client on asyncio (no outside load too
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import re
 import signal
@@ -72,8 +73,9 @@ def stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
 class Connection:
     """One keep-alive HTTP/1.1 connection with its own cookies, like one phone."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, headers: dict[str, str] | None = None) -> None:
         self.port = port
+        self.headers = headers or {}  # sent with every request (a browser's Accept-Encoding, say)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.cookies: dict[str, str] = {}
@@ -113,7 +115,7 @@ class Connection:
                     f"Content-Length: {len(body)}",
                     f"Content-Type: {content_type or 'application/x-www-form-urlencoded'}",
                 ]
-            lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+            lines += [f"{k}: {v}" for k, v in {**self.headers, **(headers or {})}.items()]
             try:
                 self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
                 await self.writer.drain()
@@ -176,10 +178,15 @@ def quiet_hand_form(token: str, key: str) -> bytes:
     return urlencode(fields).encode()
 
 
+def body_of(headers: dict[str, str], data: bytes) -> bytes:
+    """An answer's body as the browser reads it: unpacked when it came compressed."""
+    return gzip.decompress(data) if headers.get("content-encoding") == "gzip" else data
+
+
 async def open_hand_form(connection: Connection, game_id: int) -> str:
     """Open a game's hand form (as a phone does before entering a hand); its CSRF token."""
-    status, _, page = await connection.request("GET", f"/games/{game_id}/hands/new")
-    match = CSRF.search(page)
+    status, headers, page = await connection.request("GET", f"/games/{game_id}/hands/new")
+    match = CSRF.search(body_of(headers, page))
     if status != 200 or not match:
         raise RuntimeError(f"hand form of game {game_id}: {status}")
     return match.group(1).decode()
