@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import sys
 
 import jinja2
 import pytest
@@ -125,6 +126,15 @@ def pytest_ignore_collect(collection_path, config):
     if found and _left_out(markexpr, found.group(1)):
         return True
     return None
+
+
+@pytest.fixture(autouse=True)
+def _switch_interval():
+    """The interpreter's switch interval put back after each test: a test that runs the server
+    command in-process (``scorekeeper.__main__.main``) leaves it as the server sets it."""
+    before = sys.getswitchinterval()
+    yield
+    sys.setswitchinterval(before)
 
 
 @pytest.fixture(scope="session")
