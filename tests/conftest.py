@@ -21,18 +21,21 @@ from scorekeeper.storage.db import open_db
 
 class _SharedBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every app a test process creates (one per test): compiling them is
-    most of a fresh app's first page. Keyed by each template's source, so an edited template is
-    compiled again. Jinja's own interface for a bytecode cache, set before the app loads a template."""
+    most of a fresh app's first page. The code objects themselves are kept (a ``Bucket``'s ``code``),
+    so no app unmarshals them again, with the checksum of the source they were compiled from: an
+    edited template is compiled again. Jinja's own interface for a bytecode cache, set before the app
+    loads a template."""
 
     def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
+        self.compiled: dict[str, tuple[str, object]] = {}
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
+        kept = self.compiled.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
+        self.compiled[bucket.key] = (bucket.checksum, bucket.code)
 
 
 _COMPILED = _SharedBytecode()
