@@ -36,7 +36,7 @@ QUIET_LOGGERS = ("waitress.queue",)
 # phone out; poll() instead of select() works past file descriptor 1024; a connection that sends
 # nothing for channel_timeout seconds is closed (looked for every cleanup_interval seconds).
 CONNECTIONS = {"connection_limit": 1000, "asyncore_use_poll": True, "channel_timeout": 30, "cleanup_interval": 5}
-OPEN_FILES = 4096
+OPEN_FILES = 4096  # the soft limit on open files is raised to this (when allowed): a socket each
 
 # How long a thread runs Python before the interpreter lets another have its lock (Python's default:
 # 5 ms). waitress reads, parses and writes every connection in its one event-loop thread and hands
@@ -45,7 +45,7 @@ OPEN_FILES = 4096
 # could wait up to 5 ms behind the workers. Measured with 50 phones looking at the score sheet at
 # once (benchmarks/load.py, docs/performance.md): 1,520-1,620 pages a second at a p99 of 135-197 ms
 # at 5 ms, 2,270-2,330 at 44-54 ms at 0.1 ms; the hand save unchanged (1 and 50 phones).
-SWITCH_INTERVAL = 0.0001  # the soft limit on open files is raised to this (when allowed): a socket each
+SWITCH_INTERVAL = 0.0001
 
 
 def _raise_open_files() -> None:

@@ -11,7 +11,7 @@ import sys
 
 import jinja2
 import pytest
-from flask import session
+from flask import g, session
 from flask_wtf.csrf import generate_csrf
 from werkzeug.routing import rules
 
@@ -213,15 +213,30 @@ def csrf_token(client, url=None):
     token is made as a page makes it, Flask-WTF's ``generate_csrf`` on the client's session (read
     and written back with Flask's ``session_transaction``), not read out of a rendered page: a third
     of the quick loop's CPU went into pages asked for only for their token. ``url``, the form's
-    page, gives the scheme: over HTTPS the session is another cookie (web/access.py)."""
+    page, gives the scheme: over HTTPS the session is another cookie (web/access.py). What a page
+    visit does to the session is done too: a new session is made permanent (web/app.py), and the
+    messages waiting are taken, as the form's page would have shown them. ``token_on_page`` reads a
+    page's own token, where the page is what a test is about."""
     app = client.application
     field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     with client.session_transaction(url or "/") as kept, app.test_request_context(url or "/"):
+        g.pop(field, None)  # a token made for another client in an app context still open
         if field in kept:
             session[field] = kept[field]
         token = generate_csrf()
-        kept[field] = session[field]
+        if kept.get(field) != session[field]:
+            kept[field] = session[field]
+            kept.permanent = True
+        kept.pop("_flashes", None)
     return token
+
+
+def token_on_page(client, url):
+    """The CSRF token of the form on a page, read from the page as a browser gets it."""
+    page = client.get(url)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"', page.text)
+    assert match, f"no CSRF token on {url}"
+    return match.group(1) or match.group(2)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from scorekeeper.core import guesses
 from scorekeeper.network import addresses
 from scorekeeper.web import access
 from scorekeeper.web.redirects import safe_path
-from tests.conftest import csrf_token, make_app
+from tests.conftest import csrf_token, make_app, token_on_page
 from tests.helpers import post_hand, quick_hash, side_fields, start_game, totals
 
 LOCKED = {"TESTING": True, "SECRET_KEY": "test", "PASSWORD_HASH": quick_hash("rote drei")}
@@ -541,7 +541,7 @@ def test_a_phone_unlocked_over_https_gets_a_secure_cookie_that_plain_http_does_n
     """Over HTTPS the session cookie is Secure (and apart from the plain-HTTP one); its value sent
     over plain HTTP, under either name, opens nothing there; plain HTTP keeps its own cookie."""
     phone = locked_app.test_client()
-    token = csrf_token(phone, "https://localhost/login")
+    token = token_on_page(phone, "https://localhost/login")  # the HTTPS login page's own form
     response = phone.post(
         "https://localhost/login",
         data={"csrf_token": token, "password": "rote drei", "next": "/history"},
