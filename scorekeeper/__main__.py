@@ -44,7 +44,10 @@ OPEN_FILES = 4096  # the soft limit on open files is raised to this (when allowe
 # microseconds, so the event loop is what the phones wait for, and at the default each of its turns
 # could wait up to 5 ms behind the workers. Measured with 50 phones looking at the score sheet at
 # once (benchmarks/load.py, docs/performance.md): 1,520-1,620 pages a second at a p99 of 135-197 ms
-# at 5 ms, 2,270-2,330 at 44-54 ms at 0.1 ms; the hand save unchanged (1 and 50 phones).
+# at 5 ms, 2,270-2,330 at 44-54 ms at 0.1 ms; the hand save unchanged (1 and 50 phones). The price:
+# pages rendered afresh by many threads at once (the page cache off, 10 or 50 phones) come a quarter
+# fewer a second (38-43 against 50-61), as the threads hand the lock over more often; one at a time,
+# the same. Phones at a table meet the first case after every save, the second hardly ever.
 SWITCH_INTERVAL = 0.0001
 
 
