@@ -47,7 +47,8 @@ OPEN_FILES = 4096  # the soft limit on open files is raised to this (when allowe
 # at 5 ms, 2,270-2,330 at 44-54 ms at 0.1 ms; the hand save unchanged (1 and 50 phones). The price:
 # pages rendered afresh by many threads at once (the page cache off, 10 or 50 phones) come a quarter
 # fewer a second (38-43 against 50-61), as the threads hand the lock over more often; one at a time,
-# the same. Phones at a table meet the first case after every save, the second hardly ever.
+# the same. Phones at a table meet the first case after every save; renders at once are few there
+# (the sheet once per change, the others waiting for it; each phone's next hand form: four at a table).
 SWITCH_INTERVAL = 0.0001
 
 
