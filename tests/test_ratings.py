@@ -134,6 +134,7 @@ def test_the_ratings_rank_a_synthetic_club_by_its_hidden_strengths_better_than_t
     assert time.perf_counter() - started < 10  # 8000 games: about a second
 
 
+@pytest.mark.slow  # slow: the same twenty simulated clubs as the test above
 def test_the_figures_docs_ratings_md_quotes():
     """docs/ratings.md quotes these 20 clubs: the means, the worst club, how often the rating won."""
     measured = twenty_clubs()
