@@ -45,6 +45,12 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
     """Bring the kept totals per player and per partnership from one game's ``old`` result rows to
     its ``new`` ones, by the difference only: one statement per player and per partnership (a
     player's best hand is looked up again only when it may have gone down)."""
+    _apply_player_totals(db, old, new)
+    _apply_pair_totals(db, old, new)
+
+
+def _apply_player_totals(db: Database, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """The players' kept totals moved by the difference between ``old`` and ``new`` (_apply_change)."""
     before = {r["player_id"]: r for r in old}
     after = {r["player_id"]: r for r in new}
     upserts, rescans = [], []
@@ -73,6 +79,10 @@ def _apply_change(db: Database, old: list[dict[str, Any]], new: list[dict[str, A
         "(select max(best_hand) from player_results where player_id = ?) where player_id = ?",
         rescans,
     )
+
+
+def _apply_pair_totals(db: Database, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """The partnerships' kept totals moved by the difference between ``old`` and ``new`` (_apply_change)."""
     pairs: dict[tuple[int, int], list[int]] = {}
     for sign, rows in ((-1, old), (1, new)):
         for x in rows:
@@ -125,8 +135,23 @@ def _write_results(
     pages to the disk (a hand added changes the figures, never the day or the players).
     ``stored_result``: the game's result row as the caller read it in this transaction (else read here)."""
     day = _day(db, game)
+    kept = _result_row(game, rules, running, day)
+    if stored_result is None:
+        stored_result = _row(db, "game_results", {"game_id": game.id})
+    _update_or_insert(db, "game_results", {"game_id": game.id}, kept, stored_result)
+    cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
+    names = [c[0] for c in cursor.description]
+    old = [dict(zip(names, row)) for row in cursor.fetchall()]
+    new = player_rows(game, rules, running, _seats(db, game.id), day)
+    _write_player_rows(db, game.id, old, new)
+    _apply_change(db, old, new)
+    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
+
+
+def _result_row(game: Game, rules: rulesets.RuleSet, running: sheet.Running, day: str) -> dict[str, Any]:
+    """The game's result row as it should be now (GAME_RESULT_FIELDS)."""
     result = running.result
-    kept = dict(
+    return dict(
         zip(
             GAME_RESULT_FIELDS,
             [
@@ -143,16 +168,6 @@ def _write_results(
             ],
         )
     )
-    if stored_result is None:
-        stored_result = _row(db, "game_results", {"game_id": game.id})
-    _update_or_insert(db, "game_results", {"game_id": game.id}, kept, stored_result)
-    cursor = db.conn.execute("select * from player_results where game_id = ?", [game.id])
-    names = [c[0] for c in cursor.description]
-    old = [dict(zip(names, row)) for row in cursor.fetchall()]
-    new = player_rows(game, rules, running, _seats(db, game.id), day)
-    _write_player_rows(db, game.id, old, new)
-    _apply_change(db, old, new)
-    ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
 
 
 def _write_player_rows(db: Database, game_id: int, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:

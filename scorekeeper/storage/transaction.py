@@ -24,14 +24,8 @@ def write(db: Database) -> Iterator[Database]:
     program's lock, SQLite's busy timeout); a busy, read-only, full or failing disk raises
     Unavailable with the transaction rolled back, so the phone can keep the change and retry."""
     if db.conn.in_transaction:
-        db.conn.execute("SAVEPOINT nested_write")
-        try:
+        with _savepoint(db):
             yield db
-        except BaseException:
-            _rollback_savepoint(db)
-            raise
-        else:
-            db.conn.execute("RELEASE nested_write")
         return
     # Writers of this process queue here in turn; SQLite's own wait (the busy timeout) polls with
     # growing sleeps, which left an unlucky save waiting over a second with 10 phones saving at once.
@@ -39,30 +33,51 @@ def write(db: Database) -> Iterator[Database]:
     if not _WRITERS.acquire(timeout=disk.WRITE_WAIT):
         raise Unavailable("busy", "other saves of this server are waiting")
     try:
-        try:
-            db.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise (unavailable(error) or error) from error
-        try:
-            check_same_file(db)  # the file at the path is still the one this connection writes to
+        with _immediate(db):
             yield db
-            check_same_file(db)  # and still is now (replaced while this change was decided)
-        except BaseException as error:
-            _rollback(db)
-            trouble = unavailable(error)
-            if trouble is not None:
-                raise trouble from error
-            raise
-        try:
-            db.conn.execute("COMMIT")
-        except sqlite3.OperationalError as error:
-            _rollback(db)
-            raise (unavailable(error) or error) from error
-        opened = getattr(db, "opened", None)
-        if opened is not None:
-            stamp.changed(opened[0])  # the page cache of every process of the app sees the change at once
     finally:
         _WRITERS.release()
+
+
+@contextlib.contextmanager
+def _immediate(db: Database) -> Iterator[None]:
+    """The outermost write: ``BEGIN IMMEDIATE``, the file's identity checked before and after the
+    change, ``COMMIT``, then the change stamp moved; a disk's trouble raised as Unavailable with the
+    transaction rolled back."""
+    try:
+        db.conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        raise (unavailable(error) or error) from error
+    try:
+        check_same_file(db)  # the file at the path is still the one this connection writes to
+        yield
+        check_same_file(db)  # and still is now (replaced while this change was decided)
+    except BaseException as error:
+        _rollback(db)
+        trouble = unavailable(error)
+        if trouble is not None:
+            raise trouble from error
+        raise
+    try:
+        db.conn.execute("COMMIT")
+    except sqlite3.OperationalError as error:
+        _rollback(db)
+        raise (unavailable(error) or error) from error
+    opened = getattr(db, "opened", None)
+    if opened is not None:
+        stamp.changed(opened[0])  # the page cache of every process of the app sees the change at once
+
+
+@contextlib.contextmanager
+def _savepoint(db: Database) -> Iterator[None]:
+    """A write nested inside another: a savepoint, released at its end or undone on an error."""
+    db.conn.execute("SAVEPOINT nested_write")
+    try:
+        yield
+    except BaseException:
+        _rollback_savepoint(db)
+        raise
+    db.conn.execute("RELEASE nested_write")
 
 
 def _rollback_savepoint(db: Database) -> None:
