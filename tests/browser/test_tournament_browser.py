@@ -460,6 +460,32 @@ def test_a_full_room_fits_the_big_screen_read_from_three_metres(chromium, server
     ctx.close()
 
 
+def test_the_longest_pair_at_a_two_digit_table_is_not_cut_on_the_big_screen(chromium, server, rooms):
+    """The draw decides who sits where: the longest pair of names at table 11 with a four-digit total
+    (the widest number and total of a tile) takes two lines of its tile, nothing cut and all in view."""
+    tid, tables, lines = rooms["16 tables"]
+    ctx = context(chromium, BIG_SCREEN)
+    page = ctx.new_page()
+    page.goto(f"{server}/tournaments/{tid}/standings")
+    page.evaluate(
+        """() => {
+        const tiles = Array.from(document.querySelectorAll(".s-table"));
+        const tile = tiles.find((t) => t.querySelector(".s-no").textContent.trim() === "11");
+        tile.querySelector(".s-names").textContent = "Maximilian & Magdalena";
+        tile.querySelector(".s-side b").textContent = "2010";
+        window.dispatchEvent(new Event("resize"));  // the page fits itself again, as after a fresh page
+      }"""
+    )
+    fit = page.evaluate(FITS)
+    shoot(page, "standings-16-tables-longest-pair-1920")
+    width, height, inner_w, inner_h = fit["scroll"]
+    assert width <= inner_w and height <= inner_h, f"the page scrolls ({width} x {height})"
+    assert (fit["tiles"], fit["lines"]) == (tables, lines)
+    assert fit["outside"] == [] and fit["cut"] == [], fit
+    assert min(fit["fonts"].values()) >= 20, fit["fonts"]
+    ctx.close()
+
+
 # --- 3. what it looks like -------------------------------------------------------------------------
 
 
