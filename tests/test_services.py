@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from benchmarks.load import TYPICAL
 from scorekeeper.core import results as worked_out
 from scorekeeper.core import rulesets, sheet
 from scorekeeper.core.models import Game, Hand
@@ -136,20 +137,6 @@ def test_play_again_passes_the_deal_past_a_player_sitting_out(client):
     assert checked and checked.group(1) == "4"
 
 
-# three hands of a Classic evening, each side's entry as the phones send it
-_EVENING = [
-    [
-        {"melded_points": 185, "natural_canastas": 1, "red_threes": 1, "went_out": "normal"},
-        {"melded_points": 120, "hand_points": 45},
-    ],
-    [{"melded_points": 90, "hand_points": 30}, {"melded_points": 230, "mixed_canastas": 1, "went_out": "normal"}],
-    [
-        {"melded_points": 70, "hand_points": 115, "red_threes": 1},
-        {"melded_points": 160, "mixed_canastas": 1, "went_out": "concealed"},
-    ],
-]
-
-
 @pytest.mark.parametrize("settings", [{}, {"opening_by_hand": [50, 90, 120]}, {"opening_per_hand": 40}])
 def test_the_next_hands_figures_from_the_kept_figures_are_the_replayed_sheets(tmp_path, settings):
     """The hand form takes the next hand's number, the totals before it and the opening minimums from
@@ -162,7 +149,7 @@ def test_the_next_hands_figures_from_the_kept_figures_are_the_replayed_sheets(tm
 
     db = open_db(str(tmp_path / "next.sqlite"))
     game_id = new_game(db, "classic", settings=settings)
-    for hand in _EVENING * 3:
+    for hand in TYPICAL * 3:  # three hands of a Classic evening, as the phones send them (load.py's game)
         saved_hand(db, game_id, hand)
         game = records.get_game(db, game_id)
         replay = sheet.build(game, records.hands(db, game_id))
