@@ -418,10 +418,10 @@ class SchemeSessions(SecureCookieSessionInterface):
 HEAD_SESSION = "scorekeeper.head_session"
 
 
-def init_app(app, scoreboard_page) -> None:
-    """Register the guard, the pages and the command; the app's own count of guesses and sessions.
-    ``scoreboard_page(game_id, readonly, token)`` draws a read-only link's score sheet."""
-    app.extensions[SCOREBOARD] = scoreboard_page
+def start_counts(app) -> None:
+    """What the app counts and keeps between requests, made from its configuration, none counted
+    yet: the wrong guesses, the phones' sessions (beside the database), the password file looked
+    at, the session cookies' signers."""
     app.session_interface = SchemeSessions()
     app.extensions[THROTTLE] = guesses.Throttle(
         everyone_allowed=int(app.config.get("LOGIN_GUESSES_EVERYONE", guesses.EVERYONE_ALLOWED)),
@@ -429,6 +429,13 @@ def init_app(app, scoreboard_page) -> None:
     )
     app.extensions[SESSIONS] = sessions.Sessions(_sessions_file(app), app.permanent_session_lifetime.total_seconds())
     app.extensions[PASSWORD_FILE] = PasswordFile(app.config.get("CONFIG_FILE"))
+
+
+def init_app(app, scoreboard_page) -> None:
+    """Register the guard, the pages and the command; the app's own count of guesses and sessions.
+    ``scoreboard_page(game_id, readonly, token)`` draws a read-only link's score sheet."""
+    app.extensions[SCOREBOARD] = scoreboard_page
+    start_counts(app)
     app.before_request(guard)
     app.register_blueprint(bp)
     app.cli.add_command(set_password_command)
