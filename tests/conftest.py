@@ -22,11 +22,11 @@ from scorekeeper.web import access, pagecache
 
 
 class _SharedBytecode(jinja2.BytecodeCache):
-    """Compiled templates shared by every app a test process creates (one per test): compiling them is
-    most of a fresh app's first page. The code objects themselves are kept (a ``Bucket``'s ``code``),
-    so no app unmarshals them again, with the checksum of the source they were compiled from: an
-    edited template is compiled again. Jinja's own interface for a bytecode cache, set before the app
-    loads a template."""
+    """Compiled templates shared by every app a test process creates (the fixture's one and those
+    tests make themselves): compiling them is most of a fresh app's first page. The code objects
+    themselves are kept (a ``Bucket``'s ``code``), so no app unmarshals them again, with the checksum
+    of the source they were compiled from: an edited template is compiled again. Jinja's own
+    interface for a bytecode cache, set before the app loads a template."""
 
     def __init__(self) -> None:
         self.compiled: dict[str, tuple[str, object]] = {}
@@ -53,11 +53,13 @@ def make_app(config: dict | None = None):
 
 # The one patch of a library's internals left (issue 30, item 7), kept for what it saves: werkzeug
 # writes and compiles a Python function for each URL rule of each app (Rule._compile_builder). A
-# create_app of the 91 rules takes about 53 ms of CPU without it and 10 ms with it (30 apps in one
-# process, 2026-11-28), and the quick loop creates 783 apps: about 34 s of CPU, some 17 s of its wall
-# time on 2 cores. The function depends only on the rule, its parts and its defaults (a rule with a
-# default for one of its variables is compiled afresh); it is bound to each rule as werkzeug binds it.
-# Checked against werkzeug 3.1.9: another minor version is left unpatched (slower, never wrong).
+# create_app of the 94 rules takes 45-46 ms of CPU without it and 7-9 ms with it (30 apps in one
+# process, 2026-11-28, werkzeug 3.1.9). The ``app`` fixture's one app per process (``_renewed``) left
+# about 135 apps to make in the quick loop (tests that need a second app, another configuration or
+# the making itself): about 5 s of CPU, some 2.5 s of its wall time on 2 cores. The function depends
+# only on the rule, its parts and its defaults (a rule with a default for one of its variables is
+# compiled afresh); it is bound to each rule as werkzeug binds it. Another minor version of werkzeug
+# is left unpatched (slower, never wrong).
 _CHECKED_WERKZEUG = "3.1."
 _BUILDERS: dict[tuple, object] = {}
 _compile_builder = rules.Rule._compile_builder
