@@ -21,10 +21,16 @@ export function text(name, values) {
   return template.replace(/\{(\w+)\}/g, (all, hole) => (values && hole in values ? String(values[hole]) : all));
 }
 
-function registerWorker() {
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(() => { /* the app works without it */ });
-  }
+// A registration that fails (the Wi-Fi gone for a moment, the server busy) is tried again while the
+// page stays open (a table can keep one page open all evening), then left to the next page: the app
+// works without it.
+const WORKER_RETRIES = [3000, 15000];
+
+function registerWorker(retry = 0) {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => {
+    if (retry < WORKER_RETRIES.length) setTimeout(() => registerWorker(retry + 1), WORKER_RETRIES[retry]);
+  });
 }
 
 // "Lock this phone": the pages the service worker kept (names, scores) go with the password; its

@@ -17,6 +17,7 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.routing import rules
 
 from scorekeeper import create_app
+from scorekeeper.storage import db as dbmod
 from scorekeeper.storage.db import open_db
 from scorekeeper.web import access, pagecache
 
@@ -169,22 +170,54 @@ class _Made:
     config: dict = {}
     keys: frozenset = frozenset()
     inner = None
+    setup: tuple = ()
+
+
+def _setup_of(app) -> tuple:
+    """What a test could add to an app that no renewal takes back: routes, hooks, error handlers,
+    template globals and filters, commands. Flask lets nothing be added after an app's first request.
+    (Flask's registries are defaultdicts that its lookups fill with empty entries: those are left out.)"""
+    hooks = (app.before_request_funcs, app.after_request_funcs, app.template_context_processors)
+    return (
+        sorted(app.view_functions),
+        sorted(str(rule) for rule in app.url_map.iter_rules()),
+        [{key: list(funcs) for key, funcs in registry.items() if funcs} for registry in hooks],
+        list(app.teardown_appcontext_funcs),
+        {
+            (name, code, error): handler
+            for name, codes in app.error_handler_spec.items()
+            for code, handlers in codes.items()
+            for error, handler in handlers.items()
+        },
+        sorted(app.jinja_env.globals),
+        sorted(app.jinja_env.filters),
+        sorted(app.cli.commands),
+        app.debug,
+        app.request_class,
+    )
 
 
 def _renewed(database: str):
     """The test process's app, made by ``create_app`` for its first test and renewed for each next
     one: its configuration as it was made, on the test's database, and nothing of what it kept
-    between the last test's requests (connections, page and file caches, counts of guesses and
-    sessions: all in ``app.extensions``, ``access.start_counts`` and the page cache's middleware).
-    Its URL rules, hooks and loaded templates are kept: a new app compiles werkzeug's matcher for
-    each of its 94 rules, about 13 ms of CPU, for each of some 800 tests. ``test_app_factory.py``
-    holds a renewed app to a fresh one's state."""
+    between the last test's requests (connections, closed; page and file caches; counts of guesses
+    and sessions: all in ``app.extensions``, ``access.start_counts`` and the page cache's
+    middleware). Its URL rules, hooks and loaded templates are kept: a new app compiles werkzeug's
+    matcher for each of its 94 rules, 45 ms of CPU (8 ms with the builder patch above), where some
+    800 tests take this fixture. What the first test's app worked out from the machine is kept too:
+    its instance folder (``SCOREKEEPER_INSTANCE``) and the host names it answers to; a test that
+    changes those makes its own app (``make_app``). A test that adds a route or a hook to the shared
+    app fails the next renewal (``_setup_of``). ``test_app_renewal.py`` holds a renewed app to a
+    fresh one's state."""
     if _Made.app is None:
         made = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
         _Made.app, _Made.config, _Made.keys = made, copy.deepcopy(dict(made.config)), frozenset(made.extensions)
-        _Made.inner = made.wsgi_app.wsgi_app
+        _Made.inner, _Made.setup = made.wsgi_app.wsgi_app, _setup_of(made)
         return made
     app = _Made.app
+    assert _setup_of(app) == _Made.setup, "a test added a route, a hook or a global to the shared app: make_app"
+    for connection in list(app.extensions.get(dbmod.CONNECTIONS, {})):
+        connection.close()
     app.config.clear()
     app.config.update(copy.deepcopy(_Made.config), DATABASE=database)
     for key in set(app.extensions) - _Made.keys:

@@ -4,6 +4,8 @@
 import shutil
 import threading
 
+import pytest
+
 from tests.conftest import _renewed, make_app
 from tests.helpers import NAMES4, post_hand, side_fields, start_game
 
@@ -56,3 +58,18 @@ def test_a_renewed_app_is_a_fresh_app_on_the_next_database(tmp_path, migrated_da
     again = client.get(f"/games/{game}")
     assert again.status_code == 404 and "Anna" not in again.text
     assert "Anna" not in client.get("/").text
+
+
+def test_what_a_test_adds_to_the_shared_app_fails_its_next_renewal(tmp_path, migrated_database):
+    """Routes, hooks, template globals: a renewal cannot take them back, so it refuses to go on."""
+    paths = [str(tmp_path / name) for name in ("first.sqlite", "second.sqlite", "third.sqlite")]
+    for path in paths:
+        shutil.copy(migrated_database, path)
+    app = _renewed(paths[0])
+    app.jinja_env.globals["left_behind"] = "by a test"
+    try:
+        with pytest.raises(AssertionError, match="make_app"):
+            _renewed(paths[1])
+    finally:
+        del app.jinja_env.globals["left_behind"]
+    assert _renewed(paths[2]) is app

@@ -3,10 +3,13 @@ hands in order when it is back; a typo is shown before anything is kept; "went o
 stock ran out" exclude each other."""
 
 import re
+import threading
 
 import pytest
 from playwright.sync_api import expect
+from werkzeug.serving import make_server
 
+from scorekeeper import create_app
 from tests.browser.live import browser, keep_for_offline, live_url, phone_context, start_classic  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -154,3 +157,31 @@ def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_to
     game = page.request.get(live_url + "/api/games/" + game_url.rsplit("/", 1)[1]).json()
     assert len(game["hands"]) == 1 and game["totals"] == [100, 60]
     context.close()
+
+
+def test_a_service_worker_refused_once_is_registered_again_while_the_page_stays_open(browser, tmp_path):
+    """The server busy (or the Wi-Fi gone) at the moment a page registers the service worker: the open
+    page tries again a few seconds later and takes control, without being opened again."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-test", "DATABASE": str(tmp_path / "sw.sqlite")})
+    asked = []
+
+    def busy_once(environ, start_response, inner=app.wsgi_app):
+        if environ["PATH_INFO"] == "/sw.js":
+            asked.append(len(asked) + 1)
+            if len(asked) == 1:
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "1")])
+                return [b"busy"]
+        return inner(environ, start_response)
+
+    app.wsgi_app = busy_once
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context, page = phone_context(browser)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=12000)
+        assert page.evaluate("location.pathname") == "/"  # the same page, never opened again
+        assert len(asked) >= 2  # refused once, then registered
+    finally:
+        context.close()
+        server.shutdown()
