@@ -53,7 +53,10 @@ def test_the_hand_form_loads_from_the_service_worker_with_the_server_stopped(dis
         phone.tap_text("button", "Start game")
         phone.until(lambda: re.search(r"/games/\d+$", phone.url), "the new game")
         game_url = phone.url
-        phone.until(lambda: phone.js("return navigator.serviceWorker.controller !== null"), "the service worker")
+        try:
+            phone.until(lambda: phone.js("return navigator.serviceWorker.controller !== null"), "the service worker")
+        except AssertionError as waited:
+            raise AssertionError(f"{waited}; the registration: {_registration(phone)}") from None
         phone.go(game_url)  # controlled now: the game and its hand form are kept by the service worker
         phone.find("a[data-kept]")
         served.stop()  # the computer cannot be reached
@@ -73,3 +76,18 @@ def test_the_hand_form_loads_from_the_service_worker_with_the_server_stopped(dis
         phone.quit()
         if served.server is None:
             served.start()
+
+
+def _registration(phone) -> str:
+    """The page's service-worker registration as the browser has it, to say why none took control."""
+    script = """
+        const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.getRegistration().then(
+          (found) => done(found ? JSON.stringify({
+            active: found.active && found.active.state, installing: Boolean(found.installing),
+            waiting: Boolean(found.waiting), scope: found.scope }) : "none"),
+          (error) => done(String(error)));"""
+    try:
+        return phone.driver.execute_async_script(script)
+    except Exception as error:  # noqa: BLE001 (a message for a failure already on its way)
+        return f"not read ({type(error).__name__})"
