@@ -280,6 +280,22 @@ def _phone(chromium, width: int, scheme: str = "light"):
     return context
 
 
+# each figure of a hand's line under its side's name in the sheet's head, the line open or not
+UNDER_THE_HEAD = """() => {
+  const heads = [...document.querySelectorAll('.sheet-head .cell')].map((c) => c.getBoundingClientRect());
+  const wrong = [];
+  document.querySelectorAll('details.hand-line > summary').forEach((line) => {
+    [...line.querySelectorAll(':scope > .cell')].forEach((cell, side) => {
+      const box = cell.getBoundingClientRect();
+      if (!heads[side] || Math.abs(box.right - heads[side].right) > 2 || Math.abs(box.left - heads[side].left) > 2)
+        wrong.push(`${line.parentElement.id}: side ${side + 1} at ${Math.round(box.left)}-${Math.round(box.right)}, `
+          + `its name at ${heads[side] ? Math.round(heads[side].left) + '-' + Math.round(heads[side].right) : 'none'}`);
+    });
+  });
+  return wrong;
+}"""
+
+
 def _problems(page) -> list[str]:
     """What is wrong with the page shown: sideways scrolling, broken words."""
     result = page.evaluate(MEASURE)
@@ -312,6 +328,7 @@ def test_every_page_fits_the_phone_and_breaks_no_word(chromium, site, password_s
         if name.startswith("scoreboard "):  # every hand's line open: its breakdown and buttons
             page.evaluate("() => document.querySelectorAll('details.hand-line').forEach((d) => d.open = true)")
             problems += [f"(hand lines open) {p}" for p in _problems(page)]
+            problems += [f"(hand lines open) {p}" for p in page.evaluate(UNDER_THE_HEAD)]
         if name.startswith("new game "):  # house rules open
             page.evaluate("() => document.querySelectorAll('details').forEach((d) => d.open = true)")
             problems += [f"(house rules open) {p}" for p in _problems(page)]
