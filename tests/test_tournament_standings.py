@@ -63,6 +63,7 @@ def test_a_bye_counts_the_pairs_average_and_level_pairs_share_the_place(client, 
     north_south, first_east_west, bye = (t.names[u] for u in t.order)
     assert rounds[0].byes[0].unit == t.order[2]
     page = client.get(f"/tournaments/{tid}").text
+    page = page.replace("\xa0", " ")  # a figure's words are held together by no-break spaces
     assert "1 bye (average)" in page and [place for place, _n in _ranking(page)] == ["1="] * 3  # nothing yet
     assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
     page = client.get(f"/tournaments/{tid}").text
@@ -71,12 +72,14 @@ def test_a_bye_counts_the_pairs_average_and_level_pairs_share_the_place(client, 
     assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
     page = client.get(f"/tournaments/{tid}").text
     assert _ranking(page) == [("1", north_south), ("2=", first_east_west), ("2=", bye)]
+    page = page.replace("\xa0", " ")  # a figure's words are held together by no-break spaces
     assert page.count("0 MP · 260 · 1 bye (average)") == 2
     big = client.get(f"/tournaments/{tid}/standings").text
     assert big.count('<span class="s-place">2<abbr') == 2 and "the place is shared" in big
     act(client, tid, "/close")
     closed = client.get(f"/tournaments/{tid}").text
     # places 2 and 3 shared: (8 + 6) / 2 = 7 season points each
+    closed = closed.replace("\xa0", " ")  # a figure's words are held together by no-break spaces
     assert closed.count("7 season points") == 2 and "10 season points" in closed
 
 
@@ -107,6 +110,7 @@ def test_players_level_on_everything_split_the_season_points(client, app):
         t, _rounds = state(app, tid)
         assert [place for place, _name in _ranking(page)] == places
         assert _ranking(page)[0][1] == t.names[t.order[0]]
+        page = page.replace("\xa0", " ")  # a figure's words are held together by no-break spaces
         assert re.findall(r"(\d+(?:\.\d+)?) season points", page)[1:] == points
         assert client.get(f"/api/tournaments/{tid}").get_json()["standings"][1]["season_points"] == float(points[0])
 

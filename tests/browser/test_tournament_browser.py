@@ -369,6 +369,15 @@ def room(request, base: str, name: str, fmt: str, entrants: list[str], three_sid
     return tid
 
 
+ODD_PAIRS = [
+    "Gertrude Schwarzenberger & Hildegard Oberhuber-Kainz",
+    "Maximilian Pichler & Nora Steiner",
+    "Quirin Fuchs & Rosa Brunner",
+    "Anna Berger & Ben Huber",
+    "Eva Hofmann & Franz Leitner",
+]
+
+
 @pytest.fixture(scope="module")
 def rooms(chromium, server):
     """A tournament of 16 tables (64 players, tables with a final), a Mitchell one of 24 pairs (12 tables)
@@ -394,6 +403,10 @@ def rooms(chromium, server):
         # one table, one hand a round: over after its hand, then closed
         small = room(request, server, "Small night", "final", FIRST[:4], round_end="hands", round_hands="1")
         _post(request, f"{server}/tournaments/{small}/close", f"{server}/tournaments/{small}", {"sure": "y"})
+        # five pairs between tables, long names: one sits out a round, and once closed a line reads
+        # "0 MP · 390 · 1 bye (average) · 6 season points"
+        odd = room(request, server, "Pairs with a bye", "mitchell", ODD_PAIRS, round_end="hands", round_hands="1")
+        _post(request, f"{server}/tournaments/{odd}/close", f"{server}/tournaments/{odd}", {"sure": "y"})
         # tables, ranking lines
         return {
             "16 tables": (big, 16, 32),
@@ -401,6 +414,7 @@ def rooms(chromium, server):
             "timed rotation": (timed, 3, 12),
             "16 tables mixed": (mixed, 16, 33),
             "closed": (small, 1, 2),
+            "closed with a bye": (odd, 3, 5),  # two tables and the pair that sits out
         }
     finally:
         ctx.close()
@@ -441,7 +455,9 @@ FITS = r"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("which", ["16 tables", "16 tables mixed", "mitchell 12 tables", "timed rotation"])
+@pytest.mark.parametrize(
+    "which", ["16 tables", "16 tables mixed", "mitchell 12 tables", "timed rotation", "closed with a bye"]
+)
 def test_a_full_room_fits_the_big_screen_read_from_three_metres(chromium, server, rooms, which, scheme):
     tid, tables, lines = rooms[which]
     ctx = context(chromium, BIG_SCREEN, color_scheme=scheme)
@@ -489,6 +505,15 @@ def test_the_longest_pair_at_a_two_digit_table_is_not_cut_on_the_big_screen(chro
 # --- 3. what it looks like -------------------------------------------------------------------------
 
 
+# a ranking line's names narrower than 7em (their figures took the line): each name is given a line of its
+# own width before its figures, which then go below it
+SQUEEZED = """() => [...document.querySelectorAll('.s-ranking li, .t-ranking li')].map((li) => {
+  const name = li.querySelector('.s-name, .t-name');
+  const em = parseFloat(getComputedStyle(name).fontSize);
+  return name.getBoundingClientRect().width < 7 * em ? name.textContent.trim() : null;
+}).filter(Boolean)"""
+
+
 def _phone_fits(page, what: str) -> None:
     width, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width <= client, f"{what}: scrolls sideways ({width} > {client} px)"
@@ -503,10 +528,14 @@ def test_screenshots_at_every_size(chromium, server, rooms, scheme):
     for width in (390, 320):
         ctx = context(chromium, {**PHONE, "viewport": {"width": width, "height": 844}}, color_scheme=scheme)
         page = ctx.new_page()
-        for tid, name in ((mitchell, "mitchell"), (timed, "timed-rotation")):
+        for tid, name in ((mitchell, "mitchell"), (timed, "timed-rotation"), (rooms["closed with a bye"][0], "bye")):
             page.goto(f"{server}/tournaments/{tid}/standings")
             _phone_fits(page, f"standings {name} at {width} px")
+            squeezed = page.evaluate(SQUEEZED)
+            assert not squeezed, f"standings {name} at {width} px: names squeezed by their figures: {squeezed}"
             shoot(page, f"standings-{name}-{width}-{scheme}")
+        page.goto(f"{server}/tournaments/{rooms['closed with a bye'][0]}")
+        assert not page.evaluate(SQUEEZED), f"organiser's page with a bye at {width} px: {page.evaluate(SQUEEZED)}"
         page.goto(f"{server}/tournaments/{mitchell}")
         _phone_fits(page, f"organiser's page at {width} px")
         if width == 390:
