@@ -14,8 +14,9 @@ function showCurrent() {
   const now = scroller && scroller.querySelector("th.g-now");
   const first = scroller && scroller.querySelector("th.g-corner");
   if (!now || !first) return;
-  const left = now.offsetLeft - first.offsetWidth;
-  if (left > scroller.clientWidth / 2) scroller.scrollLeft = left;
+  // measured as drawn: the round's column starts where the tables' column (sticky, on top) ends
+  const shift = now.getBoundingClientRect().left - first.getBoundingClientRect().right;
+  if (shift > scroller.clientWidth / 2) scroller.scrollLeft += shift;
 }
 
 function schedule() {

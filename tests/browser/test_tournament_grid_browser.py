@@ -250,7 +250,13 @@ def rooms(chromium, server):
         big = night(request, base, "Spring pairs", "mitchell", names)
         for n in range(1, 9):
             queued_hand(request, game_of(request, base, big, n), (100 + 10 * n, 120))
-        return {"pairs": pairs, "big": big}
+        # the same nine pairs in round 3: the grid opens at the current round, beside the tables' column
+        third = night(request, base, "Third round", "mitchell", PAIRS)
+        for number in (1, 2):
+            organiser = f"{base}/tournaments/{third}"
+            _post(request, f"{organiser}/rounds/{number}/end", organiser, {})
+            _post(request, f"{organiser}/rounds", organiser, {})
+        return {"pairs": pairs, "big": big, "third": third}
     finally:
         ctx.close()
 
@@ -287,6 +293,29 @@ def test_a_stopped_round_reads_on_a_phone_without_sideways_scrolling(chromium, s
         sticky = page.evaluate(STICKY)
         assert sticky["scrolled"] > 0 and abs(sticky["noLeft"] - sticky["boxLeft"]) < 2, sticky  # tables' column stays
         assert sticky["headRight"] <= sticky["boxRight"] + 1, sticky  # the last round came into view
+        ctx.close()
+
+
+CURRENT = """() => { const now = document.querySelector('thead th.g-now').getBoundingClientRect();
+  const tables = document.querySelector('thead th.g-corner').getBoundingClientRect();
+  const box = document.querySelector('.grid-scroll');
+  return {nowLeft: now.left, tablesRight: tables.right, scrolled: box.scrollLeft}; }"""
+
+
+def test_a_later_round_opens_in_view_beside_the_tables_column_on_a_phone(chromium, server, rooms):
+    """Round 3 of five: the grid opens scrolled to it, its first letters not under the tables' column, and
+    the page itself never scrolls sideways (the cells' hidden labels stay inside the grid's box)."""
+    base, _database = server
+    for width in (390, 320):
+        ctx = context(chromium, {**PHONE, "viewport": {"width": width, "height": 844}})
+        page = ctx.new_page()
+        page.goto(f"{base}/tournaments/{rooms['third']}/grid")
+        expect(page.locator("thead th.g-now")).to_contain_text("3")
+        size = widths(page)
+        assert size["page"] <= size["window"], f"the page scrolls sideways at {width} px: {size}"
+        current = page.evaluate(CURRENT)
+        assert current["scrolled"] > 0 and current["nowLeft"] >= current["tablesRight"] - 1, (width, current)
+        shoot(page, f"third-round-{width}")
         ctx.close()
 
 
