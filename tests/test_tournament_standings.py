@@ -164,3 +164,24 @@ def test_the_seasons_table_shares_ranks_and_keeps_a_ladder(client, app):
         refused = client.get(f"/tournaments/season?{query}")
         assert refused.status_code == 422 and f'id="{field}-error"' in refused.text
         assert message in html.unescape(refused.text) and f'value="{query.split("=")[1]}"' in refused.text
+
+
+def test_one_season_point_is_said_in_the_singular_and_the_others_in_the_plural(client, app):
+    """Three pairs between tables, season points 3, 2, 1: the last place's line says "1 season point"."""
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay",
+        round_end="hands",
+        round_hands="1",
+        season_points="3, 2, 1",
+    )
+    assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+    act(client, tid, "/close")
+    page = client.get(f"/tournaments/{tid}").text.replace("\xa0", " ")  # a figure's words held by no-break spaces
+    said = set(re.findall(r"(\d+) (season points?)(?![a-z])", page))
+    assert {("3", "season points"), ("2", "season points"), ("1", "season point")} <= said, said
+    assert ("1", "season points") not in said
+    client.get(f"/prefs?lang=de&next=/tournaments/{tid}")
+    german = client.get(f"/tournaments/{tid}").text.replace("\xa0", " ")
+    assert "Saisonpunkte: 1" in german and "Saisonpunkte: 3" in german
