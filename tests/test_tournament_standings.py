@@ -185,3 +185,17 @@ def test_one_season_point_is_said_in_the_singular_and_the_others_in_the_plural(c
     client.get(f"/prefs?lang=de&next=/tournaments/{tid}")
     german = client.get(f"/tournaments/{tid}").text.replace("\xa0", " ")
     assert "Saisonpunkte: 1" in german and "Saisonpunkte: 3" in german
+
+
+def test_the_seating_of_the_rounds_says_who_sits_out_each_round(client, app):
+    """Three pairs between tables: one table a round and a pair sitting out, another each round; the
+    organiser's seating of the rounds names it under each round's table, as the grid and the guide cards do."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay")
+    t, rounds = state(app, tid)
+    page = html.unescape(client.get(f"/tournaments/{tid}").text)
+    plan = page[page.index("Seating of the rounds") :]
+    blocks = plan.split('<details class="t-round-plan"')[1:]
+    out = [re.findall(r'<li class="t-plan-bye"><b>Sits out</b> (.*?)</li>', block) for block in blocks]
+    assert len(out) == t.kind.planned_rounds(3) >= 2 and all(len(names) == 1 for names in out), out
+    assert len({names[0] for names in out}) == len(out)  # another pair each round
+    assert out[0] == [t.names[rounds[0].byes[0].unit]]

@@ -192,11 +192,12 @@ def delete_tournament(tournament_id: int):
     return redirect(url_for("tournaments.tournament_list"))
 
 
-def _plan(t: club_night.Tournament) -> list[list[club_night.Table]]:
-    """The seating of every round the movement fixes at the draw (``final``: the first round)."""
+def _plan(t: club_night.Tournament) -> list[tuple]:
+    """The seating of every round the movement fixes at the draw (``final``: the first round): each
+    round's tables and who sits it out."""
     if t.seed is None:
         return []
-    return [club_night.round_plan(t, r)[0] for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
+    return [club_night.round_plan(t, r) for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
 
 
 def _state(t: club_night.Tournament):
