@@ -104,7 +104,7 @@ def test_the_organisers_actions_on_a_failing_disk_answer_503_and_store_nothing(c
     steps = [  # (the action, what it stores: a query whose answer grows once it is done)
         ("/draw", {}, "select count(*) from tournaments where seed is not null"),
         ("/rounds", {}, "select count(*) from tournament_rounds"),
-        ("/rounds/1/end", {}, "select count(*) from tournament_rounds where ended_at is not null"),
+        ("/rounds/1/end", {"sure": "y"}, "select count(*) from tournament_rounds where ended_at is not null"),
         ("/close", {"sure": "y"}, "select count(*) from tournaments where closed_at is not null"),
         ("/reopen", {"sure": "y"}, "select count(*) from tournament_log where action = 'reopened'"),
     ]

@@ -154,6 +154,23 @@ def test_the_closed_tournament_s_reason_speaks_the_readers_language(client):
 # --- "End round now": the tables stop at once ---------------------------------------------------------
 
 
+def test_end_round_now_asks_for_its_box_to_be_ticked_first(client, app):
+    """One tap on "End round 1 now" stops every table: like closing, it is done only with its box ticked."""
+    tid = started(client, format="mitchell", entrants=PAIRS, round_end="hands", round_hands="3")
+    page = client.get(f"/tournaments/{tid}").text
+    form = page[page.index('class="t-end"') :]
+    form = form[: form.index("</form>")]
+    assert 'name="sure"' in form and "End round 1 now" in form and "a hand not saved yet is not counted" in form
+    token = csrf_token(client, f"/tournaments/{tid}")
+    untick = client.post(f"/tournaments/{tid}/rounds/1/end", data={"csrf_token": token})
+    assert untick.status_code == 302 and "Tick the box to end the round." in client.get(untick.location).text
+    game = table_game(client, tid, 1)
+    assert post_hand(client, game, *small_hand()).status_code == 302  # still playing
+    ticked = client.post(f"/tournaments/{tid}/rounds/1/end", data={"csrf_token": token, "sure": "y"})
+    assert ticked.status_code == 302 and "Round 1 is over at every table." in client.get(ticked.location).text
+    assert post_hand(client, game, *small_hand()).status_code == 409  # stopped
+
+
 def test_after_end_round_now_a_table_takes_no_new_hand_but_a_correction(client):
     tid = started(client, format="mitchell", entrants=PAIRS, round_end="hands", round_hands="3")
     game = table_game(client, tid, 1)

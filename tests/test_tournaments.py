@@ -888,7 +888,7 @@ def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_r
         base = f"http://127.0.0.1:{port}"
         for tid, game in games:
             organiser, table = Phone(base), Phone(base)
-            end = {"csrf_token": organiser.form(f"/tournaments/{tid}")["csrf_token"]}
+            end = {"csrf_token": organiser.form(f"/tournaments/{tid}")["csrf_token"], "sure": "y"}
             hand = {
                 **table.form(f"/games/{game}/hands/new"),
                 **as_the_form_posts({k: v for side in small_hand() for k, v in side.items()}, {}),

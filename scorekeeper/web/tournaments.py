@@ -302,6 +302,10 @@ def start_round(tournament_id: int):
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/end")
 def end_round(tournament_id: int, number: int):
+    _load(tournament_id)
+    if request.form.get("sure") != "y":  # one tap stops every table at once: the box says it is meant
+        flash(gettext("Tick the box to end the round."))
+        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
     outcome = service.end_round(get_db(), tournament_id, number, phone=phone_token())
     answer = _act(tournament_id, outcome, gettext("Round %(round)s is over at every table.", round=number))
     tournament_confirm.say_unconfirmed(tournament_id)

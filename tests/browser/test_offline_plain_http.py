@@ -326,7 +326,7 @@ def test_a_queued_hand_refused_because_its_round_ended_is_kept_and_shown(phone, 
     fill(page, "150", "130")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#waiting-hands")).to_contain_text("1 hand is waiting to be sent")
-    assert organiser.form(f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1/end")[0] == 302
+    assert organiser.form(f"/tournaments/{tid}", f"/tournaments/{tid}/rounds/1/end", sure="y")[0] == 302
     cut.start()
     waiting = page.locator("#waiting-hands")
     expect(waiting).to_contain_text("not accepted", timeout=WAIT)

@@ -254,7 +254,7 @@ def rooms(chromium, server):
         third = night(request, base, "Third round", "mitchell", PAIRS)
         for number in (1, 2):
             organiser = f"{base}/tournaments/{third}"
-            _post(request, f"{organiser}/rounds/{number}/end", organiser, {})
+            _post(request, f"{organiser}/rounds/{number}/end", organiser, {"sure": "y"})
             _post(request, f"{organiser}/rounds", organiser, {})
         return {"pairs": pairs, "big": big, "third": third}
     finally:
