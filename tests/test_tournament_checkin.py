@@ -216,6 +216,10 @@ def test_a_check_in_refused_says_why_beside_its_field_keeps_what_was_typed_and_s
     response = check_in(client, tid, present, walk_ins)
     assert response.status_code == 422
     assert message in error(response.text, field), error(response.text, field)
+    # the page opens at the field refused (the browser focuses it and brings it into view), not at its top
+    assert len(re.findall(r"\bautofocus\b", response.text)) == 1
+    focused = re.search(r"<(input|textarea)[^>]*\bautofocus\b[^>]*>", response.text).group(0)
+    assert (f'name="{field}"' in focused) and (field != "present" or 'value="0"' in focused), focused
     assert ticked(response.text) == list(present)
     assert f">{html.escape(walk_ins, quote=False)}</textarea>" in response.text
     assert kept(app, tid) == before
@@ -362,6 +366,8 @@ def test_a_replacement_refused_says_why_beside_its_field_and_stores_nothing(clie
     assert message in error(response.text, "replace-2")
     typed = re.search(r'id="replace-2" name="name"[^>]*value="([^"]*)"', response.text).group(1)
     assert html.unescape(typed) == name
+    focused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", response.text)  # the page opens at the field refused
+    assert len(focused) == 1 and 'id="replace-2"' in focused[0], focused
     assert re.search(
         r'<details class="t-replace-one" open>\s*<summary>Replace<span class="visually-hidden"> Cid<', response.text
     )

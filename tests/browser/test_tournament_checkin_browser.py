@@ -154,9 +154,13 @@ def test_screenshots_at_every_size(chromium, rooms, width, scheme):
     page.get_by_label("Walk-ins, one a line").fill("Konstanze")
     page.get_by_role("button", name="Save who has come").tap()
     expect(page.locator("#walk_ins-error")).to_have_text("Konstanze is on the list twice; add an initial.")
+    # the page opens at the field refused, in view and focused, not at its top with "Draw the seats"
+    expect(page.get_by_label("Walk-ins, one a line")).to_be_focused()
+    expect(page.locator("#walk_ins-error")).to_be_in_viewport()
     page.get_by_label("Walk-ins, one a line").fill("")
     page.get_by_role("button", name="Save who has come").tap()
     expect(page.locator("#present-error")).to_contain_text("7 players: tables seat four to six.")
+    expect(page.locator(".t-present input").first).to_be_focused()
     expect(page.get_by_label("Emma", exact=True)).not_to_be_checked()  # what was ticked stays
     fits(page, f"a refused check-in at {width} px")
     shoot(page, f"refused-{width}-{scheme}")
