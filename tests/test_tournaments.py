@@ -287,8 +287,11 @@ def test_a_closed_tournament_reopens_for_a_correction_and_counts_again_once_clos
     t, _rounds = state(app, tid)
     north_south, east_west = t.order
     assert "Ann" in client.get("/tournaments/season").text
-    # the game did not reach the target: its hand form says why nothing more can be entered
-    assert "The tournament is closed: its games are read-only." in client.get(f"/games/{game}/hands/new").text
+    # the game did not reach the target: asking for its hand form leads to the sheet, which says why
+    # nothing more can be entered
+    asked = client.get(f"/games/{game}/hands/new")
+    assert asked.status_code == 302 and asked.location.endswith(f"/games/{game}")
+    assert "The tournament is closed: its games are read-only." in client.get(asked.location).text
     assert "Edit hand" not in client.get(f"/games/{game}").text
     # without the box nothing changes
     token = csrf_token(client, f"/tournaments/{tid}")

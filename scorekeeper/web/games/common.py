@@ -79,6 +79,14 @@ def sheet_locked(the_sheet: sheet.Sheet) -> bool:
 TRANSLATE_LATER = "msgid"  # a flash category: the message is a message id, translated on the page
 
 
+def no_new_hand(game_id: int) -> str | None:
+    """Why a tournament's table takes no new hand now (its round over, the tournament closed), as the
+    games' service would refuse the hand when it is sent; None when it takes one. Asked before the hand
+    form is shown, so that nobody types a whole hand in vain."""
+    guarded = hand_guard(get_db(), game_id, adding=True)  # reads only: the service asks it inside its write
+    return problem_message(guarded.problems[0]) if guarded is not None else None
+
+
 def finished_message(game_id: int, message: str) -> str:
     """What a finished game says when a hand is asked of it (``message``: LOCKED_MESSAGE or OVER_MESSAGE,
     which say to reopen it): a tournament's game that cannot be reopened on its sheet gives the

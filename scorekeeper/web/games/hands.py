@@ -32,6 +32,7 @@ from scorekeeper.web.games.common import (
     finished_message,
     from_grid,
     load_game,
+    no_new_hand,
     phone_token,
     said_refused,
     saved_category,
@@ -91,6 +92,10 @@ def new_hand(game_id: int):
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()
     if _finished(game):
         flash(finished_message(game_id, hand_verdicts.OVER_MESSAGE))
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    refused = no_new_hand(game_id)  # its table's round is over: no form to type a hand into in vain
+    if refused is not None:
+        flash(refused)
         return redirect(url_for("games.scoreboard", game_id=game_id))
     form.client_key.data = uuid.uuid4().hex
     form.based_on.data = _based_on(game, None)
