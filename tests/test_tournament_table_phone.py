@@ -188,7 +188,7 @@ def test_after_end_round_now_a_table_takes_no_new_hand_but_a_correction(client):
     page = client.get(f"/games/{game}").text
     assert "Round over at this table" in page and "finish the hand in progress" not in page
     assert "Enter hand 2" not in page
-    # the hand form itself (a page kept open, a link followed): back to the sheet with the reason, nothing to type in vain
+    # the hand form itself (a link followed): back to the sheet with the reason, nothing to type in vain
     form = client.get(f"/games/{game}/hands/new")
     assert form.status_code == 302 and form.location.endswith(f"/games/{game}")
     assert ROUND_OVER in html.unescape(client.get(form.location).text)
