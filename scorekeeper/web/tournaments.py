@@ -176,13 +176,20 @@ def _tournament_form(t: club_night.Tournament | None):
     )
 
 
+def _unticked(tournament_id: int, message: str):
+    """Delete, end a round, close, reopen asked without the box ticked: the page again with ``message``."""
+    _load(tournament_id)
+    if request.form.get("sure") != "y":
+        flash(message)
+        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    return None
+
+
 @bp.post("/tournaments/<int:tournament_id>/delete")
 def delete_tournament(tournament_id: int):
     """Delete a tournament before its first round, once the box saying so is ticked."""
-    _load(tournament_id)
-    if request.form.get("sure") != "y":
-        flash(gettext("Tick the box to delete the tournament."))
-        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    if (unticked := _unticked(tournament_id, gettext("Tick the box to delete the tournament."))) is not None:
+        return unticked
     outcome = service.delete(get_db(), tournament_id)
     if outcome.status == REFUSED:
         return _act(tournament_id, outcome, "")
@@ -193,8 +200,7 @@ def delete_tournament(tournament_id: int):
 
 
 def _plan(t: club_night.Tournament) -> list[tuple]:
-    """The seating of every round the movement fixes at the draw (``final``: the first round): each
-    round's tables and who sits it out."""
+    """Each round's tables and who sits it out, as the movement fixes them at the draw (``final``: round 1)."""
     if t.seed is None:
         return []
     return [club_night.round_plan(t, r) for r in range(1, t.kind.planned_rounds(len(t.entrants)) + 1)]
@@ -302,10 +308,8 @@ def start_round(tournament_id: int):
 
 @bp.post("/tournaments/<int:tournament_id>/rounds/<int:number>/end")
 def end_round(tournament_id: int, number: int):
-    _load(tournament_id)
-    if request.form.get("sure") != "y":  # one tap stops every table at once: the box says it is meant
-        flash(gettext("Tick the box to end the round."))
-        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    if (unticked := _unticked(tournament_id, gettext("Tick the box to end the round."))) is not None:
+        return unticked
     outcome = service.end_round(get_db(), tournament_id, number, phone=phone_token())
     answer = _act(tournament_id, outcome, gettext("Round %(round)s is over at every table.", round=number))
     tournament_confirm.say_unconfirmed(tournament_id)
@@ -314,20 +318,16 @@ def end_round(tournament_id: int, number: int):
 
 @bp.post("/tournaments/<int:tournament_id>/close")
 def close(tournament_id: int):
-    _load(tournament_id)
-    if request.form.get("sure") != "y":  # one tap too many locks every game: the box says it is meant
-        flash(gettext("Tick the box to close the tournament."))
-        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    if (unticked := _unticked(tournament_id, gettext("Tick the box to close the tournament."))) is not None:
+        return unticked
     outcome = service.close(get_db(), tournament_id, phone=phone_token())
     return _act(tournament_id, outcome, gettext("The tournament is closed: its standings are final."))
 
 
 @bp.post("/tournaments/<int:tournament_id>/reopen")
 def reopen(tournament_id: int):
-    _load(tournament_id)
-    if request.form.get("sure") != "y":  # it takes back the final places and season points: the box says it is meant
-        flash(gettext("Tick the box to reopen the tournament."))
-        return redirect(url_for("tournaments.tournament", tournament_id=tournament_id))
+    if (unticked := _unticked(tournament_id, gettext("Tick the box to reopen the tournament."))) is not None:
+        return unticked
     outcome = service.reopen(get_db(), tournament_id, phone=phone_token())
     return _act(
         tournament_id, outcome, gettext("The tournament is open again: correct the result, then close it again.")
