@@ -151,11 +151,11 @@ def test_a_round_on_time_stops_then_each_table_is_finished_or_missing_its_result
 
 def test_a_round_ended_by_the_organiser_leaves_a_table_without_a_hand_missing():
     """The organiser ended round 1 at 19:40: table 1 (two hands) is finished; table 2, which saved
-    nothing, is finished too and its result is missing."""
+    nothing, is over (not "finished": nothing finished there) and its result is missing."""
     t = tournament("mitchell", PAIRS[:4])
     r1 = club_night.round_state(t, 1, START, at(40), [played(t, 1, 1, (10, 30), (500, 100)), played(t, 1, 2)])
     g = grids.grid(t, [r1], at(41))
-    assert [row[0][:1] + row[0][3:] for row in view(g)] == [("finished", 2, None), ("finished", 0, "no hand")]
+    assert [row[0][:1] + row[0][3:] for row in view(g)] == [("finished", 2, None), ("over", 0, "no hand")]
     assert [(c.round, c.table) for c in g.missing] == [(1, 2)]
 
 
@@ -232,7 +232,7 @@ def test_the_page_shows_each_state_the_missing_results_and_a_bye(client, app):
     page = client.get(f"/tournaments/{tid}/grid").text
     assert "data-refresh-in" not in page
     assert "g-missing" in cell(page, 1, 1) and "■ stopped · 1 hand ⚠ last hand not saved yet" in cell(page, 1, 1)
-    assert "■ stopped · 0 hands ⚠ no hand saved" in cell(page, 1, 2)
+    assert "■ stopped ⚠ no hand saved" in cell(page, 1, 2)  # no "0 hands" beside "no hand saved"
     missing = re.search(r'<section class="g-missing-list".*?</section>', page, re.S).group(0)
     said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", missing)).split())
     assert said == "⚠ 2 results missing Round 1, table 1 : last hand not saved yet Round 1, table 2 : no hand saved"
@@ -241,7 +241,8 @@ def test_the_page_shows_each_state_the_missing_results_and_a_bye(client, app):
     assert act(client, tid, "/rounds/1/end").status_code == 302  # table 2 never saved one
     page = client.get(f"/tournaments/{tid}/grid").text
     assert "✓ finished · 2 hands" in cell(page, 1, 1) and "g-missing" not in cell(page, 1, 1)
-    assert "✓ finished · 0 hands ⚠ no hand saved" in cell(page, 1, 2)
+    assert "■ over ⚠ no hand saved" in cell(page, 1, 2)  # nothing finished there: not "✓ finished"
+    assert "finished" not in cell(page, 1, 2) and "hands" not in cell(page, 1, 2)
     assert "1 result missing" in page
 
 
@@ -255,7 +256,7 @@ def test_the_final_tables_cell_waits_for_the_first_round(client, app):
     post_hand(client, first, *win_hand())
     post_hand(client, first, *win_hand())  # 8000: table 1 has reached the target, table 2 must finish its hand
     page = client.get(f"/tournaments/{tid}/grid").text
-    assert "the tables' winners" in cell(page, 2, 1) and "■ stopped · 0 hands" in cell(page, 1, 2)
+    assert "the tables' winners" in cell(page, 2, 1) and "■ stopped ⚠ no hand saved" in cell(page, 1, 2)
     post_hand(client, second, *small_hand())
     t, rounds = state(app, tid)
     final = club_night.next_tables(t, rounds)[0]

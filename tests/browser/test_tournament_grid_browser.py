@@ -349,7 +349,7 @@ def test_a_round_whose_time_runs_out_turns_stopped_on_the_grid_by_itself(chromiu
     expect(page.locator("#g-1-1")).to_contain_text("playing · 0 hands")
     page.evaluate("window.sameDocument = true")
     opened = time.monotonic()
-    expect(page.locator("#g-1-1")).to_contain_text("stopped · 0 hands", timeout=10000)
+    expect(page.locator("#g-1-1")).to_contain_text("stopped ⚠ no hand saved", timeout=10000)
     expect(page.locator(".g-missing-list h2")).to_have_text("⚠ 2 results missing")
     print(f"\nstopped on the grid {time.monotonic() - opened:.1f} s after the page opened (4 s left)")
     assert page.evaluate("window.sameDocument === true")

@@ -84,7 +84,7 @@ def _registration(phone) -> str:
         const done = arguments[arguments.length - 1];
         navigator.serviceWorker.getRegistration().then(
           (found) => done(found ? JSON.stringify({
-            active: found.active && found.active.state, installing: Boolean(found.installing),
+            active: found.active && found.active.state, installing: found.installing && found.installing.state,
             waiting: Boolean(found.waiting), scope: found.scope }) : "none"),
           (error) => done(String(error)));"""
     try:

@@ -18,7 +18,8 @@ from scorekeeper.core.club_night.tournament import Tournament
 # (its time is up, or in ``final`` a table reached the target) while this table has not saved the
 # hand in progress; a table whose round is over; a pair sitting the round out (Mitchell).
 NOT_STARTED, PLAYING, STOPPED, FINISHED, SITS_OUT = "not started", "playing", "stopped", "finished", "sits out"
-STATES = (NOT_STARTED, PLAYING, STOPPED, FINISHED, SITS_OUT)
+OVER = "over"  # the round is over at a table that saved no hand: nothing finished there
+STATES = (NOT_STARTED, PLAYING, STOPPED, FINISHED, OVER, SITS_OUT)
 
 # Why a cell's result is missing: no hand saved at a table whose round is over or has stopped; the
 # last hand (the one in progress when the round stopped) not saved yet.
@@ -63,10 +64,11 @@ def _sides(t: Tournament, table: Table | TableState) -> tuple[tuple[str, ...], .
 
 
 def _played(t: Tournament, state: RoundState, table: TableState, now: datetime) -> Cell:
-    """A table of a round that has started: finished once its round is over; stopped when the round
-    has stopped for everyone and this table has yet to save the hand in progress."""
+    """A table of a round that has started: finished once its round is over (over, if it saved no
+    hand); stopped when the round has stopped for everyone and this table has yet to save the hand in
+    progress."""
     if table.done:
-        kind = FINISHED
+        kind = FINISHED if table.hands else OVER
     elif state.stop is not None and state.stop <= now:
         kind = STOPPED
     else:
