@@ -120,6 +120,34 @@ def test_the_pad_fits_the_phone_and_breaks_no_word(chromium, live_server, rule_i
     context.close()
 
 
+LONG_PAIRS = ["Annemarie Schönberger", "Friedrich Wilhelmsen", "Konstanze Oberhollenzer", "Maximilian Brandauer"]
+
+
+@pytest.mark.parametrize("width, lines", [(320, 2), (390, 3)])
+def test_the_heads_that_stay_in_view_keep_a_long_pair_short(chromium, live_server, width, lines):
+    """The sides' heads stick to the top while the pad scrolls: a pair of long names (four lines each
+    at 320 px, 118 px of head) is shown in two lines there (three from 23rem on), the whole names on
+    the "Who went out?" choices below and in the names the fields are read out with."""
+    context, page = _phone(chromium, width)
+    game = _start(page, live_server, "classic", "4", LONG_PAIRS)
+    page.goto(game + "/hands/new")
+    _form(page)
+    for side, pair in enumerate(
+        ("Annemarie Schönberger & Konstanze Oberhollenzer", "Friedrich Wilhelmsen & Maximilian Brandauer")
+    ):
+        name = page.locator(f"#side-{side}-name")
+        box = name.bounding_box()
+        line = float(name.evaluate("(e) => parseFloat(getComputedStyle(e).lineHeight)"))
+        assert round(box["height"] / line) == lines, (side, box, line)
+        assert name.text_content() == pair  # the whole names are still the field labels' words
+        expect(page.locator("fieldset.went-out .out-choice label").nth(side)).to_have_text(pair)
+        expect(page.get_by_role("textbox", name=f"Natural canastas {pair}")).to_have_count(1)
+    head = page.locator(".pad-head").bounding_box()["height"]
+    print(f"\n{width} px: the heads that stay in view {head:.0f} px high")
+    assert head <= 90
+    context.close()
+
+
 @pytest.mark.parametrize("rule_id", ["classic", "modern"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [320, 390])
