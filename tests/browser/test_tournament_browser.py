@@ -548,6 +548,14 @@ def test_screenshots_at_every_size(chromium, server, rooms, scheme):
         expect(page.get_by_text("Edit hand")).to_have_count(0)
         _phone_fits(page, f"a closed tournament's game at {width} px")
         shoot(page, f"closed-sheet-{width}-{scheme}")
+        page.goto(f"{server}/tournaments/season")  # the closed rooms' season points, by player
+        expect(page.locator("table.season tbody tr").first).to_be_visible()
+        _phone_fits(page, f"the season at {width} px")
+        box = "(b => [b.scrollWidth, b.clientWidth])(document.querySelector('table.season').parentElement)"
+        inner, shown = page.evaluate(box)  # no column hidden beyond the table's own box either
+        assert inner <= shown, f"the season at {width} px: its table runs {inner - shown} px out of its box"
+        expect(page.locator("table.season tbody tr").first).to_contain_text("1 tournament · 1 win")
+        shoot(page, f"season-{width}-{scheme}")
         page.goto(f"{server}/tournaments/new")
         _phone_fits(page, f"new tournament at {width} px")
         if width == 320:
