@@ -330,6 +330,15 @@ def test_a_hand_entered_from_the_grid_is_on_record_as_the_organisers(client, app
     assert '<input type="hidden" name="by" value="organiser">' in form
     assert "From the director's grid: this hand goes on record as the organiser's." in html.unescape(form)
     assert 'name="by"' not in phone.get(f"/games/{game}/hands/new").text  # the table's phone: its own
+    # the sheet the tap opened says so too, with the way back; the table's phone's sheet does not (the
+    # sheet is rendered once per change for every phone: the organiser's copy is kept apart)
+    said = "Opened from the director's grid: a hand entered or corrected here goes on record as the organiser's."
+    sheet = html.unescape(client.get(f"/games/{game}").text)
+    assert said in sheet and f'href="/tournaments/{tid}/grid">← The director\'s grid</a>' in sheet
+    assert said not in html.unescape(phone.get(f"/games/{game}").text)
+    assert said in html.unescape(client.get(f"/games/{game}").text)  # and the table's copy did not replace it
+    other = table_game(client, tid, 2)
+    assert said not in html.unescape(client.get(f"/games/{other}").text)  # a game not opened from the grid
 
     assert post_hand(client, game, *small_hand(), extra={"by": "organiser"}).status_code == 302
     assert post_hand(phone, game, *small_hand()).status_code == 302

@@ -183,6 +183,8 @@ def test_the_grid_follows_a_save_and_a_hand_from_it_is_the_organisers(chromium, 
     organiser.wait_for_url(re.compile(r"/games/\d+$"))
     game = organiser.url
     expect(organiser.locator(".tournament-banner").first).to_contain_text("Round 1 · Table 2")
+    expect(organiser.locator(".by-organiser")).to_contain_text("goes on record as the organiser's")
+    shoot(organiser, "organiser-sheet-390-light")
     open_hand(organiser, 1)
     expect(organiser.locator(".by-organiser")).to_contain_text("this hand goes on record as the organiser's")
     shoot(organiser, "organiser-hand-390-light")

@@ -22,7 +22,7 @@ from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, house_rules, i18n, pagecache, table_seat
 from scorekeeper.web.games.blueprint import bp
-from scorekeeper.web.games.common import load_game, phone_token, said_refused, sheet_locked
+from scorekeeper.web.games.common import from_grid, load_game, phone_token, said_refused, sheet_locked
 
 
 @bp.get("/games/<int:game_id>")
@@ -36,6 +36,7 @@ def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = No
     Rendered once per change of the archive (see pagecache) and, for a tournament's game, per state of
     its table's round (which the clock changes without a write: such a page is not kept by FastPages)."""
     seat = table_seat.seat_of(get_db(), game_id, datetime.now(timezone.utc))
+    organiser = bool(seat) and not readonly and from_grid(game_id)  # this phone opened it from the grid
     key = (
         "scoreboard",
         db_generation(get_db()),
@@ -45,15 +46,21 @@ def scoreboard_page(game_id: int, readonly: bool = False, token: str | None = No
         access.unlocked(),
         access.password_set(),
         seat and seat.state,
+        organiser,
     )
-    response = pagecache.cached_page(key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf, seat))
+    response = pagecache.cached_page(
+        key, lambda csrf: _render_scoreboard(game_id, readonly, token, csrf, seat, organiser)
+    )
     if seat is not None and not seat.done:
         response.headers.pop(pagecache.FastPages.MARK, None)
     return response
 
 
-def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_token, seat=None) -> str:
-    """Render the score sheet with this CSRF token function, from the page's one read."""
+def _render_scoreboard(
+    game_id: int, readonly: bool, token: str | None, csrf_token, seat=None, by_organiser: bool = False
+) -> str:
+    """Render the score sheet with this CSRF token function, from the page's one read (``by_organiser``:
+    the phone opened it from the director's grid)."""
     read = records.scoreboard(get_db(), game_id, readonly)
     if read is None:
         abort(404)
@@ -81,6 +88,7 @@ def _render_scoreboard(game_id: int, readonly: bool, token: str | None, csrf_tok
         csrf_token=csrf_token,
         corrections=read.corrections,
         tournament=seat,
+        by_organiser=by_organiser,
     )
 
 
