@@ -257,7 +257,7 @@ def test_the_schemas_are_read_from_the_rule_tables():
     assert set(schemas["CardCounts"]["properties"]) == set(rulesets.CARD_GROUP_KEYS)
     assert schemas["HandRequest"]["required"] == ["client_key", "sides"]
     assert schemas["Errors"]["properties"]["errors"]["minItems"] == 1
-    assert set(schemas["Error"]["properties"]) == {"side", "field", "message"}
+    assert set(schemas["Error"]["properties"]) == {"side", "field", "message", "shared"}
 
 
 def test_every_answer_object_has_exactly_its_keys():

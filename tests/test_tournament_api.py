@@ -164,7 +164,9 @@ def test_an_unknown_tournament_is_a_404_with_the_errors_shape(client):
     for url in ("/api/tournaments/7", f"/api/tournaments/{2**63}"):
         response = client.get(url)
         assert response.status_code == 404, url
-        assert response.get_json() == {"errors": [{"side": None, "field": "id", "message": "Not found."}]}
+        assert response.get_json() == {
+            "errors": [{"side": None, "field": "id", "message": "Not found.", "shared": False}]
+        }
     _valid("/api/tournaments/{id}", 404, client.get("/api/tournaments/7").get_json())
 
 

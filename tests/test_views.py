@@ -3,6 +3,7 @@
 Expected scores are worked by hand from docs/rules.md#classic (classic) and docs/rules.md#classic-2p (2 players).
 """
 
+import html
 import re
 
 from scorekeeper.core import rulesets
@@ -236,6 +237,27 @@ def test_cross_side_checks_show_beside_the_field(client):
     marked = r'name="sides-1-red_threes"[^>]*aria-invalid="true" aria-describedby="sides-0-red_threes-error"'
     assert re.search(marked, text)
     assert client.get(f"/games/{game_id}").text.count('class="hand-line"') == 0  # nothing stored
+
+
+def test_the_same_words_for_two_fields_stand_beside_each(client):
+    """Two mistakes that read alike ("Enter a whole number.") in different rows are each said beside
+    their own field, in their own side's name; only a sentence about several fields together (the
+    deck's cards in all) is said once (the test above)."""
+    game_id = start_game(client, names=("Anna", "Bernd", "Clara", "Dieter"))
+    response = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=120, hand="12.5"),
+        side_fields(1, red="x", melded=60, hand=20),
+    )
+    assert response.status_code == 422
+    text = html.unescape(response.text)
+    for field, side in (("sides-0-hand_points", "Anna & Clara"), ("sides-1-red_threes", "Bernd & Dieter")):
+        said = re.search(rf'<p class="error" id="{field}-error">(.*?)</p>', text)
+        assert said and said.group(1) == f"{side}: Enter a whole number.", (field, said and said.group(1))
+        assert re.search(rf'name="{field}"[^>]*aria-invalid="true" aria-describedby="{field}-error"', text), field
+        assert f'data-focus="{field}"' in text  # the list at the Save button leads to each
+    assert "Anna & Clara, Bernd & Dieter" not in text
 
 
 def test_a_refused_hand_says_each_problem_in_two_places_at_most(client):

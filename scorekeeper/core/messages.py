@@ -31,12 +31,16 @@ class Problem:
     """A check that failed: which side, which field, and what to tell the user.
 
     ``text`` is an English message id with ``%(name)s`` placeholders filled from ``args``, so the
-    pages can show it in the reader's language (values that are ``Msg`` are translated too)."""
+    pages can show it in the reader's language (values that are ``Msg`` are translated too).
+    ``shared``: one sentence about several fields together (the deck's cards entered in all), given
+    for each of them; a page says it once. Any other problem is its own field's, even where another
+    field's reads the same ("Enter a whole number.")."""
 
     side: int | None
     field: str
     text: str
     args: Mapping[str, Any] = field(default_factory=dict)
+    shared: bool = False
 
     @property
     def message(self) -> str:

@@ -213,6 +213,7 @@ def guard():
                         "message": gettext(
                             "This app is protected by a password: open it in the browser and enter the password first."
                         ),
+                        "shared": False,
                     }
                 ]
             }

@@ -205,6 +205,7 @@ class Error(TypedDict, closed=True):
     side: Annotated[Index | None, Field(description="the side's index, or null")]
     field: Annotated[str, Field(description="the field (`field.key` inside card counts)")]
     message: Annotated[str, Field(min_length=1, description="what is wrong, in the reader's language")]
+    shared: Annotated[bool, Field(description="true: a sentence about several fields together, said once")]
 
 
 class Errors(TypedDict, closed=True):

@@ -214,9 +214,10 @@ def _problem_field(form: FlaskForm, fields, problem: Problem):
 def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
     """Put each problem beside its field; return the ones that belong to no field.
 
-    A problem is said once: the same sentence for several fields (cards beyond the deck, counted
-    in every card field) stands beside the first of them, and the others are only marked
-    (``form.marked``: field id -> the id of the field whose message explains it). How the hand
+    A problem is said once: a sentence about several fields together (``Problem.shared``: cards
+    beyond the deck, counted in every card field) stands beside the first of them, and the others are
+    only marked (``form.marked``: field id -> the id of the field whose message explains it); any other
+    problem stands beside its own field, even where another field's reads the same. How the hand
     ended is asked once for the hand, so its problems stand beside that question. A sentence about
     several sides' fields (the deck's cards entered in all) names every one of those sides
     (``form.sides_named``: the id of the field it stands beside -> those sides), never the first alone."""
@@ -232,13 +233,14 @@ def attach_problems(form: FlaskForm, problems: list[Problem]) -> list[str]:
             if message not in loose:
                 loose.append(message)
             continue
-        if problem.side is not None and target is not getattr(form, "out", None):
-            sides = named.setdefault(said.get(message, target.id), [])
-            sides += [problem.side] if problem.side not in sides else []
-        if message in said and said[message] != target.id:
-            marked.setdefault(target.id, said[message])
-            continue
-        said.setdefault(message, target.id)
+        if problem.shared:
+            if problem.side is not None and target is not getattr(form, "out", None):
+                sides = named.setdefault(said.get(message, target.id), [])
+                sides += [problem.side] if problem.side not in sides else []
+            if message in said and said[message] != target.id:
+                marked.setdefault(target.id, said[message])
+                continue
+            said.setdefault(message, target.id)
         if message not in target.errors:
             target.errors = list(target.errors) + [message]
     form.marked = marked

@@ -1,4 +1,4 @@
-"""The one shape of a refusal in JSON: ``{"errors": [{"side", "field", "message"}]}`` with its status.
+"""The one shape of a refusal in JSON: ``{"errors": [{"side", "field", "message", "shared"}]}`` with its status.
 
 Used by every JSON endpoint, the phones' queue and the error handlers, so a phone reads one shape
 whatever refused it (``api_models.Errors``). Messages are translated here, in the reader's language.
@@ -16,8 +16,9 @@ from scorekeeper.web.api_models import Error, Errors
 
 
 def error(problem: Problem) -> Error:
-    """One problem with its side, field and translated message."""
-    return Error(side=problem.side, field=problem.field, message=i18n.problem_message(problem))
+    """One problem with its side, field and translated message, and whether it is about several
+    fields together (``Problem.shared``)."""
+    return Error(side=problem.side, field=problem.field, message=i18n.problem_message(problem), shared=problem.shared)
 
 
 def json_problems(problems: Iterable[Problem], status: int = 422) -> tuple[Response, int]:
@@ -27,4 +28,4 @@ def json_problems(problems: Iterable[Problem], status: int = 422) -> tuple[Respo
 
 def json_error(field: str, message: str, status: int, side: int | None = None) -> tuple[Response, int]:
     """The answer for one refusal with an already translated message."""
-    return jsonify(Errors(errors=[Error(side=side, field=field, message=message)])), status
+    return jsonify(Errors(errors=[Error(side=side, field=field, message=message, shared=False)])), status

@@ -340,7 +340,7 @@ def _document() -> dict[str, Any]:
             "version": "1",
             "description": (
                 'The JSON API (docs/api.md). Every refusal has one shape: `{"errors": [{"side", "field", '
-                '"message"}]}`. With a password set, every endpoint but /api/variants, /api/score and this '
+                '"message", "shared"}]}`. With a password set, every endpoint but /api/variants, /api/score and this '
                 "document answers 401 until the phone has entered it in the browser (its session cookie)."
             ),
         },

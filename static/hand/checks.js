@@ -67,7 +67,7 @@ function placeError(pad, e, k, said, list) {
   input.setAttribute("aria-invalid", "true");
   const names = pad.sideNames;
   const named = !(e.field === "went_out" || e.side === null || e.side === undefined || names.length < 2);
-  if (said[e.message]) {  // the same sentence about another side's field (the deck's cards in all): it names them all
+  if (e.shared && said[e.message]) {  // the same sentence about another side's field (the deck's cards in all): it names them all
     const first = said[e.message];
     if (first === true) return;  // said in the list only
     input.setAttribute("aria-describedby", first.id);
@@ -79,7 +79,7 @@ function placeError(pad, e, k, said, list) {
     return;
   }
   const id = "live-error-" + k;
-  said[e.message] = { id, sides: named ? [e.side] : [] };
+  if (e.shared) said[e.message] = { id, sides: named ? [e.side] : [] };
   input.setAttribute("aria-describedby", id);
   const who = named ? (names[e.side] || "") + ": " : "";
   const place = row && (row.querySelector(".row-errors") || row);

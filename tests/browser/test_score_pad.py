@@ -525,6 +525,34 @@ def test_each_problem_is_said_at_most_twice(chromium, live_server):
     context.close()
 
 
+def test_two_mistakes_that_read_alike_are_each_said_beside_their_own_field(chromium, live_server):
+    """A letter in one side's red threes and a fraction in the other side's points in hand: each
+    "Enter a whole number." stands under its own row with its own side's name, as the page shows it
+    live and as the server says it after Save; neither names both sides."""
+    context, page = _phone(chromium)
+    _start(page, live_server, "classic", names=["Anna", "Bernd", "Clara", "Dieter"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    _form(page)
+    page.locator('form.hand-form label[for="out-0"]').click()
+    page.locator('[name="sides-0-natural_canastas"]').fill("1")
+    page.locator('[name="sides-0-melded_points"]').fill("120")
+    page.locator('[name="sides-0-hand_points"]').fill("12.5")
+    page.locator('[name="sides-1-red_threes"]').fill("x")
+    page.locator('[name="sides-1-melded_points"]').fill("60")
+    for moment in ("as typed", "after Save"):
+        if moment == "after Save":
+            page.get_by_role("button", name="Save hand 1").click()
+            expect(page.locator(".problem-list a")).to_have_count(2)
+        for field, side in (("hand_points", "Anna & Clara"), ("red_threes", "Bernd & Dieter")):
+            row = page.locator(f'.pad-row[data-row="{field}"]:visible')
+            expect(row.locator("p.error")).to_have_text(f"{side}: Enter a whole number.")
+        expect(page.locator(".problem-list a")).to_have_count(2)
+        assert "Anna & Clara, Bernd & Dieter" not in page.locator("main:not([hidden])").inner_text(), moment
+    expect(page.locator('[name="sides-0-hand_points"]')).to_have_value("12.5")  # what was typed stays
+    expect(page.locator('[name="sides-1-red_threes"]')).to_have_value("x")
+    context.close()
+
+
 def test_twelve_hands_fit_one_screen_and_print_in_full(chromium, live_server):
     context, page = _phone(chromium)
     game = _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])

@@ -49,6 +49,7 @@ def red_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Pr
             "red_threes",
             N_("The deck has %(deck)s red threes; the sides entered %(entered)s in all."),
             {"deck": rules.red_threes_in_deck, "entered": reds},
+            shared=True,
         )
         for i, read in enumerate(reads)
         if read.hand.red_threes
@@ -74,6 +75,7 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
             field,
             N_("The deck has %(deck)s black threes; %(entered)s are entered in all."),
             {"deck": rules.cards_in_deck["black_threes"], "entered": blacks},
+            shared=True,
         )
         for i, read in enumerate(reads)
         for field in ("black_threes", "black_threes_in_hand")
@@ -88,7 +90,8 @@ def one_exact_cut(reads: Sequence[ReadSide]) -> list[Problem]:
     cuts = [i for i, read in enumerate(reads) if read.hand.exact_cut]
     if len(cuts) <= 1:
         return []
-    return [Problem(i, "exact_cut", N_("Only the team that did not deal gets the exact-cut bonus.")) for i in cuts]
+    text = N_("Only the team that did not deal gets the exact-cut bonus.")
+    return [Problem(i, "exact_cut", text, shared=True) for i in cuts]
 
 
 def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:
@@ -107,6 +110,7 @@ def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) ->
                 f"{field}.{key}",
                 N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
                 args,
+                shared=True,
             )
             for i, read in enumerate(reads)
             for field, counts in (("melded_cards", read.melded_cards), ("hand_cards", read.hand_cards))
@@ -128,6 +132,7 @@ def card_points_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[P
             field,
             N_("The sides' cards come to %(entered)s points in all; the whole deck holds %(deck)s. Check the counts."),
             {"entered": points, "deck": rules.max_card_points},
+            shared=True,
         )
         for i, read in enumerate(reads)
         for field, value in (("melded_points", read.hand.melded_points), ("hand_points", read.hand.hand_points))
@@ -151,6 +156,7 @@ def canastas_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Prob
             f.name,
             N_("%(entered)s canastas in all need more cards than the deck holds (%(most)s canastas at most)."),
             {"entered": canastas, "most": cards // 7},
+            shared=True,
         )
         for i, read in enumerate(reads)
         for f in group(side_fields(rules), "canastas")

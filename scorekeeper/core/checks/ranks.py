@@ -50,6 +50,7 @@ def too_many_of_a_rank(rules: RuleSet, rows: list[RankRow], least: dict[str, int
                 "3 or more entered in all need at least %(least)s."
             ),
             {"deck": deck, "cards": Msg(RANKS[row.deduction.rank]), "least": least[row.deduction.rank]},
+            shared=True,
         )
         for row in rows
         if least[row.deduction.rank] > deck
@@ -76,6 +77,7 @@ def rank_canastas_fit(
                 "of each; with the unfinished melds and players holding 3 or more entered, they do not fit."
             ),
             {"count": sum(entered), "canasta": Msg(kind.label), "deck": deck},
+            shared=True,
         )
         for i, n in enumerate(entered)
         if n
@@ -86,6 +88,7 @@ def rank_canastas_fit(
             row.field,
             N_("The deck cannot hold this with the %(canasta)s entered: each takes 7 cards of one rank."),
             {"canasta": Msg(kind.label)},
+            shared=True,
         )
         for row in rows
         if row.deduction.rank in kind.ranks
