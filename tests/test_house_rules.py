@@ -145,6 +145,25 @@ def test_a_game_from_it_scores_by_its_values_and_keeps_them(client, app):
     assert re.search(r"Going out[^<]*: 300", history)
 
 
+def test_its_new_game_form_and_its_games_say_its_target_and_link_its_rules(client):
+    """A table's own rule set to 3000 (Classic's is 5000): the New game form says 3000 where it names the
+    target (leaving it empty gives 3000), and a game's "rules" link opens the table's own rules, not
+    Classic's (whose page says 5000)."""
+    assert keep(client, name="Friday club", target=3000, going_out_bonus=200).status_code == 302
+    house_id = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    page = html.unescape(client.get(f"/games/new/house-{house_id}").text)
+    assert "game to 3000" in page and "House rules and target (3000)" in page
+    assert "Target score (empty: 3000)" in page and 'placeholder="3000"' in page
+    assert "5000" not in page
+    game_id = start_game(client, variant=f"house-{house_id}")
+    assert client.get(f"/api/games/{game_id}").get_json()["target"] == 3000
+    sheet = client.get(f"/games/{game_id}").text
+    assert f'href="/rules/house-{house_id}">rules</a>' in sheet and 'href="/rules/classic">rules' not in sheet
+    assert "Friday club" in client.get(f"/rules/house-{house_id}").text
+    plain = start_game(client)  # a game of the built-in rules keeps its link
+    assert 'href="/rules/classic">rules</a>' in client.get(f"/games/{plain}").text
+
+
 def test_the_reference_page_marks_the_changes(client):
     house_id = thursday(client)
     page = client.get(f"/rules/house-{house_id}").text

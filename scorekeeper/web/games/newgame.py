@@ -136,8 +136,17 @@ def new_game(variant: str):
         if started is not None:
             return started
     known = [p.name for p in records.list_players(get_db())]
+    target = rulesets.configure(rules, dict(own.changes), own.layout).target if own else rules.target
     return render_template(
-        "games/new.html", form=form, rules=rules, evening=evening, known=known, table=table, own=own, variant=variant
+        "games/new.html",
+        form=form,
+        rules=rules,
+        target=target,  # a table's own rule set may have its own
+        evening=evening,
+        known=known,
+        table=table,
+        own=own,
+        variant=variant,
     ), (422 if form.is_submitted() else 200)
 
 
