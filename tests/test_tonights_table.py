@@ -77,3 +77,20 @@ def test_too_few_players_ticked_say_how_many_are_needed(client):
     page = client.get(f"/games/new/classic?evening={evening}&play={ids[0]}&draw=1").text
     assert "Pick 4 players for these rules." in page
     assert 'name="play" value="999"' not in client.get(f"/games/new/classic?evening={evening}&play=999").text
+
+
+def test_play_again_ticks_the_players_it_seats(client):
+    """ "Play again with the same players" in an evening of five: the seats are the game's four, and the
+    chips say the same (those four ticked, the fifth sitting out), where they had ticked whoever was
+    due to play and said one of the seated players sat out."""
+    evening = _evening(client, "Anna, Bert, Carl, Dora, Eve")
+    game, _ = game_in_evening(client, evening, names=["Anna", "Bert", "Carl", "Dora"])
+    page = client.get(f"/games/new/classic?again={game}&evening={evening}").text
+    assert _seats(page) == ["Anna", "Bert", "Carl", "Dora"]
+    ticked = re.findall(
+        r'<input type="checkbox" id="chip-\d+" name="play" value="\d+" checked>\s*<label[^>]*>([^<]+)<', page
+    )
+    assert sorted(ticked) == ["Anna", "Bert", "Carl", "Dora"], ticked
+    assert "Sitting out: Eve" in page and "Sitting out: Dora" not in page
+    # without "again" the chips still rotate who sits out (Dora, after a game of the first four)
+    assert "Sitting out: Dora" in client.get(f"/games/new/classic?evening={evening}").text

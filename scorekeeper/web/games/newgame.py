@@ -129,7 +129,8 @@ def new_game(variant: str):
     if request.method == "GET":
         if own is not None:
             _prefill_house(form, rules, own)
-        _prefill_again(form, rules)
+        if _prefill_again(form, rules) and table is not None and not request.args.getlist("play"):
+            table = _chips_as_seated(table, form)
         _prefill_seats(form, rules)
     if form.validate_on_submit():
         started = _start(form, rules, own, evening)
@@ -182,13 +183,22 @@ def _tonights_table(form, rules: rulesets.RuleSet, evening) -> dict:
     }
 
 
-def _prefill_again(form, rules: rulesets.RuleSet) -> None:
+def _chips_as_seated(table: dict, form) -> dict:
+    """Tonight's chips as "Play again" seated the players: those in a seat ticked, the others sitting
+    out (the chips had ticked whoever was due to play, which the seats then contradicted)."""
+    seated = {(field.data or "").strip().casefold() for field in form.players}
+    chosen = [p.id for p in table["players"] if p.name.casefold() in seated]
+    return table | {"chosen": chosen, "out": [p.name for p in table["players"] if p.id not in chosen], "fits": True}
+
+
+def _prefill_again(form, rules: rulesets.RuleSet) -> bool:
     """ "Play again" (``?again=<game id>``): the same seats, seating, house rules and target as that
-    game of the same rules, the deal passing on to whoever would have dealt its next hand."""
+    game of the same rules, the deal passing on to whoever would have dealt its next hand. Whether it
+    did."""
     game_id = numbers.whole(request.args.get("again"), digits=18)
     game = records.get_game(get_db(), game_id) if game_id is not None and records.valid_id(game_id) else None
     if game is None or game.variant != rules.id:
-        return
+        return False
     guests = records.guests_of(get_db(), game.id)
     for seat, (field, name) in enumerate(zip(form.players, game.players)):
         field.data = "" if seat < len(guests) and guests[seat] else name  # a guest's seat stays a guest
@@ -200,6 +210,7 @@ def _prefill_again(form, rules: rulesets.RuleSet) -> None:
     form.target.data = game.target
     played = len(records.hands(get_db(), game.id))
     form.first_dealer.data = str(_dealer_seat(game, played))
+    return True
 
 
 def _dealer_seat(game: Game, index: int) -> int:
