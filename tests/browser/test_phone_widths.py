@@ -340,6 +340,39 @@ def test_every_page_fits_the_phone_and_breaks_no_word(chromium, site, password_s
     )
 
 
+# Each fold of a page, closed and open: whether it shows that it folds (its arrow: the summary's own,
+# or its label's in the hand form's "Penalties and more"), and how many arrows it shows.
+ARROWS = r"""
+() => [...document.querySelectorAll('main details')].map((d) => {
+  const s = d.querySelector(':scope > summary');
+  const drawn = (e) => e && !['none', 'normal', '""'].includes(getComputedStyle(e, '::before').content);
+  const label = s.querySelector('.pad-label');
+  return {fold: (d.className || 'details') + ': ' + s.innerText.trim().slice(0, 30),
+          arrows: [drawn(s), drawn(label)].filter(Boolean).length};
+})
+"""
+LINES_WITHOUT_ARROW = ("hand-line", "t-replace-one")  # a sheet's hand line opens with a tap on it; a seat's "Replace"
+
+
+def test_every_fold_shows_one_arrow_closed_and_open(chromium, site):
+    """A fold that looks like plain text is never opened ("Delete this game", a hand's "Figures"), and
+    "Penalties and more" showed two arrows once open: each shows exactly one, closed and open."""
+    context = _phone(chromium, 390)
+    page = context.new_page()
+    wrong = []
+    for name, url in site.items():
+        page.goto(url)
+        for state in ("closed", "open"):
+            if state == "open":
+                page.evaluate("() => document.querySelectorAll('main details').forEach((d) => d.open = true)")
+            for fold in page.evaluate(ARROWS):
+                wanted = 0 if fold["fold"].split(":")[0].split()[0] in LINES_WITHOUT_ARROW else 1
+                if fold["arrows"] != wanted:
+                    wrong.append(f"{name} ({state}) {fold['fold']}: {fold['arrows']} arrows")
+    context.close()
+    assert not wrong, "\n".join(sorted(set(wrong)))
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", WIDTHS)
 def test_screenshots_of_the_widest_pages(chromium, site, width, scheme):
