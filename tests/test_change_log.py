@@ -3,6 +3,7 @@ a corrected hand's versions on the sheet, going back to one, a game's Changes pa
 
 from __future__ import annotations
 
+import html
 import re
 import sqlite3
 import threading
@@ -152,6 +153,35 @@ def test_only_the_current_version_is_shown_on_the_sheet(client):
     headings = re.findall(r"<h2>(.*?)</h2>", page)
     assert headings[:3] == ["Version 3 · shown on the sheet", "Version 2", "Version 1"]
     assert page.count("shown on the sheet") == 1 and page.count('class="version current"') == 1
+
+
+def _figures_of(page: str) -> str:
+    found = re.search(r'<dl class="figures">(.*?)</dl>', page, re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+
+
+def test_a_versions_figures_read_as_the_hand_form_labels_them_in_the_readers_language(client):
+    """A version's figures use the hand form's words and order ("Went out: Concealed", "Points melded"),
+    card counts by their groups, in the reader's language: never the stored keys ("hand points",
+    "went out: concealed") in English on a German page."""
+    game_id = start_game(client)
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="concealed", natural=1, mixed=1, red=1, melded=150, hand=0),
+        side_fields(1, melded_cards={"jokers": 1, "twos_aces": 2, "high": 4}, hand=25),
+    )
+    hand_id = _log(client, game_id)[-1]["hand"]
+    url = f"/games/{game_id}/hands/{hand_id}/history"
+    said = _figures_of(client.get(url).text)
+    assert said.startswith("Anna & Carl Went out: Concealed · Natural canastas: 1 · Mixed canastas: 1 · Red threes: 1")
+    assert "Points melded: 150" in said and "Points in hand: 25" in said
+    assert "Melded cards: Jokers 1, 2s and aces 2, K to 8 4" in said, said
+    assert "_" not in said and "hand points" not in said
+    client.get("/prefs?lang=de&next=/")
+    german = _figures_of(client.get(url).text)
+    assert "Ausmachen: Verdeckt" in german and "Punkte ausgelegt: 150" in german, german
+    assert "Went out" not in german and "Points" not in german
 
 
 def test_the_phone_name_example_uses_the_same_word_as_the_list(client):

@@ -15,7 +15,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorekeeper.core import sheet
+from scorekeeper.core import entry, sheet
 from scorekeeper.core.messages import N_
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import games as service
@@ -25,6 +25,27 @@ from scorekeeper.web import i18n
 from scorekeeper.web.games.blueprint import bp
 from scorekeeper.web.games.common import load_game, phone_token, sheet_locked
 from scorekeeper.web.hand_verdicts import LOCKED_MESSAGE
+
+
+def _figures(rules, side: dict) -> list[tuple[str, str]]:
+    """One side's figures of a version as the hand form shows them: in its order, each with the form's
+    label in the reader's language ("Points in hand", "Melded cards: Jokers 1, Twos 3"); nothing for
+    what was left empty."""
+    ways = {way.key: way.label for way in rules.going_out}
+    figures = []
+    for field in entry.side_fields(rules):
+        value = side.get(field.name)
+        if value in (None, 0, False, "", "no") or value == {}:
+            continue
+        label = gettext(field.label, points=field.points) if "%(points)s" in field.label else gettext(field.label)
+        if isinstance(value, dict):  # card counts by group, in the form's order
+            text = ", ".join(f"{gettext(card.label)} {value[card.key]}" for card in field.cards if value.get(card.key))
+        elif field.name == "went_out":
+            text = gettext(ways.get(value, value))
+        else:
+            text = "" if value is True else str(value)
+        figures.append((label, text))
+    return figures
 
 
 def _versions(game: Game, hand_id: int) -> list[dict]:
@@ -44,6 +65,7 @@ def _versions(game: Game, hand_id: int) -> list[dict]:
                 "change": change,
                 "number": len(versions) + 1,
                 "entry": after,
+                "figures": [_figures(rules, side) for side in after["sides"]],
                 "scores": scores,
                 "delta": [s - p for s, p in zip(scores, previous)] if previous else None,
             }
