@@ -267,14 +267,15 @@ def password_server():
             thread.join(timeout=5)
 
 
-def _phone(chromium, width: int, scheme: str = "light"):
-    """A phone-like context of this width."""
+def _phone(chromium, width: int, scheme: str = "light", **more):
+    """A phone-like context of this width (``more``: the context's other options, its locale)."""
     context = chromium.new_context(
         viewport={"width": width, "height": 740},
         is_mobile=True,
         has_touch=True,
         device_scale_factor=2,
         color_scheme=scheme,
+        **more,
     )
     context.set_default_timeout(10000)
     return context
@@ -338,6 +339,26 @@ def test_every_page_fits_the_phone_and_breaks_no_word(chromium, site, password_s
     assert not failures, f"at {width} px:\n" + "\n".join(
         f"  {name}:\n" + "\n".join(f"    {p}" for p in problems) for name, problems in failures.items()
     )
+
+
+@pytest.mark.parametrize("language", ["de", "it", "et"])
+def test_the_archive_fits_the_narrowest_phone_in_every_language(chromium, site, language):
+    """German, Italian and Estonian words are longer than English ones ("Änderung"): the archive's
+    pages with tables (an evening and its ratings, the evenings, the players, the history) fit 320 px,
+    each table within its box; an evening's date stays whole in its heading."""
+    context = _phone(chromium, 320, locale=language)
+    page = context.new_page()
+    wrong = {}
+    for name in ("an evening", "evenings", "players", "history"):
+        page.goto(site[name])
+        assert page.evaluate("document.documentElement.lang") == language
+        problems = _problems(page)
+        boxes = "[...document.querySelectorAll('.table-scroll')].map((b) => b.scrollWidth - b.clientWidth)"
+        problems += [f"a table runs {over} px out of its box" for over in page.evaluate(boxes) if over > 1]
+        if problems:
+            wrong[name] = problems
+    context.close()
+    assert not wrong, f"{language} at 320 px: {wrong}"
 
 
 # Each fold of a page, closed and open: whether it shows that it folds (its arrow: the summary's own,
