@@ -146,6 +146,8 @@ def test_the_page_of_the_evening_starts_the_fair_game_in_one_tap(client, evening
     link = re.search(r'href="(/evenings/\d+/partners)"', page.text).group(1)
     partners = client.get(link)
     assert partners.status_code == 200
+    shown = re.findall(r'<span class="team">([−+-]?\d+)', partners.text)  # the losers' ratings are below 0
+    assert any(r.startswith("−") for r in shown) and not any(r.startswith("-") for r in shown), shown
     starts = re.findall(r'href="(/games/new/classic\?[^"]+)"', partners.text)
     assert len(starts) == 3 and "Start this game" in partners.text
     best = starts[0].replace("&amp;", "&")

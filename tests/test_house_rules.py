@@ -46,6 +46,8 @@ def thursday(client) -> int:
 def test_the_page_shows_each_default_and_keeps_the_rules(client):
     page = client.get("/house-rules/new/classic").text
     assert "Natural canastas: bonus each" in page and "Default: 500." in page
+    assert "Default: Plus when the side has melded, minus when it has not. Whether" in page  # one full stop
+    assert ".." not in re.sub(r"<[^>]+>", "", page)
     assert "changed-mark" not in page  # nothing changed yet
     house_id = thursday(client)
     listed = client.get("/api/variants").get_json()["house_rules"]

@@ -94,3 +94,12 @@ def test_play_again_ticks_the_players_it_seats(client):
     assert "Sitting out: Eve" in page and "Sitting out: Dora" not in page
     # without "again" the chips still rotate who sits out (Dora, after a game of the first four)
     assert "Sitting out: Dora" in client.get(f"/games/new/classic?evening={evening}").text
+
+
+def test_the_draw_speaks_of_partners_only_where_a_game_has_them(client):
+    evening = _evening(client, "Anna, Bert, Carl, Dora, Eve")
+    four = client.get(f"/games/new/classic?evening={evening}").text
+    three = client.get(f"/games/new/classic-3p?evening={evening}").text
+    assert "partners sit opposite" in four
+    assert "partners sit opposite" not in three
+    assert "The draw seats the ticked players at random. Over the evening" in three
