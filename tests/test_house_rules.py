@@ -81,6 +81,20 @@ def test_an_impossible_table_is_refused_beside_the_value_and_what_was_typed_kept
     assert client.get("/api/variants").get_json()["house_rules"] == []
 
 
+def test_every_problem_is_said_on_the_first_save(client):
+    """A name left empty, letters for a bonus, a target below 0 and a bonus not a multiple of 5, sent at
+    once: all four are said beside their values on the first Save (the letters had hidden the others
+    until the next one), and what was typed stays."""
+    url = "/house-rules/new/classic"
+    data = form_of(client, url) | {"name": "", "v_canasta_mixed": "abc", "v_target": "-5", "v_going_out_bonus": "7"}
+    response = client.post(url, data=data)
+    assert response.status_code == 422
+    page = html.unescape(response.text)
+    errors = re.findall(r'<p class="error" id="([\w-]+)-error">', page)
+    assert {"name", "v_canasta_mixed", "v_target", "v_going_out_bonus"} <= set(errors), errors
+    assert 'value="abc"' in page and 'value="-5"' in page and 'value="7"' in page
+
+
 def test_a_name_is_kept_once(client):
     thursday(client)
     response = keep(client, name="thursday RULES", card_high=15)

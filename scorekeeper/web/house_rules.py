@@ -217,6 +217,9 @@ def _save(rules: rulesets.RuleSet, house: records.HouseRules | None):
     name = (request.form.get("name") or "").strip()
     layout = request.form.get("layout") or rules.layouts[0].key
     values, typed, problems = _sent(rules)
+    if problems:  # what could be read is checked too: every problem is said on the first Save
+        unread = {problem.field for problem in problems}
+        problems += [p for p in service.check(rules.id, layout, name, values) if p.field not in unread]
     if not form.validate_on_submit():
         problems.append(Problem(None, "name", N_("The page was open too long: send it again.")))
     if not problems:
