@@ -5,7 +5,7 @@
 // page's data-fields (scorekeeper/core/entry.py): each field with its name in the API's entry, its
 // kind, and for a figure that can be given in points or in card counts, the form's choice between
 // them (mode) and the card inputs.
-import { figure, toInt } from "./text.js";
+import { figure, text, toInt } from "./text.js";
 // The hand's one answer to "Who went out?" ("0", "1", …, "stock" or null) and how.
 export function outChoice(form) {
   const el = form.querySelector('input[name="out"]:checked');
@@ -120,13 +120,18 @@ function read(key) {
   try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; }
 }
 
-export function saveDraft(pad) {
+function snapshot(pad) {  // the kept fields as they stand
   const draft = {};
   Array.prototype.forEach.call(pad.form.elements, (el) => {
     if (!kept(el)) return;
     if (el.type === "radio" || el.type === "checkbox") { if (el.checked) draft[el.name + "=" + el.value] = true; }
     else draft[el.name] = el.value;
   });
+  return draft;
+}
+
+export function saveDraft(pad) {
+  const draft = snapshot(pad);
   if (pad.reopened) draft._reopened = pad.reopened;
   try { sessionStorage.setItem(draftKey(pad), JSON.stringify(draft)); } catch (e) { /* private mode: nothing kept */ }
 }
@@ -144,7 +149,36 @@ function restoreDraft(pad) {
   if (!draft) return;
   if (!pad.reopened && draft._reopened) pad.reopened = draft._reopened;
   if (pad.form.querySelector('[aria-invalid="true"], .has-error')) return;  // the server's page holds what was sent
+  const before = JSON.stringify(snapshot(pad));
   applyDraft(pad, draft);
+  if (JSON.stringify(snapshot(pad)) !== before) sayRestored(pad);
+}
+
+// Figures typed earlier and not saved come back with a word saying so, and a way to start afresh
+// (the form as the page brought it: empty for a new hand, the hand's figures for a correction).
+function sayRestored(pad) {
+  const note = document.createElement("p");
+  note.className = "draft-note";
+  note.setAttribute("role", "status");
+  note.textContent = text("draftBack") + " ";
+  const clear = document.createElement("button");
+  clear.type = "button";
+  clear.className = "btn small";
+  clear.textContent = text("draftClear");
+  clear.addEventListener("click", () => {
+    Array.prototype.forEach.call(pad.form.elements, (el) => {
+      if (!kept(el)) return;
+      if (el.type === "radio" || el.type === "checkbox") el.checked = el.defaultChecked;
+      else el.value = el.defaultValue;
+    });
+    pad.form.dispatchEvent(new Event("change", { bubbles: true }));  // the preview follows
+    removeDraft(pad);
+    note.remove();
+  });
+  note.appendChild(clear);
+  const head = pad.form.querySelector(".pad-head");
+  if (head) head.parentNode.insertBefore(note, head);
+  else pad.form.prepend(note);
 }
 
 export function removeDraft(pad) {

@@ -121,10 +121,26 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     expect(page.locator("#how-normal")).to_be_checked()
     # docs/rules.md#classic: 100 + 500 + 215 = 815, shown again in the preview
     expect(page.locator('[data-score="0"]')).to_contain_text("+815")
+    # and it says so, in the page's language (a hand typed before must not be saved unawares)
+    expect(page.locator(".draft-note")).to_contain_text("noch nicht gespeichert")
     page.locator('form.hand-form button[type="submit"]').last.click()
     expect(page.locator("main[data-saved]")).to_have_count(1)
     page.get_by_role("link", name=re.compile("Runde 2")).first.click()
     expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("")  # saved: no draft left
+    expect(page.locator(".draft-note")).to_have_count(0)  # nothing came back, nothing said
+    # a hand typed, left, and opened again: "Start afresh" empties it and forgets it
+    page.locator('input[name="sides-1-melded_points"]').fill("90")
+    page.get_by_role("link", name="English").click()
+    expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("90")
+    note = page.locator(".draft-note")
+    expect(note).to_contain_text("What you typed before is back: it is not saved yet.")
+    note.get_by_role("button", name="Start afresh").click()
+    expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("")
+    expect(page.locator('[data-score="1"]')).not_to_contain_text("90")
+    expect(page.locator(".draft-note")).to_have_count(0)
+    page.reload()
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
+    expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("")  # the draft is gone too
     context.close()
 
 
