@@ -338,7 +338,11 @@ def test_locking_the_phone_revokes_its_cookie_on_the_server(locked_app, tmp_path
     for _ in range(2):  # the score sheet, kept for this very cookie (pagecache.FastPages)
         assert phone.get(f"/games/{game_id}").status_code == 200
     copied = _cookie(phone)
-    assert phone.post("/logout", data={"csrf_token": csrf_token(phone, "/history")}).status_code == 302
+    locked = phone.post("/logout", data={"csrf_token": csrf_token(phone, "/history")})
+    assert locked.status_code == 302
+    said = "This phone is locked: the pages it kept are forgotten, and the score keeper opens again with the password."
+    assert said in phone.get(locked.headers["Location"]).text  # the phone says why it asks for the password
+    assert said not in locked_app.test_client().get("/login").text  # a phone never unlocked: just the password
     thief = locked_app.test_client()
     thief.set_cookie("session", copied)
     assert thief.get("/export.json").status_code == 401
