@@ -190,7 +190,11 @@ def test_the_phone_name_example_uses_the_same_word_as_the_list(client):
     page = client.get(f"/games/{game_id}/changes").text
     listed = re.search(r"· (Handy \d+)\s*</li>", page)
     assert listed, page
-    assert "„Handy 3“" in page and "phone 3" not in page
+    # the example is this phone's own number, as the list calls it (it had said „Handy 3“ to every phone)
+    assert f"„{listed.group(1)}“" in page and "phone " not in page
+    stranger = client.application.test_client()  # a phone that changed nothing yet has no number
+    page = stranger.get(f"/games/{game_id}/changes").text
+    assert "otherwise it shows by its number." in page and "“phone " not in page
 
 
 def test_a_new_phone_naming_itself_twice_at_once_makes_one_row_and_one_answer(tmp_path):

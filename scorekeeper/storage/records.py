@@ -303,6 +303,12 @@ def phone_name(db: Database, token: str | None) -> str | None:
     return row[0] if row else None
 
 
+def phone_number(db: Database, token: str | None) -> int | None:
+    """The number the change log knows this phone by ("phone 3"), or None before its first change."""
+    row = db.execute("select id from phones where token = ?", [token or ""]).fetchone()
+    return row[0] if row else None
+
+
 def running_of(db: Database, game_id: int) -> sheet.Running | None:
     """A game's running figures (hands, totals, best hands, result), or None if not kept yet."""
     row = db.execute("select kept from game_results where game_id = ?", [game_id]).fetchone()

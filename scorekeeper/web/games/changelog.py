@@ -160,6 +160,7 @@ def changes(game_id: int):
         changes=list(reversed(records.changes(get_db(), game_id))),
         numbers=numbers,
         phone_name=records.phone_name(get_db(), session.get("phone")),
+        phone_number=records.phone_number(get_db(), session.get("phone")),
         actions=ACTION_NAMES,
         side_names=sheet.side_names(game, sheet.rules_for(game)),
     )
