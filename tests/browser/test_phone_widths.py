@@ -361,6 +361,28 @@ def test_the_archive_fits_the_narrowest_phone_in_every_language(chromium, site, 
     assert not wrong, f"{language} at 320 px: {wrong}"
 
 
+# Each cell of a three-sided sheet's lines: whether its running total stands under the hand's score.
+STACKED = r"""
+() => [...document.querySelectorAll('.sheet.sides-3 details.hand-line > summary .cell')].map((cell) => {
+  const hs = cell.querySelector('.hs'), run = cell.querySelector('.run');
+  if (!hs || !run) return true;
+  return run.getBoundingClientRect().top >= hs.getBoundingClientRect().bottom - 1;
+})
+"""
+
+
+def test_a_three_sided_sheet_keeps_its_totals_in_columns_at_320(chromium, site):
+    """At 320 px each cell of a three-sided sheet holds the hand's score above the running total: side
+    by side, some cells fitted both and others wrapped, and the totals did not stand in columns."""
+    context = _phone(chromium, 320)
+    page = context.new_page()
+    for name in ("scoreboard classic-3p", "scoreboard six-3x2"):
+        page.goto(site[name])
+        stacked = page.evaluate(STACKED)
+        assert stacked and all(stacked), (name, stacked)
+    context.close()
+
+
 # Each fold of a page, closed and open: whether it shows that it folds (its arrow: the summary's own,
 # or its label's in the hand form's "Penalties and more"), and how many arrows it shows.
 ARROWS = r"""
