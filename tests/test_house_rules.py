@@ -47,6 +47,9 @@ def test_the_page_shows_each_default_and_keeps_the_rules(client):
     page = client.get("/house-rules/new/classic").text
     assert "Natural canastas: bonus each" in page and "Default: 500." in page
     assert "Default: Plus when the side has melded, minus when it has not. Whether" in page  # one full stop
+    # the concealed bonus is what is added to the going-out bonus (the rules page says 200 in all)
+    concealed = re.search(r"Concealed going out: bonus.*?</p>", page, re.S).group(0)
+    assert "Default: 100." in concealed and "Added to the going-out bonus for going out this way." in concealed
     assert ".." not in re.sub(r"<[^>]+>", "", page)
     assert "changed-mark" not in page  # nothing changed yet
     house_id = thursday(client)

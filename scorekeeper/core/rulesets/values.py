@@ -196,13 +196,16 @@ def _going_out(rules: RuleSet) -> list[Value]:
     """docs/rules.md, "Going out": each line a way of going out scores, once by its item."""
     values, seen = [], set()
     for way in rules.going_out:
-        for item, label, bonus in way.lines:
+        for number, (item, label, bonus) in enumerate(way.lines):
             if item in seen:
                 continue
             seen.add(item)
-            explanation = (
-                N_("A special hand: the side scores this.") if way.special else N_("Added for going out this way.")
-            )
+            if way.special:
+                explanation = N_("A special hand: the side scores this.")
+            elif number:  # concealed: on top of the going-out bonus, as the rules page adds them up
+                explanation = N_("Added to the going-out bonus for going out this way.")
+            else:
+                explanation = N_("Added for going out this way.")
             values.append(
                 points(
                     f"{item}_bonus",
