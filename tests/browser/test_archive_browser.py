@@ -180,5 +180,9 @@ def test_the_export_button_reads_on_one_line_at_320_px(browser, live_url, langua
         inside = button.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1")
         assert lines == 1 and inside, language
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        # with Larger text its words wrap inside the button, none cut off at either side
+        page.evaluate("document.documentElement.classList.add('large')")
+        assert button.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), language
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     finally:
         context.close()
