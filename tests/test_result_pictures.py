@@ -6,6 +6,7 @@ The names cannot be read back from the pixels, so the layout the picture is draw
 from __future__ import annotations
 
 import io
+import re
 import struct
 
 from PIL import Image
@@ -121,6 +122,8 @@ def test_an_evenings_picture_after_its_first_finished_game(app, client):
     assert "Evening: 2026-11-27" in texts and "Kitchen" in texts and "Standings" in texts
     assert {"Anna", "Ben", "Cleo", "Dirk"} <= set(texts)
     assert any(t.startswith("Best of the evening: Anna & Cleo") for t in texts)
+    # a loss is written with a minus sign, as on the pages ("−5140", not "-5140")
+    assert any(t.startswith("\u2212") for t in texts) and not any(re.fullmatch(r"-\d+", t) for t in texts), texts
 
 
 def test_a_tournaments_picture_once_it_is_closed(app, client):
@@ -153,6 +156,7 @@ def test_without_the_font_files_pillows_own_font_draws_it(monkeypatch, client):
     try:
         data = client.get(f"/games/{_finished_game(client)}/result.png").data
         assert _size(data)[0] == 1080
+        assert drawn.score_text(-5140) == "-5140"  # its font has no "−": a hyphen, not a box
     finally:
         drawn.font.cache_clear()
 

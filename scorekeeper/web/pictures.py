@@ -46,6 +46,13 @@ def font(size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size)
 
 
+def score_text(points: int, plus: bool = True) -> str:
+    """A score as the pages write it ("−5140", "+5140"), with a hyphen for the minus where only
+    Pillow's own font draws the picture (it has no "−")."""
+    text = i18n.signed(points, plus)
+    return text if _font_file(False) is not None else text.replace("\u2212", "-")
+
+
 def measure(text: str, size: int, bold: bool) -> float:
     """How wide the text is drawn, in px."""
     return font(size, bold).getlength(text)
@@ -108,7 +115,8 @@ def game_result(game_id: int) -> pictures.Result:
     rows_upto = the_sheet.rows[: the_sheet.state.ended_after + 1]
     totals = rows_upto[-1].outcome.totals
     rows = [
-        pictures.Row("", name, str(totals[i]), winner=result.winner == i) for i, name in enumerate(the_sheet.side_names)
+        pictures.Row("", name, score_text(totals[i], plus=False), winner=result.winner == i)
+        for i, name in enumerate(the_sheet.side_names)
     ]
     series = [[row.outcome.totals[i] for row in rows_upto] for i in range(len(the_sheet.side_names))]
     return pictures.Result(
@@ -140,9 +148,9 @@ def evening_result(evening_id: int) -> pictures.Result:
     for r in standings:
         place = 1 + sum(1 for o in standings if o["balance"] > r["balance"])
         shared = sum(1 for o in standings if o["balance"] == r["balance"]) > 1
-        balance = f"{r['balance']:+d}" if r["balance"] else "0"
+        balance = score_text(r["balance"])
         rows.append(pictures.Row(f"{place}{'=' if shared else ''}", r["name"], balance, winner=r["balance"] == best))
-    winner = gettext("Best of the evening: %(names)s (%(balance)s)", names=" & ".join(top), balance=f"{best:+d}")
+    winner = gettext("Best of the evening: %(names)s (%(balance)s)", names=" & ".join(top), balance=score_text(best))
     return pictures.Result(
         title=gettext("Evening: %(date)s", date=evening.date),
         subtitle=" · ".join(part for part in (evening.place, evening.note) if part),
@@ -165,9 +173,9 @@ def tournament_result(tournament_id: int) -> pictures.Result:
     rows = []
     for line in lines:
         first = line[0]
-        figure = (gettext("%(mp)s MP", mp=first.match_points) + " · " if t.kind.shows_match_points else "") + str(
-            first.points
-        )
+        figure = (
+            gettext("%(mp)s MP", mp=first.match_points) + " · " if t.kind.shows_match_points else ""
+        ) + score_text(first.points, plus=False)
         rows.append(
             pictures.Row(
                 f"{first.place}{'=' if first.tied > 1 else ''}",
