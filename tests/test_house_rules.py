@@ -98,6 +98,21 @@ def test_every_problem_is_said_on_the_first_save(client):
     assert 'value="abc"' in page and 'value="-5"' in page and 'value="7"' in page
 
 
+def test_a_value_typed_wrong_leaves_the_checks_across_values_until_it_is_read(client):
+    """Letters for the canastas needed to go out and 2 natural ones: no sentence about "the 1 canastas
+    needed" (a default nobody typed) stands beside the natural ones; the letters are said, and so is a
+    value out of its own range."""
+    url = "/house-rules/new/classic"
+    sent = {"name": "Ours", "v_canastas_to_go_out": "two", "v_natural_canastas_to_go_out": "2"}
+    page = html.unescape(client.post(url, data=form_of(client, url) | sent).text)
+    errors = dict(re.findall(r'<p class="error" id="v_(\w+)-error">(.*?)</p>', page))
+    assert "canastas_to_go_out" in errors, errors
+    assert "natural_canastas_to_go_out" not in errors and "More than the 1 canastas" not in page, errors
+    page = html.unescape(client.post(url, data=form_of(client, url) | sent | {"v_target": "-5"}).text)
+    errors = dict(re.findall(r'<p class="error" id="v_(\w+)-error">(.*?)</p>', page))
+    assert {"canastas_to_go_out", "target"} <= set(errors), errors  # a value out of its range: said at once
+
+
 def test_a_name_is_kept_once(client):
     thursday(client)
     response = keep(client, name="thursday RULES", card_high=15)
@@ -181,6 +196,11 @@ def test_its_new_game_form_and_its_games_say_its_target_and_link_its_rules(clien
     assert "Friday club" in client.get(f"/rules/house-{house_id}").text
     plain = start_game(client)  # a game of the built-in rules keeps its link
     assert 'href="/rules/classic">rules</a>' in client.get(f"/games/{plain}").text
+    # its read-only link (the table's own rules are behind a password there): no "rules" link to a page
+    # it could not open; the game's values are listed under "House rules in force"
+    view = re.search(r'href="(?:https?://[^/"]+)?(/view/[^"]+)"', sheet).group(1)
+    shown = client.get(view).text
+    assert "House rules in force" in shown and f"/rules/house-{house_id}" not in shown
 
 
 def test_the_reference_page_marks_the_changes(client):

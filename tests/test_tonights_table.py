@@ -103,3 +103,18 @@ def test_the_draw_speaks_of_partners_only_where_a_game_has_them(client):
     assert "partners sit opposite" in four
     assert "partners sit opposite" not in three
     assert "The draw seats the ticked players at random. Over the evening" in three
+
+
+def test_play_again_of_a_smaller_layout_ticks_only_its_seats(client):
+    """Austrian rules in an evening of five: playing again a game of two ticks those two, not the names
+    the form's first layout (four) would still hold in its other seats."""
+    evening = _evening(client, "Anna, Bert, Carl, Dora, Eve")
+    url = f"/games/new/austrian?evening={evening}"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "evening": str(evening), "layout": "2"}
+    data |= {"players-0": "Anna", "players-1": "Bert"}
+    response = client.post("/games/new/austrian", data=data)
+    assert response.status_code == 302, response.text
+    game = int(response.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/games/new/austrian?again={game}&evening={evening}").text
+    ticked = re.findall(r'name="play" value="\d+" checked>\s*<label[^>]*>([^<]+)<', page)
+    assert sorted(ticked) == ["Anna", "Bert"], ticked

@@ -260,6 +260,15 @@ def test_the_same_words_for_two_fields_stand_beside_each(client):
     assert "Anna & Clara, Bernd & Dieter" not in text
 
 
+def test_a_sentence_about_both_sides_comes_marked_shared_in_json(client):
+    """Two sides out at once is one sentence about both: the JSON marks it shared, so a page says it once."""
+    body = {"variant": "classic", "sides": [{"went_out": "normal", "natural_canastas": 1}, {"went_out": "normal"}]}
+    errors = client.post("/api/score", json=body).get_json()["errors"]
+    both = "Only one side can go out in a hand."
+    assert [(e["side"], e["shared"]) for e in errors if e["message"] == both] == [(0, True), (1, True)], errors
+    assert all(e["shared"] is False for e in errors if e["message"] != both), errors  # each its own field's
+
+
 def test_a_refused_hand_says_each_problem_in_two_places_at_most(client):
     # issue 29: beside the field, and the list at the Save button that jumps to it; no banner at the top
     # repeating "check the fields marked in red"

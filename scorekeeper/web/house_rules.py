@@ -119,6 +119,20 @@ def _sent(rules: rulesets.RuleSet) -> tuple[dict[str, Any], dict[str, str], list
     return values, typed, problems
 
 
+def _readable_problems(rules, layout, name, values, unread) -> list[Problem]:
+    """Beside values that could not be read: what is wrong with the name, the layout and each value read
+    on its own, said on the same Save. The checks across values wait until every value is read (with a
+    default standing in for one typed wrong, they would speak of a value nobody typed)."""
+    found = [p for p in service.check(rules.id, layout, name, {}) if p.field in ("name", "layout")]
+    specs = {spec.name: spec for spec in specs_of(rules, values)}
+    for key, value in values.items():
+        spec = specs.get(key)
+        if spec is not None and key not in unread and not spec.fits(value):
+            message, args = rulesets.problems(rules, {key: value})[key]
+            found.append(Problem(None, key, message, args))
+    return found
+
+
 def _page(rules, house, typed, problems, name, layout, status=200, settings=None):
     """The page of one table's own rule set: its values by group, each with its default, and what
     was changed in it when (the change log)."""
@@ -217,9 +231,8 @@ def _save(rules: rulesets.RuleSet, house: records.HouseRules | None):
     name = (request.form.get("name") or "").strip()
     layout = request.form.get("layout") or rules.layouts[0].key
     values, typed, problems = _sent(rules)
-    if problems:  # what could be read is checked too: every problem is said on the first Save
-        unread = {problem.field for problem in problems}
-        problems += [p for p in service.check(rules.id, layout, name, values) if p.field not in unread]
+    if problems:  # what could be read is checked too: the name, the layout and each value's own range
+        problems += _readable_problems(rules, layout, name, values, {problem.field for problem in problems})
     if not form.validate_on_submit():
         problems.append(Problem(None, "name", N_("The page was open too long: send it again.")))
     if not problems:

@@ -169,6 +169,7 @@ function sayRestored(pad) {
     Array.prototype.forEach.call(pad.form.elements, (el) => {
       if (!kept(el)) return;
       if (el.type === "radio" || el.type === "checkbox") el.checked = el.defaultChecked;
+      else if (el.options) Array.prototype.forEach.call(el.options, (o) => { o.selected = o.defaultSelected; });
       else el.value = el.defaultValue;
     });
     pad.form.dispatchEvent(new Event("change", { bubbles: true }));  // the preview follows

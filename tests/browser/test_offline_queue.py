@@ -144,6 +144,29 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     context.close()
 
 
+def test_start_afresh_puts_a_list_of_ways_out_back_to_its_first(browser, live_url):
+    """Modern's ways of going out are a list (more than three): "Start afresh" puts it back to its first
+    choice, never to nothing (a hand sent without a way would be taken as a plain going out)."""
+    context, page = phone_context(browser)
+    page.goto(live_url + "/games/new/modern")
+    for seat, name in enumerate(("Anna", "Bert", "Carla", "Dieter"), start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game = page.url
+    page.goto(game + "/hands/new")
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
+    first = page.locator("select#how").input_value()
+    page.locator('label[for="out-0"]').click()
+    page.locator("select#how").select_option(index=2)
+    assert page.locator("select#how").input_value() != first
+    page.goto(game + "/hands/new")  # left and opened again: it comes back, and says so
+    expect(page.locator(".draft-note")).to_have_count(1)
+    page.locator(".draft-note").get_by_role("button", name="Start afresh").click()
+    expect(page.locator("select#how")).to_have_value(first)
+    context.close()
+
+
 def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_token_is_renewed(browser, live_url):
     context, page = phone_context(browser)
     game_url = start_classic(page, live_url)

@@ -26,7 +26,7 @@ def one_side_went_out(reads: Sequence[ReadSide], stock_out: bool | None) -> list
     out = [i for i, read in enumerate(reads) if read.hand.went_out]
     problems = []
     if len(out) > 1:
-        problems += [Problem(i, "went_out", N_("Only one side can go out in a hand.")) for i in out]
+        problems += [Problem(i, "went_out", N_("Only one side can go out in a hand."), shared=True) for i in out]
     if stock_out is True and out:
         problems.append(
             Problem(None, "stock_out", N_("A side went out, so the stock did not run out: untick one of them."))

@@ -130,7 +130,7 @@ def new_game(variant: str):
         if own is not None:
             _prefill_house(form, rules, own)
         if _prefill_again(form, rules) and table is not None and not request.args.getlist("play"):
-            table = _chips_as_seated(table, form)
+            table = _chips_as_seated(table, form, rules)
         _prefill_seats(form, rules)
     if form.validate_on_submit():
         started = _start(form, rules, own, evening)
@@ -183,10 +183,11 @@ def _tonights_table(form, rules: rulesets.RuleSet, evening) -> dict:
     }
 
 
-def _chips_as_seated(table: dict, form) -> dict:
+def _chips_as_seated(table: dict, form, rules: rulesets.RuleSet) -> dict:
     """Tonight's chips as "Play again" seated the players: those in a seat ticked, the others sitting
     out (the chips had ticked whoever was due to play, which the seats then contradicted)."""
-    seated = {(field.data or "").strip().casefold() for field in form.players}
+    seats = next((lay.players for lay in rules.layouts if lay.key == form.layout.data), len(form.players))
+    seated = {(field.data or "").strip().casefold() for field in form.players[:seats]}
     chosen = [p.id for p in table["players"] if p.name.casefold() in seated]
     return table | {"chosen": chosen, "out": [p.name for p in table["players"] if p.id not in chosen], "fits": True}
 
