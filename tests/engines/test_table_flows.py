@@ -123,12 +123,15 @@ def test_a_refused_hand_shows_why_beside_the_field_and_keeps_what_was_typed(phon
     phone.type('input[name="sides-1-melded_points"]', "100")
     phone.settled()
     phone.tap_text("button", "Save hand 1")
-    phone.until(lambda: phone.all("#sides-0-melded_points-error, .row-errors p"), "the message beside the field")
-    message = " ".join(phone.texts(".row-errors p"))
+    # the server's answer (its message has the field's own id; the live check's, shown as typed, has not):
+    # read after it has replaced the form, not while it does
+    phone.until(lambda: phone.all("#sides-0-melded_points-error"), "the server's message beside the field")
+    phone.settled()
+    message = phone.until(lambda: " ".join(phone.texts(".row-errors p")), "the message")
     assert "multiple of 5; 212 is not" in message
     assert phone.value('input[name="sides-0-melded_points"]') == "212"
     assert phone.value('input[name="sides-1-melded_points"]') == "100"
-    assert phone.all('input[name="out"][value="0"]:checked')
+    assert phone.until(lambda: phone.all('input[name="out"][value="0"]:checked'), "side 0 still out")
 
 
 @pytest.mark.parametrize("width", (390, 320))
