@@ -66,6 +66,14 @@ def value_label(value: Any) -> str:
     return gettext(value.label, **args) if args else gettext(value.label)
 
 
+def field_label(field: Any) -> str:
+    """A hand form field's label in the reader's language, with its points where the label names them
+    ("Exact cut, this team did not deal (+100)")."""
+    if "%(points)s" in field.label:
+        return gettext(field.label, points=field.points)
+    return gettext(field.label)
+
+
 def value_text(spec: Any, value: Any) -> str:
     """A changeable value as the pages say it: the option's words, the number, a list as "125, 155, 180"
     ("none" for an empty name or list)."""
@@ -205,6 +213,7 @@ def init_app(app) -> None:
             "problem_message": problem_message,
             "row_label": row_label,
             "value_label": value_label,
+            "field_label": field_label,
             "value_text": value_text,
             "result_sentence": result_sentence,
             "red_three_hint": red_three_hint,

@@ -37,7 +37,7 @@ def _figures(rules, side: dict) -> list[tuple[str, str]]:
         value = side.get(field.name)
         if value in (None, 0, False, "", "no") or value == {}:
             continue
-        label = gettext(field.label, points=field.points) if "%(points)s" in field.label else gettext(field.label)
+        label = i18n.field_label(field)
         if isinstance(value, dict):  # card counts by group, in the form's order
             text = ", ".join(f"{gettext(card.label)} {value[card.key]}" for card in field.cards if value.get(card.key))
         elif field.name == "went_out":

@@ -186,7 +186,7 @@ def _tonights_table(form, rules: rulesets.RuleSet, evening) -> dict:
 def _chips_as_seated(table: dict, form, rules: rulesets.RuleSet) -> dict:
     """Tonight's chips as "Play again" seated the players: those in a seat ticked, the others sitting
     out (the chips had ticked whoever was due to play, which the seats then contradicted)."""
-    seats = next((lay.players for lay in rules.layouts if lay.key == form.layout.data), len(form.players))
+    seats = rules.layout(form.layout.data).players
     seated = {(field.data or "").strip().casefold() for field in form.players[:seats]}
     chosen = [p.id for p in table["players"] if p.name.casefold() in seated]
     return table | {"chosen": chosen, "out": [p.name for p in table["players"] if p.id not in chosen], "fits": True}
