@@ -180,3 +180,26 @@ def test_a_locked_phone_is_sent_to_the_password_for_a_picture(tmp_path):
         response = stranger.get(url)
         assert response.status_code == 302 and "/login" in response.headers["Location"], url
         assert not response.data.startswith(PNG)
+
+
+def test_the_targets_label_stands_clear_of_the_charts_edge_and_the_leaders_line():
+    # a game won just past the target: the winner's line ends above it at the right, near the top edge
+    rows = [pictures.Row("1", "Anna & Clara", "5100", winner=True), pictures.Row("2", "Bernd & Dieter", "3700")]
+    series = [[1255, 1510, 2625, 3100, 5100], [60, 1330, 1485, 3170, 3700]]
+    result = pictures.Result("Classic", "", "", "Totals", rows, series, 5000, "Running totals", "hands", "target 5000")
+    picture = pictures.layout(result, _width)
+    label = next(item for item in picture.items if isinstance(item, pictures.Text) and item.text == "target 5000")
+    frame = next(item for item in picture.items if isinstance(item, pictures.Box) and item.fill == "#ffffff")
+    left, top, right, _ = frame.box
+    dashes = [item for item in picture.items if isinstance(item, pictures.Stroke) and item.width == 3]
+    line_y = dashes[0].points[0][1]
+    label_box = (label.x, label.y, label.x + _width(label.text, label.size, label.bold), label.y + label.size * 1.2)
+    assert label_box[1] > line_y + 3 and label_box[1] > top  # under the dashed line, inside the chart
+    assert left < label_box[0] and label_box[2] < right
+    for stroke in picture.items:  # no line of a side passes through the label
+        if isinstance(stroke, pictures.Stroke) and stroke.width == 6:
+            for (x1, y1), (x2, y2) in zip(stroke.points, stroke.points[1:]):
+                for step in range(101):
+                    x, y = x1 + (x2 - x1) * step / 100, y1 + (y2 - y1) * step / 100
+                    inside = label_box[0] <= x <= label_box[2] and label_box[1] <= y <= label_box[3]
+                    assert not inside, (x, y, label_box)

@@ -262,11 +262,13 @@ def _chart(picture: Layout, result: Result, measure: Measure, y: float) -> float
 
 
 def _target_line(picture: Layout, result: Result, across: tuple[float, float], ty: float, tick_size: int) -> None:
-    """The target across the chart, dashed (18 px on, 12 off), with its label at the right."""
+    """The target across the chart, dashed (18 px on, 12 off), with its label under it at the left:
+    there every line is still low (they start at 0), and the chart's top edge, which the target
+    nears, is not in its way."""
     left, right = across
     x = left
     while x < right:
         picture.items.append(Stroke(((x, ty), (min(x + 18, right), ty)), INK, 3))
         x += 30
     if result.target_label:
-        picture.items.append(Text(right - 10, ty - 34, result.target_label, tick_size, fill=INK, anchor="right"))
+        picture.items.append(Text(left + 12, ty + 10, result.target_label, tick_size, fill=INK))
