@@ -253,6 +253,20 @@ def test_statistics_per_player_and_partnership(client):
     )
 
 
+def test_the_players_list_counts_finished_games_as_the_statistics_do_and_says_those_in_play(client):
+    finished = start_game(client, names=["Anna", "Bert", "Carl", "Dora"])
+    post_hand(client, finished, *win_hand())
+    post_hand(client, finished, *win_hand())  # docs/rules.md#classic › End of the game: 8000 passes 5000
+    start_game(client, names=["Anna", "Bert", "Carl", "Dora"])  # in play, no hand yet
+    players = client.get("/players").text
+    anna = re.search(r'>Anna</span>\s*<span class="game-meta">([^<]*)</span>', players).group(1)
+    assert anna.split(" · ")[:3] == ["1 game finished", "1 in play", "1 won"]
+    stats = client.get("/stats").text.replace(' role="cell"', "")
+    assert re.search(r'>Anna</a></td><td class="num">(\d+)</td>', stats).group(1) == "1"
+    client.set_cookie("lang", "de")
+    assert "1 Spiel beendet · 1 läuft · 1 gewonnen" in client.get("/players").text
+
+
 def test_charts_are_svg(client):
     game_id = start_game(client)
     post_hand(client, game_id, side_fields(0, melded=300), side_fields(1, melded=100))
