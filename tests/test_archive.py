@@ -4,12 +4,15 @@ Scores are worked by hand from docs/rules.md#classic (classic) and docs/rules.md
 """
 
 import html
+import json
 import re
+import sqlite3
 from datetime import date, datetime, timezone
 
 import pytest
 
 from scorekeeper.core import clock
+from scorekeeper.storage.db import open_db
 from tests.conftest import csrf_token
 from tests.helpers import (
     NAMES4,
@@ -265,6 +268,56 @@ def test_the_players_list_counts_finished_games_as_the_statistics_do_and_says_th
     assert re.search(r'>Anna</a></td><td class="num">(\d+)</td>', stats).group(1) == "1"
     client.set_cookie("lang", "de")
     assert "1 Spiel beendet · 1 läuft · 1 gewonnen" in client.get("/players").text
+
+
+def _three_player_game(client) -> int:
+    """Classic 3 players, one hand: Anna alone went out with a natural canasta; Bert and Carl partners,
+    Bert's column holding their mixed canasta (docs/rules.md#classic-3p)."""
+    url = "/games/new/classic-3p"
+    data = {"csrf_token": csrf_token(client, url), "first_dealer": "0", "target": "5000"}
+    data.update({f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl"])})
+    game_id = int(client.post(url, data=data).headers["Location"].rsplit("/", 1)[1])
+    post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=200),
+        side_fields(1, mixed=1, melded=150),
+        side_fields(2, hand=40),
+        extra={"lone": "0"},
+    )
+    return game_id
+
+
+def _canastas_per_hand(client) -> dict[str, str]:
+    stats = client.get("/stats").text.replace(' role="cell"', "")
+    rows = re.findall(r'<a href="/players/\d+">(\w+)</a></td>(.*?)</tr>', stats, re.S)
+    return {name: re.findall(r'<td class="num">([^<]*)</td>', cells)[5] for name, cells in rows}
+
+
+def test_both_partners_of_a_three_player_hand_are_credited_with_its_canastas(client):
+    # docs/rules.md#classic-3p: the two partners share their canastas, as they share the score: the
+    # mixed canasta entered in Bert's column is Carl's too (1 canasta in 1 hand each)
+    _three_player_game(client)
+    assert _canastas_per_hand(client) == {"Anna": "1.00", "Bert": "1.00", "Carl": "1.00"}
+
+
+def test_an_archive_kept_before_partners_shared_canastas_is_counted_again_when_opened(app, client):
+    _three_player_game(client)
+    path = app.config["DATABASE"]
+    with sqlite3.connect(path) as db:  # as the figures were kept before: Carl's column held none
+        carl = db.execute("select id from players where name = 'Carl'").fetchone()[0]
+        db.execute("update player_results set canastas = 0 where player_id = ?", [carl])
+        db.execute("update player_totals set canastas = 0 where player_id = ?", [carl])
+        kept = json.loads(db.execute("select kept from game_results").fetchone()[0])
+        kept["canastas"][2] = 0
+        db.execute("update game_results set kept = ?", [json.dumps(kept)])
+        db.execute("delete from _sqlite_migrations where name = 'm024_partners_share_canastas'")
+    db.close()
+    open_db(path).close()  # the app opening its archive after an upgrade
+    assert _canastas_per_hand(client)["Carl"] == "1.00"
+    with sqlite3.connect(path) as db:
+        assert json.loads(db.execute("select kept from game_results").fetchone()[0])["canastas"] == [1, 1, 1]
+    db.close()
 
 
 def test_charts_are_svg(client):

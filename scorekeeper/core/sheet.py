@@ -321,5 +321,12 @@ def running_of_hands(rules: rulesets.RuleSet, hands: list[tuple]) -> Running:
 
 
 def hand_canastas(rules: rulesets.RuleSet, hand: Hand) -> tuple[int, ...]:
-    """Each side's completed canastas in one stored hand."""
-    return tuple(canastas_of(hand, side) for side in range(rules.sides))
+    """Each side's completed canastas in one stored hand. In a hand of three players where one
+    played alone, the other two share their canastas (docs/rules.md, "Classic Canasta (3 players)"):
+    each partner is credited with the partnership's, whichever partner's column holds them, as each
+    is credited with the partnership's score."""
+    own = tuple(canastas_of(hand, side) for side in range(rules.sides))
+    if hand.lone is None or rules.sides != 3:
+        return own
+    shared = sum(n for side, n in enumerate(own) if side != hand.lone)
+    return tuple(n if side == hand.lone else shared for side, n in enumerate(own))

@@ -418,3 +418,15 @@ def m023_confirmed_hands(db: Database) -> None:
     db.execute("alter table tournaments add column confirm_hands integer not null default 0")
     db.execute("alter table hands add column confirmed_at text")
     db.execute("alter table hands add column confirmed_by text")
+
+
+@migrations()
+def m024_partners_share_canastas(db: Database) -> None:
+    """Classic 3 players: both partners of a hand are credited with the partnership's canastas in the
+    statistics (core/sheet.hand_canastas; the hands keep them in the column they were entered in). The
+    games with such a hand have their kept figures made again by the app after the migrations
+    (``kept`` emptied here), and the players' totals move by the difference then."""
+    db.execute(
+        "update game_results set kept = null "
+        "where game_id in (select distinct game_id from hands where lone is not null and deleted_at is null)"
+    )
