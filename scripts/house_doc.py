@@ -21,7 +21,8 @@ INTRO = [
     "**The table's own rules** (`/house-rules`) it starts from any rule set above (and its layout), changes any "
     'of the values below, names the result ("Thursday rules") and keeps it. New games offer it beside the '
     "built-in rule sets. A game copies the values it starts with, so changing the table's rules later never "
-    "changes a game already played. Making and changing a table's rules is on the change log. A rule set's "
+    "changes a game already played: its **rules** link shows the values it plays with, and says so when the "
+    "table's rules have changed since it began. Making and changing a table's rules is on the change log. A rule set's "
     "page passes it to another table: as a small file to download, or as a QR code a phone at the next table "
     "scans to open the import with it filled in (the file's format: docs/api.md).",
     "",

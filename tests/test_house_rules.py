@@ -192,7 +192,10 @@ def test_its_new_game_form_and_its_games_say_its_target_and_link_its_rules(clien
     game_id = start_game(client, variant=f"house-{house_id}")
     assert client.get(f"/api/games/{game_id}").get_json()["target"] == 3000
     sheet = client.get(f"/games/{game_id}").text
-    assert f'href="/rules/house-{house_id}">rules</a>' in sheet and 'href="/rules/classic">rules' not in sheet
+    assert (
+        f'href="/rules/house-{house_id}?game={game_id}">rules</a>' in sheet
+        and 'href="/rules/classic">rules' not in sheet
+    )
     assert "Friday club" in client.get(f"/rules/house-{house_id}").text
     plain = start_game(client)  # a game of the built-in rules keeps its link
     assert 'href="/rules/classic">rules</a>' in client.get(f"/games/{plain}").text
@@ -210,6 +213,33 @@ def test_the_reference_page_marks_the_changes(client):
     assert "Thursday rules" in page and page.count('class="changed-mark"') == 3
     assert '<td class="num">400</td>' in page
     assert '<td class="num">600</td>' in page
+
+
+def test_a_games_rules_page_shows_the_values_it_began_with_after_the_rules_change(client):
+    """docs/rules.md#classic › House rules: a game keeps the values it began with (the natural canasta
+    600 here); the rules changed to 700 afterwards are the set's, not the game's."""
+    house_id = thursday(client)
+    game_id = start_game(client, variant=f"house-{house_id}")
+    sheet = client.get(f"/games/{game_id}").text
+    link = html.unescape(re.search(r'href="([^"]*)">rules</a>', sheet).group(1))
+    unchanged = client.get(link).text
+    assert '<td class="num">600</td>' in unchanged and "have been changed since" not in unchanged
+    assert "The values this game plays with" in unchanged and "Start a game with these rules" not in unchanged
+    assert f'href="/games/{game_id}">← Back to the score' in unchanged
+    url = f"/house-rules/{house_id}"
+    data = form_of(client, url) | {"name": "Thursday rules", "version": "0", "v_canasta_natural": "700"}
+    assert client.post(url, data=data).status_code == 302
+    page = client.get(link).text
+    assert '<td class="num">600</td>' in page and '<td class="num">700</td>' not in page
+    assert page.count('class="changed-mark"') == 3  # as the set was: natural canasta, both ways out
+    assert "have been changed since the game began" in page and f'href="/rules/house-{house_id}"' in page
+    now = client.get(f"/rules/house-{house_id}").text
+    assert '<td class="num">700</td>' in now and "Start a game with these rules" in now
+    # another game's number, one of built-in rules, or no number: the set's own page
+    plain = start_game(client)
+    for asked in (str(plain), "99999", "x", ""):
+        other = client.get(f"/rules/house-{house_id}?game={asked}").text
+        assert '<td class="num">700</td>' in other and "The values this game plays with" not in other
 
 
 def test_statistics_filter_by_the_tables_own_rules(client):

@@ -8,6 +8,7 @@ none of those shows the archive (a read-only link shows its one game, to who has
 """
 
 import re
+import urllib.parse
 
 import pytest
 from werkzeug.routing import IntegerConverter, PathConverter, UnicodeConverter
@@ -179,4 +180,8 @@ def test_a_tables_own_rule_set_is_behind_the_password_the_built_in_ones_are_not(
     assert len(listed.get_json()["variants"]) == len(rulesets.RULE_SETS) and "Quittengelee" not in listed.text
     page = stranger.get(f"/rules/house-{made.id}")
     assert page.status_code == 302 and "/login" in page.headers["Location"] and "Quittengelee" not in page.text
+    # a game's view of them (its values): the same, and the password leads back to it
+    games = stranger.get(f"/rules/house-{made.id}?game=1")
+    assert games.status_code == 302 and "Quittengelee" not in games.text
+    assert urllib.parse.unquote(games.headers["Location"]).endswith(f"next=/rules/house-{made.id}?game=1")
     assert stranger.get("/rules/classic").status_code == 200

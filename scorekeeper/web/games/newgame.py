@@ -270,13 +270,36 @@ def reference(variant: str):
     (``house-<id>``) with its values, the changed ones marked."""
     rules, own = _rules_of(variant)  # an address that names no rule set: 404, locked or not
     if own is not None and not access.unlocked():  # what people typed: behind the password
-        return redirect(url_for("access.login", next=url_for("games.reference", variant=variant)))
+        return redirect(url_for("access.login", next=request.full_path.rstrip("?")))
     changes = dict(own.changes) if own else {}
+    configured = rulesets.configure(rules, changes, own.layout if own else None)
+    game, changed_since = _game_of_own(own, rules, request.args.get("game", ""))
+    if game is not None:  # the values the game plays with, kept when it began
+        names = set(changes) | {spec.name for spec in rulesets.values_of(rules)}
+        changes = {name: value for name, value in game.settings.items() if name in names}
+        configured = sheet.rules_for(game)
     return render_template(
         "games/reference.html",
-        rules=rulesets.configure(rules, changes, own.layout if own else None),
+        rules=configured,
         base=rules,
         card_groups=rulesets.CARD_GROUPS,
         own=own,
+        game=game,
+        changed_since=changed_since,
         changed=house_rules.changed_parts(rules, changes),
     )
+
+
+def _game_of_own(own, rules: rulesets.RuleSet, asked: str) -> tuple[Game | None, bool]:
+    """The game a table's own rules page is opened from (``?game=<id>``), when it was started from
+    these rules, and whether their values have been changed since it began (the game keeps its own:
+    docs/rules.md, "A table's own rules"). (None, False) for any other address."""
+    number = numbers.whole(asked, digits=18) if own is not None else None
+    game = records.get_game(get_db(), number) if number is not None else None
+    if game is None or game.house_rules_id != own.id:
+        return None, False
+    defaults = {spec.name: spec.default for spec in rulesets.values_of(rules)}
+    names = set(defaults) | set(own.changes)
+    now = {name: own.changes.get(name, defaults.get(name)) for name in names}
+    then = {name: game.settings.get(name, defaults.get(name)) for name in names}
+    return game, now != then
