@@ -438,8 +438,14 @@ def test_the_next_round_ends_the_one_before_for_good(client, app):
     act(client, tid, "/rounds")
     _t, rounds = state(app, tid)
     assert rounds[0].ended is not None and rounds[0].complete
+    # the table's game has ended with its round (150 : 130): read-only like any finished game
+    game = client.get(f"/api/games/{first}").get_json()
+    assert game["finished"] and game["winner"] == 0 and game["margin"] == 20
+    token = csrf_token(client, f"/games/{first}")
+    assert client.post(f"/games/{first}/reopen", data={"csrf_token": token}).status_code == 302
     hand = client.get(f"/api/games/{first}").get_json()["hands"][0]["id"]
-    client.post(f"/games/{first}/hands/{hand}/delete", data={"csrf_token": csrf_token(client, f"/games/{first}")})
+    client.post(f"/games/{first}/hands/{hand}/delete", data={"csrf_token": token})
+    assert client.get(f"/api/games/{first}").get_json()["hands"] == []
     refused = post_hand(client, first, *small_hand())  # a correction does not reopen an earlier round
     assert refused.status_code == 409 and "The round is over at this table" in refused.text
 

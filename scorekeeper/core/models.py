@@ -27,6 +27,7 @@ class Game:
     reopened: bool = False  # a finished game opened again for corrections
     version: int = 0  # rises with every change (phones follow it)
     house_rules_id: int | None = None  # started from a table's own rule set (its values are in ``settings``)
+    round_past: bool = False  # a tournament table's game whose round is past: it has ended with it
 
 
 @dataclass(frozen=True)

@@ -384,6 +384,19 @@ def game_result(rules: RuleSet, totals: Sequence[int], hands: int = 0, went_out:
     return Result(finished=True, winner=winner, margin=top - runner_up, leads=leads)
 
 
+def round_result(totals: Sequence[int]) -> Result:
+    """The result of a tournament table's game that ended with its round before any side reached the
+    target (docs/tournaments.md, "When a round ends"): the highest total wins by its lead over the
+    next; level totals at the top are a draw, as no hand can follow."""
+    top = max(totals)
+    leaders = [i for i, total in enumerate(totals) if total == top]
+    if len(leaders) > 1:
+        return Result(finished=True, tie=True)
+    winner = leaders[0]
+    runner_up = max(t for i, t in enumerate(totals) if i != winner)
+    return Result(finished=True, winner=winner, margin=top - runner_up, leads=tuple(top - t for t in totals))
+
+
 def went_out_side(sides: Sequence[SideHand]) -> int | None:
     """The index of the side that went out in a hand, or None."""
     return next((i for i, side in enumerate(sides) if side.went_out), None)

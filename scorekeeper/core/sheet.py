@@ -6,6 +6,7 @@ Pure: takes a stored game and its hands, reads them with ``checks`` and replays 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,6 +147,8 @@ def build(game: Game, hands: list[Hand]) -> Sheet:
     rules = rules_for(game)
     entries = [read_stored(rules, hand) for hand in hands]
     state = scoring.play(rules, entries, lones=[hand.lone for hand in hands])
+    if game.round_past and hands and not state.result.finished:  # ended with its tournament round
+        state = dataclasses.replace(state, result=scoring.round_result(state.totals), ended_after=len(hands) - 1)
     rows = []
     minimums = tuple(scoring.opening_minimum(rules, 0, 1) for _ in range(rules.sides))
     for index, (hand, outcome) in enumerate(zip(hands, state.hands)):
@@ -310,6 +313,20 @@ def with_hand(
         if result.finished:
             ended_after, end_totals = running.hands, totals
     return Running(running.hands + 1, totals, best, summed, ended_after, result, end_totals)
+
+
+def ended_with_round(running: Running) -> Running:
+    """The running figures of a tournament table's game whose round is past (docs/tournaments.md,
+    "When a round ends"): a game already decided, or without a hand, stays as it is; any other ends
+    after its last hand, with the result of its totals then (``scoring.round_result``)."""
+    if running.result.finished or not running.hands:
+        return running
+    return dataclasses.replace(
+        running,
+        result=scoring.round_result(running.totals),
+        ended_after=running.hands - 1,
+        end_totals=running.totals,
+    )
 
 
 def running_of_hands(rules: rulesets.RuleSet, hands: list[tuple]) -> Running:

@@ -14,7 +14,7 @@ from scorekeeper.core import clock, club_night, names
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.services import tournament_state
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED, SAVED, Verdict
-from scorekeeper.storage import changes, evenings, games, players, records, tournament_records, transaction
+from scorekeeper.storage import changes, evenings, games, players, records, results, tournament_records, transaction
 from scorekeeper.storage import tournaments as store
 
 # why a closed tournament's game takes no change, and who can change that (reopening the game itself is refused)
@@ -323,6 +323,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
             _seat_table(db, t, number, table, phone)
         store.set_fields(db, t.id, t.version)
         store.log(db, t.id, "round started", {"round": number}, phone)
+        results.refresh_tournament_games(db, t.id)  # the games of the rounds before end with them
         return Verdict(SAVED, id=number)
 
 
@@ -378,6 +379,7 @@ def close(db: Database, tournament_id: int, phone: str | None = None) -> Verdict
         ]
         store.set_fields(db, t.id, t.version, closed_at=transaction.utc_now(), places=places)
         store.log(db, t.id, "closed", {"places": [row[:2] for row in places]}, phone)
+        results.refresh_tournament_games(db, t.id)  # the last round's games end with it
         return Verdict(SAVED, id=t.id)
 
 
@@ -393,6 +395,7 @@ def reopen(db: Database, tournament_id: int, phone: str | None = None) -> Verdic
             return _refused(N_("The tournament is not closed."))
         store.set_fields(db, t.id, t.version, closed_at=None, places=None)
         store.log(db, t.id, "reopened", {}, phone)
+        results.refresh_tournament_games(db, t.id, every=True)  # its last round's games are open again
         return Verdict(SAVED, id=t.id)
 
 

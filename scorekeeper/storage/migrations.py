@@ -430,3 +430,11 @@ def m024_partners_share_canastas(db: Database) -> None:
         "update game_results set kept = null "
         "where game_id in (select distinct game_id from hands where lone is not null and deleted_at is null)"
     )
+
+
+@migrations()
+def m025_tournament_games_end_with_their_round(db: Database) -> None:
+    """A tournament table's game ends with its round (docs/tournaments.md, "When a round ends"): the
+    statistics count it once a later round has started or the tournament is closed. The kept figures
+    of every tournament game are emptied here, so the app keeps them again when it opens the archive."""
+    db.execute("update game_results set kept = null where game_id in (select game_id from tournament_games)")

@@ -58,6 +58,15 @@ def valid_id(value: int) -> bool:
     return 0 < value <= MAX_ID
 
 
+# Whether a game is a tournament table's whose round is past: a later round has started, or the
+# tournament is closed (docs/tournaments.md, "When a round ends"). The game has ended with it.
+ROUND_PAST = (
+    "exists (select 1 from tournament_games tg join tournaments t on t.id = tg.tournament_id "
+    "where tg.game_id = games.id and (t.closed_at is not null or exists (select 1 from tournament_rounds r "
+    "where r.tournament_id = tg.tournament_id and r.round > tg.round))) as round_past"
+)
+
+
 def game_from_row(row: dict[str, Any]) -> Game:
     """A Game from its database row."""
     return Game(
@@ -75,6 +84,7 @@ def game_from_row(row: dict[str, Any]) -> Game:
         bool(row.get("reopened")),
         row.get("version") or 0,
         row.get("house_rules_id"),
+        bool(row.get("round_past")),
     )
 
 
@@ -99,7 +109,7 @@ def get_game(db: Database, game_id: int) -> Game | None:
     """The game with this id, or None."""
     if not valid_id(game_id):
         return None
-    cursor = db.conn.execute("select * from games where id = ?", [game_id])
+    cursor = db.conn.execute(f"select *, {ROUND_PAST} from games where id = ?", [game_id])
     row = cursor.fetchone()
     if row is None:
         return None
@@ -116,7 +126,8 @@ def match_games(db: Database, match_id: int) -> list[Game]:
     """The Partien of a complete Game, in order."""
     if not valid_id(match_id):
         return []
-    return [game_from_row(row) for row in db["games"].rows_where("match_id = ?", [match_id], order_by="partie")]
+    rows = db.query(f"select *, {ROUND_PAST} from games where match_id = ? order by partie", [match_id])
+    return [game_from_row(row) for row in rows]
 
 
 def hands(db: Database, game_id: int) -> list[Hand]:
@@ -202,7 +213,8 @@ def evening_on(db: Database, date: str) -> Evening | None:
 
 def evening_games(db: Database, evening_id: int) -> list[Game]:
     """The games of an evening, in the order they were started."""
-    return [game_from_row(row) for row in db["games"].rows_where("evening_id = ?", [evening_id], order_by="id")]
+    rows = db.query(f"select *, {ROUND_PAST} from games where evening_id = ? order by id", [evening_id])
+    return [game_from_row(row) for row in rows]
 
 
 def all_player_names(db: Database) -> list[str]:

@@ -69,6 +69,7 @@ def load(db: Database, data: dict[str, Any], progress=None) -> None:
     _load_log(db, data["phones"], data["changes"])
     for t in data.get("tournaments", []):
         _load_tournament(db, t)
+        results.refresh_tournament_games(db, int(t["id"]))  # its past rounds' games end with them
 
 
 def _load_evening(db: Database, e: dict[str, Any]) -> None:

@@ -128,12 +128,16 @@ def _write_results(
     rules: rulesets.RuleSet,
     running: sheet.Running,
     stored_result: dict[str, Any] | None = None,
-) -> None:
+) -> sheet.Running:
     """Store a game's running figures, its result row and its players' rows, and move the totals the
     statistics read by the difference. Only what differs is written: a column that did not change is
     not set again, so an index on it (the day, the variant) keeps its pages, and a save writes fewer
     pages to the disk (a hand added changes the figures, never the day or the players).
-    ``stored_result``: the game's result row as the caller read it in this transaction (else read here)."""
+    ``stored_result``: the game's result row as the caller read it in this transaction (else read here).
+    A tournament table's game whose round is past has ended with it (``Game.round_past``). The running
+    figures as stored are returned."""
+    if game.round_past:
+        running = sheet.ended_with_round(running)
     day = _day(db, game)
     kept = _result_row(game, rules, running, day)
     if stored_result is None:
@@ -146,6 +150,7 @@ def _write_results(
     _write_player_rows(db, game.id, old, new)
     _apply_change(db, old, new)
     ratings.results_written(db, game.id, rules, running, new)  # the ratings in step, same transaction
+    return running
 
 
 def _result_row(game: Game, rules: rulesets.RuleSet, running: sheet.Running, day: str) -> dict[str, Any]:
@@ -256,6 +261,20 @@ def refresh_results(db: Database, game_id: int) -> None:
     _write_results(db, game, rules, sheet.running_of_hands(rules, _scored_hands(db, game, rules)))
 
 
+def refresh_tournament_games(db: Database, tournament_id: int, every: bool = False) -> None:
+    """Keep again the figures of a tournament's games still undecided (``every``: of all its games):
+    after a round starts or the tournament closes, those of the rounds now past end with them
+    (``Game.round_past``); after it is reopened (``every``), those of its last round are open again."""
+    transaction.require(db)
+    rows = db.execute(
+        "select tg.game_id from tournament_games tg left join game_results r on r.game_id = tg.game_id "
+        "where tg.tournament_id = ? and (? or r.finished is not 1) order by tg.game_id",
+        [tournament_id, every],
+    ).fetchall()
+    for (game_id,) in rows:
+        refresh_results(db, game_id)
+
+
 def results_added(
     db: Database,
     game: Game,
@@ -275,8 +294,7 @@ def results_added(
         refresh_results(db, game.id)
         return running_of(db, game.id)
     running = sheet.with_hand(rules, running, tuple(scores), tuple(canastas), went_out)
-    _write_results(db, game, rules, running, stored_result)
-    return running
+    return _write_results(db, game, rules, running, stored_result)
 
 
 def totals_before(db: Database, game: Game, rules: rulesets.RuleSet, hand_id: int) -> tuple[int, tuple[int, ...]]:
