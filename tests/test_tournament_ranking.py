@@ -517,3 +517,10 @@ def test_players_changing_partners_at_tables_of_four_and_five_rank_by_points_per
     # by totals he would be level with the five on points (600), ahead only by match points (6 to 4)
     by_totals = club_night.standings(9, t.order, games)
     assert [(p.points, p.match_points) for p in by_totals[:2]] == [(600, 6), (600, 4)]
+
+
+def test_points_per_partie_are_rounded_one_way_a_half_up():
+    """docs/tournaments.md, "Ranking and ties": points per Partie as the standings write them; a club
+    night saw 1490 in 4 Partien written 372 and 755 in 2 written 378 (Python rounds a half to even)."""
+    assert club_night.per_game(1490, 4) == 373 and club_night.per_game(755, 2) == 378
+    assert club_night.per_game(600, 3) == 200 and club_night.per_game(-30, 4) == -7  # −7.5: a half up

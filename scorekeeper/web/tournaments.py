@@ -434,10 +434,10 @@ def game_version(game_id: int):
 
 @bp.context_processor
 def standings_helpers():
-    """What the standings' templates use from the core: their lines, a place's season points as written
-    (web/tournament_entrants.py shows the organiser's page with them too)."""
+    """The core's helpers for the standings' templates (web/tournament_entrants.py's pages use them too)."""
     return {
         "place_lines": club_night.place_lines,
+        "per_game": club_night.per_game,
         "bye_names": BYE_SHORT_NAMES,
         "season_points_text": lambda t, p: club_night.points_text(
             club_night.season_points(p.place, t.season_points, p.tied)

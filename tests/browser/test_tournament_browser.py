@@ -593,3 +593,22 @@ def test_the_standings_and_the_organisers_page_pass_axe(chromium, server, rooms,
                 )
         ctx.close()
     assert failures == {}
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_tournament_named_by_one_long_word_fits_the_phone(chromium, server, width):
+    """A German club's name of one word, 42 letters: the tournaments list, the organiser's page and the
+    standings break it where they must instead of scrolling sideways (a club night's review found
+    the list 438 px and the standings 630 px wide at 320)."""
+    name = "Vereinsmeisterschaftsqualifikationsturnier"
+    ctx = context(chromium, {**PHONE, "viewport": {"width": width, "height": 740}})
+    page = ctx.new_page()
+    fields = {"name": name, "format": "final", "rules": "classic", "round_end": "target"}
+    fields["entrants"] = "\n".join(["Anna", "Bert", "Carl", "Dora"])
+    tid = int(_post(page.request, server + "/tournaments/new", server + "/tournaments/new", fields).rsplit("/", 1)[1])
+    for path in ("/tournaments", f"/tournaments/{tid}", f"/tournaments/{tid}/standings"):
+        page.goto(server + path)
+        assert name in page.content()
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, (path, wide)
+    ctx.close()

@@ -22,7 +22,7 @@ from scorekeeper.core.club_night.entrants import NAME_MOST, PAIR_SPLIT, names_pr
 from scorekeeper.core.club_night.formats import FORMATS, Format
 from scorekeeper.core.club_night.formats import get as format_of
 from scorekeeper.core.club_night.formats.final import final_places, final_table, lead_per_hand, qualifiers
-from scorekeeper.core.club_night.ranking import BYE_SCORES, TIE_RULES, Place, Played, place_lines, standings
+from scorekeeper.core.club_night.ranking import BYE_SCORES, TIE_RULES, Place, Played, per_game, place_lines, standings
 from scorekeeper.core.club_night.rounds import (
     FINISHED,
     SITS_OUT,
@@ -70,6 +70,7 @@ __all__ = [
     "Bye",
     "FINISHED",
     "Played",
+    "per_game",
     "SITS_OUT",
     "TO_TABLE",
     "ACTIONS",

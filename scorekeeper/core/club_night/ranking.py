@@ -192,3 +192,9 @@ def place_lines(places: Sequence[Place]) -> list[list[Place]]:
         else:
             lines.append([p])
     return lines
+
+
+def per_game(points: int, played: int) -> int:
+    """Points per game played as the standings write them: the nearest whole point, a half always up
+    (1490 in 4: 373; 755 in 2: 378), so two figures are never rounded two ways."""
+    return (2 * points + played) // (2 * played)
