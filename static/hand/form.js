@@ -75,12 +75,14 @@ function full(pad, input) {
 }
 
 // A digit that would make the count more than the deck has left starts the next count: "1" then
-// "9" for 2s and aces, with 2 already counted, is 1, and 9 of the next.
+// "9" for 2s and aces, with 2 already counted, is 1, and 9 of the next. Only an empty next count
+// takes it: a digit typed onto a count entered earlier (a correction) never changes another count;
+// the count shows what was typed, and the checks say that it is more than the deck holds.
 function overflow(pad, input) {
   const value = input.value.trim();
   if (!/^[0-9]{2,}$/.test(value) || toInt(value) <= most(pad, input)) return false;
   const next = nextCount(pad, input);
-  if (!next) return false;
+  if (!next || next.value.trim() !== "") return false;
   const digit = value.slice(-1);
   input.value = value.slice(0, -1);
   input.dispatchEvent(new Event("input", { bubbles: true }));

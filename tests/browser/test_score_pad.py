@@ -279,6 +279,30 @@ def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_serve
     context.close()
 
 
+def test_a_digit_typed_onto_an_earlier_count_changes_no_other_count(chromium, live_server):
+    """Correcting a count typed earlier: tapping into A's jokers (1) and typing "2" made it 1 still and
+    put the 2 into the 2s and aces, overwriting their 3, without a word (a review found it). The next
+    count takes a digit only when it is empty; the count shows "12" and the checks say the deck holds
+    4 jokers (docs/rules.md#classic › Card values)."""
+    context, page = _phone(chromium)
+    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    _form(page)
+    page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
+    page.locator('label[for="out-0"]').tap()
+    t = Thumb(page)
+    for count in ("1", "3", "12", "4"):
+        t.digit(count)
+    jokers, twos = page.locator('[name="sides-0-melded_jokers"]'), page.locator('[name="sides-0-melded_twos_aces"]')
+    jokers.tap()
+    page.keyboard.press("End")
+    t.digit("2")
+    assert jokers.input_value() == "12" and twos.input_value() == "3"
+    assert page.locator('[name="sides-0-melded_high"]').input_value() == "12"
+    expect(page.locator("form.hand-form")).to_contain_text("The deck holds only 4 cards of the kind “Jokers”")
+    context.close()
+
+
 def test_the_plus_of_the_next_count_is_the_move(chromium, live_server):
     """A + tap on the count the typing goes to next gives it and moves the typing past it; any other
     − / + tap leaves the typing where it is (issue 29)."""
