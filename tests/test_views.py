@@ -537,6 +537,33 @@ def test_a_reopened_game_is_locked_again_when_the_corrections_are_done(client):
     assert "Edit hand 1" not in page and "Reopen for corrections" in page
 
 
+def test_a_correction_saved_after_another_phone_locked_the_game_comes_back_with_its_figures(client):
+    """A review lost a correction this way: phone B opens hand 1 of a reopened game, phone A taps
+    "Corrections done", B saves 270. The answer was a redirect to the sheet, which the phone's script
+    takes for "stored" and forgets the typing; it is the form again (409) with the figures and why."""
+    game_id = start_game(client, target=1000)
+    post_hand(client, game_id, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=50))
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/reopen", data={"csrf_token": token})
+    hand = client.get(f"/api/games/{game_id}").get_json()["hands"][0]["id"]
+    edit = f"/games/{game_id}/hands/{hand}/edit"
+    form = client.get(edit).text
+    based_on = re.search(r'name="based_on"[^>]*value="([^"]*)"', form).group(1)
+    client.post(f"/games/{game_id}/lock", data={"csrf_token": token})  # phone A, meanwhile
+    answer = post_hand(
+        client,
+        game_id,
+        side_fields(0, went_out="normal", natural=1, melded=270),
+        side_fields(1, melded=50),
+        url=edit,
+        extra={"based_on": based_on},
+    )
+    page = " ".join(html.unescape(answer.text).split())
+    assert answer.status_code == 409 and "This game is finished and read-only." in page
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="270"', answer.text)
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1000, 50]  # nothing stored
+
+
 def test_opening_meld_table_highlights_each_side(client):
     game_id = start_game(client)
     # A: 3 natural canastas 1500 + melded 300 = 1800 → row 1500–2995 (90); B: 1 red three, no meld, −100 → negative (15)

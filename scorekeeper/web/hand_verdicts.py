@@ -17,15 +17,15 @@ from scorekeeper.web import i18n
 class Answer:
     """How a verdict is answered: its status, the field it concerns and its message for a new hand, a
     corrected hand and a hand from the phone's queue ("" where the verdict's problems speak, or the
-    message of the new hand serves). ``back_to_sheet``: a correction refused this way goes back to the
-    score sheet with the message (the game is finished, or its tournament closed)."""
+    message of the new hand serves). Every refusal shows the form again with what was typed: a
+    correction refused because the game was locked meanwhile keeps its figures on the phone until it
+    is reopened (the phone's script forgets a form's typing only once it is stored)."""
 
     status: int
     field: str
     new: str = ""
     correction: str = ""
     queued: str = ""
-    back_to_sheet: bool = False
 
 
 LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
@@ -34,8 +34,8 @@ MISSING_TEXT = N_("There is nothing here. The game or hand may have been deleted
 
 ANSWERS: dict[str, Answer] = {
     service.MISSING: Answer(404, "game", MISSING_TEXT),
-    service.LOCKED: Answer(409, "game", OVER_MESSAGE, LOCKED_MESSAGE, back_to_sheet=True),
-    service.REFUSED: Answer(409, "game", back_to_sheet=True),  # a tournament's table: its problem says why
+    service.LOCKED: Answer(409, "game", OVER_MESSAGE, LOCKED_MESSAGE),
+    service.REFUSED: Answer(409, "game"),  # a tournament's table: its problem says why
     service.OVERTAKEN: Answer(
         409,
         "based_on",

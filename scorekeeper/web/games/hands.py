@@ -70,11 +70,7 @@ def _save(game: Game, hand: Hand | None):
         return _hand_page(game, form, hand, [] if warned else loose, answer.status, warned=warned)
     if outcome.status == service.OVERTAKEN:  # the form now carries the current state: saving again is a choice
         form.based_on.data = str(outcome.now)
-    said = hand_verdicts.message(outcome, correction=hand is not None)
-    if hand is not None and answer.back_to_sheet:
-        flash(said)
-        return redirect(url_for("games.scoreboard", game_id=game.id))
-    return _hand_page(game, form, hand, [said], answer.status)
+    return _hand_page(game, form, hand, [hand_verdicts.message(outcome, correction=hand is not None)], answer.status)
 
 
 def _finished(game: Game) -> bool:
