@@ -564,6 +564,56 @@ def test_a_correction_saved_after_another_phone_locked_the_game_comes_back_with_
     assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1000, 50]  # nothing stored
 
 
+def _two_hands(client) -> tuple[int, list[int]]:
+    """A game of two hands (docs/rules.md#classic: melded points only, no side near the target)."""
+    game_id = start_game(client)
+    for melded in (300, 400):
+        post_hand(client, game_id, side_fields(0, melded=melded), side_fields(1, melded=50))
+    return game_id, [h["id"] for h in client.get(f"/api/games/{game_id}").get_json()["hands"]]
+
+
+def test_a_correction_of_a_hand_deleted_meanwhile_keeps_its_figures_as_a_new_hand(client):
+    """A review lost a correction to a bare "Not found": phone B corrects hand 2 (950) while phone A
+    deletes it. B's figures come back on a new hand's form (409), saved as hand 2 with one tap."""
+    game_id, (_first, second) = _two_hands(client)
+    edit = f"/games/{game_id}/hands/{second}/edit"
+    client.get(edit)
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/hands/{second}/delete", data={"csrf_token": token})  # phone A
+    answer = post_hand(client, game_id, side_fields(0, melded=950), side_fields(1, melded=50), url=edit)
+    page = " ".join(html.unescape(answer.text).split())
+    assert answer.status_code == 409 and "Meanwhile another phone deleted this hand." in page
+    assert "press Save to store them as hand 2" in page
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="950"', answer.text)
+    assert f'action="/games/{game_id}/hands/new"' in answer.text
+    data = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', answer.text))
+    assert (
+        post_hand(
+            client,
+            game_id,
+            side_fields(0, melded=950),
+            side_fields(1, melded=50),
+            extra={"based_on": data["based_on"], "client_key": data["client_key"]},
+        ).status_code
+        == 302
+    )
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1250, 100]
+
+
+def test_a_new_hand_after_another_phone_deleted_one_says_so(client):
+    game_id, (first, _second) = _two_hands(client)
+    form = client.get(f"/games/{game_id}/hands/new").text
+    based_on = re.search(r'name="based_on"[^>]*value="([^"]*)"', form).group(1)
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": token})
+    answer = post_hand(
+        client, game_id, side_fields(0, melded=200), side_fields(1, melded=50), extra={"based_on": based_on}
+    )
+    page = " ".join(html.unescape(answer.text).split())
+    assert answer.status_code == 409 and "Meanwhile another phone deleted a hand: the game has 1 now." in page
+    assert "saved hand" not in page
+
+
 def test_opening_meld_table_highlights_each_side(client):
     game_id = start_game(client)
     # A: 3 natural canastas 1500 + melded 300 = 1800 → row 1500–2995 (90); B: 1 red three, no meld, −100 → negative (15)

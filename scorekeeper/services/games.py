@@ -116,8 +116,8 @@ def add_hand(
         refused, scores = _check(game, rules, entry, stock_out, lone, running.hands, running.totals, confirmed)
         if refused is not None:
             return refused
-        if based_on is not None and based_on != running.hands:
-            return Verdict(OVERTAKEN, now=running.hands)
+        if based_on is not None and based_on != running.hands:  # ``fewer``: a hand was deleted meanwhile
+            return Verdict(OVERTAKEN, now=running.hands, extra={"fewer": running.hands < based_on})
         stored = checks.stored_entry(entry)
         kept = {"running": running, "stored_result": stored_result}
         hand_id = games.insert_hand(db, game, rules, stored, bool(stock_out), lone, client_key or None, scores, **kept)

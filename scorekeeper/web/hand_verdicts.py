@@ -31,6 +31,16 @@ class Answer:
 LOCKED_MESSAGE = N_("This game is finished and read-only. Tap “Reopen for corrections” to change it.")
 OVER_MESSAGE = N_("This game is over. Reopen it to correct a hand.")
 MISSING_TEXT = N_("There is nothing here. The game or hand may have been deleted.")
+# a new hand, when another phone deleted a hand meanwhile (fewer hands than the phone saw)
+DELETED_MEANWHILE = N_(
+    "Meanwhile another phone deleted a hand: the game has %(number)s now. Your values are still here: "
+    "press Save again to store them as hand %(next)s, or look at the score sheet first."
+)
+# a correction of a hand that another phone deleted meanwhile: the form becomes a new hand's
+CORRECTION_OF_DELETED = N_(
+    "Meanwhile another phone deleted this hand. Your values are still here, not saved: press Save to "
+    "store them as hand %(next)s, or go back to the score sheet, where Undo brings the deleted hand back."
+)
 
 ANSWERS: dict[str, Answer] = {
     service.MISSING: Answer(404, "game", MISSING_TEXT),
@@ -64,5 +74,7 @@ def message(verdict: service.Verdict, correction: bool = False, queued: bool = F
         return i18n.problem_message(verdict.problems[0])
     text = (answer.queued if queued else answer.correction if correction else "") or answer.new
     if verdict.status == service.OVERTAKEN and not correction:
+        if verdict.extra.get("fewer") and not queued:
+            text = DELETED_MEANWHILE
         return gettext(text, number=verdict.now, next=(verdict.now or 0) + 1)
     return gettext(text)

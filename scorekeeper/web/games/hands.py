@@ -175,6 +175,8 @@ def edit_hand(game_id: int, hand_id: int):
     """Correct an earlier hand; every later total, minimum and the result follow."""
     game = load_game(game_id)
     hand = records.get_hand(get_db(), game_id, hand_id)
+    if hand is None and request.method == "POST" and records.get_hand(get_db(), game_id, hand_id, deleted=True):
+        return _correction_of_deleted(game)
     if hand is None:
         abort(404)
     form_class = forms.hand_form_class(sheet.rules_for(game), game.players)
@@ -186,6 +188,16 @@ def edit_hand(game_id: int, hand_id: int):
     form = form_class(data=hand_entry.form_data(hand.sides, hand.stock_out, hand.lone, sheet.rules_for(game)))
     form.based_on.data = _based_on(game, hand)
     return _hand_page(game, form, hand, [])
+
+
+def _correction_of_deleted(game: Game):
+    """A correction sent for a hand another phone deleted meanwhile: its values on a new hand's form
+    (409), to save as the next hand or leave while Undo brings the deleted one back; never lost."""
+    form = forms.hand_form_class(sheet.rules_for(game), game.players)()  # what was typed
+    form.client_key.data = uuid.uuid4().hex
+    form.based_on.data = _based_on(game, None)
+    number = records.hand_count(get_db(), game.id) + 1
+    return _hand_page(game, form, None, [gettext(hand_verdicts.CORRECTION_OF_DELETED, next=number)], 409)
 
 
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/delete")
