@@ -73,7 +73,7 @@ export function setOpenHand(fn) { openHand = fn; }
 function waitingLine(item) {
   const li = document.createElement("li");
   li.textContent = text("queued", { number: item.number, game: item.game, time: item.savedAt }) + " " +
-    (item.error ? text("refused", { error: item.error }) : text("willSend"));
+    (item.error ? text("refused", { error: item.error }) : heldBack(item, load()) ? text("held") : text("willSend"));
   // the new totals the hand gives, as the pad's preview showed them (static/hand/send.js)
   if (!item.error && item.totals) li.textContent += " " + text("queuedTotals", { totals: item.totals.join(" · ").replace(/-/g, "\u2212") });
   if (!item.error) return li;
@@ -85,8 +85,9 @@ function waitingLine(item) {
   }));
   li.appendChild(document.createTextNode(" "));
   li.appendChild(smallButton(text("remove"), () => {
-    without(item.body.client_key);
+    takenOff(item);
     show();
+    flush();  // the hands it held back go now
   }));
   return li;
 }
@@ -144,14 +145,34 @@ let reloading = false;
 // live.js asks before it refreshes the page: not while hands are being sent or the page reloads
 export function sending() { return flushing || reloading; }
 
-// A hand refused for good: kept with why; the hands of this game queued after it were based on it
-// being stored, so one hand fewer now.
-function refused(item, message) {
-  let after = false;
+// A hand refused for good: kept with why. Refused for what it says (its problems), the hands of this
+// game queued after it wait for it (``blocks``): they were based on it being stored, and sending them
+// now would put the next hand in its place. Entered again and saved, it is stored before them; taken
+// off the phone, they go on one hand fewer. Refused because another phone saved that hand meanwhile
+// (most likely the same hand), the hands after it go on as they are: their numbers still hold.
+function refused(item, message, overtaken) {
   store(load().map((q) => {
-    if (q.body.client_key === item.body.client_key) { q.error = message || "refused"; after = true; }
-    else if (after && q.url === item.url && !q.error && typeof q.body.based_on === "number") q.body.based_on -= 1;
+    if (q.body.client_key === item.body.client_key) { q.error = message || "refused"; q.blocks = !overtaken; }
     return q;
+  }));
+}
+
+// Whether an earlier hand of the same game, refused for its problems, holds this one back.
+function heldBack(item, items) {
+  for (const q of items) {
+    if (q.body.client_key === item.body.client_key) return false;
+    if (q.url === item.url && q.error && q.blocks) return true;
+  }
+  return false;
+}
+
+// A refused hand taken off the phone: the hands it held back go on, one hand fewer.
+function takenOff(item) {
+  let after = false;
+  store(load().filter((q) => {
+    if (q.body.client_key === item.body.client_key) { after = true; return false; }
+    if (after && item.blocks && q.url === item.url && !q.error && typeof q.body.based_on === "number") q.body.based_on -= 1;
+    return true;
   }));
 }
 
@@ -172,7 +193,7 @@ function sendOne(item) {
         const errors = data.errors || [];
         const expired = r.status === 400 && (!errors.length || errors.some((e) => e.field === "csrf_token"));
         if (expired && !item.renewed) return renew(item).then(() => false);  // the phone's token expired: a fresh one, then again
-        refused(item, errors.map((e) => e.message).join(" "));
+        refused(item, errors.map((e) => e.message).join(" "), r.status === 409 && errors.some((e) => e.field === "based_on"));
         return false;
       });
     }
@@ -191,8 +212,9 @@ function flush() {
   items.forEach((item) => {
     chain = chain.then(() => {
       // as stored now: a hand refused before it in this round may have changed what it is based on
-      const now = load().filter((q) => q.body.client_key === item.body.client_key)[0];
-      if (!now || now.error) return null;
+      const items = load();
+      const now = items.filter((q) => q.body.client_key === item.body.client_key)[0];
+      if (!now || now.error || heldBack(now, items)) return null;
       return sendOne(now).then((stored) => { if (stored) sent = true; });
     });
   });

@@ -58,5 +58,11 @@ export function queue() {
 export function waitingBefore(queueUrl) {
   const q = queue();
   if (!q) return 0;
-  return q.items().filter((item) => item.url === queueUrl && !item.error).length;
+  let before = 0;
+  for (const item of q.items()) {
+    if (item.url !== queueUrl) continue;
+    if (item.error && item.blocks) break;  // the hands after a refused one wait for it (app.js)
+    if (!item.error) before += 1;
+  }
+  return before;
 }
