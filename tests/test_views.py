@@ -600,6 +600,23 @@ def test_a_correction_of_a_hand_deleted_meanwhile_keeps_its_figures_as_a_new_han
     assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [1250, 100]
 
 
+def test_a_deleted_hand_can_be_brought_back_after_the_undo_message_is_gone(client):
+    """A review lost a hand so: phone A deletes hand 1, phone B saves a hand, A's sheet refreshes and
+    the message with Undo is gone. The sheet lists the game's deleted hands with a way back."""
+    game_id, (first, _second) = _two_hands(client)
+    token = csrf_token(client, f"/games/{game_id}")
+    client.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": token})
+    client.get(f"/games/{game_id}")  # the message shown once, with its Undo
+    post_hand(client, game_id, side_fields(0, melded=200), side_fields(1, melded=50))  # another phone
+    page = client.get(f"/games/{game_id}").text
+    listed = page[page.index('class="deleted-hands') :].split("</details>")[0]
+    assert "1 deleted hand" in listed and "+300 : +50" in listed  # its scores as kept
+    assert f'action="/games/{game_id}/hands/{first}/restore"' in listed and "Bring it back" in listed
+    client.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": token})
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [900, 150]
+    assert 'class="deleted-hands' not in client.get(f"/games/{game_id}").text
+
+
 def test_a_new_hand_after_another_phone_deleted_one_says_so(client):
     game_id, (first, _second) = _two_hands(client)
     form = client.get(f"/games/{game_id}/hands/new").text

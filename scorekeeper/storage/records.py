@@ -401,13 +401,15 @@ def get_house_rules(db: Database, house_id: Any) -> HouseRules | None:
 @dataclass(frozen=True)
 class ScoreboardRead:
     """What the score sheet page shows, read at once: the game, its hands, the name of the table's own
-    rule set it was started from, its evening and how often each hand was corrected."""
+    rule set it was started from, its evening, how often each hand was corrected, and its deleted
+    hands, newest first: (id, when deleted, each side's score), for Undo that no refresh takes away."""
 
     game: Game
     hands: list[Hand]
     own_name: str
     evening: Evening | None
     corrections: dict[int, int]
+    deleted: list[tuple[int, str, list[int]]]
 
 
 def scoreboard(db: Database, game_id: int, readonly: bool = False) -> ScoreboardRead | None:
@@ -418,6 +420,16 @@ def scoreboard(db: Database, game_id: int, readonly: bool = False) -> Scoreboard
         return None
     own = get_house_rules(db, game.house_rules_id) if game.house_rules_id else None
     evening = None if readonly or not game.evening_id else get_evening(db, game.evening_id)
-    return ScoreboardRead(
-        game, hands(db, game_id), own.name if own else "", evening, {} if readonly else corrections(db, game_id)
-    )
+    deleted = [] if readonly else deleted_hands(db, game_id)
+    corrected = {} if readonly else corrections(db, game_id)
+    return ScoreboardRead(game, hands(db, game_id), own.name if own else "", evening, corrected, deleted)
+
+
+def deleted_hands(db: Database, game_id: int) -> list[tuple[int, str, list[int]]]:
+    """A game's deleted hands, newest first: (id, when deleted, each side's score as kept)."""
+    rows = db.execute(
+        "select id, deleted_at, scores from hands where game_id = ? and deleted_at is not null "
+        "order by deleted_at desc, id desc",
+        [game_id],
+    ).fetchall()
+    return [(hand_id, at, json.loads(scores) if scores else []) for hand_id, at, scores in rows]

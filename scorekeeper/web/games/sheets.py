@@ -87,6 +87,7 @@ def _render_scoreboard(
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
         corrections=read.corrections,
+        deleted_hands=read.deleted,
         tournament=seat,
         by_organiser=by_organiser,
     )
