@@ -98,8 +98,12 @@ function draftOf(pad, body) {
 
 // ---- the draft ----------------------------------------------------------------------------------
 // What is typed is kept on the phone until it is saved: switching the language or the text size,
-// going back to the score, or a slip of the Back button reopens the form with it (sessionStorage:
-// this tab only). A refused queued hand opened here keeps why it was refused with it.
+// going back to the score, a slip of the Back button or a closed tab reopens the form with it
+// (localStorage, for a day). A new hand's typing comes back on its form also when another phone has
+// saved a hand meanwhile (the form then counts one hand more: the page says another phone changed
+// the game). A refused queued hand opened here keeps why it was refused with it.
+const DRAFT = "canasta-draft:";
+const DRAFT_DAYS = 1;
 
 const KEEP = /^(sides-|out$|how$|mode$|lone$|confirm$)/;
 const REOPEN = "canasta-reopen";  // a refused queued hand to open in its form (app.js puts it there)
@@ -107,7 +111,7 @@ const REOPEN = "canasta-reopen";  // a refused queued hand to open in its form (
 function draftKey(pad) {  // this form's, as it opened
   if (!pad.draftKey) {
     const basedOn = pad.form.elements.based_on;
-    pad.draftKey = "canasta-draft:" + pad.action + ":" + (basedOn ? basedOn.value : "");
+    pad.draftKey = DRAFT + pad.action + ":" + (basedOn ? basedOn.value : "");
   }
   return pad.draftKey;
 }
@@ -118,6 +122,25 @@ function kept(el) {
 
 function read(key) {
   try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; }
+}
+
+function keptDraft(key) {  // a draft of this phone, unless a day old
+  let draft = null;
+  try { draft = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
+  return draft && Date.now() - (draft._at || 0) < DRAFT_DAYS * 86400000 ? draft : null;
+}
+
+function draftsOf(pad) {  // every kept draft of this form's address, newest first: [key, draft]
+  const prefix = DRAFT + pad.action + ":";
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      const draft = key && key.indexOf(prefix) === 0 ? keptDraft(key) : null;
+      if (draft) found.push([key, draft]);
+    }
+  } catch (e) { /* nothing kept */ }
+  return found.sort((a, b) => b[1]._at - a[1]._at);
 }
 
 function snapshot(pad) {  // the kept fields as they stand
@@ -133,7 +156,8 @@ function snapshot(pad) {  // the kept fields as they stand
 export function saveDraft(pad) {
   const draft = snapshot(pad);
   if (pad.reopened) draft._reopened = pad.reopened;
-  try { sessionStorage.setItem(draftKey(pad), JSON.stringify(draft)); } catch (e) { /* private mode: nothing kept */ }
+  draft._at = Date.now();
+  try { localStorage.setItem(draftKey(pad), JSON.stringify(draft)); } catch (e) { /* private mode: nothing kept */ }
 }
 
 function applyDraft(pad, draft) {
@@ -145,7 +169,9 @@ function applyDraft(pad, draft) {
 }
 
 function restoreDraft(pad) {
-  const draft = read(draftKey(pad));
+  let draft = keptDraft(draftKey(pad));
+  // a new hand's typing kept while the game had fewer or more hands (another phone saved or deleted one)
+  if (!draft && /\/hands\/new$/.test(pad.action)) draft = (draftsOf(pad)[0] || [])[1] || null;
   if (!draft) return;
   if (!pad.reopened && draft._reopened) pad.reopened = draft._reopened;
   if (pad.form.querySelector('[aria-invalid="true"], .has-error')) return;  // the server's page holds what was sent
@@ -182,8 +208,11 @@ function sayRestored(pad) {
   else pad.form.prepend(note);
 }
 
-export function removeDraft(pad) {
-  try { sessionStorage.removeItem(draftKey(pad)); } catch (e) { /* nothing kept */ }
+export function removeDraft(pad) {  // this form's, and any older one of its address
+  try {
+    localStorage.removeItem(draftKey(pad));
+    draftsOf(pad).forEach(([key]) => localStorage.removeItem(key));
+  } catch (e) { /* nothing kept */ }
 }
 
 // The form as it was left: a refused queued hand to open here (the "Open in the form" button of the

@@ -144,6 +144,37 @@ def test_switching_the_language_mid_entry_keeps_what_was_typed(browser, live_url
     context.close()
 
 
+def test_a_half_typed_hand_survives_a_closed_tab_and_another_phones_save(browser, live_url):
+    """A review lost typing two ways: the tab closed (it was kept for the tab only), and a change of
+    language after another phone saved hand 1 (the form, now hand 2, looked for hand 1's typing)."""
+    context, page = phone_context(browser)
+    game_url = start_classic(page, live_url)
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("form.hand-form[data-ready]")).to_have_count(1)
+    page.locator('input[name="sides-0-melded_points"]').fill("345")
+    page.locator('input[name="sides-1-melded_points"]').fill("95")
+    page.close()  # the tab closed
+    page = context.new_page()
+    page.goto(game_url + "/hands/new")
+    expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("345")
+    expect(page.locator(".draft-note")).to_contain_text("What you typed before is back")
+    # another phone saves hand 1 meanwhile; this one changes its language: its typing is on hand 2's form
+    other = context.browser.new_context().new_page()
+    other.goto(game_url + "/hands/new")
+    other.locator('input[name="sides-0-melded_points"]').fill("100")
+    other.locator('input[name="sides-1-melded_points"]').fill("60")
+    other.locator("#out-stock").check(force=True)
+    other.get_by_role("button", name="Save hand 1").click()
+    expect(other.locator("main[data-saved]")).to_have_count(1)
+    page.get_by_role("link", name="Italiano").click()
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    expect(page.locator('form.hand-form button[type="submit"]').last).to_contain_text("2")
+    expect(page.locator('input[name="sides-0-melded_points"]')).to_have_value("345")
+    expect(page.locator('input[name="sides-1-melded_points"]')).to_have_value("95")
+    other.context.close()
+    context.close()
+
+
 def test_start_afresh_puts_a_list_of_ways_out_back_to_its_first(browser, live_url):
     """Modern's ways of going out are a list (more than three): "Start afresh" puts it back to its first
     choice, never to nothing (a hand sent without a way would be taken as a plain going out)."""
@@ -233,8 +264,9 @@ def test_a_refused_queued_hand_entered_again_is_stored_before_the_one_it_held_ba
             break
         page.wait_for_timeout(200)
     assert scores == [120, 100]  # in the order played
-    page.reload()
-    expect(page.locator("#waiting-hands")).to_have_count(0)
+    look = context.new_page()  # this page reloads itself once the hand is sent: another tab looks
+    look.goto(game_url)
+    expect(look.locator("#waiting-hands")).to_have_count(0)
     context.close()
 
 
