@@ -348,3 +348,20 @@ def test_the_script_reads_a_typed_figure_as_the_server_does(tmp_path):
     )
     read = json.loads(subprocess.run(["node", str(script)], capture_output=True, check=True, text=True).stdout)
     assert read == [numbers.whole(v, digits=15) for v in values]
+
+
+def test_the_script_sends_a_typed_figure_as_the_form_reads_it(tmp_path):
+    """The live check's figure is the number the form reads on Save (a sign allowed: "-5" is −5, which
+    the checks refuse as negative, "+5" is 5, sixteen digits a number far too large), else the text
+    as typed: a review saw "-5" answered live with the API's words for a JSON string."""
+    values = [*TRICKY[:-2], "-5", "+5", "\u22125", " 7 ", "9" * 16, "--5", "+", "5-"]
+    script = tmp_path / "figure.mjs"
+    script.write_text(
+        f"import {{ figure }} from {json.dumps(TEXT_JS.as_uri())};\n"
+        f"console.log(JSON.stringify({json.dumps(values)}.map((v) => figure(v))));\n"
+    )
+    sent = json.loads(subprocess.run(["node", str(script)], capture_output=True, check=True, text=True).stdout)
+    read = [numbers.whole(v, signed=True) for v in values]
+    # sixteen digits and more: a JavaScript number (a double), as far too large as the server's int
+    expected = [r if r is None or abs(r) <= 2**53 else float(r) for r in read]
+    assert sent == [0 if not v.strip() else r if r is not None else v.strip() for v, r in zip(values, expected)]

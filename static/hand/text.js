@@ -25,8 +25,12 @@ const ZEROS = [
 // spaces around them ignored; null for anything else ("²", "1 000", "-5", empty) and for more digits
 // than a figure has.
 export function wholeNumber(value) {
+  return digitsOf(value, 15);
+}
+
+function digitsOf(value, most) {  // decimal digits of any script, at most ``most`` of them
   const digits = Array.from(String(value).trim());
-  if (!digits.length || digits.length > 15) return null;
+  if (!digits.length || digits.length > most) return null;
   let n = 0;
   for (const ch of digits) {
     const code = ch.codePointAt(0);
@@ -37,13 +41,17 @@ export function wholeNumber(value) {
   return n;
 }
 
-// A typed figure for the server: a whole number, 0 when empty, otherwise the text as typed, so the
-// server names the field ("3O0" is not 3, "abc" not 0).
+// A typed figure for the server, read as the form reads it (scorekeeper/core/numbers.py): a whole
+// number with a sign or without ("-5" is −5, which the checks refuse as negative, as they do on Save;
+// "+5" is 5; sixteen digits are a number far too large), 0 when empty, otherwise the text as typed,
+// so the server names the field ("3O0" is not 3, "abc" not 0).
+const SIGNS = { "-": -1, "\u2212": -1, "+": 1 };
 export function figure(value) {
   const v = String(value).trim();
   if (v === "") return 0;
-  const n = wholeNumber(v);
-  return n === null ? v : n;
+  const sign = SIGNS[v[0]];
+  const n = digitsOf(sign ? v.slice(1) : v, 30);
+  return n === null ? v : (sign || 1) * n;
 }
 
 export function text(name, values) {
