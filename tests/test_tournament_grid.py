@@ -357,6 +357,54 @@ def test_a_hand_entered_from_the_grid_is_on_record_as_the_organisers(client, app
     assert history.count("by the organiser (from the grid)") == 1  # version 2; version 1 was the phone's
 
 
+def test_the_organiser_enters_a_missing_result_from_its_score_card_after_the_round_ended(client, app):
+    """docs/tournaments.md, "The director's grid": a table whose phone entered nothing is missing its
+    result; once the organiser has ended the round, he enters its hands from the paper score card
+    (a review found the sheet offering no button and the server refusing the hand). The table's own
+    phone still takes none; once the next round starts, neither does the grid (the round is over for
+    good). Rounds of two hands: as many from the card, no more."""
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
+        round_end="hands",
+        round_hands="2",
+    )
+    played, silent = table_game(client, tid, 1), table_game(client, tid, 2)
+    for _ in range(2):
+        assert post_hand(client, played, *small_hand()).status_code == 302
+    act(client, tid, "/rounds/1/end")
+    phone = app.test_client()  # the silent table's own phone
+    refused = post_hand(phone, silent, *small_hand())
+    assert refused.status_code == 409 and "The round is over at this table" in html.unescape(refused.text)
+    client.get(f"/tournaments/{tid}/grid/games/{silent}")  # opened from the grid
+    sheet = html.unescape(client.get(f"/games/{silent}").text)
+    assert "Enter hand 1" in sheet and f'href="/games/{silent}/hands/new"' in sheet
+    assert client.get(f"/games/{silent}/hands/new").status_code == 200
+    for number in (1, 2):
+        assert post_hand(client, silent, *small_hand(), extra={"by": "organiser"}).status_code == 302, number
+    third = post_hand(client, silent, *small_hand(), extra={"by": "organiser"})
+    assert third.status_code == 409  # the round's two hands, and no more
+    assert len(client.get(f"/api/games/{silent}").get_json()["hands"]) == 2
+    assert "Enter hand 3" not in html.unescape(client.get(f"/games/{silent}").text)
+
+
+def test_the_grid_takes_no_card_once_the_next_round_has_started(client, app):
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
+        round_end="hands",
+        round_hands="2",
+    )
+    silent = table_game(client, tid, 2)
+    act(client, tid, "/rounds/1/end")
+    assert act(client, tid, "/rounds").status_code == 302
+    client.get(f"/tournaments/{tid}/grid/games/{silent}")
+    late = post_hand(client, silent, *small_hand(), extra={"by": "organiser"})
+    assert late.status_code == 409 and "The round is over at this table" in html.unescape(late.text)
+
+
 def _db(app):
     with app.app_context():
         return dbmod.get_db()

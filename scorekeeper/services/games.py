@@ -106,7 +106,7 @@ def add_hand(
         game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        answered = _answered_before_checks(db, game_id, client_key)
+        answered = _answered_before_checks(db, game_id, client_key, entered_by == records.ORGANISER)
         if answered is not None:
             return answered
         stored_result, running = _kept_running(db, game)
@@ -137,7 +137,9 @@ def _kept_running(db: Database, game: Game) -> tuple[Any, sheet.Running]:
     return stored_result, running
 
 
-def _answered_before_checks(db: Database, game_id: int, client_key: str | None) -> Verdict | None:
+def _answered_before_checks(
+    db: Database, game_id: int, client_key: str | None, organiser: bool = False
+) -> Verdict | None:
     """A hand's answer before its checks: its key stored before (UNCHANGED, that hand's id), or its
     tournament's table's rule (REFUSED). The tournament's reason comes before the game's own: a closed
     tournament's game is not reopened on its sheet (nor one of a first round the final table has made
@@ -146,7 +148,7 @@ def _answered_before_checks(db: Database, game_id: int, client_key: str | None) 
         existing = records.hand_by_key(db, game_id, client_key)
         if existing is not None:
             return Verdict(UNCHANGED, id=existing)
-    return hand_guard(db, game_id, adding=True)
+    return hand_guard(db, game_id, adding=True, organiser=organiser)
 
 
 def _same_entry(hand: Hand, entry: list[dict[str, Any]], stock_out: bool, lone: int | None) -> bool:

@@ -399,10 +399,13 @@ def reopen(db: Database, tournament_id: int, phone: str | None = None) -> Verdic
         return Verdict(SAVED, id=t.id)
 
 
-def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
+def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
     tournament is closed, and takes no new hand once its table's round is over (corrections stay
-    possible until the close): REFUSED with the reason. None: go ahead."""
+    possible until the close): REFUSED with the reason. None: go ahead. The organiser (``organiser``:
+    from the director's grid) still enters a table's missing hands from its paper score card after
+    its round has ended, until the next round starts (docs/tournaments.md, "The director's grid"):
+    as many as the round's hands, where it has a number of them."""
     at = tournament_state.table_of_game(db, game_id)
     if at is None:
         return None
@@ -414,6 +417,15 @@ def hand_guard(db: Database, game_id: int, adding: bool) -> Verdict | None:
         return _refused(N_("The final table has started: the first round's results stand as they are."))
     if not adding:
         return None
-    if table.done and not table.finished:
+    if table.done and not table.finished and not (organiser and _card_still_taken(db, t, table)):
         return _refused(N_("The round is over at this table: no more hands."))
     return None
+
+
+def _card_still_taken(db: Database, t, table) -> bool:
+    """Whether a table whose round is over still takes the organiser's hands from its score card: its
+    round is the last one started, and a round of a number of hands has not had them all."""
+    game = records.get_game(db, table.game_id)
+    if game is None or game.round_past:
+        return False
+    return t.round_end != "hands" or len(table.hands) < (t.round_hands or 0)

@@ -79,11 +79,12 @@ def sheet_locked(the_sheet: sheet.Sheet) -> bool:
 TRANSLATE_LATER = "msgid"  # a flash category: the message is a message id, translated on the page
 
 
-def no_new_hand(game_id: int) -> str | None:
+def no_new_hand(game_id: int, organiser: bool = False) -> str | None:
     """Why a tournament's table takes no new hand now (its round over, the tournament closed), as the
-    games' service would refuse the hand when it is sent; None when it takes one. Asked before the hand
-    form is shown, so that nobody types a whole hand in vain."""
-    guarded = hand_guard(get_db(), game_id, adding=True)  # reads only: the service asks it inside its write
+    games' service would refuse the hand when it is sent; None when it takes one (``organiser``: from
+    the director's grid, a missing result from its score card). Asked before the hand form is shown,
+    so that nobody types a whole hand in vain."""
+    guarded = hand_guard(get_db(), game_id, adding=True, organiser=organiser)  # reads only: the service asks it
     return problem_message(guarded.problems[0]) if guarded is not None else None
 
 

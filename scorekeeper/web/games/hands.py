@@ -89,7 +89,7 @@ def new_hand(game_id: int):
     if _finished(game):
         flash(finished_message(game_id, hand_verdicts.OVER_MESSAGE))
         return redirect(url_for("games.scoreboard", game_id=game_id))
-    refused = no_new_hand(game_id)  # its table's round is over: no form to type a hand into in vain
+    refused = no_new_hand(game_id, from_grid(game_id))  # its table's round is over: no form typed in vain
     if refused is not None:
         flash(refused)
         return redirect(url_for("games.scoreboard", game_id=game_id))

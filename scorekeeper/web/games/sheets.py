@@ -22,7 +22,7 @@ from scorekeeper.storage.db import generation as db_generation
 from scorekeeper.storage.db import get_db
 from scorekeeper.web import access, house_rules, i18n, pagecache, table_seat
 from scorekeeper.web.games.blueprint import bp
-from scorekeeper.web.games.common import from_grid, load_game, phone_token, said_refused, sheet_locked
+from scorekeeper.web.games.common import from_grid, load_game, no_new_hand, phone_token, said_refused, sheet_locked
 
 
 @bp.get("/games/<int:game_id>")
@@ -87,6 +87,7 @@ def _render_scoreboard(
         view_url=addresses.reachable_url(view_url),
         csrf_token=csrf_token,
         corrections=read.corrections,
+        card_entry=by_organiser and bool(seat and seat.done) and no_new_hand(game_id, organiser=True) is None,
         deleted_hands=read.deleted,
         tournament=seat,
         by_organiser=by_organiser,
