@@ -317,7 +317,7 @@ def start_round(db: Database, tournament_id: int, phone: str | None = None) -> V
             t = _open_evening(db, t)
         if rounds and rounds[-1].ended is None:  # the round before is over for good: no table of it adds a hand
             store.end_round(db, t.id, rounds[-1].number)
-            store.log(db, t.id, "round ended", {"round": rounds[-1].number}, phone)
+            store.log(db, t.id, "round ended", {"round": rounds[-1].number, "by": "next round"}, phone)
         store.start_round(db, t.id, number, transaction.utc_now())
         for table in club_night.next_tables(t, rounds):
             _seat_table(db, t, number, table, phone)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 
 from scorekeeper.core import club_night, names, numbers, rulesets
 from scorekeeper.network import addresses
@@ -16,7 +16,7 @@ from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, PROBLEMS, REFUSED
 from scorekeeper.storage import records, tournament_records
 from scorekeeper.storage.db import generation, get_db
-from scorekeeper.web import i18n, table_seat, tournament_confirm
+from scorekeeper.web import i18n, table_seat, tournament_confirm, tournament_log
 from scorekeeper.web.games.common import phone_token
 from scorekeeper.web.tournament_forms import (
     BYE_SHORT_NAMES,
@@ -241,45 +241,12 @@ def organiser_page(t: club_night.Tournament, status: int = 200, **forms):
         places=club_night.ranking(t, rounds) if rounds else [],
         actions=tournament_records.actions(get_db(), t.id),
         can_close=not t.closed_at and rounds and rounds[-1].complete,
-        action_name=_action_name,
+        action_name=tournament_log.action_name,
         checked_in=checked_in,
         unconfirmed=tournament_confirm.listed(get_db(), t),
         tables=club_night.tables_of(t.format, len(t.entrants) if checked_in is None else len(checked_in)),
         **forms,
     ), status
-
-
-def _action_name(action: tournament_records.Action) -> str:
-    """An organiser's action as the page says it."""
-    detail = action.detail or {}
-    number = detail.get("round")
-    return {
-        "created": lambda: gettext("Tournament created"),
-        "changed": lambda: _changed_name(detail),
-        "draw": lambda: _draw_name(detail),
-        "round started": lambda: gettext("Round %(round)s started", round=number),
-        "round ended": lambda: gettext("Round %(round)s ended by the organiser", round=number),
-        "closed": lambda: gettext("Tournament closed"),
-        "reopened": lambda: gettext("Tournament reopened"),
-        "replaced": lambda: gettext("%(name)s took the seat of %(gone)s", name=detail["name"], gone=detail["gone"]),
-    }[action.action]()
-
-
-def _draw_name(detail: dict) -> str:
-    """The draw, and who it left out (not checked in)."""
-    if not detail.get("left_out"):
-        return gettext("Seats drawn by lot")
-    return gettext("Seats drawn by lot; left out (not checked in): %(names)s", names=", ".join(detail["left_out"]))
-
-
-def _changed_name(detail: dict) -> str:
-    """A change before the draw: the settings or the list, or who has come (with the walk-ins)."""
-    if "checked_in" not in detail:
-        return gettext("Tournament changed")
-    said = ngettext("Check-in: %(num)s has come", "Check-in: %(num)s have come", detail["checked_in"])
-    if detail.get("walk_ins"):
-        said += " · " + gettext("walk-ins: %(names)s", names=", ".join(detail["walk_ins"]))
-    return said
 
 
 def _act(tournament_id: int, outcome, done: str):
