@@ -405,6 +405,27 @@ def test_the_grid_takes_no_card_once_the_next_round_has_started(client, app):
     assert late.status_code == 409 and "The round is over at this table" in html.unescape(late.text)
 
 
+def test_a_table_whose_round_was_ended_before_its_hands_were_played_says_so(client, app):
+    """Rounds of two hands; the organiser ends round 1 after table 1 played one: the grid says "ended
+    early · 1 of 2 hands", not "finished" (a club night's review), table 2 with both "finished"."""
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
+        round_end="hands",
+        round_hands="2",
+    )
+    short, full = table_game(client, tid, 1), table_game(client, tid, 2)
+    assert post_hand(client, short, *small_hand()).status_code == 302
+    for _ in range(2):
+        assert post_hand(client, full, *small_hand()).status_code == 302
+    act(client, tid, "/rounds/1/end")
+    page = html.unescape(client.get(f"/tournaments/{tid}/grid").text)
+    cell = lambda table: re.search(rf'id="g-1-{table}">(.*?)</td>', page, re.S).group(1)  # noqa: E731
+    assert "■ ended early · 1 of 2 hands" in " ".join(re.sub(r"<[^>]+>", " ", cell(1)).split())
+    assert "✓ finished · 2 hands" in " ".join(re.sub(r"<[^>]+>", " ", cell(2)).split())
+
+
 def _db(app):
     with app.app_context():
         return dbmod.get_db()

@@ -26,6 +26,7 @@ STATES = {
     grids.PLAYING: ("►", N_("playing")),
     grids.STOPPED: ("■", N_("stopped")),
     grids.FINISHED: ("✓", N_("finished")),
+    grids.CUT: ("■", N_("ended early")),
     grids.OVER: ("■", N_("over")),
     grids.SITS_OUT: ("–", N_("sits out")),
 }

@@ -19,7 +19,8 @@ from scorekeeper.core.club_night.tournament import Tournament
 # hand in progress; a table whose round is over; a pair sitting the round out (Mitchell).
 NOT_STARTED, PLAYING, STOPPED, FINISHED, SITS_OUT = "not started", "playing", "stopped", "finished", "sits out"
 OVER = "over"  # the round is over at a table that saved no hand: nothing finished there
-STATES = (NOT_STARTED, PLAYING, STOPPED, FINISHED, OVER, SITS_OUT)
+CUT = "ended early"  # a round of a number of hands ended (by the organiser) before this table played them all
+STATES = (NOT_STARTED, PLAYING, STOPPED, FINISHED, CUT, OVER, SITS_OUT)
 
 # Why a cell's result is missing: no hand saved at a table whose round is over or has stopped; the
 # last hand (the one in progress when the round stopped) not saved yet.
@@ -65,10 +66,12 @@ def _sides(t: Tournament, table: Table | TableState) -> tuple[tuple[str, ...], .
 
 def _played(t: Tournament, state: RoundState, table: TableState, now: datetime) -> Cell:
     """A table of a round that has started: finished once its round is over (over, if it saved no
-    hand); stopped when the round has stopped for everyone and this table has yet to save the hand in
+    hand; ended early, if its round of a number of hands was ended before it had played them all);
+    stopped when the round has stopped for everyone and this table has yet to save the hand in
     progress."""
+    short = t.round_end == "hands" and not table.finished and len(table.hands) < (t.round_hands or 0)
     if table.done:
-        kind = FINISHED if table.hands else OVER
+        kind = (CUT if short else FINISHED) if table.hands else OVER
     elif state.stop is not None and state.stop <= now:
         kind = STOPPED
     else:
