@@ -204,3 +204,40 @@ def test_after_end_round_now_a_table_takes_no_new_hand_but_a_correction(client):
     answer = client.get(f"/api/tournaments/{tid}").get_json()["played"][0]
     assert answer["over"] is True and answer["ended_at"] == answer["stops_at"]
     assert answer["tables"][0]["hands"] == 1 and answer["tables"][0]["over"] is True
+
+
+def test_the_phone_that_loses_the_race_for_the_rounds_last_hand_is_told_so(client, app):
+    """Rounds of one hand: two phones at table 1 open hand 1; B saves 350, then A saves 300. A is told
+    that another phone saved the round's last hand (and to look at its figures), not only that the
+    round is over (a club night's review); its values stay on the form; the JSON queue says the same."""
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
+        round_end="hands",
+        round_hands="1",
+    )
+    game = table_game(client, tid, 1)
+    other = app.test_client()
+    based_on = re.search(r'name="based_on"[^>]*value="([^"]*)"', client.get(f"/games/{game}/hands/new").text).group(1)
+    assert post_hand(other, game, side_fields(0, melded=350), side_fields(1, melded=130)).status_code == 302
+    late = post_hand(client, game, side_fields(0, melded=300), side_fields(1, melded=130), extra={"based_on": based_on})
+    page = " ".join(html.unescape(late.text).split())
+    assert late.status_code == 409 and "Meanwhile another phone saved hand 1, the last of the round" in page
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="300"', late.text)
+    token = csrf_token(client, f"/games/{game}/hands/new")
+    queued = client.post(
+        f"/games/{game}/hands.json",
+        json={
+            "client_key": "q" * 16,
+            "based_on": 0,
+            "sides": [{"melded_points": 300}, {"melded_points": 130}],
+            "stock_out": True,
+        },
+        headers={"X-CSRFToken": token},
+    )
+    assert queued.status_code == 409
+    assert "another phone saved hand 1, the last of the round" in queued.get_json()["errors"][0]["message"]
+    # a phone that saw hand 1 is told the round is over, as before
+    fresh = post_hand(client, game, *small_hand(), extra={"based_on": "1"})
+    assert fresh.status_code == 409 and "The round is over at this table" in html.unescape(fresh.text)

@@ -18,7 +18,7 @@ from scorekeeper.core import checks, rulesets, scoring, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import confirmations
-from scorekeeper.services.tournaments import hand_guard
+from scorekeeper.services.tournaments import ROUND_OVER, hand_guard
 from scorekeeper.services.verdicts import (
     LOCKED,
     MISSING,
@@ -107,6 +107,13 @@ def add_hand(
         if game is None:
             return Verdict(MISSING)
         answered = _answered_before_checks(db, game_id, client_key, entered_by == records.ORGANISER)
+        if (
+            answered is not None
+            and answered.problems
+            and answered.problems[0].text == ROUND_OVER
+            and based_on is not None
+        ):
+            return _overtaken_at_the_end(db, game_id, based_on) or answered
         if answered is not None:
             return answered
         stored_result, running = _kept_running(db, game)
@@ -126,6 +133,20 @@ def add_hand(
         if entered_by == records.ORGANISER:  # the organiser's word: no side of the table to confirm it
             confirmations.confirm_organisers(db, game_id, hand_id, phone)
         return Verdict(SAVED, id=hand_id)
+
+
+def _overtaken_at_the_end(db: Database, game_id: int, based_on: int) -> Verdict | None:
+    """A hand refused at a tournament's table whose round another phone ended meanwhile by saving its
+    last hand: REFUSED saying so (the two phones most likely entered the same hand, with figures that
+    may differ), instead of the round's end alone. None when no hand was saved since the phone looked."""
+    now = records.hand_count(db, game_id)
+    if based_on >= now:
+        return None
+    said = N_(
+        "Meanwhile another phone saved hand %(number)s, the last of the round at this table, so this one was "
+        "not saved. Look at the score sheet: if its figures are not yours, correct that hand."
+    )
+    return Verdict(REFUSED, problems=(Problem(None, "based_on", said, {"number": now}),))
 
 
 def _kept_running(db: Database, game: Game) -> tuple[Any, sheet.Running]:

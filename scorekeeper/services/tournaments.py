@@ -399,6 +399,9 @@ def reopen(db: Database, tournament_id: int, phone: str | None = None) -> Verdic
         return Verdict(SAVED, id=t.id)
 
 
+ROUND_OVER = N_("The round is over at this table: no more hands.")
+
+
 def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False) -> Verdict | None:
     """Asked by the games' service inside its write: a tournament's game is read-only once the
     tournament is closed, and takes no new hand once its table's round is over (corrections stay
@@ -418,7 +421,7 @@ def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False
     if not adding:
         return None
     if table.done and not table.finished and not (organiser and _card_still_taken(db, t, table)):
-        return _refused(N_("The round is over at this table: no more hands."))
+        return _refused(ROUND_OVER)
     return None
 
 
