@@ -51,6 +51,7 @@ PAGES = {
     ("final", "guide-cards"): 1,  # 12 cards of round 1 and the final: 6 rows
     ("final", "score-cards"): 2,  # 3 tables of round 1
     ("long", "score-cards"): 2,  # a round of 50 hands: one card of 30 rows a page, 2 tables
+    ("six", "score-cards"): 3,  # one table of six, three sides: five Partien, 5 cards
 }
 
 
@@ -85,10 +86,13 @@ def tournaments(chromium, server) -> dict[str, int]:
             ("mitchell", "Pairs night of the Hohenstein club", PAIRS),
             ("final", "Spring final", TWELVE),
             ("long", "Fifty hands", TWELVE[:8]),
+            ("six", "Six at one table", TWELVE[:6]),
         ):
             fields = {"name": name, "format": fmt, "rules": "classic", "round_end": "target"}
             if fmt == "long":
                 fields.update(format="final", round_end="hands", round_hands="50")
+            if fmt == "six":  # three partnerships of two: a score card of three sides
+                fields.update(format="rotation")
             location = _post(
                 ctx.request,
                 server + "/tournaments/new",
