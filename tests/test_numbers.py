@@ -211,7 +211,7 @@ def test_the_tournament_form_reads_its_numbers_by_the_rule(client, app):
     assert _count(app, "tournaments") == 1
 
 
-@pytest.mark.parametrize("typed", ["10, ², 1", "10, ①", "1_0, 5", "10; 8.5"])
+@pytest.mark.parametrize("typed", ["10, ², 1", "10, ①", "1_0, 5", "10; 8.5", "10,,8", "10, , 8"])
 def test_season_points_that_are_no_numbers_are_refused_when_made_and_when_changed(client, app, typed):
     response = create(client, season_points=typed)
     assert response.status_code == 422
@@ -365,3 +365,15 @@ def test_the_script_sends_a_typed_figure_as_the_form_reads_it(tmp_path):
     # sixteen digits and more: a JavaScript number (a double), as far too large as the server's int
     expected = [r if r is None or abs(r) <= 2**53 else float(r) for r in read]
     assert sent == [0 if not v.strip() else r if r is not None else v.strip() for v, r in zip(values, expected)]
+
+
+@pytest.mark.parametrize(
+    "typed, kept", [("10 8 6", "10, 8, 6"), ("10;8;6", "10, 8, 6"), ("10、8、6", "10, 8, 6"), ("10, 8, 6,", "10, 8, 6")]
+)
+def test_season_points_between_spaces_or_any_keyboards_commas_are_read(client, app, typed, kept):
+    """Spaces, semicolons and the commas of other keyboards part the places; a comma at the end is no
+    place left out (two commas with nothing between them are: see above)."""
+    response = create(client, season_points=typed)
+    assert response.status_code == 302, response.text
+    tid = response.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/tournaments/{tid}").get_json()["season_points"] == [int(p) for p in kept.split(", ")]

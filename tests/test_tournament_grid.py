@@ -224,6 +224,12 @@ def test_the_page_shows_each_state_the_missing_results_and_a_bye(client, app):
     assert "► playing · 1 hand" in cell(page, 1, 1) and ns[1] in cell(page, 1, 1)
     assert "playing · 0 hands" in cell(page, 1, 2) and "⚠" not in cell(page, 1, 2)
     assert cell(page, 1, 3) == f"g-cell g-sits-out | {t.names[rounds[0].byes[0].unit]} – sits out"
+    # the row of who sits out is no table with a phone or a QR code: its head says so (a review)
+    heads = [
+        " ".join(re.sub(r"<[^>]+>", " ", h).split())
+        for h in re.findall(r'<th scope="row" class="g-no">(.*?)</th>', page)
+    ]
+    assert heads == ["1", "2", "3 no table: who sits out"]
     assert cell(page, 2, 1).startswith("g-cell g-not-started |") and "○ not started" in cell(page, 2, 1)
     assert "hand" not in cell(page, 2, 1) and ns[1] in cell(page, 2, 1)
     assert "result missing" not in page and "results missing" not in page

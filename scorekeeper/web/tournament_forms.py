@@ -202,8 +202,13 @@ class TournamentForm(FlaskForm):
 
     def points(self) -> tuple[int, ...] | None:
         """The season points typed (``10, 8, 6``; each as ``club_night.numbers`` reads it, between commas of
-        any keyboard), or None if they cannot be read."""
-        parts = [numbers.whole(p, digits=9) for p in re.split(r"[,\s;，、،；]+", self.season_points.data or "") if p]
+        any keyboard, or spaces), or None if they cannot be read: two commas with no number between them
+        ("10,,8") are a place left out, not one comma."""
+        typed = (self.season_points.data or "").strip().strip(",;，、،；").strip()
+        between = re.split(r"\s*[,;，、،；]\s*", typed) if typed else []
+        if "" in between:
+            return None
+        parts = [numbers.whole(p, digits=9) for chunk in between for p in chunk.split()]
         if not parts or len(parts) > club_night.SEASON_PLACES_MOST or None in parts:
             return None
         points = tuple(parts)
