@@ -194,6 +194,11 @@ def test_tables_with_a_final_score_cards_of_round_1_then_of_the_final_table_once
     assert tuple(final[0]["seats"].values()) == rounds[1].tables[0].seats  # as the final table's game is seated
     assert [c["heading"] for c in score_cards(client, tid)][-1] == "Table 1 · Round 2 · the final table"
     assert client.get(f"/tournaments/{tid}/score-cards/3").status_code == 404
+    # the guide cards: a finalist's gives his seat at the final table now (a club night's review found
+    # "the final table, for the tables' winners" on every card to the close); the others' say who plays it
+    guides = guide_cards(client, tid)
+    assert guides[a][1] == f"Round 2: table 1, seat 1 (1.1) · Partner: {c} · Against: {b} & {d} · First deal: {a}"
+    assert guides[names[1]][1] == "Round 2: the final table, for the tables' winners"
 
 
 # --- pairs moving between tables ----------------------------------------------------------------------

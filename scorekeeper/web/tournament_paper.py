@@ -125,15 +125,19 @@ def _stop(t: club_night.Tournament, number: int, tables: Sequence[club_night.Tab
     return Stop(number, BYE)
 
 
-def guides(t: club_night.Tournament) -> list[Guide]:
+def guides(t: club_night.Tournament, rounds: Sequence[club_night.RoundState] = ()) -> list[Guide]:
     """Every entrant's guide card, in the order of the draw: each round the movement fixes at the draw;
-    in tables with a final, round 2 is the final table (its seats come from round 1's results)."""
+    in tables with a final, round 2 is the final table (its seats come from round 1's results: a
+    finalist's card gives his seat once it has started, the others' say who plays it)."""
     known = t.kind.planned_rounds(len(t.entrants))
     plans = [club_night.round_plan(t, r)[0] for r in range(1, known + 1)]
+    seated = score_rounds(t, rounds)  # the final table's seats, once it has started
     out = []
     for unit in t.order:
         stops = [_stop(t, r, tables, unit) for r, tables in enumerate(plans, start=1)]
-        stops += [Stop(r, FINAL) for r in range(known + 1, t.rounds + 1)]
+        for r in range(known + 1, t.rounds + 1):
+            at = _stop(t, r, seated[r], unit) if r in seated else None
+            stops.append(at if at is not None and at.kind == PLAY else Stop(r, FINAL))
         # pairs moving between tables: the first side (North–South) keeps its table
         tables = {s.table for s in stops if s.kind == PLAY and (not t.kind.pairs or s.side == 0)}
         home = tables.pop() if len(tables) == 1 and not t.kind.final_round else 0
@@ -246,7 +250,8 @@ def guide_cards(tournament_id: int):
     t = _drawn(tournament_id)
     if t is None:
         return _to_organiser(tournament_id)
-    return render_template("tournaments/guide_cards.html", t=t, cards=printed(t, guides(t)), formats=FORMAT_NAMES)
+    cards = printed(t, guides(t, tournament_state.rounds(get_db(), t)))
+    return render_template("tournaments/guide_cards.html", t=t, cards=cards, formats=FORMAT_NAMES)
 
 
 @bp.get("/tournaments/<int:tournament_id>/score-cards", defaults={"number": None})
