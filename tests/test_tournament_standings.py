@@ -200,3 +200,12 @@ def test_the_seating_of_the_rounds_says_who_sits_out_each_round(client, app):
     assert len(out) == t.kind.planned_rounds(3) >= 2 and all(len(names) == 1 for names in out), out
     assert len({names[0] for names in out}) == len(out)  # another pair each round
     assert out[0] == [t.names[rounds[0].byes[0].unit]]
+
+
+def test_the_standings_lead_back_to_the_tournament_on_a_phone(client, app):
+    """A phone that opened the standings (the big screen's page) finds its way back to the tournament's
+    page without the browser's back button (a club night's review); the big screen hides the link with
+    the page's other phone links (static/tournaments.css: .prefs)."""
+    tid = started(client)
+    page = client.get(f"/tournaments/{tid}/standings").text
+    assert re.search(rf'<p class="prefs s-back"><a href="/tournaments/{tid}">← Club night</a></p>', page)
