@@ -197,8 +197,9 @@ FINAL_REFUSALS = {
         "7 players: tables seat four to six. Add one more or leave one out.",
     ),
     "3 players": (range(3), "", "present", "Enter at least four players, one a line."),
-    "a walk-in on the list, in capitals": (range(7), "ANNA", "walk_ins", "ANNA is on the list twice; add an initial."),
-    "a look-alike of a name on the list": (range(7), "Аnna", "walk_ins", "Аnna is on the list twice; add an initial."),
+    # one who is on the list: its tick (a club night's review read "add an initial" for the same player)
+    "a walk-in on the list, in capitals": (range(7), "ANNA", "walk_ins", "Anna is on the list already: tick the name"),
+    "a look-alike of a name on the list": (range(7), "Аnna", "walk_ins", "Anna is on the list already: tick the name"),
     "a walk-in twice": (range(6), "Max\nmax", "walk_ins", "max is on the list twice; add an initial."),
     "a name too long": (range(7), "M" * 41, "walk_ins", "Each name: at most 40 characters, all of them visible"),
     "an invisible character": (range(7), "Max\u200b", "walk_ins", "Each name: at most 40 characters, all of them"),
@@ -234,6 +235,10 @@ def test_pairs_refused_say_why_beside_their_field(client, app):
     response = check_in(client, tid, [3], "")
     assert error(response.text, "present") == "Enter at least two pairs, one pair a line."
     assert ticked(response.text) == [3]
+    response = check_in(client, tid, [2, 3], "ben & ANNA")  # the pair on the list, in another order and case
+    assert error(response.text, "walk_ins") == "Anna & Ben are on the list already: tick them above."
+    response = check_in(client, tid, [2, 3], "Anna & Max")  # one of them with another partner
+    assert error(response.text, "walk_ins") == "Anna is on the list twice; add an initial."
     assert kept(app, tid) == before
 
 

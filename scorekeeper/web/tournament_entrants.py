@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
-from scorekeeper.core import club_night
+from scorekeeper.core import club_night, names
 from scorekeeper.core.messages import N_
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import MISSING, OVERTAKEN, REFUSED, SAVED
@@ -65,6 +65,11 @@ def _back(t: club_night.Tournament, message: str):
     return redirect(url_for("tournaments.tournament", tournament_id=t.id))
 
 
+def _same_entrant(walk_in, listed) -> bool:
+    """Whether a walk-in is an entrant on the list (the same names in any order, any case and look-alike)."""
+    return sorted(names.skeleton(n) for n in walk_in) == sorted(names.skeleton(n) for n in listed)
+
+
 def _walk_ins_checked(form: CheckInForm, t: club_night.Tournament) -> bool:
     """The check-in's own rules before the service's: someone ticked or added; the walk-ins' names as
     the new-tournament form takes names (none twice on the list, look-alikes counted as one); a name
@@ -72,6 +77,14 @@ def _walk_ins_checked(form: CheckInForm, t: club_night.Tournament) -> bool:
     walk_ins = club_night.parse_entrants(t.format, form.walk_ins.data)
     if not walk_ins and not any(0 <= i < len(t.entrants) for i in form.present.data or ()):
         form.present.errors = [gettext("Tick who has come, or add the walk-ins.")]
+        return False
+    listed = next((e for w in walk_ins for e in t.entrants if _same_entrant(w, e)), None)
+    if listed is not None:  # a walk-in already on the list: its tick, not a second line
+        form.walk_ins.errors = [
+            gettext("%(names)s are on the list already: tick them above.", names=" & ".join(listed))
+        ]
+        if len(listed) == 1:
+            form.walk_ins.errors = [gettext("%(name)s is on the list already: tick the name above.", name=listed[0])]
         return False
     problem = names_problem(t.kind.pairs, [*t.entrants, *walk_ins])
     if problem:
