@@ -919,3 +919,32 @@ def test_a_hand_saved_as_the_organiser_ends_the_round_is_either_saved_first_or_r
             assert ended == 302 and saved in (302, 409) and hands == (1 if saved == 302 else 0), (ended, saved, hands)
             outcomes.add(saved)
     assert outcomes  # which one came first is the server's to decide; both are consistent
+
+
+def test_a_club_night_begun_after_midnight_is_listed_on_its_evening(client, monkeypatch):
+    """docs/tournaments.md: a tournament's games are its evening's; a night whose tournament was made at
+    00:30 is still the evening before (until 6), as its evening in the archive says: the list said the
+    next day's date (a club night's review)."""
+    import time
+
+    from scorekeeper.core import clock
+    from scorekeeper.storage import transaction
+
+    monkeypatch.setenv("TZ", "Europe/Vienna")  # 00:30 in Vienna is 23:30 UTC in November
+    time.tzset()
+    try:
+        now = datetime.fromisoformat("2026-11-29T00:30").astimezone().astimezone(timezone.utc)
+        monkeypatch.setattr(transaction, "utc_now", lambda: now.isoformat(timespec="seconds"))
+        monkeypatch.setattr(clock, "today", lambda: clock.evening_of(now.astimezone().replace(tzinfo=None)))
+        made = create(client, name="Late night")
+        assert made.status_code == 302
+        listed = re.search(r"Late night</strong>\s*<span>([^<]*)</span>", client.get("/tournaments").text).group(1)
+        assert "2026-11-28" in listed, listed
+        tid = int(made.headers["Location"].rsplit("/", 1)[1])
+        act(client, tid, "/draw")
+        act(client, tid, "/rounds")  # its evening, made now: the 28th's
+        listed = re.search(r"Late night</strong>\s*<span>([^<]*)</span>", client.get("/tournaments").text).group(1)
+        assert "2026-11-28" in listed, listed
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorekeeper.core import club_night, names, numbers, rulesets
+from scorekeeper.core import clock, club_night, names, numbers, rulesets
 from scorekeeper.network import addresses
 from scorekeeper.services import tournament_state
 from scorekeeper.services import tournaments as service
@@ -71,10 +71,16 @@ def _size_rules(t: club_night.Tournament) -> list[tuple[int, str]]:
 
 @bp.get("/tournaments")
 def tournament_list():
-    """Every tournament, the newest first, and the season's table."""
-    return render_template(
-        "tournaments/list.html", tournaments=tournament_records.all_tournaments(get_db()), formats=FORMAT_NAMES
-    )
+    """Every tournament, the newest first, with its evening's date (a night begun after midnight is
+    still the evening before, as its evening in the archive says), and the season's table."""
+    tournaments = tournament_records.all_tournaments(get_db())
+    days = {t.id: _played_on(t) if t.evening_id else _evening_of(t.created_at) for t in tournaments}
+    return render_template("tournaments/list.html", tournaments=tournaments, days=days, formats=FORMAT_NAMES)
+
+
+def _evening_of(stored: str) -> str:
+    """The evening (ISO date) a stored moment (UTC) belongs to on this machine's clock."""
+    return clock.evening_of(datetime.fromisoformat(stored).astimezone().replace(tzinfo=None))
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
@@ -389,7 +395,7 @@ def _played_on(t: club_night.Tournament) -> str:
     """The day a tournament counts on in the season: its evening's date (a club night closed after
     midnight, or days later, is still that evening's)."""
     evening = records.get_evening(get_db(), t.evening_id) if t.evening_id else None
-    return evening.date if evening else t.closed_at[:10]
+    return evening.date if evening else (t.closed_at or t.created_at)[:10]
 
 
 @bp.get("/tournaments/games/<int:game_id>/version")
