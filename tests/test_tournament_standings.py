@@ -11,7 +11,7 @@ import re
 from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import db as dbmod
-from tests.helpers import post_hand
+from tests.helpers import post_hand, side_fields
 from tests.test_tournaments import EIGHT, act, create, small_hand, started, state, table_game
 
 
@@ -209,3 +209,15 @@ def test_the_standings_lead_back_to_the_tournament_on_a_phone(client, app):
     tid = started(client)
     page = client.get(f"/tournaments/{tid}/standings").text
     assert re.search(rf'<p class="prefs s-back"><a href="/tournaments/{tid}">← Club night</a></p>', page)
+
+
+def test_a_side_below_zero_is_written_with_a_minus_sign_on_the_tournaments_pages(client, app):
+    """docs/rules.md#classic › Red threes: one red three of a side that melded nothing counts −100
+    (the other side melded 130): the organiser's page and the standings write "−100", as the game
+    pages do, never "-100" (a club night's review)."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal")
+    game = table_game(client, tid, 1)
+    assert post_hand(client, game, side_fields(0, red=1), side_fields(1, melded=130)).status_code == 302
+    for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/standings"):
+        page = client.get(path).text
+        assert "−100" in page and "-100" not in page, path
