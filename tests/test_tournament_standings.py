@@ -212,7 +212,7 @@ def test_the_standings_lead_back_to_the_tournament_on_a_phone(client, app):
 
 
 def test_a_side_below_zero_is_written_with_a_minus_sign_on_the_tournaments_pages(client, app):
-    """docs/rules.md#classic › Red threes: one red three of a side that melded nothing counts −100
+    """docs/rules.md#classic › Red and black threes: one red three of a side that melded nothing counts −100
     (the other side melded 130): the organiser's page and the standings write "−100", as the game
     pages do, never "-100" (a club night's review)."""
     tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal")
