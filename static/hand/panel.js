@@ -214,6 +214,37 @@ function renumber(view, form) {  // hands of this game waiting on the phone come
   [view.querySelector("h1"), form.querySelector('button[type="submit"]')].forEach((el) => {
     if (el) el.textContent = el.textContent.replace(pattern, "$1" + (number + before));
   });
+  ahead(view, form, before);
+}
+
+// The form's dealer and each side's total and opening minimum, as they stand after the hands waiting
+// before it: the dealer from the deals the server gave the form (data-ahead), the totals from the
+// waiting hands' own (their preview's, when it could be asked for), the minimum from the opening
+// table by total; what the phone cannot know says so instead of showing the figures before them.
+function ahead(view, form, before) {
+  let plan = null;
+  try { plan = JSON.parse(form.dataset.ahead || "null"); } catch (e) { plan = null; }
+  if (!plan) return;
+  const deal = plan.deals[before];
+  const dealt = view.querySelector(".dealt");
+  if (dealt) {
+    dealt.textContent = deal ? form.dataset.tDealt.replace("{name}", deal[0]) +
+      (deal[1].length ? " · " + form.dataset.tSittingOut.replace("{names}", deal[1].join(", ")) : "") : "";
+  }
+  const mine = queue().items().filter((item) => item.url === form.dataset.queueUrl && !item.error);
+  const last = mine[before - 1];
+  const totals = last && last.totals && mine.slice(0, before).every((item) => item.totals) ? last.totals : null;
+  form.querySelectorAll(".side-head").forEach((head) => {
+    const side = toInt(head.dataset.side);
+    const hint = head.querySelector(".hint");
+    if (!hint) return;
+    if (!totals || !plan.minimums.length) { hint.textContent = form.dataset.tHeadWaiting; return; }
+    let minimum = plan.minimums[0][1];
+    plan.minimums.forEach(([low, value]) => { if (low === null || totals[side] >= low) minimum = value; });
+    hint.textContent = form.dataset.tHead.replace("{total}", String(totals[side]).replace("-", "\u2212"))
+      .replace("{minimum}", minimum);
+  });
+  if (totals) form.dataset.totals = totals.join(",");  // the preview scores the hand from them
 }
 
 function startForm(form) {  // the form of a new hand, saved and kept in place
@@ -514,6 +545,7 @@ export function startBoard(main, startedAs) {
   setOpenHand(openQueued);
   watch(changes);
   if (startedAs === "hand") {
+    renumber(main, main.querySelector("form.hand-form"));  // hands waiting on the phone come first
     startForm(main.querySelector("form.hand-form"));
     fetchScore();
   } else {

@@ -73,6 +73,40 @@ def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     context.close()
 
 
+def test_the_next_hands_form_offline_names_its_dealer_after_the_hands_waiting(browser, live_url):
+    """A review saw "Hand 2 · Dealt by" hand 1's dealer, and hand 1's totals, on the form opened offline
+    with hand 1 waiting on the phone. The dealer is the one the server names for hand 2 once hand 1 is
+    stored; the totals, not known offline, are said to follow."""
+    context, page = phone_context(browser)
+    game_url = start_classic(page, live_url)
+    keep_for_offline(page, game_url)
+    first_dealer = page.locator(".dealer strong").first.inner_text()
+    context.set_offline(True)
+    page.locator('a[href$="/hands/new"]').first.click()
+    page.locator('input[name="sides-0-melded_points"]').fill("100")
+    page.locator('input[name="sides-1-melded_points"]').fill("60")
+    page.locator("#out-stock").check(force=True)
+    page.locator('form.hand-form button[type="submit"]').last.click()
+    page.wait_for_url(game_url)
+    page.locator('a[href$="/hands/new"]').first.click()
+    form = page.locator("form.hand-form[data-ready]")
+    expect(form.locator('button[type="submit"]').last).to_contain_text("2")
+    offline_dealer = page.locator(".dealt").first.inner_text()
+    assert first_dealer not in offline_dealer, offline_dealer
+    heads = page.locator(".side-head .hint").all_inner_texts()
+    assert heads == ["Total and opening meld once the hands waiting are sent"] * 2
+    context.set_offline(False)
+    api = live_url + "/api/games/" + game_url.rsplit("/", 1)[1]
+    for _ in range(100):
+        if len(page.request.get(api).json()["hands"]) == 1:
+            break
+        page.wait_for_timeout(200)
+    look = context.new_page()
+    look.goto(game_url + "/hands/new")
+    assert look.locator(".dealt").first.inner_text() == offline_dealer
+    context.close()
+
+
 def test_a_hand_another_phone_saved_meanwhile_is_refused_and_can_be_removed(browser, live_url):
     phones = [phone_context(browser), phone_context(browser)]
     (offline_context, offline), (_, other) = phones

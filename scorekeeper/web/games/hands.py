@@ -298,7 +298,25 @@ def _hand_page(
         tournament=table_seat.seat_of(get_db(), game.id, datetime.now(timezone.utc)),
         by_organiser=from_grid(game.id) or entered_by(request.form.get(BY_FIELD)) is not None,
         sitting_out=[game.players[s] for s in sheet.sitting_out(head.rules, index)],
+        ahead=_ahead(game, head.rules, index) if hand is None else None,
     ), status
+
+
+AHEAD = 8  # hands kept on a phone while the network is down, for which a new hand's form knows its dealer
+
+
+def _ahead(game: Game, rules: rulesets.RuleSet, index: int) -> dict:
+    """What a new hand's form needs when hands of the game wait on the phone before it (static/hand/
+    panel.js): who deals and who sits out in this hand and the next ones, and the opening table by total
+    (with the totals the waiting hands leave, the minimum of each side; none where the minimum goes by
+    the hand's number)."""
+    deals = [
+        [sheet.dealer(game, index + k, rules), [game.players[s] for s in sheet.sitting_out(rules, index + k)]]
+        for k in range(AHEAD)
+    ]
+    by_total = not (rules.opening_per_hand or rules.opening_by_hand)
+    rows = [[row.low, row.minimum] for row in rules.opening_minimums] if by_total else []
+    return {"deals": deals, "minimums": rows}
 
 
 def _based_on(game: Game, hand: Hand | None) -> str:
