@@ -298,7 +298,9 @@ def test_final_places_with_a_table_that_saved_no_hand():
         (5, 9, 2),
         (5, 11, 2),
     ]
-    assert before[0] == Place(1, 5, 2, 3400, 1, 1, line=0) and before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2, line=5)
+    # a qualifier's lead per hand stands with it: 5 & 7 led by 2200 in 2 hands
+    assert before[0] == Place(1, 5, 2, 3400, 1, 1, line=0, lead=1100)
+    assert before[-1] == Place(5, 11, 0, 0, 0, 0, tied=2, line=5)
     # partners stand on one line: six sides, six lines
     assert [[p.unit for p in line] for line in club_night.place_lines(before)] == [
         [5, 7],
@@ -312,7 +314,8 @@ def test_final_places_with_a_table_that_saved_no_hand():
     after = club_night.final_places(final_night(12, order), final, pairs)
     assert lines(after)[:4] == [(1, 0), (1, 2), (2, 5), (2, 7)]
     # 0 & 2: won 5100 and 5050: 4 mp 10150 in 2 games; 5 & 7: won 3400, lost 3000: 2 mp 6400
-    assert after[0] == Place(1, 0, 4, 10150, 2, 2, line=0) and after[2] == Place(2, 5, 2, 6400, 1, 2, line=1)
+    assert after[0] == Place(1, 0, 4, 10150, 2, 2, line=0, lead=775)
+    assert after[2] == Place(2, 5, 2, 6400, 1, 2, line=1, lead=1100)
     # a drawn final: the better qualifier (5 & 7) first
     drawn = club_night.final_places(
         final_night(12, order), first + [Played(2, 1, ((5, 7), (0, 2)), (4000, 4000), 3)], pairs

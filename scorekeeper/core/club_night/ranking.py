@@ -30,7 +30,8 @@ class Played:
 class Place:
     """One line of the standings: the place, the unit, its match points (a bye's included), points, games
     won and played, rounds sat out, how many lines (players, or pairs) share the place (1: none), and
-    the line it stands on (partners of tables with a final: one line for their side)."""
+    the line it stands on (partners of tables with a final: one line for their side); in tables with a
+    final, a qualifier's lead per hand in round 1, which ranks the qualifiers (None for anyone else)."""
 
     place: int
     unit: int
@@ -41,6 +42,7 @@ class Place:
     byes: int = 0
     tied: int = 1
     line: int = -1  # -1: a line of its own
+    lead: Fraction | None = None
 
 
 def side_winner(totals: Sequence[int]) -> int | None:

@@ -111,7 +111,7 @@ def final_places(t: Tournament, games: Sequence[Played], pairs: Sequence[Sequenc
     side_key = lambda side: (has_no_result(stats[side[0]]), -stats[side[0]][1], -stats[side[0]][0])  # noqa: E731
     tiers += level_tiers(sorted(others, key=lambda side: (*side_key(side), first(side))), side_key)
     return [
-        Place(place, u, *stats[u], tied=tied, line=line)  # type: ignore[misc]
+        Place(place, u, *stats[u], tied=tied, line=line, lead=lead_of.get(side))  # type: ignore[misc]
         for line, (place, tied, side) in enumerate(places_of(tiers, ties))
         for u in side
     ]
