@@ -150,10 +150,10 @@ def test_screenshots_at_every_size(chromium, rooms, width, scheme):
     fits(page, f"the check-in at {width} px")
     page.locator(".t-checkin").scroll_into_view_if_needed()
     shoot(page, f"list-{width}-{scheme}")
-    page.get_by_label("Emma", exact=True).uncheck()  # 7 ticked, and a walk-in twice: refused
+    page.get_by_label("Emma", exact=True).uncheck()  # 7 ticked, and a walk-in who is on the list: refused
     page.get_by_label("Walk-ins, one a line").fill("Konstanze")
     page.get_by_role("button", name="Save who has come").tap()
-    expect(page.locator("#walk_ins-error")).to_have_text("Konstanze is on the list twice; add an initial.")
+    expect(page.locator("#walk_ins-error")).to_have_text("Konstanze is on the list already: tick the name above.")
     # the page opens at the field refused, in view and focused, not at its top with "Draw the seats"
     expect(page.get_by_label("Walk-ins, one a line")).to_be_focused()
     expect(page.locator("#walk_ins-error")).to_be_in_viewport()
