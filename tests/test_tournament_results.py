@@ -55,7 +55,9 @@ def test_a_round_once_past_finishes_its_tables_games_for_the_statistics(client):
     history = client.get("/history").text
     assert f"{side['name']} won by 20" in history.replace("&amp;", "&") and "drawn" in history
     # the sheet says it too, and takes a correction only once reopened, like any finished game
-    assert "Reopen for corrections" in client.get(f"/games/{one}").text
+    sheet = client.get(f"/games/{one}").text
+    assert "Reopen for corrections" in sheet
+    assert "Play again with the same players" not in sheet  # the table plays its next round instead
 
 
 def test_the_close_finishes_the_last_round_and_a_reopening_opens_it_again(client):
