@@ -15,6 +15,27 @@ from tests.browser.live import browser, keep_for_offline, live_url, phone_contex
 pytestmark = pytest.mark.browser
 
 
+def _keep_on_the_phone(page, game_url: str, melded: str) -> None:
+    """A hand the stock ended (side A melded ``melded``, side B 60) entered on the cached form while
+    the network is down: kept on the phone, back on the sheet."""
+    page.locator('a[href$="/hands/new"]').first.click()
+    page.locator('input[name="sides-0-melded_points"]').fill(melded)
+    page.locator('input[name="sides-1-melded_points"]').fill("60")
+    page.locator("#out-stock").check(force=True)
+    page.locator('form.hand-form button[type="submit"]').last.click()
+    page.wait_for_url(game_url)
+
+
+def _stored(page, api: str, count: int) -> list:
+    """The game's hands once the server holds ``count`` of them (the phone sends its queue by itself)."""
+    for _ in range(100):
+        hands = page.request.get(api).json()["hands"]
+        if len(hands) == count:
+            return hands
+        page.wait_for_timeout(200)
+    return hands
+
+
 def test_two_hands_entered_offline_are_stored_as_two(browser, live_url):
     context, page = phone_context(browser)
     game_url = start_classic(page, live_url)
@@ -82,12 +103,7 @@ def test_the_next_hands_form_offline_names_its_dealer_after_the_hands_waiting(br
     keep_for_offline(page, game_url)
     first_dealer = page.locator(".dealer strong").first.inner_text()
     context.set_offline(True)
-    page.locator('a[href$="/hands/new"]').first.click()
-    page.locator('input[name="sides-0-melded_points"]').fill("100")
-    page.locator('input[name="sides-1-melded_points"]').fill("60")
-    page.locator("#out-stock").check(force=True)
-    page.locator('form.hand-form button[type="submit"]').last.click()
-    page.wait_for_url(game_url)
+    _keep_on_the_phone(page, game_url, "100")
     page.locator('a[href$="/hands/new"]').first.click()
     form = page.locator("form.hand-form[data-ready]")
     expect(form.locator('button[type="submit"]').last).to_contain_text("2")
@@ -97,10 +113,7 @@ def test_the_next_hands_form_offline_names_its_dealer_after_the_hands_waiting(br
     assert heads == ["Total and opening meld once the hands waiting are sent"] * 2
     context.set_offline(False)
     api = live_url + "/api/games/" + game_url.rsplit("/", 1)[1]
-    for _ in range(100):
-        if len(page.request.get(api).json()["hands"]) == 1:
-            break
-        page.wait_for_timeout(200)
+    _stored(page, api, 1)
     look = context.new_page()
     look.goto(game_url + "/hands/new")
     assert look.locator(".dealt").first.inner_text() == offline_dealer
@@ -240,12 +253,7 @@ def test_a_refused_queued_hand_does_not_take_the_next_one_down_and_an_expired_to
     # hand 1 with a miscount the phone cannot see (docs/rules.md › How a hand is scored: 12 is no multiple of 5), then a
     # good hand 2
     for melded in ("12", "100"):
-        page.locator('a[href$="/hands/new"]').first.click()
-        page.locator('input[name="sides-0-melded_points"]').fill(melded)
-        page.locator('input[name="sides-1-melded_points"]').fill("60")
-        page.locator("#out-stock").check(force=True)
-        page.locator('form.hand-form button[type="submit"]').last.click()
-        page.wait_for_url(game_url)  # kept on the phone, back on the sheet
+        _keep_on_the_phone(page, game_url, melded)  # kept on the phone, back on the sheet
         expect(page.locator("#waiting-hands")).to_be_visible()
     # the phone's form token has expired meanwhile (the server was restarted with a new secret, say)
     page.evaluate("""() => {
@@ -277,12 +285,7 @@ def test_a_refused_queued_hand_entered_again_is_stored_before_the_one_it_held_ba
     context.set_offline(True)
     # docs/rules.md#classic › Card values: hand 1 with 12 melded (no multiple of 5), hand 2 with 100
     for melded in ("12", "100"):
-        page.locator('a[href$="/hands/new"]').first.click()
-        page.locator('input[name="sides-0-melded_points"]').fill(melded)
-        page.locator('input[name="sides-1-melded_points"]').fill("60")
-        page.locator("#out-stock").check(force=True)
-        page.locator('form.hand-form button[type="submit"]').last.click()
-        page.wait_for_url(game_url)
+        _keep_on_the_phone(page, game_url, melded)
     context.set_offline(False)
     waiting = page.locator("#waiting-hands")
     expect(waiting).to_contain_text("multiple of 5", timeout=20000)
@@ -292,12 +295,8 @@ def test_a_refused_queued_hand_entered_again_is_stored_before_the_one_it_held_ba
     melded.fill("120")
     page.get_by_role("button", name="Save hand 1").click()
     api = live_url + "/api/games/" + game_url.rsplit("/", 1)[1]
-    for _ in range(100):  # the hand it held back is sent once it is stored
-        scores = [hand["sides"][0]["score"] for hand in page.request.get(api).json()["hands"]]
-        if len(scores) == 2:
-            break
-        page.wait_for_timeout(200)
-    assert scores == [120, 100]  # in the order played
+    hands = _stored(page, api, 2)  # the hand it held back is sent once it is stored
+    assert [hand["sides"][0]["score"] for hand in hands] == [120, 100]  # in the order played
     look = context.new_page()  # this page reloads itself once the hand is sent: another tab looks
     look.goto(game_url)
     expect(look.locator("#waiting-hands")).to_have_count(0)
@@ -313,12 +312,7 @@ def test_a_queued_hand_after_one_another_phone_saved_is_stored_as_the_next(brows
     keep_for_offline(offline, game_url)
     offline_context.set_offline(True)
     for melded in ("100", "200"):
-        offline.locator('a[href$="/hands/new"]').first.click()
-        offline.locator('input[name="sides-0-melded_points"]').fill(melded)
-        offline.locator('input[name="sides-1-melded_points"]').fill("60")
-        offline.locator("#out-stock").check(force=True)
-        offline.locator('form.hand-form button[type="submit"]').last.click()
-        offline.wait_for_url(game_url)
+        _keep_on_the_phone(offline, game_url, melded)
     other.goto(game_url + "/hands/new")
     other.locator('input[name="sides-0-melded_points"]').fill("100")
     other.locator('input[name="sides-1-melded_points"]').fill("60")
