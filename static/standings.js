@@ -33,7 +33,8 @@ function overflows(root) {
 function fit() {
   const root = main();
   if (!root) return;
-  if (!WIDE || !WIDE.matches) { root.style.removeProperty("--fit"); return; }
+  // a closed tournament's final standings scroll, its ranking first (tournaments.css: .final)
+  if (!WIDE || !WIDE.matches || root.classList.contains("final")) { root.style.removeProperty("--fit"); return; }
   let inView = null;
   for (let scale = 1.4; scale >= 0.4 - 1e-9; scale = Math.round((scale - 0.05) * 100) / 100) {
     root.style.setProperty("--fit", String(scale));

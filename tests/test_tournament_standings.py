@@ -236,3 +236,39 @@ def test_a_side_below_zero_is_written_with_a_minus_sign_on_the_tournaments_pages
     for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/standings"):
         page = client.get(path).text
         assert "−100" in page and "-100" not in page, path
+
+
+def test_the_final_standings_give_the_ranking_first_and_every_rounds_tables(client, app):
+    """A closed club night's standings are its record, printed and pinned up: the ranking first, then
+    each round's tables under the round's number with their totals, not only the last round's (a club
+    night's review: the printed final standings showed round 2's tables alone above the ranking). Four
+    pairs between tables, one hand a round, each table's North–South pair winning 150 to 130 (the
+    stock ran out, docs/rules.md#classic › Card values; tests.test_tournaments.small_hand)."""
+    tid = started(
+        client,
+        format="mitchell",
+        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
+        round_end="hands",
+        round_hands="1",
+    )
+    for round_number in (1, 2):
+        if round_number == 2:
+            assert act(client, tid, "/rounds").status_code == 302
+        for table in (1, 2):
+            assert post_hand(client, table_game(client, tid, table), *small_hand()).status_code == 302
+    t, rounds = state(app, tid)
+    playing = client.get(f"/tournaments/{tid}/standings").text
+    assert "Round 1</h2>" not in playing and playing.index('class="s-tables"') < playing.index('class="s-ranking"')
+    assert act(client, tid, "/close").status_code == 302
+    page = html.unescape(client.get(f"/tournaments/{tid}/standings").text)
+    assert re.search(r'class="standings\s+final"', page)
+    assert page.index('class="s-ranking"') < page.index('class="s-tables"') < page.index("Round 1</h2>")
+    for number, played in enumerate(rounds, start=1):
+        block = page[page.index(f"Round {number}</h2>") :]
+        block = block[: block.index("</ul>")]
+        for table in played.tables:
+            names = [" & ".join(t.side_players(table, side)) for side in (0, 1)]
+            shown = re.sub(r"<[^>]+>", "", block)
+            assert all(name in shown for name in names), (number, names)
+        assert block.count(">150</b>") == block.count(">130</b>") == 2, number
+    assert page.index("Round 1</h2>") < page.index("Round 2</h2>")
