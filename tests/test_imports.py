@@ -99,6 +99,7 @@ def _imports(name: str, tree: ast.Module, modules: set[str]) -> tuple[set[str], 
     return inner, outer
 
 
+@functools.cache  # worked out once per test process: the tests only read it
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
     names = set(modules)
