@@ -522,3 +522,32 @@ def test_score_gives_a_tie_to_the_side_that_went_out(client):
     body["sides"] = sides
     answer = client.post("/api/score", json=body).get_json()
     assert (answer["finished"], answer["winner"], answer["margin"], answer["tie"]) == (True, 0, 0, False)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("GET", "/api/score", "OPTIONS, POST"),
+        ("PUT", "/api/score", "OPTIONS, POST"),
+        ("DELETE", "/api/games/{game}", "GET, HEAD, OPTIONS"),
+        ("GET", "/games/{game}/hands.json", "OPTIONS, POST"),
+    ],
+)
+def test_a_request_of_the_wrong_kind_is_refused_in_the_one_json_shape(client, method, path, allowed):
+    """docs/api.md, "Errors": every refusal has one shape, a wrong method too (it was Flask's HTML
+    page); the Allow header names what the address takes."""
+    game = start_game(client)
+    response = client.open(path.format(game=game), method=method)
+    assert response.status_code == 405 and response.is_json
+    assert response.headers["Allow"] == allowed
+    [error] = response.get_json()["errors"]
+    assert error["field"] == "method" and error["side"] is None and error["shared"] is False
+    assert error["message"] == f"This address takes only {allowed}."
+
+
+def test_a_visit_to_a_buttons_address_gets_a_page_saying_what_it_is_for(client):
+    game = start_game(client)
+    response = client.get(f"/games/{game}/delete")
+    assert response.status_code == 405 and response.mimetype == "text/html"
+    assert "belongs to a button or a form of the app" in response.text and response.headers["Allow"] == "OPTIONS, POST"
+    assert client.get(f"/games/{game}").status_code == 200  # nothing happened to the game

@@ -416,3 +416,22 @@ def test_a_table_of_six_in_three_pairs_has_three_sides_and_six_seats(app, client
     assert len(six["sides"]) == 3 and all(len(side["players"]) == 2 for side in six["sides"])
     seated = answer["seating"][0]["tables"][2]
     assert [s["seat"] for s in seated["seats"]] == ["3.1", "3.2", "3.3", "3.4", "3.5", "3.6"]
+
+
+def test_rules_for_tables_a_tournament_never_seats_are_not_listed(client, app):
+    """Pairs between tables sit at tables of four only: rules the form keeps for tables of five and six
+    (its defaults) say nothing about this night, and the API lists none (docs/api.md, "table_rules")."""
+    with app.app_context():
+        made = service.create(
+            get_db(),
+            name="Pairs",
+            fmt="mitchell",
+            variant="classic",
+            layout="4",
+            entrants=[("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay")],
+            table_rules={5: {"variant": "austrian", "layout": "5"}, 6: {"variant": "six-3x2", "layout": "6-pairs"}},
+        )
+        assert made.status == SAVED, made
+    answer = client.get(f"/api/tournaments/{made.id}").get_json()
+    _valid("/api/tournaments/{id}", 200, answer)
+    assert answer["table_sizes"] == [4] and answer["table_rules"] == []

@@ -31,7 +31,7 @@ PAIRS = [("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal")]
 
 def _hand_fields(token: str, based_on: str, melded: tuple[int, int]) -> dict[str, str]:
     """A hand the stock ended: each side's melded points (above the opening minimum: docs/rules.md#classic ›
-    Opening meld)."""
+    Opening minimum)."""
     data = {"csrf_token": token, "based_on": based_on}
     data.update(side_fields(0, melded=melded[0]))
     data.update(side_fields(1, melded=melded[1]))

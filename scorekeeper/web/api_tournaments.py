@@ -140,6 +140,7 @@ def answer(db: Database, t: club_night.Tournament) -> tm.Tournament:
         table_rules=[
             tm.TableRules(players=size, variant=r.variant, layout=r.layout, house_rules=r.house_rules_id)
             for size, r in sorted(t.table_rules.items())
+            if size in t.table_sizes  # a choice for tables this tournament does not seat says nothing
         ],
         table_sizes=t.table_sizes,
         season_points=list(t.season_points),

@@ -69,6 +69,26 @@ def too_large(error):
     return _page(gettext("Too large"), message, 413)
 
 
+def wrong_method(error):
+    """A request of a kind an address does not take (a visit to a button's address, a PUT to the
+    API): JSON in the one shape of a refusal, naming the kinds it takes, or a page saying what the
+    address is for; the ``Allow`` header kept (HTTP asks for it)."""
+    allowed = sorted(error.valid_methods or ())
+    if wants_json():
+        message = gettext("This address takes only %(methods)s.", methods=", ".join(allowed))
+        response, status = json_errors.json_error("method", message, 405)
+    else:
+        message = gettext(
+            "This address belongs to a button or a form of the app and is not opened on its own. "
+            "Go back to the page and use its button."
+        )
+        response, status = _page(gettext("Not opened this way"), message, 405)
+        response = current_app.make_response((response, status))
+    if allowed:
+        response.headers["Allow"] = ", ".join(allowed)
+    return response, status
+
+
 def server_error(error):
     """Should never happen; if it does, say so plainly (what was saved before is safe)."""
     message = gettext("Something went wrong on the server. What was saved before is safe; go back and try again.")
@@ -112,6 +132,7 @@ def disk_trouble(error: disk.Unavailable):
 
 HANDLERS = {
     404: not_found,
+    405: wrong_method,
     413: too_large,
     500: server_error,
     CSRFError: csrf_error,
