@@ -632,3 +632,30 @@ def test_a_tournament_game_whose_round_is_over_is_not_said_to_be_in_play(client)
         assert said(page, playing) == "in play", path
     client.get("/prefs?lang=de&next=/")
     assert said(client.get("/history").text, done) == "Durchgang vorbei"
+
+
+def test_a_total_below_zero_is_written_with_a_minus_sign_in_the_result_the_evening_and_the_charts(client):
+    """docs/rules.md#classic › Red and black threes, Canastas, Going out: twice side 0 goes out (100) with
+    four natural canastas (2000), three red threes (300: 100 each, 800 only for all four) and 1100 melded:
+    3500 a hand, 7000; side 1 melded nothing and has a red three: −100 a hand, −200. The result sentence,
+    the evening's list of games and the player's chart of margins write "−200" and "−7200" as the game
+    pages do, never with a hyphen
+    (a languages review found "-60 : 800")."""
+    evening = new_evening(client, NAMES4)
+    game, _ = game_in_evening(client, evening)
+    for _ in range(2):
+        out = side_fields(0, went_out="normal", natural=4, red=3, melded=1100)
+        assert post_hand(client, game, out, side_fields(1, red=1)).status_code == 302
+    sheet = html.unescape(re.sub(r"<[^>]+>", "", client.get(f"/games/{game}").text))
+    assert "(7000 : −200)" in sheet and "-200" not in sheet
+    listed = html.unescape(client.get(f"/evenings/{evening}").text)
+    assert "7000 : −200" in listed and "-200" not in listed
+    players = dict(
+        (name, pid)
+        for pid, name in re.findall(
+            r'href="/players/(\d+)">\s*<span class="game-title">(\w+)', client.get("/players").text
+        )
+    )
+    chart = client.get(f"/players/{players['Bert']}").text  # Bert sits on side 1 (seats 2 and 4)
+    ticks = re.findall(r'class="chart-tick"[^>]*>([^<]*)</text>', chart)
+    assert "−7200" in ticks and not any(tick.startswith("-") for tick in ticks), ticks

@@ -404,3 +404,16 @@ def test_export_and_import_keep_own_kinds_and_minimums_by_hand(client, tmp_path)
     assert response.status_code == 200, response.text
     assert other.get(f"/api/games/{game_id}").get_json()["totals"] == [1850, 60]
     assert json.loads(other.get("/export.json").data)["house_rules"] == json.loads(exported)["house_rules"]
+
+
+def test_one_changed_value_is_said_in_the_singular_on_every_list(client, app):
+    """ "1 value changed", not "1 values changed" (a languages review: "1 Werte geändert" in German),
+    on the rule sets to choose from and the list of the table's own rules."""
+    with app.app_context():
+        service.create(dbmod.get_db(), "Quittengelee", "classic", None, {"target": 3000}, None)
+    for path in ("/games/new", "/house-rules"):
+        assert "; 1 value changed." in client.get(path).text, path
+    client.get("/prefs?lang=de&next=/")
+    for path in ("/games/new", "/house-rules"):
+        german = client.get(path).text
+        assert "; 1 Wert geändert." in german and "1 Werte" not in german, path

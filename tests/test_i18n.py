@@ -1,6 +1,7 @@
 """Four languages: every message of the app has a translation in each catalogue, and the pages
 speak the reader's language (picked from the browser, switchable on every page, remembered)."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -188,3 +189,19 @@ def test_a_restore_counts_one_evening_as_one(client, tmp_path, language, expecte
     )
     flash = re.search(r'<div class="flash" role="status">\s*<span>(.*?)</span>', response.text, re.S).group(1)
     assert " ".join(flash.split()) == expected
+
+
+@pytest.mark.parametrize(("language", "written"), [("en", "0.33"), ("de", "0,33"), ("it", "0,33"), ("et", "0,33")])
+def test_a_figure_with_decimals_is_written_with_the_readers_decimal_sign(client, language, written):
+    """Three hands, one natural canasta for Anna & Carl in the first (docs/rules.md#classic › Canastas:
+    500; the stock ran out each time): 1 canasta in 3 hands, 0.33 a hand, written "0,33" in German,
+    Italian and Estonian (a languages review found "1.12" on their statistics and players' pages)."""
+    game_id = start_game(client)
+    for canastas in (1, 0, 0):
+        sides = side_fields(0, natural=canastas, melded=150), side_fields(1, melded=130)
+        assert post_hand(client, game_id, *sides).status_code == 302
+    client.get(f"/prefs?lang={language}&next=/")
+    stats = client.get("/stats").text
+    anna = re.search(r'href="(/players/\d+)">Anna<', stats).group(1)
+    for page in (stats, client.get(anna).text):
+        assert f">{written}<" in page and (language == "en" or ">0.33<" not in page), language

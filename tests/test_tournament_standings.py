@@ -113,6 +113,12 @@ def test_players_level_on_everything_split_the_season_points(client, app):
         page = page.replace("\xa0", " ")  # a figure's words are held together by no-break spaces
         assert re.findall(r"(\d+(?:\.\d+)?) season points", page)[1:] == points
         assert client.get(f"/api/tournaments/{tid}").get_json()["standings"][1]["season_points"] == float(points[0])
+        if ties == "shared":  # in German, with the German decimal sign; the API's figure stays a JSON number
+            client.get(f"/prefs?lang=de&next=/tournaments/{tid}")
+            for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/standings", "/tournaments/season"):
+                german = client.get(path).text.replace("\xa0", " ")
+                assert "6,33" in german and "6.33" not in german, path
+            client.get(f"/prefs?lang=en&next=/tournaments/{tid}")
 
 
 def test_the_big_screen_names_the_final_table_between_the_rounds(client, app):

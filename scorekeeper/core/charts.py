@@ -13,6 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple, Sequence
 
+from scorekeeper.core.numbers import written
+
 COLOURS = ("#0b6e4f", "#b3261e", "#1f5fbf", "#8a5a00", "#6b3fa0", "#00707a")
 INK = "currentColor"  # the page's text colour, dark on a light page and light on a dark one
 
@@ -129,7 +131,7 @@ def _grid(plot: _Plot, hi: float) -> list[str]:
             )
             parts.append(
                 f'<text class="chart-tick" x="{plot.left - 4}" y="{plot.y(tick) + 4:.1f}" '
-                f'font-size="10" text-anchor="end" fill="{INK}">{tick}</text>'
+                f'font-size="10" text-anchor="end" fill="{INK}">{written(tick)}</text>'
             )
         tick += step
     if plot.lo < 0:
@@ -240,9 +242,9 @@ def bar_chart(values: Sequence[int], title: str = "", width: int = 360, height: 
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="chart" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>',
         f'<text class="chart-tick" x="{left - 4}" y="{y(hi) + 4:.1f}" '
-        f'font-size="10" text-anchor="end" fill="{INK}">{hi}</text>',
+        f'font-size="10" text-anchor="end" fill="{INK}">{written(hi)}</text>',
         f'<text class="chart-tick" x="{left - 4}" y="{y(lo) + 4:.1f}" '
-        f'font-size="10" text-anchor="end" fill="{INK}">{lo}</text>',
+        f'font-size="10" text-anchor="end" fill="{INK}">{written(lo)}</text>',
     ]
     for i, v in enumerate(values):
         y0, y1 = sorted((y(0), y(v)))

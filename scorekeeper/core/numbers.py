@@ -30,3 +30,8 @@ def whole(text: Any, *, signed: bool = False, digits: int = MAX_DIGITS) -> int |
     if not core or len(core) > digits or not core.isdecimal():
         return None
     return (sign or 1) * int(core)
+
+
+def written(number: float) -> str:
+    """A number as the pages write it: a real minus sign (−120, not -120), as a reader expects."""
+    return f"\u2212{-number}" if number < 0 else str(number)

@@ -14,11 +14,13 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol
 from flask import g, request
 from flask_babel import Babel, get_locale, get_translations, gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.core.messages import N_, Msg
+from scorekeeper.core.numbers import written
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "et": "Eesti"}
 babel = Babel()
@@ -56,7 +58,8 @@ def line_label(line: Any) -> str:
     name = gettext(line.name)
     label = f"{line.count} × {name}" if line.count else name
     if line.label.startswith("Partnership: "):
-        label = f"{gettext('Partnership:')} {label}"
+        partnership = gettext("Partnership:")  # its own call: found by the extraction (not in an f-string)
+        label = f"{partnership} {label}"
     return f"{label} ({gettext(line.note)})" if line.note else label
 
 
@@ -114,7 +117,7 @@ def result_sentence(sheet: Any) -> Markup:
     totals of the hand that ended it ("Anna & Carl win by 420 points (5120 : 4700)."), or a draw.
     One player per side says "wins", a partnership "win"; names are escaped."""
     state, result = sheet.state, sheet.state.result
-    totals = " : ".join(str(t) for t in state.hands[state.ended_after].totals)
+    totals = " : ".join(signed(t, plus=False) for t in state.hands[state.ended_after].totals)
     names = [escape(name) for name in sheet.side_names]
     if result.winner is None:
         return Markup(gettext("<strong>The game ends drawn</strong> at %(totals)s.", totals=totals))
@@ -156,11 +159,15 @@ def phone_label(change: Any) -> str:
     return gettext("a phone")
 
 
+def decimal_text(text: str) -> str:
+    """A figure with decimals as the reader's language writes it: 5.5 in English, 5,5 in German,
+    Italian and Estonian (the locale's decimal sign, from Babel's CLDR data)."""
+    return text.replace(".", get_decimal_symbol(current_locale()))
+
+
 def signed(points: int, plus: bool = True) -> str:
     """A score as the sheet and the preview write it: +20, −15 with a real minus sign, 0."""
-    if points < 0:
-        return "\u2212" + str(-points)
-    return f"+{points}" if plus and points > 0 else str(points)
+    return f"+{points}" if plus and points > 0 else written(points)
 
 
 def red_three_hint(rules: Any) -> str:
@@ -224,6 +231,7 @@ def init_app(app) -> None:
     app.jinja_env.globals.setdefault("ngettext", ngettext)
     app.jinja_env.filters["join_seats"] = seats_label
     app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["decimal"] = decimal_text
     app.jinja_env.filters["local_time"] = local_time
 
 

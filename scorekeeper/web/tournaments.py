@@ -412,8 +412,8 @@ def standings_helpers():
         "place_lines": club_night.place_lines,
         "per_game": club_night.per_game,
         "bye_names": BYE_SHORT_NAMES,
-        "season_points_text": lambda t, p: club_night.points_text(
-            club_night.season_points(p.place, t.season_points, p.tied)
+        "season_points_text": lambda t, p: i18n.decimal_text(
+            club_night.points_text(club_night.season_points(p.place, t.season_points, p.tied))
         ),
     }
 
@@ -468,6 +468,6 @@ def season():
         ladder=ladder,
         problems=problems,
         typed=request.args,
-        points_text=club_night.points_text,
+        points_text=lambda points: i18n.decimal_text(club_night.points_text(points)),
         counted_names=lambda row: ", ".join(next(t.name for t in of_year if t.id == tid) for tid in row.counted),
     ), (422 if problems else 200)

@@ -361,6 +361,71 @@ def test_the_archive_fits_the_narrowest_phone_in_every_language(chromium, site, 
     assert not wrong, f"{language} at 320 px: {wrong}"
 
 
+@pytest.fixture(scope="module")
+def long_words(chromium, live_server):
+    """An evening of Anna, Bartholomäus, Carl and Dora with a finished game (Bartholomäus & Dora below zero),
+    and a club night of four pairs at two tables, round 1 started: the pages' URLs by name."""
+    context = chromium.new_context()
+    request, base = context.request, live_server
+    try:
+        names = ["Anna", "Bartholomäus", "Carl", "Dora"]
+        evening = (
+            _post_form(
+                request, base + "/evenings/new", {"date": clock.today(), "place": "", "new_players": ", ".join(names)}
+            )
+            .headers["location"]
+            .replace(base, "")
+        )
+        game = _start_game(request, base, "classic", names=names, evening=int(evening.rsplit("/", 1)[1]))
+        # docs/rules.md#classic › Red and black threes, Canastas, Going out: 100 + 2000 + 3 red threes 300 + 1100
+        # = 3500 a hand against a red three with nothing melded, −100: 7000 to −200 after two
+        for _ in range(2):
+            out = {"went_out": "normal", "natural_canastas": 4, "red_threes": 3, "melded_points": 1100}
+            _add_hand(request, game, [out, {"red_threes": 1}])
+        pairs = "Anna & Bartholomäus\nCarl & Dora\nEve & Fay\nGus & Hal"
+        night = (
+            _post_form(
+                request,
+                base + "/tournaments/new",
+                {
+                    "name": "Herbstturnier",
+                    "format": "mitchell",
+                    "rules": "classic",
+                    "round_end": "hands",
+                    "round_hands": "3",
+                }
+                | {"entrants": pairs, "season_points": "10, 8, 6, 5"},
+            )
+            .headers["location"]
+            .replace(base, "")
+        )
+        for step in ("/draw", "/rounds"):
+            _post_form(request, base + night + step, {"sure": "y"}, page_url=base + night)
+        player = _link(request, base + "/players", r"/players/\d+(?=\">\s*<span class=\"game-title\">Barth)")
+        pages = {"an evening": evening, "a player": player, "score cards": night + "/score-cards", "the game": game}
+        return {name: url if url.startswith("http") else base + url for name, url in pages.items()}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it", "et"])
+def test_a_long_name_a_loss_and_a_club_nights_score_cards_fit_320_in_every_language(chromium, long_words, language):
+    """A languages review found at 320 px: an evening's standings with "Bartholomäus" running sideways (324 px
+    in English, 340 in Estonian, whose heads "Mängud", "Võidud" are long), Estonian score cards' last
+    "Kokku" cut (334), a player's "21 von 27 beendeten" (323): each fits now, in every language."""
+    context = _phone(chromium, 320, locale=language)
+    page = context.new_page()
+    wrong = {}
+    for name, url in long_words.items():
+        page.goto(url)
+        assert page.evaluate("document.documentElement.lang") == language
+        problems = _problems(page)
+        if problems:
+            wrong[name] = problems
+    context.close()
+    assert not wrong, f"{language} at 320 px: {wrong}"
+
+
 # Each cell of a three-sided sheet's lines: whether its running total stands under the hand's score.
 STACKED = r"""
 () => [...document.querySelectorAll('.sheet.sides-3 details.hand-line > summary .cell')].map((cell) => {
