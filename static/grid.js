@@ -2,6 +2,9 @@
 // second whether anything was saved (the standings' version), fetches the page again when it was and
 // puts its grid in place, keeping where the grid's own box was scrolled. A round's time running out
 // changes the grid without a save: the page says when (data-refresh-in, seconds) and is fetched then.
+// The control with the keyboard's focus keeps it (keep.js).
+import { replaceKeeping } from "./keep.js";
+
 let polling = false;
 let timer = null;
 
@@ -40,7 +43,7 @@ function refresh() {
       if (!fresh || !root) return;
       let scroller = box();
       const at = scroller ? [scroller.scrollLeft, scroller.scrollTop] : null;
-      root.innerHTML = fresh.innerHTML;
+      replaceKeeping(root, fresh.innerHTML);
       root.dataset.version = fresh.dataset.version;
       if (fresh.dataset.refreshIn) root.dataset.refreshIn = fresh.dataset.refreshIn;
       else delete root.dataset.refreshIn;

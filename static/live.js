@@ -1,6 +1,7 @@
 // Follow a game live: poll its version; when another phone changes the game, refresh the page's
 // content in place (scoreboard, opening table) or say so (hand form, where typing must not be lost).
 import { sending, text, warm } from "./app.js";
+import { replaceKeeping } from "./keep.js";
 
 const root = document.querySelector("[data-live-game]");
 const url = root ? root.dataset.liveUrl : null;
@@ -23,11 +24,28 @@ function refresh() {
       const doc = new DOMParser().parseFromString(html, "text/html");
       const fresh = doc.querySelector("main");
       const main = document.querySelector("main");
-      if (fresh && main) main.innerHTML = fresh.innerHTML;
+      if (fresh && main) {
+        replaceKeeping(main, fresh.innerHTML);
+        say(text("updated"));
+      }
       const next = doc.querySelector("[data-live-game]");
       if (next) root.dataset.liveVersion = next.dataset.liveVersion;
       warm();
     });
+}
+
+// said to a screen reader (a polite status outside main, which a refresh replaces)
+function say(words) {
+  let status = document.getElementById("live-said");
+  if (!status) {
+    status = document.createElement("p");
+    status.id = "live-said";
+    status.className = "visually-hidden";
+    status.setAttribute("role", "status");
+    document.body.appendChild(status);
+  }
+  status.textContent = "";
+  setTimeout(() => { status.textContent = words; }, 50);
 }
 
 function notice() {

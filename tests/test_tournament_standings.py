@@ -230,6 +230,7 @@ def test_the_standings_lead_back_to_the_tournament_on_a_phone(client, app):
     tid = started(client)
     page = client.get(f"/tournaments/{tid}/standings").text
     assert re.search(rf'<p class="prefs s-back"><a href="/tournaments/{tid}">← Club night</a></p>', page)
+    assert page.index('class="prefs s-back"') < page.index("</main>")  # inside a landmark (axe: region)
 
 
 def test_a_side_below_zero_is_written_with_a_minus_sign_on_the_tournaments_pages(client, app):

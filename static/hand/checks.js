@@ -98,6 +98,9 @@ function placeWarning(pad, w, said, list) {
 function placeProblems(pad, errors, warnings) {
   clearProblems(pad.form);
   const list = pad.form.querySelector(".problem-list");
+  // an alert for the server's refusal only (said at once when the page comes back): the checks while
+  // typing change it quietly, each problem described on its field, not read out mid-number
+  if (list) list.removeAttribute("role");
   const said = {};
   errors.forEach((e, k) => placeError(pad, e, k, said, list));
   (warnings || []).forEach((w) => placeWarning(pad, w, said, list));

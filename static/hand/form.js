@@ -120,9 +120,18 @@ function wireCounts(pad) {
     }
   });
   // who went out is said first, counting the cards comes next: on the count pad, with nothing
-  // counted yet, the typing starts at the first count (the + taps for canastas and threes keep it there)
+  // counted yet, the typing starts at the first count (the + taps for canastas and threes keep it
+  // there). Only after a tap: a keyboard's arrows move from one choice to the next, each a change,
+  // and the focus stays on the choices until the reader moves on (WCAG 3.2.2, On Input).
+  let tapped = 0;
+  form.addEventListener("pointerdown", (event) => {
+    const choice = event.target.closest("label, input");
+    const input = choice && (choice.control || choice);
+    tapped = input && input.name === "out" ? Date.now() : 0;
+  });
   form.addEventListener("change", (event) => {
     if (event.target.name !== "out" || modeChoice(form) !== "counts") return;
+    if (Date.now() - tapped > 1500) return;
     if (Array.prototype.some.call(form.querySelectorAll("input[data-count]"), (el) => el.value.trim() !== "")) return;
     const first = nextCount(pad, null);
     if (first) first.focus({ preventScroll: true });

@@ -66,8 +66,8 @@ def count(page, i, part, card):
 
 
 def tap_plus(scope, label, times=1):
-    """Tap a stepper's "+" button (its accessible name is "<label> plus one")."""
-    button = scope.get_by_role("button", name=f"{label} plus one", exact=True)
+    """Tap a stepper's "+" button (its accessible name is "<label> plus one, <side>")."""
+    button = scope.get_by_role("button", name=re.compile(rf"^{re.escape(label)} plus one, "))
     for _ in range(times):
         # the tap goes to the button itself: a preview answer arriving between Playwright's
         # aim and its tap can move the pad by a row, and the tap would count for the card below

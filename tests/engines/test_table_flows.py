@@ -50,7 +50,7 @@ def enter_hand(phone, number: int) -> None:
 def plus(phone, side: int, label: str, times: int = 1) -> None:
     for _ in range(times):
         phone.settled()
-        phone.tap(f'form.hand-form .cell[data-side="{side}"] button[aria-label="{label} plus one"]')
+        phone.tap(f'form.hand-form .cell[data-side="{side}"] button[aria-label^="{label} plus one, "]')
 
 
 def went_out(phone, side) -> None:
