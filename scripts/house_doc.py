@@ -27,10 +27,14 @@ INTRO = [
     "scans to open the import with it filled in (the file's format: docs/api.md).",
     "",
     "Every value has a stable name (the API's `values` take it: see docs/api.md), a default (the rule set's "
-    "own), a kind and limits. The settings of each rule set's **House rules** are values too. Refused, with "
+    "own), a kind and limits. The settings of each rule set's **House rules** are values too: one chosen on the "
+    "page brings the values that go with it (the values the page showed at their defaults follow the choice: six "
+    "players' red threes that count plus anyway are no longer kept minus by the sign rule the page showed; a "
+    "value typed on the same page stays as typed). Refused, with "
     "the message beside the value: a value outside its limits (no negative card value or bonus), opening tiers "
     "that do not start higher one after the other or whose minimums go down, a target not above the start of "
     "the first opening tier that starts above 0, more natural and wild-card canastas to go out than canastas, "
+    "opening minimums by the hand's number given both as a list and as a number times the hand, "
     "and a table where no card counts.",
     "",
     "- The red threes of a side that counts them minus cost at most the cap (0: no cap).",

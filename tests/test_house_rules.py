@@ -26,6 +26,9 @@ def form_of(client, url: str) -> dict[str, str]:
     fields = dict(re.findall(r'name="(v_\w+)"[^>]*value="([^"]*)"', page))
     for name, options in re.findall(r'<select id="\w+" name="(v_\w+)">(.*?)</select>', page, re.S):
         fields[name] = re.search(r'value="([^"]*)" selected', options).group(1)
+    shown = re.search(r'name="shown_settings" value="([^"]*)"', page)
+    if shown:  # the choices the page shows its values under, as a browser sends it back
+        fields["shown_settings"] = html.unescape(shown.group(1))
     fields["csrf_token"] = csrf_token(client, url)
     return fields
 
@@ -417,3 +420,64 @@ def test_one_changed_value_is_said_in_the_singular_on_every_list(client, app):
     for path in ("/games/new", "/house-rules"):
         german = client.get(path).text
         assert "; 1 Wert geändert." in german and "1 Werte" not in german, path
+
+
+SIX = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+
+
+@pytest.mark.parametrize(
+    ("base", "choice", "kept"),
+    [
+        ("six-3x2", {"red_three_negative": "false"}, {"red_three_negative": False}),
+        ("modern", {"special_3500": "true"}, {"special_3500": True}),
+        ("classic", {"wild_melds": "true"}, {"wild_melds": True}),
+    ],
+)
+def test_a_choice_changed_on_the_page_brings_its_own_values_with_it(client, base, choice, kept):
+    """A house rule chosen on the page (docs/rules.md, "House rules") changes values that depend on it
+    (the red threes' sign rule, the special hands' points, the wild canasta's values the page did not
+    show yet): the values the page showed as they were, sent back untouched, are no choice of the
+    player's and follow it. A review found them kept as changes that undid the choice (six players'
+    red threes still minus, Pairs still 2500), and wild-card melds refused on the first Save with
+    three new fields empty."""
+    response = keep(client, base=base, name="Eine Wahl", **choice)
+    assert response.status_code == 302, re.findall(r'class="error"[^>]*>([^<]*)', response.text)
+    assert client.get("/api/variants").get_json()["house_rules"][0]["changes"] == kept
+
+
+def test_six_players_red_threes_plus_anyway_score_plus(client):
+    """docs/rules.md#six-3x2 › Red and black threes, with the house rule "count plus anyway": team 2
+    melded nothing, one red three +100 and 40 in hand: 60 (it scored 100 minus, −140, when the page's
+    sign rule was kept beside the choice). Team 1 goes out with two natural canastas (100 + 1000 + 300
+    melded = 1400); team 3 melds 150."""
+    assert keep(client, base="six-3x2", name="Plus", red_three_negative="false").status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}", names=SIX)
+    sides = (
+        side_fields(0, went_out="normal", natural=2, melded=300),
+        side_fields(1, red=1, hand=40),
+        side_fields(2, melded=150),
+    )
+    assert post_hand(client, game, *sides).status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1400, 60, 150]
+
+
+def test_a_value_changed_with_its_choice_is_the_players(client):
+    """A value the player changed on the same page as the choice stays as typed: six players' red threes
+    "plus anyway" and one red three worth 150."""
+    response = keep(client, base="six-3x2", name="Both", red_three_negative="false", red_threes_1=150)
+    assert response.status_code == 302
+    kept = client.get("/api/variants").get_json()["house_rules"][0]["changes"]
+    assert kept == {"red_three_negative": False, "red_threes_1": 150}
+
+
+def test_two_rules_for_one_opening_minimum_are_refused(client):
+    """docs/rules.md, "A table's own rules": the opening minimum by the hand's number is a list for hand 1,
+    2, 3 … or a number times the hand's number; both at once were kept, the second silently winning
+    (a review: "100, 150" with 30 × the hand gave hand 1 60, not 100)."""
+    response = keep(client, name="Both minimums", opening_by_hand="100, 150", opening_per_hand=30)
+    assert response.status_code == 422
+    page = html.unescape(response.text)
+    assert 'id="v_opening_per_hand-error"' in page and "not both" in page
+    assert 'value="100, 150"' in page and 'value="30"' in page  # what was typed stays
+    assert client.get("/api/variants").get_json()["house_rules"] == []

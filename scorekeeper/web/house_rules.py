@@ -4,7 +4,9 @@ it and keep it. What was typed is kept when something is refused; the message st
 
 from __future__ import annotations
 
+import json
 import re
+from enum import StrEnum
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -106,11 +108,62 @@ def specs_of(rules: rulesets.RuleSet, values: dict[str, Any]) -> tuple[rulesets.
     return rulesets.values_of(rulesets.with_settings(rules, values))
 
 
+SHOWN_SETTINGS = "shown_settings"
+
+
+def shown_settings(rules: rulesets.RuleSet, settings: dict[str, Any] | None) -> str:
+    """The settings a page shows its values under, for the form to send back (``_untouched``)."""
+    chosen = settings or {}
+    return json.dumps({s.key: chosen.get(s.key, s.default) for s in rules.settings}, sort_keys=True)
+
+
+def _shown_under(rules: rulesets.RuleSet) -> dict[str, Any] | None:
+    """The settings the page that was sent showed its values under, or None (a page without them)."""
+    try:
+        said = json.loads(request.form.get(SHOWN_SETTINGS) or "null")
+    except ValueError:
+        return None
+    if not isinstance(said, dict):
+        return None
+    keys = {s.key for s in rules.settings}
+    return {key: value for key, value in said.items() if key in keys}
+
+
+def _untouched(rules: rulesets.RuleSet, settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the page showed each value as (its default under the settings it was shown under) and each
+    value's default under the settings sent: a value sent as the page showed its default follows the
+    settings chosen on the same page (six players' red threes "plus anyway" brings the sign rule with
+    it; the form also sends the sign it showed, which is no choice of the player's), and a value the
+    settings bring that the page did not show (wild-card melds allowed: the wild canasta's bonus)
+    starts at its default (docs/rules.md, "A table's own rules")."""
+    under = _shown_under(rules)
+    if under is None:
+        return {}, {}
+    shown = {spec.name: spec.default for spec in specs_of(rules, under)}
+    now = {spec.name: spec.default for spec in specs_of(rules, settings)}
+    return shown, now
+
+
+def _as_read(default: Any) -> Any:
+    """A default as ``_read`` gives the value back: a list for a list, an option's text."""
+    return list(default) if isinstance(default, tuple) else str(default) if isinstance(default, StrEnum) else default
+
+
 def _sent(rules: rulesets.RuleSet) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
-    """The values sent (every one, defaults included), what was typed, and what could not be read."""
+    """The values sent (every one, defaults included), what was typed, and what could not be read;
+    a value left as the page showed its default follows the settings chosen (``_untouched``)."""
     values, typed, problems = {}, {}, []
-    for spec in specs_of(rules, _settings_sent(rules)):
+    settings = _settings_sent(rules)
+    shown, now = _untouched(rules, settings)
+    setting_keys = {s.key for s in rules.settings}
+    for spec in specs_of(rules, settings):
         typed[spec.name] = _typed(spec)
+        if shown and spec.name not in setting_keys:
+            if spec.name not in shown and not typed[spec.name]:
+                typed[spec.name] = _shown(spec, now[spec.name])
+            elif spec.name in shown and shown[spec.name] != now[spec.name]:
+                if _read(spec, typed[spec.name]) == (_as_read(shown[spec.name]), None):
+                    typed[spec.name] = _shown(spec, now[spec.name])
         value, problem = _read(spec, typed[spec.name])
         if problem is None:
             values[spec.name] = value
@@ -156,6 +209,7 @@ def _page(rules, house, typed, problems, name, layout, status=200, settings=None
         default_text=default_text,
         history=history,
         actions=ACTION_NAMES,
+        shown_settings=shown_settings(rules, settings),
     ), status
 
 

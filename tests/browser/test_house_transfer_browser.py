@@ -53,7 +53,7 @@ def test_a_rule_set_passed_by_its_qr_link_and_imported(phone_page, live_server, 
     pasted = json.loads(page.get_by_label("Or its text").input_value())
     assert pasted["name"] == "Thursday rules" and pasted["values"] == {"canasta_natural": 600}
     expect(page.get_by_label("Name", exact=True)).to_have_value("Thursday rules")
-    expect(page.get_by_text("From Classic Canasta (4 players, 2 partnerships); 1 values changed.")).to_be_visible()
+    expect(page.get_by_text("From Classic Canasta (4 players, 2 partnerships); 1 value changed.")).to_be_visible()
     assert fits(page)
     screenshot(page, "house-transfer-02-import-light")
 

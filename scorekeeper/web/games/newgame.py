@@ -82,6 +82,15 @@ def _prefill_house(form, rules: rulesets.RuleSet, own) -> None:
             getattr(form, f"setting_{setting.key}").data = str(own.changes[setting.key])
 
 
+def _settings_of(form, own) -> dict:
+    """The game's house rules: each as chosen on the form; one the form did not send (a client that
+    is no browser) as the table's own rule set has it, else the rule set's default; with a table's
+    own values."""
+    chosen = form.settings()
+    sent = {key: value for key, value in chosen.items() if f"setting_{key}" in request.form}
+    return {**chosen, **(own.changes if own else {}), **sent}
+
+
 def _start(form, rules, own, evening):
     """The game the valid form asks for, started (a redirect to its scoreboard), or None when the
     form's seats, its complete Game or its names are refused (their messages are on the form)."""
@@ -103,7 +112,7 @@ def _start(form, rules, own, evening):
         form.player_names(layout.players),
         int(form.first_dealer.data),
         layout=layout.key,
-        settings={**(own.changes if own else {}), **form.settings()},
+        settings=_settings_of(form, own),
         target=form.target.data,
         house_rules_id=own.id if own else None,
         evening_id=evening.id if evening else None,
