@@ -481,3 +481,26 @@ def test_two_rules_for_one_opening_minimum_are_refused(client):
     assert 'id="v_opening_per_hand-error"' in page and "not both" in page
     assert 'value="100, 150"' in page and 'value="30"' in page  # what was typed stays
     assert client.get("/api/variants").get_json()["house_rules"] == []
+
+
+def test_black_threes_with_a_penalty_of_their_own_are_counted_in_their_row_not_among_the_cards(client):
+    """docs/rules.md, "A table's own rules": a black three left in hand costs the table's penalty (100)
+    instead of its card value. Counting cards, the pad had both rows, "Cards left in hand: Black 3s (5)"
+    and "Black threes in hand (−100)", and one black three put among the cards cost 5 (a review found
+    125 where 30 was due). The cards left in hand now leave black threes out; their row counts them.
+    docs/rules.md#classic › Card values: side 1 melds 130 (cards: five K–8 50 and sixteen 7–4 80),
+    holds two K–8 (20) and one black three: 130 − 20 − 100 = 10."""
+    assert keep(client, name="Schwarze Drei", black_three_in_hand=100).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    form = client.get(f"/games/{game}/hands/new").text
+    assert 'name="sides-1-hand_black_threes"' not in form and 'name="sides-1-black_threes_in_hand"' in form
+    assert 'name="sides-1-melded_black_threes"' in form  # melded black threes keep their card value
+    plain = client.get(f"/games/{start_game(client)}/hands/new").text  # the built-in rule set: at 5 each
+    assert 'name="sides-1-hand_black_threes"' in plain and "black_threes_in_hand" not in plain
+    sides = (
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
+        side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2}, black_threes_in_hand=1),
+    )
+    assert post_hand(client, game, *sides).status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 10
