@@ -504,3 +504,15 @@ def test_black_threes_with_a_penalty_of_their_own_are_counted_in_their_row_not_a
     )
     assert post_hand(client, game, *sides).status_code == 302
     assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 10
+
+
+def test_a_number_far_too_large_is_told_its_range(client):
+    """A value of 20 digits is a whole number, only far out of range: the page says the range (it said
+    "Give a whole number.", a review found), a bound below zero with the minus sign, and keeps what was
+    typed."""
+    response = keep(client, name="Zu groß", red_threes_1="99999999999999999999")
+    assert response.status_code == 422
+    page = html.unescape(response.text)
+    error = re.search(r'id="v_red_threes_1-error">([^<]*)<', page).group(1)
+    assert "whole number" not in error and "−10000" in error and "-10000" not in error, error
+    assert 'value="99999999999999999999"' in page

@@ -79,8 +79,8 @@ def _read(spec: rulesets.Value, typed: str) -> tuple[Any, Problem | None]:
         if None in read:
             return None, Problem(None, spec.name, N_("Give whole numbers separated by commas."))
         return read, None
-    if spec.kind in ("points", "count"):
-        number = numbers.whole(typed, signed=True, digits=7)
+    if spec.kind in ("points", "count"):  # a number of any length: its range is said beside it (_readable_problems)
+        number = numbers.whole(typed, signed=True)
         if number is None:
             return None, Problem(None, spec.name, N_("Give a whole number."))
         return number, None

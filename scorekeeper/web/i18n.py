@@ -41,12 +41,18 @@ def current_locale() -> str:
 
 
 def problem_message(problem: Any) -> str:
-    """A check's message in the request's language, its values filled in (``Msg`` values translated)."""
+    """A check's message in the request's language, its values filled in (``Msg`` values translated, a
+    number below zero with the minus sign the pages write: "from −10000 to 10000")."""
 
     if not problem.args:
         return gettext(problem.text)
-    args = {k: gettext(v) if isinstance(v, Msg) else v for k, v in problem.args.items()}
+    args = {k: gettext(v) if isinstance(v, Msg) else _figure(v) for k, v in problem.args.items()}
     return gettext(problem.text, **args)
+
+
+def _figure(value: Any) -> Any:
+    """A negative whole number as the pages write it; any other value as it is."""
+    return written(value) if isinstance(value, int) and not isinstance(value, bool) and value < 0 else value
 
 
 def line_label(line: Any) -> str:
