@@ -516,3 +516,14 @@ def test_a_number_far_too_large_is_told_its_range(client):
     error = re.search(r'id="v_red_threes_1-error">([^<]*)<', page).group(1)
     assert "whole number" not in error and "−10000" in error and "-10000" not in error, error
     assert 'value="99999999999999999999"' in page
+
+
+def test_a_game_of_a_number_of_hands_says_so_beside_its_target(client):
+    """docs/rules.md, "A table's own rules": a game of a fixed number of hands ends after that hand even
+    if no side reached the target; the sheet said "game to 8500" alone (a review)."""
+    assert keep(client, base="modern", name="Drei Runden", hands_limit=3).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    assert "game to 8500 or after 3 hands" in client.get(f"/games/{game}").text
+    client.get("/prefs?lang=de&next=/")
+    assert "Spiel bis 8500 oder nach 3 Runden" in client.get(f"/games/{game}").text
