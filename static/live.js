@@ -12,7 +12,8 @@ let polling = false;
 function shown() { return root.dataset.liveVersion; }
 function editing() { return !!root.querySelector("form.hand-form"); }
 
-function refresh() {
+// ``changed``: another phone changed the game's hands (not only its table's round state)
+function refresh(changed) {
   // the page may move on while this is on its way (this phone's own save shows its scoreboard,
   // with its confirmation): then this older copy is dropped
   const before = shown();
@@ -26,7 +27,7 @@ function refresh() {
       const main = document.querySelector("main");
       if (fresh && main) {
         replaceKeeping(main, fresh.innerHTML);
-        say(text("updated"));
+        if (changed) say(text("updated"));
       }
       const next = doc.querySelector("[data-live-game]");
       if (next) root.dataset.liveVersion = next.dataset.liveVersion;
@@ -78,7 +79,7 @@ function poll() {
         return null;
       }
       if (sameGame && document.getElementById("hand-panel")) return null;
-      return refresh();
+      return refresh(!sameGame);
     })
     .catch(() => { /* offline: try again at the next tick */ })
     .then(() => { polling = false; });

@@ -527,3 +527,38 @@ def test_a_game_of_a_number_of_hands_says_so_beside_its_target(client):
     assert "game to 8500 or after 3 hands" in client.get(f"/games/{game}").text
     client.get("/prefs?lang=de&next=/")
     assert "Spiel bis 8500 oder nach 3 Runden" in client.get(f"/games/{game}").text
+
+
+def test_a_game_that_already_has_both_opening_rules_still_scores_live(client):
+    """The refusal of both opening rules is the rule set page's: a game or a rule set kept before it (the
+    number times the hand decides, as it did) still gets its live score from POST /api/score (a read
+    of the change found every preview of such a game refused)."""
+    body = {
+        "variant": "classic",
+        "values": {"opening_by_hand": [100, 150], "opening_per_hand": 30},
+        "sides": [{"melded_points": 150}, {"melded_points": 130}],
+        "stock_out": True,
+    }
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200, response.get_json()
+
+
+def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(client):
+    """A hand stored with a black three among the cards left in hand (entered before the row was left out,
+    or sent so by the API) shows that row on its correction form, so saving it unchanged keeps its
+    score (a read of the change found 105 turning to 110). docs/rules.md#classic › Card values."""
+    assert keep(client, name="Schwarze Drei", black_three_in_hand=100).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    sides = (
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
+        side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2, "black_threes": 1}),
+    )
+    assert post_hand(client, game, *sides).status_code == 302
+    before = client.get(f"/api/games/{game}").get_json()["totals"]
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    url = f"/games/{game}/hands/{hand}/edit"
+    form = client.get(url).text
+    assert re.search(r'name="sides-1-hand_black_threes"[^>]*value="1"', form)  # what it holds, to correct
+    assert post_hand(client, game, *sides, url=url).status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == before

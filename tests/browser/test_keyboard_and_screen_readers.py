@@ -153,3 +153,32 @@ def test_the_score_sheet_has_its_heading_and_everything_in_a_landmark(chromium, 
     assert [v["id"] for v in result["violations"]] == []
     expect(page.get_by_role("heading", level=1)).to_have_text("Anna & Carla vs Bernd & Dieter")
     context.close()
+
+
+def test_the_focus_goes_back_to_the_same_place_among_links_alike_and_unnamed_folds_stay_open(chromium, live_server):
+    """static/keep.js on its own: the director's grid links a table's game twice (the list of missing
+    results and the grid's cell); the focus on the second comes back to the second, not the first of
+    the same address. A fold without an id ("House rules in force") opened stays open."""
+    context, page = _phone(chromium)
+    page.goto(live_server + "/offline")
+    html = (
+        '<ul><li><a href="/games/7">Table 2: result missing</a></li></ul>'
+        "<details><summary>House rules in force</summary><p>none</p></details>"
+        '<table><tr><td><a href="/games/5">T1</a></td><td><a href="/games/7">T2</a></td></tr></table>'
+    )
+    kept = page.evaluate(
+        """async (html) => {
+          const {replaceKeeping} = await import('/static/keep.js');
+          const root = document.createElement('div');
+          root.innerHTML = html;
+          document.querySelector('main').appendChild(root);
+          root.querySelector('details').open = true;
+          root.querySelectorAll('a[href="/games/7"]')[1].focus();
+          replaceKeeping(root, html);
+          const links = [...root.querySelectorAll('a[href="/games/7"]')];
+          return {second: document.activeElement === links[1], open: root.querySelector('details').open};
+        }""",
+        html,
+    )
+    assert kept == {"second": True, "open": True}, kept
+    context.close()

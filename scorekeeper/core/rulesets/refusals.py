@@ -102,9 +102,4 @@ def _above_the_deck(base: RuleSet, values: Mapping[str, Any]) -> dict[str, tuple
         found["opening_by_hand"] = (N_("Above the %(deck)s points the whole deck holds."), args)
     if values.get("opening_per_hand", 0) > deck:
         found["opening_per_hand"] = (N_("Above the %(deck)s points the whole deck holds."), args)
-    elif values.get("opening_per_hand", 0) and values.get("opening_by_hand"):  # two rules for one minimum
-        found["opening_per_hand"] = (
-            N_("Either this or the minimums by the hand's number above, not both: empty one of them."),
-            {},
-        )
     return found
