@@ -24,7 +24,7 @@ from scorekeeper.storage import db as dbmod
 from scorekeeper.storage import records
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, quick_hash, win_hand
-from tests.test_tournaments import act, create, small_hand, started, state, table_game
+from tests.test_tournaments import act, create, four_pairs, small_hand, started, state, table_game
 
 START = datetime(2026, 11, 26, 19, 0, tzinfo=timezone.utc)
 
@@ -363,24 +363,13 @@ def test_a_hand_entered_from_the_grid_is_on_record_as_the_organisers(client, app
     assert history.count("by the organiser (from the grid)") == 1  # version 2; version 1 was the phone's
 
 
-def _four_pairs_two_hands(client) -> int:
-    """Four pairs between two tables, rounds of two hands, round 1 started: the tournament's id."""
-    return started(
-        client,
-        format="mitchell",
-        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
-        round_end="hands",
-        round_hands="2",
-    )
-
-
 def test_the_organiser_enters_a_missing_result_from_its_score_card_after_the_round_ended(client, app):
     """docs/tournaments.md, "The director's grid": a table whose phone entered nothing is missing its
     result; once the organiser has ended the round, he enters its hands from the paper score card
     (a review found the sheet offering no button and the server refusing the hand). The table's own
     phone still takes none; once the next round starts, neither does the grid (the round is over for
     good). Rounds of two hands: as many from the card, no more."""
-    tid = _four_pairs_two_hands(client)
+    tid = four_pairs(client, 2)
     played, silent = table_game(client, tid, 1), table_game(client, tid, 2)
     for _ in range(2):
         assert post_hand(client, played, *small_hand()).status_code == 302
@@ -401,7 +390,7 @@ def test_the_organiser_enters_a_missing_result_from_its_score_card_after_the_rou
 
 
 def test_the_grid_takes_no_card_once_the_next_round_has_started(client, app):
-    tid = _four_pairs_two_hands(client)
+    tid = four_pairs(client, 2)
     silent = table_game(client, tid, 2)
     act(client, tid, "/rounds/1/end")
     assert act(client, tid, "/rounds").status_code == 302
@@ -413,7 +402,7 @@ def test_the_grid_takes_no_card_once_the_next_round_has_started(client, app):
 def test_a_table_whose_round_was_ended_before_its_hands_were_played_says_so(client, app):
     """Rounds of two hands; the organiser ends round 1 after table 1 played one: the grid says "ended
     early · 1 of 2 hands", not "finished" (a club night's review), table 2 with both "finished"."""
-    tid = _four_pairs_two_hands(client)
+    tid = four_pairs(client, 2)
     short, full = table_game(client, tid, 1), table_game(client, tid, 2)
     assert post_hand(client, short, *small_hand()).status_code == 302
     for _ in range(2):

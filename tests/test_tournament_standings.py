@@ -12,7 +12,7 @@ from scorekeeper.services import tournaments as service
 from scorekeeper.services.verdicts import SAVED
 from scorekeeper.storage import db as dbmod
 from tests.helpers import post_hand, side_fields, win_hand
-from tests.test_tournaments import EIGHT, act, create, small_hand, started, state, table_game
+from tests.test_tournaments import EIGHT, act, create, four_pairs, small_hand, started, state, table_game
 
 
 def _ranking(page: str) -> list[tuple[str, str]]:
@@ -251,13 +251,7 @@ def test_the_final_standings_give_the_ranking_first_and_every_rounds_tables(clie
     night's review: the printed final standings showed round 2's tables alone above the ranking). Four
     pairs between tables, one hand a round, each table's North–South pair winning 150 to 130 (the
     stock ran out, docs/rules.md#classic › Card values; tests.test_tournaments.small_hand)."""
-    tid = started(
-        client,
-        format="mitchell",
-        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
-        round_end="hands",
-        round_hands="1",
-    )
+    tid = four_pairs(client, 1)
     for round_number in (1, 2):
         if round_number == 2:
             assert act(client, tid, "/rounds").status_code == 302

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import csrf_token
 from tests.helpers import as_the_form_posts, post_hand, side_fields, start_game, win_hand
-from tests.test_tournaments import EIGHT, act, small_hand, started, table_game
+from tests.test_tournaments import EIGHT, act, four_pairs, small_hand, started, table_game
 
 PAIRS = "Ann & Bob\nCid & Dee"  # two pairs: one table (pairs moving between tables), two rounds
 CLOSED = (
@@ -210,13 +210,7 @@ def test_the_phone_that_loses_the_race_for_the_rounds_last_hand_is_told_so(clien
     """Rounds of one hand: two phones at table 1 open hand 1; B saves 350, then A saves 300. A is told
     that another phone saved the round's last hand (and to look at its figures), not only that the
     round is over (a club night's review); its values stay on the form; the JSON queue says the same."""
-    tid = started(
-        client,
-        format="mitchell",
-        entrants="Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal",
-        round_end="hands",
-        round_hands="1",
-    )
+    tid = four_pairs(client, 1)
     game = table_game(client, tid, 1)
     other = app.test_client()
     based_on = re.search(r'name="based_on"[^>]*value="([^"]*)"', client.get(f"/games/{game}/hands/new").text).group(1)

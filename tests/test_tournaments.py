@@ -62,6 +62,14 @@ def started(client, **fields) -> int:
     return tid
 
 
+FOUR_PAIRS = "Ann & Bob\nCid & Dee\nEve & Fay\nGus & Hal"
+
+
+def four_pairs(client, round_hands: int) -> int:
+    """Four pairs between two tables (Mitchell), rounds of ``round_hands`` hands, round 1 started: its id."""
+    return started(client, format="mitchell", entrants=FOUR_PAIRS, round_end="hands", round_hands=str(round_hands))
+
+
 def table_game(client, tid, number) -> int:
     """The game a table's link (its QR code) opens."""
     response = client.get(f"/tournaments/{tid}/tables/{number}")

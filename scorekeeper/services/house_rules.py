@@ -43,26 +43,13 @@ def check(base: str, layout: str | None, name: str, values: Mapping[str, Any]) -
         )
     for value_name, (message, args) in rulesets.problems(rules, values).items():
         found.append(Problem(None, value_name, message, args))
-    if (
-        values.get("opening_per_hand")
-        and values.get("opening_by_hand")
-        and "opening_per_hand" not in problems_of(found)
-    ):
+    refused = {problem.field for problem in found}
+    if values.get("opening_per_hand") and values.get("opening_by_hand") and "opening_per_hand" not in refused:
         # two rules for one minimum: refused for a rule set kept from now on (a game or a rule set that
         # has both keeps playing: the number times the hand decides, as it did)
-        found.append(
-            Problem(
-                None,
-                "opening_per_hand",
-                N_("Either this or the minimums by the hand's number above, not both: empty one of them."),
-            )
-        )
+        message = N_("Either this or the minimums by the hand's number above, not both: empty one of them.")
+        found.append(Problem(None, "opening_per_hand", message))
     return found
-
-
-def problems_of(found: list[Problem]) -> set[str]:
-    """The fields already refused."""
-    return {problem.field for problem in found}
 
 
 def _taken(db: Database, name: str, other_than: int | None = None) -> bool:

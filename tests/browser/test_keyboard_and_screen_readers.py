@@ -38,11 +38,19 @@ def _focus_by_tab(page, selector: str, presses: int = 40) -> None:
     raise AssertionError(f"Tab never reached {selector}; at {seen}")
 
 
-def test_a_focused_segment_shows_its_ring_inside_the_row(chromium, live_server):
+def _hand_form(chromium, live_server, counting=False):
+    """A phone on hand 1's form of a new Classic game (counting cards: on the count pad); its context and page."""
     context, page = _phone(chromium)
     game = _start(page, live_server, "classic", names=NAMES)
     page.goto(game + "/hands/new")
-    _form(page)
+    form = _form(page)
+    if counting:
+        form.locator(".mode-row label", has_text="Count cards").click()
+    return context, page
+
+
+def test_a_focused_segment_shows_its_ring_inside_the_row(chromium, live_server):
+    context, page = _hand_form(chromium, live_server)
     _focus_by_tab(page, 'input[name="out"]')
     ring = page.evaluate(
         """() => {
@@ -59,11 +67,7 @@ def test_a_focused_segment_shows_its_ring_inside_the_row(chromium, live_server):
 
 
 def test_arrow_keys_move_through_who_went_out_and_keep_the_focus_there(chromium, live_server):
-    context, page = _phone(chromium)
-    game = _start(page, live_server, "classic", names=NAMES)
-    page.goto(game + "/hands/new")
-    form = _form(page)
-    form.locator(".mode-row label", has_text="Count cards").click()
+    context, page = _hand_form(chromium, live_server, counting=True)
     _focus_by_tab(page, 'input[name="out"]')
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
@@ -76,11 +80,7 @@ def test_arrow_keys_move_through_who_went_out_and_keep_the_focus_there(chromium,
 
 
 def test_no_two_controls_of_the_count_pad_share_a_name(chromium, live_server):
-    context, page = _phone(chromium)
-    game = _start(page, live_server, "classic", names=NAMES)
-    page.goto(game + "/hands/new")
-    form = _form(page)
-    form.locator(".mode-row label", has_text="Count cards").click()
+    context, page = _hand_form(chromium, live_server, counting=True)
     names = page.evaluate(
         """() => [...document.querySelectorAll('form.hand-form .cell input, form.hand-form .cell button')]
           .filter((el) => el.getClientRects().length)
@@ -93,10 +93,7 @@ def test_no_two_controls_of_the_count_pad_share_a_name(chromium, live_server):
 
 
 def test_the_problems_at_save_are_an_alert_only_when_the_server_refuses(chromium, live_server):
-    context, page = _phone(chromium)
-    game = _start(page, live_server, "classic", names=NAMES)
-    page.goto(game + "/hands/new")
-    _form(page)
+    context, page = _hand_form(chromium, live_server)
     page.locator('input[name="sides-0-melded_points"]').fill("12")  # docs/rules.md#classic › Card values: 5s
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".problem-list a").first).to_be_visible()
