@@ -2,6 +2,7 @@
 
 import ast
 import copy
+import gc
 import importlib.metadata
 import os
 import re
@@ -12,14 +13,11 @@ import sys
 
 import jinja2
 import pytest
-from flask import g, session
-from flask_wtf.csrf import generate_csrf
 from werkzeug.routing import rules
 
-from scorekeeper import create_app
-from scorekeeper.storage import db as dbmod
-from scorekeeper.storage.db import open_db
-from scorekeeper.web import access, pagecache
+# The app and Flask are imported where an app is made or asked, not here: the xdist controller of the
+# quick loop (``-n 2``) loads this file and makes no app; importing them there delayed the workers'
+# start by 0.3 s a run (2026-12-07). The workers import them with the first test module.
 
 
 class _SharedBytecode(jinja2.BytecodeCache):
@@ -63,6 +61,8 @@ _COMPILED = _SharedBytecode()
 def make_app(config: dict | None = None):
     """``create_app(config)``, its templates compiled once per test process (about 70 ms of CPU
     saved per app that renders pages)."""
+    from scorekeeper import create_app  # here, not at the top: see the imports
+
     app = create_app(config)
     app.jinja_env.bytecode_cache = _COMPILED
     return app
@@ -95,6 +95,13 @@ def _shared_builder(self, append_unknown=True):
 
 if importlib.metadata.version("werkzeug").startswith(_CHECKED_WERKZEUG):
     rules.Rule._compile_builder = _shared_builder
+
+# Hypothesis loads every package's "hypothesis" entry point when it is first imported: here only
+# trio's (a dependency of Selenium), for trio's own tests, which imports trio (0.15 s of each process
+# that imports Hypothesis, and its pytest plugin imports it in the controller at the end of every run:
+# 0.3 s of the quick loop's wall time, 2026-12-07). Hypothesis's documented switch turns them off; the
+# workers inherit it.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 _MEMORY = "/dev/shm"
 _WHOLE_MODULE_MARK = re.compile(r"^pytestmark = pytest\.mark\.(\w+)\b", re.MULTILINE)
@@ -139,6 +146,15 @@ def pytest_configure(config):
         os.environ["PYTEST_DEBUG_TEMPROOT"] = _MEMORY
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """The run's objects frozen (Python's ``gc.freeze``) once it is over: the interpreter's exit then
+    skips the collections over the whole heap that a test process has grown (each xdist worker took
+    0.4-1.0 s to exit after its last test, and the controller waits for both: 0.8 s of the quick
+    loop's wall time, 2026-12-07). Nothing is collected after this but the process's exit."""
+    gc.freeze()
+
+
 def pytest_ignore_collect(collection_path, config):
     """A test file marked as a whole (``pytestmark = pytest.mark.slow``) is not even imported when
     ``-m`` leaves out all its tests: the quick loop skips importing hypothesis, schemathesis and the
@@ -164,6 +180,8 @@ def _switch_interval():
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory):
     """An empty database with every migration applied, made once: each test starts from a copy."""
+    from scorekeeper.storage.db import open_db  # here, not at the top: see the imports
+
     path = tmp_path_factory.mktemp("template") / "empty.sqlite"
     open_db(str(path)).close()
     os.chmod(path, 0o600)  # as the app makes its database (web/app.py); a copy keeps the mode
@@ -225,6 +243,9 @@ def _renewed(database: str):
     changes those makes its own app (``make_app``). A test that adds a route or a hook to the shared
     app fails the next renewal (``_setup_of``). ``test_app_renewal.py`` holds a renewed app to a
     fresh one's state."""
+    from scorekeeper.storage import db as dbmod  # here, not at the top: see the imports
+    from scorekeeper.web import access, pagecache
+
     if _Made.app is None:
         made = make_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": database})
         _Made.app, _Made.config, _Made.keys = made, copy.deepcopy(dict(made.config)), frozenset(made.extensions)
@@ -304,6 +325,9 @@ def csrf_token(client, url=None):
     visit does to the session is done too: a new session is made permanent (web/app.py), and the
     messages waiting are taken, as the form's page would have shown them. ``token_on_page`` reads a
     page's own token, where the page is what a test is about."""
+    from flask import g, session  # here, not at the top: see the imports
+    from flask_wtf.csrf import generate_csrf
+
     app = client.application
     field = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     with client.session_transaction(url or "/") as kept, app.test_request_context(url or "/"):
