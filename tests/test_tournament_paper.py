@@ -309,6 +309,26 @@ def test_four_players_changing_partners_each_partner_once_the_deal_passing_left(
     assert page.count("3 Partien at table 1, with a new partner in each.") == 4
 
 
+def test_nine_players_changing_partners_the_table_of_four_is_done_not_sitting_out(client, app):
+    # docs/tournaments.md, "Players changing partners": a table of five plays five Partien (one sits
+    # out each), a table of four is done after three. Its players' cards say so for rounds 4 and 5;
+    # each of the five sits out once.
+    tid = drawn(client, app, format="rotation", entrants="\n".join(TWELVE[:9]), rules_5="austrian:5")
+    t, _rounds = state(app, tid)
+    assert t.rounds == 5
+    cards = guide_cards(client, tid)
+    assert len(cards) == 9
+    four = [name for name, lines in cards.items() if len(lines) == 5 and "over" in lines[3]]
+    five = [name for name in cards if name not in four]
+    assert len(four) == 4 and len(five) == 5
+    for name in four:
+        assert cards[name][3:] == ["Round 4: your Partien are over", "Round 5: your Partien are over"]
+        assert all(line.startswith(f"Round {r}: table ") for r, line in enumerate(cards[name][:3], start=1))
+    for name in five:
+        assert len([line for line in cards[name] if line.endswith("sits out")]) == 1
+        assert not [line for line in cards[name] if "over" in line]
+
+
 def test_score_cards_go_two_to_a_printed_page(client, app):
     tid = drawn(client, app, format="rotation", entrants="\n".join(TWELVE))
     assert sheets(client, f"/tournaments/{tid}/score-cards/2") == [2, 1]

@@ -273,3 +273,20 @@ def test_the_final_standings_give_the_ranking_first_and_every_rounds_tables(clie
             assert all(name in shown for name in names), (number, names)
         assert block.count(">150</b>") == block.count(">130</b>") == 2, number
     assert page.index("Round 1</h2>") < page.index("Round 2</h2>")
+
+
+def test_a_table_whose_round_ended_without_a_hand_says_so_without_a_tick(client, app):
+    """docs/tournaments.md, the director's grid: a table whose round is over without a hand saved has
+    nothing finished, so no tick; the standings' tiles say the same (they said "0 hands · ✓ over").
+    Four pairs between tables, one hand a round: table 1 saves its hand, table 2 none, the organiser
+    ends the round."""
+    tid = four_pairs(client, 1)
+    assert post_hand(client, table_game(client, tid, 1), *small_hand()).status_code == 302
+    assert act(client, tid, "/rounds/1/end").status_code == 302
+    t, rounds = state(app, tid)
+    assert all(table.done for table in rounds[0].tables)
+    page = html.unescape(client.get(f"/tournaments/{tid}/standings").text)
+    states = [
+        re.sub(r"<[^>]+>", "", s).strip() for s in re.findall(r'<span class="s-state">(.*?)</span>\s*</li>', page, re.S)
+    ]
+    assert states == ["1 hand · ✓ over", "over · no hand saved"], states

@@ -20,7 +20,9 @@ from scorekeeper.web.tournament_forms import FORMAT_NAMES
 
 bp = Blueprint("tournament_paper", __name__)
 
-PLAY, BYE, FINAL = "play", "bye", "final"  # a round on a guide card: seated, sitting out, the final table
+# a round on a guide card: seated, sitting out, done (a player changing partners at a table of four,
+# whose three Partien are over while a table of five plays on), the final table
+PLAY, BYE, DONE, FINAL = "play", "bye", "done", "final"
 SCORE_ROWS = 12  # a score card's rows for the hands, a round to the target or a time
 TWO_A_PAGE = 12  # score cards of at most this many rows go two to an A4 page
 MOST_ROWS = 30  # one card to a page holds this many rows (a round of more hands: continued on the back)
@@ -50,8 +52,8 @@ class ScoreCard:
 @dataclass(frozen=True)
 class Stop:
     """A round on an entrant's guide card: seated (``PLAY``: the table, the entrant's own seats, its
-    side, its partners, the other sides, who deals first), sitting out (``BYE``), or the final table,
-    known only once the first round is over (``FINAL``)."""
+    side, its partners, the other sides, who deals first), sitting out (``BYE``), done for the evening
+    (``DONE``), or the final table, known only once the first round is over (``FINAL``)."""
 
     round: int
     kind: str
@@ -103,9 +105,10 @@ def _side(t: club_night.Tournament, table: club_night.Table, side: int) -> list[
     return [name for unit in table.units[side] for name in t.entrants[unit]]
 
 
-def _stop(t: club_night.Tournament, number: int, tables: Sequence[club_night.Table], unit: int) -> Stop:
+def _stop(t: club_night.Tournament, number: int, tables: Sequence[club_night.Table], unit: int, byes: Sequence) -> Stop:
     """Where an entrant plays in a round (a player's or a pair's seats, found by name: the names of a
-    tournament are all different); not at a table: it sits the round out."""
+    tournament are all different); not at a table: it sits the round out if the round's byes name it,
+    else it has played all its Partien (docs/tournaments.md: a table of four is done after three)."""
     mine = set(t.entrants[unit])
     for table in tables:
         for side, units in enumerate(table.units):
@@ -122,6 +125,8 @@ def _stop(t: club_night.Tournament, number: int, tables: Sequence[club_night.Tab
                 tuple(" & ".join(_side(t, table, o)) for o in others if o != side),
                 table.seats[table.first_dealer],
             )
+    if not any(bye.unit == unit for bye in byes):
+        return Stop(number, DONE)
     return Stop(number, BYE)
 
 
@@ -130,13 +135,13 @@ def guides(t: club_night.Tournament, rounds: Sequence[club_night.RoundState] = (
     in tables with a final, round 2 is the final table (its seats come from round 1's results: a
     finalist's card gives his seat once it has started, the others' say who plays it)."""
     known = t.kind.planned_rounds(len(t.entrants))
-    plans = [club_night.round_plan(t, r)[0] for r in range(1, known + 1)]
+    plans = [club_night.round_plan(t, r) for r in range(1, known + 1)]
     seated = score_rounds(t, rounds)  # the final table's seats, once it has started
     out = []
     for unit in t.order:
-        stops = [_stop(t, r, tables, unit) for r, tables in enumerate(plans, start=1)]
+        stops = [_stop(t, r, tables, unit, byes) for r, (tables, byes) in enumerate(plans, start=1)]
         for r in range(known + 1, t.rounds + 1):
-            at = _stop(t, r, seated[r], unit) if r in seated else None
+            at = _stop(t, r, seated[r], unit, ()) if r in seated else None
             stops.append(at if at is not None and at.kind == PLAY else Stop(r, FINAL))
         # pairs moving between tables: the first side (North–South) keeps its table
         tables = {s.table for s in stops if s.kind == PLAY and (not t.kind.pairs or s.side == 0)}
@@ -200,6 +205,8 @@ def _said(stop: Stop) -> tuple[str, str]:
     is there and who deals first."""
     if stop.kind == BYE:
         return gettext("Round %(round)s: sits out", round=stop.round), ""
+    if stop.kind == DONE:
+        return gettext("Round %(round)s: your Partien are over", round=stop.round), ""
     if stop.kind == FINAL:
         return gettext("Round %(round)s: the final table, for the tables' winners", round=stop.round), ""
     where = dict(round=stop.round, table=stop.table)
