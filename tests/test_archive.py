@@ -10,8 +10,11 @@ import sqlite3
 from datetime import date, datetime, timezone
 
 import pytest
+from sqlite_utils import Database
 
 from scorekeeper.core import clock
+from scorekeeper.storage import db as dbmod
+from scorekeeper.storage import games as games_storage
 from scorekeeper.storage.db import open_db
 from tests.conftest import csrf_token
 from tests.helpers import (
@@ -443,6 +446,85 @@ def test_a_game_started_by_mistake_is_deleted_and_comes_back_with_undo(client):
     assert client.get("/stats").text == stats_before
     assert client.get("/players").text == players_before
     assert client.post(f"/games/{mistake}/restore", data={"csrf_token": token}).status_code == 404  # once
+
+
+def _versions(page: str) -> list[str]:
+    """The versions a hand's history page lists, as text."""
+    listed = re.search(r'<ul class="versions">(.*?)</ul>', page, re.S).group(1)
+    return [" ".join(re.sub(r"<[^>]+>", " ", li).split()) for li in re.findall(r"<li[^>]*>(.*?)</li>", listed, re.S)]
+
+
+def _hands(client, game):
+    """A game's hands as its API gives them: (id, number, each side's score, running totals)."""
+    rows = client.get(f"/api/games/{game}").get_json()["hands"]
+    return [(h["id"], h["number"], [s["score"] for s in h["sides"]], [s["total"] for s in h["sides"]]) for h in rows]
+
+
+def test_a_game_brought_back_keeps_its_hands_order_and_each_hands_history(client):
+    """Undo brings a deleted game back as it was, though other tables saved hands meanwhile: a new
+    hand never takes the number of a hand kept for Undo (it did: the game came back with its hands in
+    another order, and hand 1 showing hand 2's corrections). Stock ran out, melded cards only
+    (docs/rules.md, "How a hand is scored")."""
+    game = start_game(client)
+    post_hand(client, game, side_fields(0, melded=900), side_fields(1, melded=50))
+    post_hand(client, game, side_fields(0, melded=200), side_fields(1, melded=800))
+    first, second = [hand_id for hand_id, *_ in _hands(client, game)]
+    edit = f"/games/{game}/hands/{second}/edit"
+    assert post_hand(client, game, side_fields(0, melded=250), side_fields(1, melded=800), url=edit).status_code == 302
+    before = _hands(client, game)
+    assert before == [(first, 1, [900, 50], [900, 50]), (second, 2, [250, 800], [1150, 850])]
+    histories = {h: _versions(client.get(f"/games/{game}/hands/{h}/history").text) for h in (first, second)}
+    assert len(histories[first]) == 1 and len(histories[second]) == 2  # added; added and corrected
+    token = csrf_token(client, f"/games/{game}")
+    assert client.post(f"/games/{game}/delete", data={"csrf_token": token}).status_code == 302
+    # other tables play on: one game keeps its hand, another is deleted too
+    others = [start_game(client) for _ in range(3)]
+    for other in others:
+        post_hand(client, other, side_fields(0, melded=100), side_fields(1, melded=100))
+    assert client.post(f"/games/{others[1]}/delete", data={"csrf_token": token}).status_code == 302
+    taken = {hand_id for other in (others[0], others[2]) for hand_id, *_ in _hands(client, other)}
+    assert not taken & {first, second}
+    assert client.post(f"/games/{game}/restore", data={"csrf_token": token}).status_code == 302
+    assert _hands(client, game) == before
+    for hand_id, changes in histories.items():
+        assert _versions(client.get(f"/games/{game}/hands/{hand_id}/history").text) == changes
+
+
+def test_a_game_brought_back_into_an_archive_that_gave_its_hands_number_away_keeps_their_order(client, app):
+    """An archive from before hand numbers were never given twice may have given a deleted hand's
+    number to another game's hand: Undo then gives every hand of the game a new number above all it
+    had, in their order (one keeping its number and the other not put them in another order)."""
+    game = start_game(client)
+    post_hand(client, game, side_fields(0, melded=900), side_fields(1, melded=50))
+    post_hand(client, game, side_fields(0, melded=200), side_fields(1, melded=800))
+    before = _hands(client, game)
+    first, second = before[0][0], before[1][0]
+    token = csrf_token(client, f"/games/{game}")
+    assert client.post(f"/games/{game}/delete", data={"csrf_token": token}).status_code == 302
+    other = start_game(client)
+    post_hand(client, other, side_fields(0, melded=100), side_fields(1, melded=100))
+    [(kept, *_)] = _hands(client, other)
+    with sqlite3.connect(app.config["DATABASE"]) as db:  # as such an archive has it
+        db.execute("update hands set id = ? where id = ?", [first, kept])
+    assert client.post(f"/games/{game}/restore", data={"csrf_token": token}).status_code == 302
+    after = _hands(client, game)
+    assert [row[1:] for row in after] == [row[1:] for row in before]
+    assert after[0][0] > second and after[1][0] == after[0][0] + 1
+
+
+def test_an_archive_kept_before_the_rule_gives_no_new_hand_a_deleted_hands_number(tmp_path):
+    """The migration notes each deleted game's highest hand number (read from the game kept whole), so
+    the next hand saved takes a number above it."""
+    path = str(tmp_path / "old.sqlite")
+    db = Database(path)
+    dbmod.migrations.apply(db, stop_before="m026_hand_numbers_never_given_twice")
+    kept = {"game": {"id": 7}, "seats": [], "hands": [{"id": 40, "game_id": 7}, {"id": 41, "game_id": 7}]}
+    db["deleted_games"].insert({"game_id": 7, "deleted_at": "2026-01-01T20:00:00+00:00", "data": json.dumps(kept)})
+    db.close()
+    db = open_db(path)
+    assert db.execute("select max_hand_id from deleted_games where game_id = 7").fetchone()[0] == 41
+    assert db.execute(games_storage._NEXT_HAND_ID).fetchone()[0] == 42
+    db.close()
 
 
 def test_a_deleted_game_leaves_no_best_hand_and_its_number_is_never_given_again(client):

@@ -26,6 +26,15 @@ def _next_game_id(db: Database) -> int:
     ).fetchone()[0]
 
 
+# A new hand's number: above every hand stored and every hand of a deleted game kept for Undo, so a
+# number is never given twice (a game brought back keeps its hands' numbers, their order and their
+# change log)
+_NEXT_HAND_ID = (
+    "select max(coalesce((select max(id) from hands), 0), "
+    "coalesce((select max(max_hand_id) from deleted_games), 0)) + 1"
+)
+
+
 def create_game(
     db: Database,
     variant: str,
@@ -100,8 +109,8 @@ def insert_hand(
     if scores is None:
         scores = sheet.hand_scores(rules, hand)
     hand_id = db.execute(
-        "insert into hands (game_id, sides, created_at, updated_at, deleted_at, stock_out, lone, client_key, scores) "
-        "values (?, ?, ?, ?, null, ?, ?, ?, ?)",
+        "insert into hands (id, game_id, sides, created_at, updated_at, deleted_at, stock_out, lone, client_key, "
+        f"scores) values (({_NEXT_HAND_ID}), ?, ?, ?, ?, null, ?, ?, ?, ?)",
         [game.id, json.dumps(sides), now, now, stock_out, lone, client_key, json.dumps(list(scores))],
     ).lastrowid
     _bump(db, game.id, now)
@@ -212,6 +221,7 @@ def delete_game(db: Database, game_id: int) -> bool:
             "game_id": game_id,
             "deleted_at": transaction.utc_now(),
             "data": json.dumps({"game": game, "seats": seats, "hands": stored_hands}),
+            "max_hand_id": max((hand["id"] for hand in stored_hands), default=None),
         },
         replace=True,
     )
@@ -240,12 +250,16 @@ def undelete_game(db: Database, game_id: int) -> int | None:
         db["game_seats"].insert({**seat, "game_id": new_id})
         if game.get("evening_id") is not None and seat["player_id"] is not None:
             add_to_evening(db, game["evening_id"], [seat["player_id"]], by_hand=False)
-    for hand in data["hands"]:
-        hand = {**hand, "game_id": new_id}
-        if db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone():
-            del hand["id"]
-        db["hands"].insert(hand)
+    hands = [{**hand, "game_id": new_id} for hand in data["hands"]]
+    # each hand under its own number (never given to another since: _NEXT_HAND_ID); in an archive from
+    # before that rule a number may have been taken, and then every hand of the game takes a new one
+    # above all it had, in their order (the hands are played in the order of their numbers)
+    if any(db.execute("select 1 from hands where id = ?", [hand["id"]]).fetchone() for hand in hands):
+        first = db.execute(_NEXT_HAND_ID).fetchone()[0]
+        hands = [{**hand, "id": first + k} for k, hand in enumerate(hands)]
     db.execute("delete from deleted_games where game_id = ?", [game_id])
+    for hand in hands:
+        db["hands"].insert(hand)
     results.refresh_results(db, new_id)
     return new_id
 

@@ -438,3 +438,16 @@ def m025_tournament_games_end_with_their_round(db: Database) -> None:
     statistics count it once a later round has started or the tournament is closed. The kept figures
     of every tournament game are emptied here, so the app keeps them again when it opens the archive."""
     db.execute("update game_results set kept = null where game_id in (select game_id from tournament_games)")
+
+
+@migrations()
+def m026_hand_numbers_never_given_twice(db: Database) -> None:
+    """The highest hand number of each deleted game, beside it: a new hand takes a number above every
+    hand kept for Undo, so a game brought back keeps its hands' numbers, their order and their change
+    log (a hand saved at another table between Delete and Undo took a deleted hand's number, and the
+    game came back with its hands in another order and one hand's history on another)."""
+    db.execute("alter table deleted_games add column max_hand_id integer")
+    db.execute(
+        "update deleted_games set max_hand_id = "
+        "(select max(json_extract(value, '$.id')) from json_each(deleted_games.data, '$.hands'))"
+    )
