@@ -131,6 +131,37 @@ def test_two_phones_correcting_one_hand_at_the_same_instant_one_is_accepted(serv
         assert hand.version == trial + 1  # one accepted correction per trial, never two
 
 
+def test_a_correction_racing_the_hands_deletion_is_stored_or_kept_on_the_page(server):
+    """One phone corrects a hand while another deletes it: the correction is stored before the
+    deletion (302), or the phone gets its figures back on a new hand's form (409) to save as the next
+    hand; never a bare 404 with the figures gone (a review saw it in 10 of 20 tries). The deleted hand
+    comes back with Undo after each trial."""
+    base, app = server
+    game_id, hand_id = _game_with_a_hand(app)
+    url = f"/games/{game_id}/hands/{hand_id}/edit"
+    for trial in range(20):
+        correcting, deleting = Phone(base), Phone(base)
+        form = correcting.form(url)
+        token = deleting.form(url)["csrf_token"]
+        figure = 300 + 5 * trial
+        results = _at_once(
+            [
+                lambda: correcting.post(url, {**form, **_correction(figure)}),
+                lambda: deleting.post(f"/games/{game_id}/hands/{hand_id}/delete", {"csrf_token": token}),
+            ]
+        )
+        (status, _, page), (deleted, _, _) = results
+        assert deleted == 302, (trial, deleted)
+        assert status in (302, 409), (trial, status)
+        if status == 409:
+            assert "Meanwhile another phone deleted this hand" in page
+            assert f'value="{figure}"' in page  # what this phone typed is still there
+        with app.app_context():
+            assert records.get_hand(dbmod.get_db(), game_id, hand_id) is None
+        restore = deleting.form(f"/games/{game_id}")["csrf_token"]
+        assert deleting.post(f"/games/{game_id}/hands/{hand_id}/restore", {"csrf_token": restore})[0] == 302
+
+
 def test_ten_phones_correcting_one_hand_at_once_one_is_accepted(server):
     base, app = server
     game_id, hand_id = _game_with_a_hand(app)

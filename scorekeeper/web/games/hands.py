@@ -59,6 +59,8 @@ def _save(game: Game, hand: Hand | None):
     if outcome.ok:
         return _saved(game, hand, outcome)
     if outcome.status == service.MISSING:
+        if hand is not None and records.get_hand(get_db(), game.id, hand.id, deleted=True):
+            return _correction_of_deleted(game)  # deleted by another phone after this request read it
         abort(404)
     answer = hand_verdicts.ANSWERS[outcome.status]
     form = forms.hand_form_class(rules, game.players)()  # what was typed, to show again
