@@ -694,6 +694,23 @@ def test_an_nfd_name_is_kept_nfc_and_is_the_same_player(client):
     assert page.count("Ann\u00e4") == 1 and "\u0308" not in page
 
 
+def test_a_name_with_letters_beyond_ascii_in_another_case_is_the_same_player(client, app):
+    """ "ülle" is Ülle, "JÜRGEN" Jürgen and "STRAUSS" Strauß, as the form's look-alike check reads them
+    (it asks nothing for a name in another case): SQLite's NOCASE folds only ASCII letters, and each
+    game made a second player."""
+    start_game(client, names=["Ülle", "Jürgen", "Åsa", "Strauß"])
+    start_game(client, names=["ülle", "JÜRGEN", "åsa", "STRAUSS"])
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        kept = [row[0] for row in db.execute("select name from players order by id")]
+        seats = db.execute("select count(distinct player_id) from game_seats").fetchone()[0]
+    assert kept == ["Ülle", "Jürgen", "Åsa", "Strauß"] and seats == 4
+    start_game(client, names=["Bert", "Carl", "Dora", "Emil"])
+    bert_id = next(p["id"] for p in client.get("/api/players").get_json() if p["name"] == "Bert")
+    token = csrf_token(client, f"/players/{bert_id}")
+    clash = client.post(f"/players/{bert_id}/rename", data={"csrf_token": token, "name": "ülle"})
+    assert clash.status_code == 422 and "There is already a player called ülle" in clash.text
+
+
 def test_a_tournament_game_whose_round_is_over_is_not_said_to_be_in_play(client):
     # issue 29: docs/tournaments.md, "When a round ends": a round of one hand is over at a table once
     # that table has saved its hand, while the tournament stays open and the game unfinished

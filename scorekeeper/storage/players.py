@@ -7,22 +7,21 @@ import json
 from sqlite_utils import Database
 
 from scorekeeper.core import names
-from scorekeeper.storage import results, transaction
+from scorekeeper.storage import records, results, transaction
 
 
 def player_id(db: Database, name: str) -> int:
-    """The id of the player with this name (any case), added if new; kept in NFC."""
-    name = names.normal(name)
-    rows = list(db.query("select id from players where name = ? collate nocase", [name]))
-    if rows:
-        return rows[0]["id"]
-    return db["players"].insert({"name": name, "created_at": transaction.utc_now()}).last_pk
+    """The id of the player with this name (any case, ``records.player_named``), added if new; kept in NFC."""
+    found = player_named(db, name)
+    if found is not None:
+        return found
+    return db["players"].insert({"name": names.normal(name), "created_at": transaction.utc_now()}).last_pk
 
 
 def player_named(db: Database, name: str) -> int | None:
     """The id of the player with this name (any case), or None: nobody is added."""
-    row = db.execute("select id from players where name = ? collate nocase", [names.normal(name)]).fetchone()
-    return row[0] if row else None
+    found = records.player_named(db, name)
+    return found.id if found else None
 
 
 def _rewrite_names(db: Database, pid: int) -> None:

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from sqlite_utils import Database
 
-from scorekeeper.core import sheet
+from scorekeeper.core import names, sheet
 from scorekeeper.core.models import Change, Evening, Game, Hand, Player
 
 # SQLite's largest integer: an id beyond it (a URL like /games/99999999999999999999) finds nothing
@@ -223,11 +223,23 @@ def all_player_names(db: Database) -> list[str]:
 
 
 def player_named(db: Database, name: str, other_than: int | None = None) -> Player | None:
-    """The player with this name in any case (``other_than`` left out), or None."""
+    """The player with this name in any case (``other_than`` left out), or None. SQLite's NOCASE
+    folds the ASCII letters only: a name is then compared with the names that hold other letters by
+    Unicode's case folding ("Ülle" and "ülle", "Strauß" and "STRAUSS" are one name, as
+    ``core.names.look_alike`` reads them), and a name with such letters with every name."""
+    name = names.normal(name)
     row = db.execute(
         "select id, name from players where name = ? collate nocase and id != ?", [name, other_than or 0]
     ).fetchone()
-    return Player(row[0], row[1]) if row else None
+    if row:
+        return Player(row[0], row[1])
+    # a name not all ASCII: its length in characters differs from its length in UTF-8 bytes
+    wider = "" if not name.isascii() else " and length(name) != length(cast(name as blob))"
+    folded = name.casefold()
+    for pid, other in db.execute(f"select id, name from players where id != ?{wider} order by id", [other_than or 0]):
+        if names.normal(other).casefold() == folded:
+            return Player(pid, other)
+    return None
 
 
 def shared_games(db: Database, one: int, other: int) -> list[int]:
