@@ -118,6 +118,86 @@ def test_a_hand_sent_twice_is_stored_once(client):
     assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
 
 
+def test_a_form_sent_again_with_other_figures_becomes_the_saved_hands_correction(client):
+    """Back after Save, a figure changed, Save again (the same form, its key): the hand is not stored
+    twice, and the change is not dropped under "already saved" either: the page becomes hand 1's
+    correction with what was typed (409), and its Save corrects hand 1. docs/rules.md, "How a hand is
+    scored": the stock ran out, melded cards only."""
+    game_id = start_game(client)
+    url = f"/games/{game_id}/hands/new"
+    hidden = _form(client, url)
+    assert (
+        client.post(
+            url, data=_hand(hidden, side_fields(0, melded=100), side_fields(1, melded=60), stock_out="y")
+        ).status_code
+        == 302
+    )
+    [hand] = client.get(f"/api/games/{game_id}").get_json()["hands"]
+    again = client.post(url, data=_hand(hidden, side_fields(0, melded=150), side_fields(1, melded=60), stock_out="y"))
+    assert again.status_code == 409
+    assert "Hand 1 was saved from this form already, with other figures" in again.text
+    assert f'action="/games/{game_id}/hands/{hand["id"]}/edit"' in again.text
+    assert re.search(r'name="sides-0-melded_points"[^>]*value="150"', again.text)  # what was typed
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [100, 60]  # nothing stored
+    based_on = re.search(r'name="based_on"[^>]*value="([^"]*)"', again.text).group(1)
+    fixed = post_hand(
+        client,
+        game_id,
+        side_fields(0, melded=150),
+        side_fields(1, melded=60),
+        url=f"/games/{game_id}/hands/{hand['id']}/edit",
+        extra={"based_on": based_on},
+    )
+    assert fixed.status_code == 302
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [150, 60]
+
+
+def test_a_hand_sent_again_as_it_was_saved_is_already_saved_though_corrected_since(client):
+    """A queue's hand sent again after a lost answer, when another phone has corrected that hand
+    meanwhile: it holds the figures it was saved with, so it is the same hand sent twice (200),
+    not other figures; the correction stands."""
+    game_id = start_game(client)
+    token = csrf_token(client, f"/games/{game_id}/hands/new")
+    url, headers = f"/games/{game_id}/hands.json", {"X-CSRFToken": token}
+    body = {"client_key": uuid.uuid4().hex, "stock_out": True, "sides": [{"melded_points": 100}, {"melded_points": 60}]}
+    first = client.post(url, json=body, headers=headers)
+    assert first.status_code == 201
+    hand_id = first.get_json()["id"]
+    edit = f"/games/{game_id}/hands/{hand_id}/edit"
+    assert (
+        post_hand(client, game_id, side_fields(0, melded=120), side_fields(1, melded=60), url=edit).status_code == 302
+    )
+    again = client.post(url, json=body, headers=headers)
+    assert again.status_code == 200 and again.get_json() == {"id": hand_id, "duplicate": True}
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [120, 60]
+    other = client.post(url, json={**body, "sides": [{"melded_points": 105}, {"melded_points": 60}]}, headers=headers)
+    assert other.status_code == 409
+    [error] = other.get_json()["errors"]
+    assert error["field"] == "client_key" and "Hand 1 was saved from this form already" in error["message"]
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [120, 60]
+
+
+def test_a_hand_the_form_saved_and_the_queue_sends_again_is_stored_once(client):
+    """The form's answer lost on the way (the pad waits so long, then queues the hand with the same
+    key), the queue sends it as JSON: the same figures in another shape (the JSON leaves out what is
+    empty), so the same hand, stored once (200)."""
+    game_id = start_game(client)
+    url = f"/games/{game_id}/hands/new"
+    hidden = _form(client, url)
+    assert client.post(url, data=_hand(hidden, *WIN)).status_code == 302
+    body = {
+        "client_key": hidden["client_key"],
+        "stock_out": False,
+        "sides": [
+            {"went_out": "normal", "natural_canastas": 1, "melded_points": 200},
+            {"melded_points": 50, "hand_points": 30},
+        ],
+    }
+    again = client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": hidden["csrf_token"]})
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
+
+
 # --- the offline queue: hands.json ------------------------------------------------------------------
 
 

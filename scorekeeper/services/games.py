@@ -98,7 +98,8 @@ def add_hand(
     """Add the next hand (``phone``: the token of the phone that sends it, for the change log;
     ``entered_by``: ``records.ORGANISER`` for the organiser's hand from the director's grid, confirmed by the
     organiser at once where the tournament asks the other side to confirm each hand). A
-    key stored before answers UNCHANGED with that hand's id; a tournament's game its table's rule
+    key stored before answers UNCHANGED with that hand's id (REFUSED, field ``client_key``, when sent with
+    other figures than it was saved with); a tournament's game its table's rule
     (REFUSED, ``services.tournaments.hand_guard``); a finished game LOCKED; ``based_on``
     (the number of hands the phone knew of) that is no longer the number of hands OVERTAKEN; then
     the checks (PROBLEMS, or WARNINGS unless ``confirmed``); else SAVED."""
@@ -114,6 +115,8 @@ def add_hand(
             and based_on is not None
         ):
             return _overtaken_at_the_end(db, game_id, based_on) or answered
+        if answered is not None and answered.status == UNCHANGED:
+            return _sent_again(db, game, answered.id, entry, stock_out, lone)
         if answered is not None:
             return answered
         stored_result, running = _kept_running(db, game)
@@ -133,6 +136,51 @@ def add_hand(
         if entered_by == records.ORGANISER:  # the organiser's word: no side of the table to confirm it
             confirmations.confirm_organisers(db, game_id, hand_id, phone)
         return Verdict(SAVED, id=hand_id)
+
+
+# a hand's key sent again with other figures than those it was saved with (the form sent again after
+# Back, with a figure changed): nothing is stored, and the phone is not told "already saved"
+OTHER_FIGURES = N_(
+    "Hand %(number)s was saved from this form already, with other figures. These were not saved: "
+    "to change hand %(number)s, correct it."
+)
+
+
+def _sent_again(db: Database, game: Game, hand_id: int, entry: Any, stock_out: Any, lone: Any) -> Verdict:
+    """A hand whose key is stored: UNCHANGED when it holds the figures it was saved with (the change
+    log's "hand added", whatever corrections came since: a queue sending it again after a lost answer,
+    as JSON where the form first sent it), else REFUSED saying which hand holds the key (field
+    ``client_key``, the hand's id in ``id``)."""
+    first = next((c.after for c in records.changes(db, game.id, hand_id) if c.action == "hand added"), None)
+    hand = records.get_hand(db, game.id, hand_id, deleted=True)
+    if first is None and hand is not None:  # an archive without the hand's first entry: as it is now
+        first = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
+    if first is None or _same(sheet.rules_for(game), (entry, stock_out, lone), first):
+        return Verdict(UNCHANGED, id=hand_id)
+    number = db.execute(
+        "select count(*) from hands where game_id = ? and deleted_at is null and id <= ?", [game.id, hand_id]
+    ).fetchone()[0]
+    problem = Problem(None, "client_key", OTHER_FIGURES, {"number": number})
+    return Verdict(REFUSED, id=hand_id, problems=(problem,))
+
+
+def _same(rules: rulesets.RuleSet, sent: tuple[Any, Any, Any], saved: dict[str, Any]) -> bool:
+    """Whether a hand sent again holds the figures it was saved with: both read by the rules (a form's
+    text and a queue's JSON, a field left out and a zero, read alike), who played alone, the stock."""
+    entry, stock_out, lone = sent
+    sides, problems = checks.read_hand(rules, entry, bool(stock_out), lone)
+    kept, _ = checks.read_hand(rules, saved.get("sides"), bool(saved.get("stock_out")), saved.get("lone"))
+    return (
+        not problems
+        and sides == kept
+        and bool(stock_out) == bool(saved.get("stock_out"))
+        and _alone(lone) == _alone(saved.get("lone"))
+    )
+
+
+def _alone(lone: Any) -> str | None:
+    """Who played alone as sent: the form's text or the queue's number."""
+    return None if lone in (None, "", "none") else str(lone)
 
 
 def _overtaken_at_the_end(db: Database, game_id: int, based_on: int) -> Verdict | None:

@@ -42,6 +42,12 @@ CORRECTION_OF_DELETED = N_(
     "store them as hand %(next)s, or go back to the score sheet, where Undo brings the deleted hand back."
 )
 
+# a new hand's form sent again with other figures after it was saved: the form becomes its correction
+OTHER_FIGURES = N_(
+    "Hand %(number)s was saved from this form already, with other figures. Yours are here, not saved: "
+    "press Save to correct hand %(number)s with them, or go back to the score sheet."
+)
+
 ANSWERS: dict[str, Answer] = {
     service.MISSING: Answer(404, "game", MISSING_TEXT),
     service.LOCKED: Answer(409, "game", OVER_MESSAGE, LOCKED_MESSAGE),

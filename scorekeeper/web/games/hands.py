@@ -62,6 +62,8 @@ def _save(game: Game, hand: Hand | None):
         if hand is not None and records.get_hand(get_db(), game.id, hand.id, deleted=True):
             return _correction_of_deleted(game)  # deleted by another phone after this request read it
         abort(404)
+    if outcome.status == service.REFUSED and hand is None and outcome.problems[0].field == "client_key":
+        return _other_figures(game, outcome)
     answer = hand_verdicts.ANSWERS[outcome.status]
     form = forms.hand_form_class(rules, game.players)()  # what was typed, to show again
     if any(problem.field == "based_on" for problem in posted.problems):
@@ -153,7 +155,8 @@ def _queued_answer(outcome: service.Verdict):
     answer = hand_verdicts.ANSWERS[outcome.status]
     if outcome.status in (service.PROBLEMS, service.WARNINGS):
         return json_errors.json_problems(outcome.problems, answer.status)
-    return json_errors.json_error(answer.field, hand_verdicts.message(outcome, queued=True), answer.status)
+    field = "client_key" if outcome.problems and outcome.problems[0].field == "client_key" else answer.field
+    return json_errors.json_error(field, hand_verdicts.message(outcome, queued=True), answer.status)
 
 
 def _refused_hand(game_id: int, body: dict, refused: dict, stock_out):
@@ -200,6 +203,21 @@ def _correction_of_deleted(game: Game):
     form.based_on.data = _based_on(game, None)
     number = records.hand_count(get_db(), game.id) + 1
     return _hand_page(game, form, None, [gettext(hand_verdicts.CORRECTION_OF_DELETED, next=number)], 409)
+
+
+def _other_figures(game: Game, outcome: service.Verdict):
+    """A new hand's form sent again (Back, a figure changed) after it was saved: the typed figures on
+    the saved hand's correction form (409), to save as its correction or leave; never lost."""
+    saved = records.get_hand(get_db(), game.id, outcome.id)
+    if saved is None:  # deleted since: as any refusal, the form as typed with the reason
+        form = forms.hand_form_class(sheet.rules_for(game), game.players)()
+        return _hand_page(game, form, None, [hand_verdicts.message(outcome)], 409)
+    form = forms.hand_form_class(sheet.rules_for(game), game.players)()  # what was typed
+    form.based_on.data = _based_on(game, saved)
+    number = outcome.problems[0].args["number"]
+    message = gettext(hand_verdicts.OTHER_FIGURES, number=number)
+    action = url_for("games.edit_hand", game_id=game.id, hand_id=saved.id)
+    return _hand_page(game, form, saved, [message], 409, action=action)
 
 
 @bp.post("/games/<int:game_id>/hands/<int:hand_id>/delete")
@@ -276,8 +294,10 @@ def _hand_page(
     loose: list[str],
     status: int = 200,
     warned: bool = False,
+    action: str | None = None,
 ):
-    """Render the hand form for a new or an edited hand."""
+    """Render the hand form for a new or an edited hand (``action``: where it is sent, when that is not
+    this request's address for an edited hand and the new hand's address otherwise)."""
     head, number, totals, minimums, the_sheet = _position(game, hand)
     index = number - 1
     loose = loose + [m for m in hand_entry.unshown_errors(form) if m not in loose]
@@ -301,6 +321,7 @@ def _hand_page(
         by_organiser=from_grid(game.id) or entered_by(request.form.get(BY_FIELD)) is not None,
         sitting_out=[game.players[s] for s in sheet.sitting_out(head.rules, index)],
         ahead=_ahead(game, head.rules, index) if hand is None else None,
+        action=action,
     ), status
 
 
