@@ -2,7 +2,9 @@
 one hand are told of each other, and the offline queue's hands.json is stored once, in order, and
 told of an expired token."""
 
+import json
 import re
+import sqlite3
 import threading
 import uuid
 
@@ -196,6 +198,31 @@ def test_a_hand_the_form_saved_and_the_queue_sends_again_is_stored_once(client):
     again = client.post(f"/games/{game_id}/hands.json", json=body, headers={"X-CSRFToken": hidden["csrf_token"]})
     assert again.status_code == 200 and again.get_json()["duplicate"] is True
     assert len(client.get(f"/api/games/{game_id}").get_json()["hands"]) == 1
+
+
+def test_a_key_sent_again_for_a_hand_older_than_the_change_log_or_deleted_since(client, app):
+    """A hand saved before the change log kept each hand's first figures is compared as it is now; a
+    hand deleted since it was saved answers as a double send (nothing to name, nothing stored twice)."""
+    game_id = start_game(client)
+    token = csrf_token(client, f"/games/{game_id}/hands/new")
+    url, headers = f"/games/{game_id}/hands.json", {"X-CSRFToken": token}
+    sides = [{"melded_points": 100}, {"melded_points": 60}]
+    with sqlite3.connect(app.config["DATABASE"]) as db:  # as such an archive holds it: no "hand added"
+        db.execute(
+            "insert into hands (game_id, sides, created_at, updated_at, stock_out, client_key) "
+            "values (?, ?, '2026-01-01T20:00:00+00:00', '2026-01-01T20:00:00+00:00', 1, 'legacy-key-0001')",
+            [game_id, json.dumps(sides)],
+        )
+    body = {"client_key": "legacy-key-0001", "stock_out": True, "sides": sides}
+    assert client.post(url, json=body, headers=headers).status_code == 200
+    other = client.post(url, json={**body, "sides": [{"melded_points": 105}, {"melded_points": 60}]}, headers=headers)
+    assert other.status_code == 409 and other.get_json()["errors"][0]["field"] == "client_key"
+    [hand] = client.get(f"/api/games/{game_id}").get_json()["hands"]
+    token = csrf_token(client, f"/games/{game_id}")
+    assert client.post(f"/games/{game_id}/hands/{hand['id']}/delete", data={"csrf_token": token}).status_code == 302
+    gone = client.post(url, json={**body, "sides": [{"melded_points": 105}, {"melded_points": 60}]}, headers=headers)
+    assert gone.status_code == 200 and gone.get_json()["duplicate"] is True
+    assert client.get(f"/api/games/{game_id}").get_json()["hands"] == []
 
 
 # --- the offline queue: hands.json ------------------------------------------------------------------

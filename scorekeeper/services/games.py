@@ -151,11 +151,13 @@ def _sent_again(db: Database, game: Game, hand_id: int, entry: Any, stock_out: A
     log's "hand added", whatever corrections came since: a queue sending it again after a lost answer,
     as JSON where the form first sent it), else REFUSED saying which hand holds the key (field
     ``client_key``, the hand's id in ``id``)."""
+    hand = records.get_hand(db, game.id, hand_id)
+    if hand is None:  # deleted since it was saved: no hand to name, nothing stored twice, as before
+        return Verdict(UNCHANGED, id=hand_id)
     first = next((c.after for c in records.changes(db, game.id, hand_id) if c.action == "hand added"), None)
-    hand = records.get_hand(db, game.id, hand_id, deleted=True)
-    if first is None and hand is not None:  # an archive without the hand's first entry: as it is now
+    if first is None:  # an archive without the hand's first entry (older than the change log): as it is now
         first = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
-    if first is None or _same(sheet.rules_for(game), (entry, stock_out, lone), first):
+    if _same(sheet.rules_for(game), (entry, stock_out, lone), first):
         return Verdict(UNCHANGED, id=hand_id)
     number = db.execute(
         "select count(*) from hands where game_id = ? and deleted_at is null and id <= ?", [game.id, hand_id]

@@ -210,7 +210,11 @@ OPERATIONS = (
         "Store the next hand of a game (a phone's queue sends the hands entered offline)",
         {
             201: Answer("Stored", m.HandStored),
-            200: Answer("Stored before with this `client_key`: not stored twice", m.HandStored),
+            200: Answer(
+                "Stored before with this `client_key` and these figures (those it was first saved with): not "
+                "stored twice",
+                m.HandStored,
+            ),
             400: Answer(
                 "The body is not a JSON object (`field`: `body`), or the CSRF token is missing or stale "
                 "(`field`: `csrf_token`: take a fresh one from the page)."
@@ -219,7 +223,8 @@ OPERATIONS = (
             404: NOT_FOUND,
             409: Answer(
                 "The game is finished and locked (`field`: `game`), or another phone saved a hand since "
-                "`based_on` (`field`: `based_on`)."
+                "`based_on` (`field`: `based_on`), or a hand was stored with this `client_key` and other "
+                "figures (`field`: `client_key`; nothing stored: the message names the hand to correct)."
             ),
             413: TOO_LARGE,
             422: Answer("Every problem with the hand, each naming its side and field."),
