@@ -48,6 +48,10 @@ class Phone:
         if base:
             self.go(base + "/robots.txt")
             self.driver.delete_all_cookies()
+            # WebKitGTK's driver may answer before its network process has deleted them: a cookie the
+            # next page set was then deleted after it, and the form's Save was refused for its missing
+            # session ("This form has expired", once in a CI run). The deletion is waited for.
+            self.until(lambda: not self.driver.get_cookies(), "the cookies deleted", timeout=10)
             self.js("localStorage.clear(); sessionStorage.clear();")
         self.driver.get("about:blank")
 
