@@ -159,10 +159,7 @@ def _sent_again(db: Database, game: Game, hand_id: int, entry: Any, stock_out: A
         first = {"sides": hand.sides, "stock_out": bool(hand.stock_out), "lone": hand.lone}
     if _same(sheet.rules_for(game), (entry, stock_out, lone), first):
         return Verdict(UNCHANGED, id=hand_id)
-    number = db.execute(
-        "select count(*) from hands where game_id = ? and deleted_at is null and id <= ?", [game.id, hand_id]
-    ).fetchone()[0]
-    problem = Problem(None, "client_key", OTHER_FIGURES, {"number": number})
+    problem = Problem(None, "client_key", OTHER_FIGURES, {"number": records.hand_number(db, game.id, hand_id)})
     return Verdict(REFUSED, id=hand_id, problems=(problem,))
 
 

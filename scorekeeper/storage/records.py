@@ -159,6 +159,13 @@ def hand_count(db: Database, game_id: int) -> int:
     return db.execute("select count(*) from hands where game_id = ? and deleted_at is null", [game_id]).fetchone()[0]
 
 
+def hand_number(db: Database, game_id: int, hand_id: int) -> int:
+    """A hand's number in its game as the sheet counts it (1 for the first; deleted hands left out)."""
+    return db.execute(
+        "select count(*) from hands where game_id = ? and deleted_at is null and id <= ?", [game_id, hand_id]
+    ).fetchone()[0]
+
+
 def game_version(db: Database, game_id: int) -> int | None:
     """The game's version: it rises with every change to the game."""
     if not valid_id(game_id):
