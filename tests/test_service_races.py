@@ -128,6 +128,31 @@ def test_two_edits_of_an_evening_at_once_leave_its_games_on_its_date(server):
         assert date in dates and days == {date} and player_days == {date}, (trial, date, days)
 
 
+def test_two_new_games_at_once_with_one_name_in_two_cases_make_one_player(server):
+    """ "ülle" and "ÜLLE" are one name (Unicode case folding, which SQLite's NOCASE does not do for Ü):
+    two phones starting games at once, each with one of them, find or add one player, decided inside
+    the write's transaction."""
+    base, app = server
+    url = "/games/new/classic"
+    for trial in range(10):
+        phones = [Phone(base), Phone(base)]
+        tokens = [_token(phone, url) for phone in phones]
+        spelled = [f"ülle{trial}", f"ÜLLE{trial}"]
+        forms = [
+            {
+                "csrf_token": t,
+                "first_dealer": "0",
+                "players-0": name,
+                **{f"players-{i}": f"P{k}x{i}x{trial}" for i in (1, 2, 3)},
+            }
+            for k, (t, name) in enumerate(zip(tokens, spelled))
+        ]
+        results = _at_once([(lambda p=p, f=f: p.post(url, f)) for p, f in zip(phones, forms)])
+        assert [status for status, _, _ in results] == [302, 302], trial
+        same = [name for name in _players(app) if name.casefold() == spelled[0].casefold()]
+        assert len(same) == 1, (trial, same)
+
+
 def test_a_phone_named_twice_at_once_keeps_one_name(server):
     base, app = server
     with app.app_context():
