@@ -11,6 +11,7 @@ _.lone_partners_hint
 _.melded_hint
 _.hand_hint
 _.black_three_hint
+_.on_pad  # games/hand.html: a card count without a row of its own on the pad (core/entry.py)
 _.extra_hands  # games/scoreboard.html
 _.next_sitting_out  # games/scoreboard.html
 _.opening_rows  # games/minimums.html

@@ -410,6 +410,11 @@ def section_card_values(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list
             f"A black three left in a hand costs **{rules.black_three_in_hand}**, not its card value (see the "
             "penalties)."
         )
+    elif rules.black_threes_with_low_in_hand:
+        extras.append(
+            "A three left in a hand counts against the side at its card value, like any other card: as a 7 to"
+            " 4 does, so the score pad counts the black threes left in a hand with the 7 to 4, in one row."
+        )
     elif "black_threes" in rules.hand_card_groups:
         extras.append("A three left in a hand counts against the side at its card value, like any other card.")
     out += ["", " ".join(extras), ""]

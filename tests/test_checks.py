@@ -550,6 +550,45 @@ def test_six_jokers_entered_across_both_sides_are_a_problem_of_both_sides():
     assert problems[0].message == "The deck holds 4 cards of the kind “Jokers”; 6 are entered in all."
 
 
+def test_black_threes_left_in_hand_are_counted_with_the_7_to_4():
+    # docs/rules.md#classic › Card values: a black three left in a hand counts its 5, as a 7 to 4 does; counting
+    # cards, the 7 to 4 in hand hold them too, up to the deck's 32 sevens to fours and 4 black threes together.
+    # Side 0 went out melding 30 sevens to fours and 3 black threes (with a natural canasta: 500 + 100 + 15 × 10
+    # + 30 × 5 + 3 × 5 = 915); side 1 holds 3 of "7 to 4, black 3s": 2 sevens to fours and the last black three
+    # (−15). 30 + 3 + 3 = 36: possible.
+    out = side(went_out="normal", natural_canastas=1, melded_cards={"high": 15, "low": 30, "black_threes": 3})
+    sides, problems = checks.read_hand(CLASSIC, [out, side(hand_cards={"low": 3})])
+    assert problems == []
+    assert [scoring.score_side(CLASSIC, s).score for s in sides] == [915, -15]
+    # a fourth in that hand is one card more than the deck's 36 of the two kinds together
+    problems = check(
+        CLASSIC,
+        [out, side(hand_cards={"low": 4})],
+        [(0, "melded_cards.low", ["36", "37"]), (1, "hand_cards.low", ["36", "37"])],
+    )
+    assert problems[0].message == "The deck holds 36 cards of the kind “7 to 4, black 3s”; 37 are entered in all."
+    # melded, a 7 to 4 is only a 7 to 4: 20 and 15 melded are more than the deck's 32, with no black three anywhere
+    check(
+        CLASSIC,
+        [side(melded_cards={"low": 20}), side(melded_cards={"low": 15})],
+        [(0, "melded_cards.low", ["32", "35"]), (1, "melded_cards.low", ["32", "35"])],
+    )
+    # one hand may hold the 32 and the 4 (at most 36 of "7 to 4, black 3s")
+    check(CLASSIC, [side(), side(hand_cards={"low": 37})], [(1, "hand_cards.low", ["36", "7 to 4, black 3s"])])
+
+
+def test_black_threes_with_a_value_of_their_own_are_counted_apart():
+    # docs/rules.md#canadian › Card values: a black three left in hand costs 100, not its 5: the 7 to 4 in hand
+    # are only those (the deck's 48 of 162 cards). docs/rules.md, "A table's own rules": a table that gives black
+    # threes 10 points counts them apart too.
+    canadian = rulesets.configure(rulesets.get("canadian"))
+    assert not canadian.black_threes_with_low_in_hand
+    check(canadian, [side(), side(hand_cards={"low": 49})], [(1, "hand_cards.low", ["48", "7 to 4"])])
+    tens = rulesets.configure(rulesets.get("classic"), {"card_black_threes": 10})
+    assert CLASSIC.black_threes_with_low_in_hand and not tens.black_threes_with_low_in_hand
+    check(tens, [side(), side(hand_cards={"low": 33})], [(1, "hand_cards.low", ["32", "7 to 4"])])
+
+
 # ---------------------------------------------------------------------------------------------
 # Three impossible entries the checks refuse, as worked examples with the heading of docs/rules.md each comes from.
 

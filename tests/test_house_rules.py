@@ -496,8 +496,10 @@ def test_black_threes_with_a_penalty_of_their_own_are_counted_in_their_row_not_a
     form = client.get(f"/games/{game}/hands/new").text
     assert 'name="sides-1-hand_black_threes"' not in form and 'name="sides-1-black_threes_in_hand"' in form
     assert 'name="sides-1-melded_black_threes"' in form  # melded black threes keep their card value
-    plain = client.get(f"/games/{start_game(client)}/hands/new").text  # the built-in rule set: at 5 each
-    assert 'name="sides-1-hand_black_threes"' in plain and "black_threes_in_hand" not in plain
+    # the built-in rule set: at 5 each, counted with the 7 to 4 (docs/rules.md#classic › Card values)
+    plain = client.get(f"/games/{start_game(client)}/hands/new").text
+    assert 'name="sides-1-hand_black_threes"' not in plain and "black_threes_in_hand" not in plain
+    assert "7 to 4, black 3s (5)" in plain and "7 to 4, black 3s" not in form
     sides = (
         side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
         side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2}, black_threes_in_hand=1),

@@ -68,7 +68,16 @@ def test_table_is_well_formed_and_agrees_with_the_checks(base, layout, settings)
     # docs/rules.md#canadian)
     assert [c.key for c in by_name["melded_cards"].cards] == list(rules.melded_card_groups)
     assert [c.key for c in by_name["hand_cards"].cards] == list(rules.hand_card_groups)
-    assert all(c.max == rules.cards_in_deck[c.key] for f in fields for c in f.cards)
+    pooled = rules.black_threes_with_low_in_hand
+    for c in (c for f in fields for c in f.cards):
+        assert c.max == rules.cards_in_deck[c.key] + sum(rules.cards_in_deck[k] for k in c.pooled), c
+    # where a black three left in hand counts as a 7 to 4 (docs/rules.md#classic › Card values: 5 and 5), the
+    # 7 to 4 in hand hold them and the pad has no row of their own; nor where they cost a penalty of their
+    # own, counted in the threes' row (docs/rules.md, "A table's own rules")
+    in_hand = {c.key: c for c in by_name["hand_cards"].cards}
+    assert (in_hand["low"].pooled == ("black_threes",)) == pooled
+    assert pooled == (rules.card_values["black_threes"] == rules.card_values["low"] and "black_threes" in in_hand)
+    assert [k for k, c in in_hand.items() if not c.on_pad] == (["black_threes"] if "black_threes" in in_hand else [])
     # the ways of going out are the ones this seating offers (docs/rules.md#austrian › Going out: glatt only with
     # partners)
     assert [value for value, _label in by_name["went_out"].choices] == [g.key for g in rules.going_out_offered]
@@ -110,6 +119,7 @@ def test_page_renders_exactly_the_tables_fields_with_their_limits(client, rule_i
     fields = entry.side_fields(rules)
     # each side's own inputs; how the hand ended and points-or-counts are asked once for the hand
     once = {f.name for f in fields if f.kind == "choice"} | {f.mode for f in fields if f.mode}
+    once |= {c.input for f in fields for c in f.cards if not c.on_pad}  # shown for a hand stored with it only
     for side in range(rules.sides):
         assert set(_side_inputs(page, side)) == _inputs(fields) - once
     assert set(re.findall(r'<input [^>]*name="out" value="([^"]+)"', page)) == {str(i) for i in range(rules.sides)} | {
@@ -122,7 +132,7 @@ def test_page_renders_exactly_the_tables_fields_with_their_limits(client, rule_i
     # each stepper goes up to the table's most: counts (canastas, threes, melds, offences) and cards
     inputs = _side_inputs(page)
     limits = {f.name: f.max for f in fields if f.kind == "count"}
-    limits.update({c.input: c.max for f in fields if f.kind == "cards" for c in f.cards})
+    limits.update({c.input: c.max for f in fields if f.kind == "cards" for c in f.cards if c.on_pad})
     for name, most in limits.items():
         assert f'data-max="{most}"' in inputs[name], name
     # and the page's script is given the table

@@ -190,6 +190,33 @@ def test_card_counts_become_points(client):
     assert re.search(r'name="sides-0-melded_high"[^>]*value="8"', edit.text, re.S)
 
 
+def test_black_threes_left_in_hand_are_counted_with_the_7_to_4(client):
+    """docs/rules.md#classic › Card values: a black three left in hand counts 5, as a 7 to 4 does. Counting
+    cards, the pad has one row for both ("7 to 4, black 3s"), up to the deck's 32 and 4; a hand stored
+    with black threes apart (the API, or entered before) shows their row when it is corrected."""
+    game_id = start_game(client)
+    form = client.get(f"/games/{game_id}/hands/new").text
+    assert "7 to 4, black 3s (5)" in form and 'name="sides-1-hand_black_threes"' not in form
+    assert re.search(r'name="sides-1-hand_low"[^>]*data-max="36"[^>]*data-pool="black_threes"', form)
+    # side 0 went out: natural canasta 500 + 100 + 12 K–8 120 = 720; side 1: 6 K–8 60 melded (the opening
+    # minimum 50), in hand four 7 to 4 and a black three, 5 of "7 to 4, black 3s": 60 − 25 = 35
+    out = side_fields(0, went_out="normal", natural=1, melded_cards={"high": 12})
+    response = post_hand(client, game_id, out, side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 5}))
+    assert response.status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [720, 35]
+    # stored with the black three apart: the same 5, and the correction form shows its row with it
+    sides = (out, side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 4, "black_threes": 1}))
+    assert post_hand(client, game_id, *sides).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [1440, 70]
+    hands = client.get(f"/api/games/{game_id}").get_json()["hands"]
+    url = f"/games/{game_id}/hands/{hands[1]['id']}/edit"
+    edit = client.get(url).text
+    assert re.search(r'name="sides-1-hand_black_threes"[^>]*value="1"', edit)
+    assert re.search(r'name="sides-1-hand_low"[^>]*value="4"', edit)
+    assert post_hand(client, game_id, *sides, url=url).status_code == 302
+    assert totals(client.get(f"/games/{game_id}").text) == [1440, 70]
+
+
 def test_red_threes_without_a_meld_count_minus(client):
     game_id = start_game(client)
     # docs/rules.md#classic › Red and black threes: side B never melded: 4 red threes −800 and 85 in hand → −885; side

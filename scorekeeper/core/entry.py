@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper.core.messages import N_
-from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, Deduction, RuleSet
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, LOW_AND_BLACK_THREES, Deduction, RuleSet
 
 # What a field holds:
 #   count   a whole number of things: canastas, threes, unfinished melds, players holding, offences
@@ -61,6 +61,11 @@ class CardCount:
     label: str
     max: int | None
     input: str
+    # False: the score pad shows no row for it, but for a hand stored with it (to be corrected): black
+    # threes left in hand counted with the 7 to 4, or costing a penalty of their own in a row of the threes
+    on_pad: bool = True
+    # the card groups this count may hold besides its own (the 7 to 4 in hand: the black threes too)
+    pooled: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,27 @@ def _narrowed(cards: Field, rules: RuleSet, groups: tuple[str, ...]) -> Field:
     )
 
 
+def _in_hand(rules: RuleSet) -> Field:
+    """The cards left in hand. Where a black three left in hand counts as a 7 to 4 does, the 7 to 4 count
+    holds them too, as the rules' tables list them and as people count a hand by value: the pad has no
+    row of black threes in hand (docs/rules.md, "Card values"). Where they cost a penalty of their own,
+    the pad counts them in their row of the threes. The API and hands stored before still give them apart."""
+    field = _narrowed(HAND_CARDS, rules, rules.hand_card_groups)
+    pooled = rules.black_threes_with_low_in_hand
+    if not pooled and not rules.black_three_in_hand:
+        return field
+
+    def shaped(card: CardCount) -> CardCount:
+        if card.key == "black_threes":
+            return replace(card, on_pad=False)
+        if card.key == "low" and pooled:
+            most = rules.cards_in_deck["low"] + rules.cards_in_deck["black_threes"]
+            return replace(card, label=LOW_AND_BLACK_THREES, max=most, pooled=("black_threes",))
+        return card
+
+    return replace(field, cards=tuple(shaped(card) for card in field.cards))
+
+
 def side_fields(rules: RuleSet) -> tuple[Field, ...]:
     """Every field of one side's entry for this rule set (as configured: layout and house rules), in
     the order the hand form shows them (derived once per rule set object: they are frozen)."""
@@ -227,7 +253,7 @@ def card_fields(rules: RuleSet) -> list[Field]:
         replace(MELDED_POINTS, max=rules.max_card_points),
         _narrowed(MELDED_CARDS, rules, rules.melded_card_groups),
         replace(HAND_POINTS, max=rules.max_card_points),
-        _narrowed(HAND_CARDS, rules, rules.hand_card_groups),
+        _in_hand(rules),
     ]
 
 

@@ -5,7 +5,7 @@
 // page's data-fields (scorekeeper/core/entry.py): each field with its name in the API's entry, its
 // kind, and for a figure that can be given in points or in card counts, the form's choice between
 // them (mode) and the card inputs.
-import { figure, text, toInt } from "./text.js";
+import { figure, text, toInt, wholeNumber } from "./text.js";
 // The hand's one answer to "Who went out?" ("0", "1", …, "stock" or null) and how.
 export function outChoice(form) {
   const el = form.querySelector('input[name="out"]:checked');
@@ -165,6 +165,16 @@ function applyDraft(pad, draft) {
     if (!kept(el)) return;
     if (el.type === "radio" || el.type === "checkbox") el.checked = !!draft[el.name + "=" + el.value];
     else if (el.name in draft) el.value = draft[el.name];
+  });
+  // black threes left in hand typed apart (a page before they went with the 7 to 4, or a queued hand
+  // sent so) join the count that holds them on this pad (data-pool), rather than being dropped
+  pad.form.querySelectorAll("input[data-pool]").forEach((el) => {
+    el.dataset.pool.split(" ").forEach((card) => {
+      const name = el.name.slice(0, el.name.length - el.dataset.card.length) + card;
+      const more = wholeNumber(draft[name] || "");
+      const here = el.value.trim() === "" ? 0 : wholeNumber(el.value);
+      if (more > 0 && here !== null && !pad.form.elements.namedItem(name)) el.value = String(here + more);
+    });
   });
 }
 

@@ -58,11 +58,13 @@ function moveOn(pad, input) {
 }
 
 // The most this count can be now: what the deck holds of its cards, less what the other counts
-// already give (every side's, melded and in hand: docs/rules.md, "Card values").
+// already give (every side's, melded and in hand: docs/rules.md, "Card values"). The 7 to 4 left in
+// hand, where they hold the black threes too (data-pool), less the black threes counted as well.
 function most(pad, input) {
   let left = toInt(input.dataset.max) || 99;
-  pad.form.querySelectorAll('input[data-count][data-card="' + input.dataset.card + '"]').forEach((el) => {
-    if (el !== input) left -= wholeNumber(el.value) || 0;
+  const cards = [input.dataset.card].concat((input.dataset.pool || "").split(" ").filter(Boolean));
+  pad.form.querySelectorAll("input[data-count]").forEach((el) => {
+    if (el !== input && cards.indexOf(el.dataset.card) >= 0) left -= wholeNumber(el.value) || 0;
   });
   return Math.max(left, 0);
 }

@@ -13,7 +13,7 @@ from scorekeeper.core.checks.reading import ReadSide, read_lone, read_side
 from scorekeeper.core.checks.side import check_side
 from scorekeeper.core.entry import group, side_fields
 from scorekeeper.core.messages import N_, Msg, Problem
-from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, RuleSet
+from scorekeeper.core.rulesets import CARD_GROUP_KEYS, CARD_GROUPS, LOW_AND_BLACK_THREES, RuleSet
 from scorekeeper.core.scoring import SideHand, pool
 
 GROUP_LABELS = dict(CARD_GROUPS)
@@ -60,13 +60,7 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
     """The black threes entered anywhere, melded or in hand, are at most the deck's.
 
     docs/rules.md, "Card values"."""
-    blacks = sum(
-        read.hand.black_threes
-        + read.hand.black_threes_in_hand
-        + (read.melded_cards or {}).get("black_threes", 0)
-        + (read.hand_cards or {}).get("black_threes", 0)
-        for read in reads
-    )
+    blacks = _black_threes(reads)
     if blacks <= rules.cards_in_deck["black_threes"]:
         return []
     return [
@@ -83,6 +77,17 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
     ]
 
 
+def _black_threes(reads: Sequence[ReadSide]) -> int:
+    """Every black three entered, melded or in hand, counted apart."""
+    return sum(
+        read.hand.black_threes
+        + read.hand.black_threes_in_hand
+        + (read.melded_cards or {}).get("black_threes", 0)
+        + (read.hand_cards or {}).get("black_threes", 0)
+        for read in reads
+    )
+
+
 def one_exact_cut(reads: Sequence[ReadSide]) -> list[Problem]:
     """Only the team that did not deal scores the exact cut.
 
@@ -97,26 +102,43 @@ def one_exact_cut(reads: Sequence[ReadSide]) -> list[Problem]:
 def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:
     """The cards counted of each kind, melded and in hand, are at most the deck's.
 
-    docs/rules.md, "Card values"."""
+    docs/rules.md, "Card values". Where the cards left in hand count black threes with the 7 to 4, the
+    melded 7 to 4 are checked against the deck's 7 to 4, and with those in hand and every black three
+    entered against the deck's 7 to 4 and black threes together (the black threes alone:
+    ``black_threes_in_the_deck``)."""
+    pooled = rules.black_threes_with_low_in_hand
     problems = []
     for key in CARD_GROUP_KEYS:
-        entered = sum((counts or {}).get(key, 0) for read in reads for counts in (read.melded_cards, read.hand_cards))
-        if entered <= rules.cards_in_deck[key]:
-            continue
-        args = {"deck": rules.cards_in_deck[key], "cards": Msg(GROUP_LABELS[key]), "entered": entered}
-        problems += [
-            Problem(
-                i,
-                f"{field}.{key}",
-                N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
-                args,
-                shared=True,
-            )
-            for i, read in enumerate(reads)
-            for field, counts in (("melded_cards", read.melded_cards), ("hand_cards", read.hand_cards))
-            if counts and counts.get(key)
-        ]
+        parts = ("melded_cards",) if key == "low" and pooled else ("melded_cards", "hand_cards")
+        problems += _over_the_deck(reads, key, parts, rules.cards_in_deck[key], GROUP_LABELS[key])
+    if pooled:
+        deck = rules.cards_in_deck["low"] + rules.cards_in_deck["black_threes"]
+        problems += _over_the_deck(
+            reads, "low", ("melded_cards", "hand_cards"), deck, LOW_AND_BLACK_THREES, _black_threes(reads)
+        )
     return problems
+
+
+def _over_the_deck(
+    reads: Sequence[ReadSide], key: str, parts: tuple[str, ...], deck: int, label: str, more: int = 0
+) -> list[Problem]:
+    """A problem on every count of ``key`` in ``parts`` when they (and ``more``) are more than ``deck``."""
+    entered = more + sum((getattr(read, part) or {}).get(key, 0) for read in reads for part in parts)
+    if entered <= deck:
+        return []
+    args = {"deck": deck, "cards": Msg(label), "entered": entered}
+    return [
+        Problem(
+            i,
+            f"{part}.{key}",
+            N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
+            args,
+            shared=True,
+        )
+        for i, read in enumerate(reads)
+        for part in parts
+        if (getattr(read, part) or {}).get(key)
+    ]
 
 
 def card_points_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:

@@ -35,6 +35,7 @@ from scorekeeper.core.rulesets.encyclopedia import ENCYCLOPEDIA
 from scorekeeper.core.rulesets.model import (
     CARD_GROUP_KEYS,
     CARD_GROUPS,
+    LOW_AND_BLACK_THREES,
     RANKS,
     CanastaKind,
     Deduction,
@@ -59,6 +60,7 @@ from scorekeeper.core.rulesets.vienna import VIENNA
 __all__ = [
     "CARD_GROUP_KEYS",
     "CARD_GROUPS",
+    "LOW_AND_BLACK_THREES",
     "N_",
     "RANKS",
     "RULE_SETS",

@@ -21,6 +21,8 @@ CARD_GROUPS: tuple[tuple[str, str], ...] = (
     ("low", N_("7 to 4")),
     ("black_threes", N_("Black 3s")),
 )
+# Cards left in hand, where black threes count as the 7 to 4 do (RuleSet.black_threes_with_low_in_hand).
+LOW_AND_BLACK_THREES = N_("7 to 4, black 3s")
 CARD_GROUP_KEYS = tuple(key for key, _ in CARD_GROUPS)
 # Ranks a rule checks cards of one by one (Modern aces and 7s, docs/rules.md, "Canastas", "Penalties"): the deck holds
 # as many of
@@ -352,6 +354,19 @@ class RuleSet:
         """The ways of going out this seating allows: glatt ausmachen only where sides have partners
         (docs/rules.md, Austrian rulebook, "Going out")."""
         return tuple(g for g in self.going_out if not g.partner or self.layouts[0].partners)
+
+    @property
+    def black_threes_with_low_in_hand(self) -> bool:
+        """Whether the cards left in hand count black threes with the 7 to 4: where a black three left in
+        hand counts its card value and that is a 7 to 4's, as the rules' tables list them together
+        (docs/rules.md, "Card values"). Not where it costs a penalty of its own (Canadian, a table's own
+        rules) or a table gave it another value."""
+        return (
+            "black_threes" in self.hand_card_groups
+            and "low" in self.hand_card_groups
+            and not self.black_three_in_hand
+            and self.card_values["black_threes"] == self.card_values["low"]
+        )
 
     @property
     def max_card_points(self) -> int:
