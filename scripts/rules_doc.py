@@ -412,8 +412,8 @@ def section_card_values(base: rulesets.RuleSet, rules: rulesets.RuleSet) -> list
         )
     elif rules.black_threes_with_low_in_hand:
         extras.append(
-            "A three left in a hand counts against the side at its card value, like any other card: as a 7 to"
-            " 4 does, so the score pad counts the black threes left in a hand with the 7 to 4, in one row."
+            "A black three left in a hand counts against the side at its card value, like any other card: as a"
+            " 7 to 4 does, so the score pad counts the black threes left in a hand with the 7 to 4, in one row."
         )
     elif "black_threes" in rules.hand_card_groups:
         extras.append("A three left in a hand counts against the side at its card value, like any other card.")

@@ -560,11 +560,16 @@ def test_black_threes_left_in_hand_are_counted_with_the_7_to_4():
     sides, problems = checks.read_hand(CLASSIC, [out, side(hand_cards={"low": 3})])
     assert problems == []
     assert [scoring.score_side(CLASSIC, s).score for s in sides] == [915, -15]
-    # a fourth in that hand is one card more than the deck's 36 of the two kinds together
+    # a fourth in that hand is one card more than the deck's 36 of the two kinds together: said beside every
+    # count in the sum, the black threes melded too
     problems = check(
         CLASSIC,
         [out, side(hand_cards={"low": 4})],
-        [(0, "melded_cards.low", ["36", "37"]), (1, "hand_cards.low", ["36", "37"])],
+        [
+            (0, "melded_cards.low", ["36", "37"]),
+            (0, "melded_cards.black_threes", ["36", "37"]),
+            (1, "hand_cards.low", ["36", "37"]),
+        ],
     )
     assert problems[0].message == "The deck holds 36 cards of the kind “7 to 4, black 3s”; 37 are entered in all."
     # melded, a 7 to 4 is only a 7 to 4: 20 and 15 melded are more than the deck's 32, with no black three anywhere

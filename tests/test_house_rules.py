@@ -508,6 +508,47 @@ def test_black_threes_with_a_penalty_of_their_own_are_counted_in_their_row_not_a
     assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 10
 
 
+def test_black_threes_of_another_value_keep_a_row_of_their_own_in_hand(client):
+    """docs/rules.md, "A table's own rules": a table that gives black threes 10 points counts those left in
+    hand apart from the 7 to 4 (5): "Black 3s (10)", up to the deck's 4, and the 7 to 4 alone (32). Side 1
+    melds 60 (six K–8) and holds three 7 to 4 and two black threes: 60 − 15 − 20 = 25."""
+    assert keep(client, name="Teure Dreier", card_black_threes=10).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    form = client.get(f"/games/{game}/hands/new").text
+    assert "7 to 4, black 3s" not in form and "Black 3s (10)" in form
+    assert re.search(r'name="sides-1-hand_black_threes"[^>]*data-max="4"', form)
+    assert re.search(r'name="sides-1-hand_low"[^>]*data-max="32"', form) and "data-pool" not in form
+    sides = (
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
+        side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 3, "black_threes": 2}),
+    )
+    assert post_hand(client, game, *sides).status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 25
+
+
+def test_black_threes_without_a_penalty_in_canadian_are_cards_left_in_hand(client):
+    """docs/rules.md, "A table's own rules": 0 for what a black three left in hand costs leaves it at its card
+    value. Canadian counts them apart for their 100, so a table that set 0 had no way to enter them at all (a
+    review found it): they are among the cards left in hand again, with the 7 to 4 (5 each; 48 and 6 in 162
+    cards). Side 1 melds 60 and holds two 7 to 4 and a black three, "3" of 7 to 4, black 3s: 60 − 15 = 45."""
+    assert keep(client, base="canadian", name="Ohne Strafe", black_three_in_hand=0).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    form = client.get(f"/games/{game}/hands/new").text
+    assert "black_threes_in_hand" not in form and "7 to 4, black 3s (5)" in form
+    assert re.search(r'name="sides-1-hand_low"[^>]*data-max="54"', form)
+    body = {
+        "variant": "canadian",
+        "values": {"black_three_in_hand": 0},
+        "sides": [{"melded_points": 60}, {"melded_points": 60, "hand_cards": {"low": 3}}],
+        "stock_out": True,
+    }
+    response = client.post("/api/score", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert [side["score"] for side in response.get_json()["sides"]] == [60, 45]
+
+
 def test_a_number_far_too_large_is_told_its_range(client):
     """A value of 20 digits is a whole number, only far out of range: the page says the range (it said
     "Give a whole number.", a review found), a bound below zero with the minus sign, and keeps what was

@@ -76,7 +76,8 @@ def test_table_is_well_formed_and_agrees_with_the_checks(base, layout, settings)
     # own, counted in the threes' row (docs/rules.md, "A table's own rules")
     in_hand = {c.key: c for c in by_name["hand_cards"].cards}
     assert (in_hand["low"].pooled == ("black_threes",)) == pooled
-    assert pooled == (rules.card_values["black_threes"] == rules.card_values["low"] and "black_threes" in in_hand)
+    same = rules.card_values["black_threes"] == rules.card_values["low"]
+    assert pooled == (same and "black_threes" in in_hand and not rules.black_three_in_hand)
     assert [k for k, c in in_hand.items() if not c.on_pad] == (["black_threes"] if "black_threes" in in_hand else [])
     # the ways of going out are the ones this seating offers (docs/rules.md#austrian › Going out: glatt only with
     # partners)

@@ -58,14 +58,37 @@ function moveOn(pad, input) {
 }
 
 // The most this count can be now: what the deck holds of its cards, less what the other counts
-// already give (every side's, melded and in hand: docs/rules.md, "Card values"). The 7 to 4 left in
-// hand, where they hold the black threes too (data-pool), less the black threes counted as well.
+// already give (every side's, melded and in hand: docs/rules.md, "Card values"). A count that holds
+// other cards besides its own (data-pool: the 7 to 4 left in hand hold the black threes too) takes
+// them all from its own and every other count of them; from a count of its own cards alone it takes
+// only what the other cards left in the deck cannot be (7 to 4 and black threes in hand 8, with no
+// black three counted apart: at least 4 of them are 7 to 4).
+function poolOf(el) {
+  return (el.dataset.pool || "").split(" ").filter(Boolean);
+}
+
 function most(pad, input) {
+  const extra = poolOf(input);
+  const all = Array.from(pad.form.querySelectorAll("input[data-count]"));
   let left = toInt(input.dataset.max) || 99;
-  const cards = [input.dataset.card].concat((input.dataset.pool || "").split(" ").filter(Boolean));
-  pad.form.querySelectorAll("input[data-count]").forEach((el) => {
-    if (el !== input && cards.indexOf(el.dataset.card) >= 0) left -= wholeNumber(el.value) || 0;
+  let shared = 0, room = 0, others = [];
+  all.forEach((el) => {
+    if (el === input) return;
+    const n = wholeNumber(el.value) || 0;
+    if (!extra.length && el.dataset.card === input.dataset.card && el.dataset.pool) {
+      shared += n;
+      room = toInt(el.dataset.poolDeck);
+      others = poolOf(el);
+    } else if (el.dataset.card === input.dataset.card || extra.indexOf(el.dataset.card) >= 0) {
+      left -= n;
+    }
   });
+  if (shared) {
+    all.forEach((el) => {
+      if (!el.dataset.pool && others.indexOf(el.dataset.card) >= 0) room -= wholeNumber(el.value) || 0;
+    });
+    left -= Math.max(0, shared - Math.max(room, 0));
+  }
   return Math.max(left, 0);
 }
 

@@ -350,6 +350,36 @@ def test_black_threes_in_hand_are_typed_with_the_7_to_4(chromium, live_server):
     context.close()
 
 
+def test_a_melded_7_to_4_count_typed_after_the_hand_keeps_room_for_its_black_threes(chromium, live_server):
+    """docs/rules.md#classic › Card values: 32 sevens to fours and 4 black threes. With B's hand counted
+    first (8 of "7 to 4, black 3s") and B's melded 7 to 4 (10), A's melded 7 to 4 may still be 16: up to 4
+    of B's 8 are black threes, so 32 − 10 − 4 = 18 are left. A review found "16" split into A's 1 and B's
+    jokers 6, the pad counting all 8 as sevens to fours (14 left)."""
+    context, page = _phone(chromium)
+    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    _form(page)
+    page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
+    page.locator('label[for="out-0"]').tap()
+    t = Thumb(page)
+    for name, digits in (("sides-1-hand_low", "8"), ("sides-1-melded_low", "10"), ("sides-0-melded_low", "16")):
+        page.locator(f'[name="{name}"]').tap()
+        for digit in digits:
+            t.digit(digit)
+    assert page.locator('[name="sides-0-melded_low"]').input_value() == "16"
+    assert page.locator('[name="sides-1-melded_jokers"]').input_value() == ""
+    assert _left("sides-0-melded_low", {"sides-1-hand_low": 8, "sides-1-melded_low": 10}) == 18
+    # with B's 16 melded, 12 are left for A (8 − 4 of B's hand are sevens to fours): "12" goes in, a 1 waits
+    page.locator('[name="sides-1-melded_low"]').fill("16")
+    page.locator('[name="sides-0-melded_low"]').fill("")
+    page.locator('[name="sides-0-melded_low"]').tap()
+    t.digit("1")
+    expect(page.locator('[name="sides-0-melded_low"]')).to_be_focused()
+    t.digit("2")
+    assert page.locator('[name="sides-0-melded_low"]').input_value() == "12"
+    context.close()
+
+
 def test_the_plus_of_the_next_count_is_the_move(chromium, live_server):
     """A + tap on the count the typing goes to next gives it and moves the typing past it; any other
     − / + tap leaves the typing where it is (issue 29)."""
@@ -460,11 +490,27 @@ def _on_the_pad(counts):
 
 def _left(here, given):
     """What the deck has left for the count ``here``: its cards, less every other count of them; the 7 to 4
-    in hand hold the black threes too (static/hand/form.js, ``most``)."""
-    group = here.split("_", 1)[1]
-    groups = {group, "black_threes"} if here.split("-")[-1] == "hand_low" else {group}
-    deck = sum(DECK[g] for g in groups)
-    return deck - sum(v for n, v in given.items() if n != here and n.split("_", 1)[1] in groups)
+    in hand hold the black threes too, and take from a melded 7 to 4 count only what the black threes left
+    cannot be (static/hand/form.js, ``most``)."""
+
+    def group(name):
+        return name.split("_", 1)[1]
+
+    def pooled(name):
+        return name.endswith("-hand_low")
+
+    others = {n: v for n, v in given.items() if n != here}
+    if pooled(here):
+        return (
+            DECK["low"]
+            + DECK["black_threes"]
+            - sum(v for n, v in others.items() if group(n) in ("low", "black_threes"))
+        )
+    left = DECK[group(here)] - sum(v for n, v in others.items() if group(n) == group(here) and not pooled(n))
+    if group(here) == "low":
+        room = DECK["black_threes"] - sum(v for n, v in others.items() if group(n) == "black_threes")
+        left -= max(0, sum(v for n, v in others.items() if pooled(n)) - max(room, 0))
+    return left
 
 
 def _count_by_cards(page, t, out, counts):

@@ -113,9 +113,20 @@ def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) ->
         problems += _over_the_deck(reads, key, parts, rules.cards_in_deck[key], GROUP_LABELS[key])
     if pooled:
         deck = rules.cards_in_deck["low"] + rules.cards_in_deck["black_threes"]
-        problems += _over_the_deck(
+        over = _over_the_deck(
             reads, "low", ("melded_cards", "hand_cards"), deck, LOW_AND_BLACK_THREES, _black_threes(reads)
         )
+        if over:  # said beside the black threes counted apart too: they are in the sum
+            problems += over + [
+                Problem(i, field, over[0].text, over[0].args, shared=True)
+                for i, read in enumerate(reads)
+                for field, count in (
+                    ("melded_cards.black_threes", (read.melded_cards or {}).get("black_threes", 0)),
+                    ("hand_cards.black_threes", (read.hand_cards or {}).get("black_threes", 0)),
+                    ("black_threes", read.hand.black_threes),
+                )
+                if count
+            ]
     return problems
 
 

@@ -283,10 +283,20 @@ def _three_rules(rules: RuleSet) -> list[Value]:
             N_("0: nothing. Otherwise taken off for each black three still in hand at the end of a hand."),
             rules.black_three_in_hand,
             "threes",
-            setter("black_three_in_hand"),
+            _black_three_in_hand,
         )
     )
     return values
+
+
+def _black_three_in_hand(rules: RuleSet, value: Any) -> RuleSet:
+    """What a black three left in hand costs. 0 leaves it at its card value, among the cards left in hand,
+    also where the rule set counts them apart for their penalty (Canadian): else they could not be
+    entered at all (docs/rules.md, "A table's own rules")."""
+    groups = rules.hand_card_groups
+    if not int(value) and "black_threes" not in groups:
+        groups = tuple(key for key, _label in CARD_GROUPS if key in groups or key == "black_threes")
+    return replace(rules, black_three_in_hand=int(value), hand_card_groups=groups)
 
 
 def _opening_values(rules: RuleSet) -> list[Value]:
