@@ -95,6 +95,11 @@ def test_screenshots_of_the_scoreboard_and_the_hand_form(engines, display, site,
         phone.go(f"{base}/games/{game}/hands/new")
         phone.settled()
         phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-hand-390-{scheme}.png")
+        # counting cards: the cards left in hand end with "7 to 4, black 3s" (docs/quick-entry.md)
+        phone.tap("form.hand-form .mode-row label:last-of-type")
+        assert "7 to 4, black 3s (5)" in phone.text('[data-row="hand_low"] .pad-label')
+        phone.settled()
+        phone.screenshot(SCREENSHOTS / f"engine-{engine_name}-hand-counts-390-{scheme}.png")
     finally:
         if scheme == "dark":
             phone.quit()
