@@ -179,28 +179,6 @@ def black_threes_melded_as_a_set(rules: RuleSet, read: ReadSide, side: int) -> l
     return [Problem(side, field, text)]
 
 
-def black_threes_in_hand_in_their_own_row(rules: RuleSet, read: ReadSide, side: int) -> list[Problem]:
-    """Where a black three left in hand costs a penalty of its own, it is counted in its own row, not among
-    the cards left in hand at its card value (the score pad has no such count there; the API took one and
-    scored 5 instead of the penalty). A hand stored so before keeps its score: the sheet reads stored hands
-    as they are; corrected, it is asked to move them.
-
-    docs/rules.md, "A table's own rules"."""
-    if not rules.black_three_in_hand or not (read.hand_cards or {}).get("black_threes"):
-        return []
-    return [
-        Problem(
-            side,
-            "hand_cards.black_threes",
-            N_(
-                "A black three left in hand costs %(points)s here: count it in “Black threes in hand”, "
-                "not among the cards."
-            ),
-            {"points": rules.black_three_in_hand},
-        )
-    ]
-
-
 def going_out_problems(rules: RuleSet, read: ReadSide, team: SideHand, way: GoingOut, side: int) -> list[Problem]:
     """What going out this way needs of the side."""
     hand = read.hand
@@ -227,5 +205,4 @@ def check_side(rules: RuleSet, read: ReadSide, side: int, team: SideHand | None 
         problems += way_is_offered(rules, way, side)
         problems += going_out_problems(rules, read, team, way, side)
     problems += black_threes_melded_as_a_set(rules, read, side)
-    problems += black_threes_in_hand_in_their_own_row(rules, read, side)
     return problems
