@@ -7,7 +7,7 @@ is read and scored.
 
 import pytest
 
-from scorekeeper.core import scoring
+from scorekeeper.core import checks, rulesets, scoring
 from tests import worked_examples as we
 from tests.worked_examples import (
     case,
@@ -378,6 +378,28 @@ def test_canadian_black_threes_are_melded_all_six():
     }
     problems = problems_of("canadian", [side, {}])
     assert [(p.side, p.field) for p in problems] == [(0, "melded_cards.black_threes")]
+
+
+def test_all_six_is_canadian_whatever_a_black_three_left_in_hand_costs():
+    """docs/rules.md#canadian › Red and black threes: all six, by the player going out; a table's own rules
+    that set 0 for a black three left in hand (docs/rules.md, "A table's own rules") still meld them all six
+    (the check read the rule off the penalty: 6 was refused and 4 taken). And six players in pairs with three
+    packs (docs/rules.md#six-3x2) meld them as a set of 3 or 4 whatever a table makes a black three in hand cost."""
+    side = {
+        "went_out": "normal",
+        "natural_canastas": 2,
+        "wild_canastas": 1,
+        "melded_cards": {"twos_aces": 7, "low": 14},
+    }
+    free = rulesets.configure(rulesets.get("canadian"), {"black_three_in_hand": 0})
+    for black, refused in ((6, False), (4, True)):
+        sides = [{**side, "melded_cards": {**side["melded_cards"], "black_threes": black}}, {}]
+        problems = checks.read_hand(free, sides)[1]
+        assert [p.field for p in problems] == (["melded_cards.black_threes"] if refused else []), problems
+    six = rulesets.configure(rulesets.get("six-3x2"), {"black_three_in_hand": 100})
+    out = {"went_out": "normal", "natural_canastas": 1, "melded_cards": {"high": 7, "black_threes": 4}}
+    problems = checks.read_hand(six, [out, {}, {}])[1]
+    assert "melded_cards.black_threes" not in [p.field for p in problems], problems
 
 
 # ---------------------------------------------------------------------------------------------

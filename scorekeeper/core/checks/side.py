@@ -168,12 +168,12 @@ def black_threes_melded_as_a_set(rules: RuleSet, read: ReadSide, side: int) -> l
     field = "melded_cards.black_threes"
     if not read.hand.went_out:
         return [Problem(side, field, N_("Black threes can only be melded by the player going out."))]
-    sets = (6,) if rules.cards_in_deck["black_threes"] == 6 and rules.black_three_in_hand else (3, 4)
+    sets = (rules.cards_in_deck["black_threes"],) if rules.black_threes_melded_all else (3, 4)
     if melded_black in sets:
         return []
     text = (
         N_("Black threes are melded as a set of all 6.")
-        if sets == (6,)
+        if rules.black_threes_melded_all
         else N_("Black threes are melded as a set of 3 or 4.")
     )
     return [Problem(side, field, text)]

@@ -47,6 +47,7 @@ CANADIAN = RuleSet(
     # docs/rules.md, "Canadian Canasta (3 decks)": −100 each, instead of its 5 (docs/rules.md, "Where the sources are
     # silent or unclear")
     black_three_in_hand=100,
+    black_threes_melded_all=True,  # docs/rules.md, "Canadian Canasta (3 decks)": only all six together
     exact_cut_bonus=100,
     hand_card_groups=("jokers", "twos_aces", "high", "low"),  # black threes in hand are counted apart
     settings=house_rules(

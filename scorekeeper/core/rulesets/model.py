@@ -283,6 +283,9 @@ class RuleSet:
     black_three_in_hand: int = (
         0  # Canadian: each black three left in hand costs this (docs/rules.md, "Canadian Canasta (3 decks)")
     )
+    # Canadian: black threes are melded only all together, all six, by the player going out (docs/rules.md,
+    # "Canadian Canasta (3 decks)"); else as a set of 3 or 4
+    black_threes_melded_all: bool = False
     exact_cut_bonus: int = (
         0  # Canadian: the non-dealing team when the cut is exact (docs/rules.md, "Canadian Canasta (3 decks)")
     )
