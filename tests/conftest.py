@@ -177,6 +177,28 @@ def _switch_interval():
     sys.setswitchinterval(before)
 
 
+@pytest.fixture(autouse=True)
+def _stamps_let_go(request):
+    """The change stamps (storage/stamp.py) of a test's own files unmapped when it ends. A stamp's
+    memory map holds a file descriptor (Python's mmap keeps a duplicate), and the process keeps every
+    stamp it made: one for each test's database and sessions file, some 700 in a worker of the whole
+    suite. Past 1,024 descriptors a server started in the test process failed (waitress waits with
+    select(), which takes no higher descriptor): a CI run's password race test timed out so. A stamp
+    asked for again is mapped again."""
+    if "tmp_path" not in request.fixturenames:
+        yield
+        return
+    folder = os.path.join(str(request.getfixturevalue("tmp_path")), "")
+    yield
+    from scorekeeper.storage import stamp  # here, not at the top: see the imports
+
+    with stamp._lock:
+        for path in [p for p in stamp._stamps if p.startswith(folder)]:
+            kept = stamp._stamps.pop(path)
+            if kept is not None:
+                kept.map.close()
+
+
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory):
     """An empty database with every migration applied, made once: each test starts from a copy."""

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from scorekeeper.core import checks, rulesets
+from scorekeeper.core import checks, entry, rulesets
 from scorekeeper.core.rulesets import CARD_GROUP_KEYS
 from tests.conftest import csrf_token, make_app
 from tests.helpers import post_hand, side_fields, start_game, wipe
@@ -442,11 +442,15 @@ def hand_posts(draw, variant):
 
 
 def hand_echo_names(variant, data):
-    """The typed fields the page shows as text boxes (choices are shown as ticks)."""
+    """The typed fields the page shows as text boxes (choices are shown as ticks). A count the pad has no
+    row for (black threes in hand, counted with the 7 to 4) shows its row when something other than blank
+    or 0 was typed into it (core/entry.py, CardCount.on_pad)."""
     rules = rulesets.RULE_SETS[variant]
     boxes = ["melded_points", "hand_points", "penalties", *checks.count_fields(rules)]
     boxes += [f"melded_{k}" for k in rules.melded_card_groups] + [f"hand_{k}" for k in rules.hand_card_groups]
-    return [f"sides-{i}-{name}" for i in range(rules.sides) for name in boxes]
+    off_pad = {c.input for f in entry.side_fields(rules) for c in f.cards if not c.on_pad}
+    names = [f"sides-{i}-{name}" for i in range(rules.sides) for name in boxes]
+    return [n for n in names if n.split("-", 2)[2] not in off_pad or str(data.get(n, "")).strip() not in ("", "0")]
 
 
 def resave_unchanged(world, game_id, hand_id):

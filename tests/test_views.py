@@ -215,6 +215,11 @@ def test_black_threes_left_in_hand_are_counted_with_the_7_to_4(client):
     assert re.search(r'name="sides-1-hand_low"[^>]*value="4"', edit)
     assert post_hand(client, game_id, *sides, url=url).status_code == 302
     assert totals(client.get(f"/games/{game_id}").text) == [1440, 70]
+    # something wrong typed there (a form of the page before) comes back in its row, with the message
+    wrong = side_fields(1, melded_cards={"high": 6}, hand_cards={"low": 4, "black_threes": "x"})
+    response = post_hand(client, game_id, out, wrong)
+    assert response.status_code == 422
+    assert re.search(r'name="sides-1-hand_black_threes"[^>]*value="x"', response.text)
 
 
 def test_red_threes_without_a_meld_count_minus(client):
