@@ -281,18 +281,24 @@ def test_a_count_card_hand_takes_at_most_20_taps_and_digits(chromium, live_serve
     context.close()
 
 
-def test_a_digit_typed_onto_an_earlier_count_changes_no_other_count(chromium, live_server):
-    """Correcting a count typed earlier: tapping into A's jokers (1) and typing "2" made it 1 still and
-    put the 2 into the 2s and aces, overwriting their 3, without a word (a review found it). The next
-    count takes a digit only when it is empty; the count shows "12" and the checks say the deck holds
-    4 jokers (docs/rules.md#classic › Card values)."""
+def _counting(chromium, live_server):
+    """A phone on hand 1 of a new Classic game, on the count pad, side A gone out: the typing at A's
+    first count. (context, page, its Thumb)."""
     context, page = _phone(chromium)
     _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
     page.get_by_role("link", name="Enter hand 1").click()
     _form(page)
     page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
     page.locator('label[for="out-0"]').tap()
-    t = Thumb(page)
+    return context, page, Thumb(page)
+
+
+def test_a_digit_typed_onto_an_earlier_count_changes_no_other_count(chromium, live_server):
+    """Correcting a count typed earlier: tapping into A's jokers (1) and typing "2" made it 1 still and
+    put the 2 into the 2s and aces, overwriting their 3, without a word (a review found it). The next
+    count takes a digit only when it is empty; the count shows "12" and the checks say the deck holds
+    4 jokers (docs/rules.md#classic › Card values)."""
+    context, page, t = _counting(chromium, live_server)
     for count in ("1", "3", "12", "4"):
         t.digit(count)
     jokers, twos = page.locator('[name="sides-0-melded_jokers"]'), page.locator('[name="sides-0-melded_twos_aces"]')
@@ -355,13 +361,7 @@ def test_a_melded_7_to_4_count_typed_after_the_hand_keeps_room_for_its_black_thr
     first (8 of "7 to 4, black 3s") and B's melded 7 to 4 (10), A's melded 7 to 4 may still be 16: up to 4
     of B's 8 are black threes, so 32 − 10 − 4 = 18 are left. A review found "16" split into A's 1 and B's
     jokers 6, the pad counting all 8 as sevens to fours (14 left)."""
-    context, page = _phone(chromium)
-    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
-    page.get_by_role("link", name="Enter hand 1").click()
-    _form(page)
-    page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
-    page.locator('label[for="out-0"]').tap()
-    t = Thumb(page)
+    context, page, t = _counting(chromium, live_server)
     for name, digits in (("sides-1-hand_low", "8"), ("sides-1-melded_low", "10"), ("sides-0-melded_low", "16")):
         page.locator(f'[name="{name}"]').tap()
         for digit in digits:
@@ -383,13 +383,7 @@ def test_a_melded_7_to_4_count_typed_after_the_hand_keeps_room_for_its_black_thr
 def test_the_plus_of_the_next_count_is_the_move(chromium, live_server):
     """A + tap on the count the typing goes to next gives it and moves the typing past it; any other
     − / + tap leaves the typing where it is (issue 29)."""
-    context, page = _phone(chromium)
-    _start(page, live_server, "classic", names=["Bernd", "Anna", "Dieter", "Carla"])
-    page.get_by_role("link", name="Enter hand 1").click()
-    _form(page)
-    page.locator("form.hand-form .mode-row label", has_text="Count cards").tap()
-    page.locator('label[for="out-0"]').tap()
-    t = Thumb(page)
+    context, page, t = _counting(chromium, live_server)
     t.digit("1")  # A's jokers
     t.digit("4")  # 2s and aces
     t.digit("15")  # K–8
