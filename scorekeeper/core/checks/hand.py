@@ -79,13 +79,22 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
 
 def _black_threes(reads: Sequence[ReadSide]) -> int:
     """Every black three entered, melded or in hand, counted apart."""
-    return sum(
-        read.hand.black_threes
-        + read.hand.black_threes_in_hand
-        + (read.melded_cards or {}).get("black_threes", 0)
-        + (read.hand_cards or {}).get("black_threes", 0)
-        for read in reads
-    )
+    return sum(count for _side, _field, count in _black_three_counts(reads))
+
+
+def _black_three_counts(reads: Sequence[ReadSide]) -> list[tuple[int, str, int]]:
+    """Each count of black threes entered apart, melded or in hand: (side, field, count), none of 0."""
+    return [
+        (i, field, count)
+        for i, read in enumerate(reads)
+        for field, count in (
+            ("melded_cards.black_threes", (read.melded_cards or {}).get("black_threes", 0)),
+            ("hand_cards.black_threes", (read.hand_cards or {}).get("black_threes", 0)),
+            ("black_threes", read.hand.black_threes),
+            ("black_threes_in_hand", read.hand.black_threes_in_hand),
+        )
+        if count
+    ]
 
 
 def one_exact_cut(reads: Sequence[ReadSide]) -> list[Problem]:
@@ -111,45 +120,33 @@ def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) ->
     for key in CARD_GROUP_KEYS:
         parts = ("melded_cards",) if key == "low" and pooled else ("melded_cards", "hand_cards")
         problems += _over_the_deck(reads, key, parts, rules.cards_in_deck[key], GROUP_LABELS[key])
-    if pooled:
+    if pooled:  # the black threes counted apart are in the sum, and told so beside their counts
         deck = rules.cards_in_deck["low"] + rules.cards_in_deck["black_threes"]
-        over = _over_the_deck(
-            reads, "low", ("melded_cards", "hand_cards"), deck, LOW_AND_BLACK_THREES, _black_threes(reads)
-        )
-        if over:  # said beside the black threes counted apart too: they are in the sum
-            problems += over + [
-                Problem(i, field, over[0].text, over[0].args, shared=True)
-                for i, read in enumerate(reads)
-                for field, count in (
-                    ("melded_cards.black_threes", (read.melded_cards or {}).get("black_threes", 0)),
-                    ("hand_cards.black_threes", (read.hand_cards or {}).get("black_threes", 0)),
-                    ("black_threes", read.hand.black_threes),
-                )
-                if count
-            ]
+        both = ("melded_cards", "hand_cards")
+        problems += _over_the_deck(reads, "low", both, deck, LOW_AND_BLACK_THREES, _black_three_counts(reads))
     return problems
 
 
 def _over_the_deck(
-    reads: Sequence[ReadSide], key: str, parts: tuple[str, ...], deck: int, label: str, more: int = 0
+    reads: Sequence[ReadSide],
+    key: str,
+    parts: tuple[str, ...],
+    deck: int,
+    label: str,
+    more: Sequence[tuple[int, str, int]] = (),
 ) -> list[Problem]:
-    """A problem on every count of ``key`` in ``parts`` when they (and ``more``) are more than ``deck``."""
-    entered = more + sum((getattr(read, part) or {}).get(key, 0) for read in reads for part in parts)
+    """A problem on every count of ``key`` in ``parts``, and on each of ``more`` ((side, field, count)),
+    when together they are more than ``deck``."""
+    counts = [
+        (i, f"{part}.{key}", (getattr(read, part) or {}).get(key, 0)) for i, read in enumerate(reads) for part in parts
+    ]
+    counts = [c for c in counts if c[2]] + list(more)
+    entered = sum(count for _side, _field, count in counts)
     if entered <= deck:
         return []
     args = {"deck": deck, "cards": Msg(label), "entered": entered}
-    return [
-        Problem(
-            i,
-            f"{part}.{key}",
-            N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all."),
-            args,
-            shared=True,
-        )
-        for i, read in enumerate(reads)
-        for part in parts
-        if (getattr(read, part) or {}).get(key)
-    ]
+    text = N_("The deck holds %(deck)s cards of the kind “%(cards)s”; %(entered)s are entered in all.")
+    return [Problem(side, field, text, args, shared=True) for side, field, _count in counts]
 
 
 def card_points_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:

@@ -209,10 +209,9 @@ def _other_figures(game: Game, outcome: service.Verdict):
     """A new hand's form sent again (Back, a figure changed) after it was saved: the typed figures on
     the saved hand's correction form (409), to save as its correction or leave; never lost."""
     saved = records.get_hand(get_db(), game.id, outcome.id)
-    if saved is None:  # deleted since: as any refusal, the form as typed with the reason
-        form = forms.hand_form_class(sheet.rules_for(game), game.players)()
-        return _hand_page(game, form, None, [hand_verdicts.message(outcome)], 409)
     form = forms.hand_form_class(sheet.rules_for(game), game.players)()  # what was typed
+    if saved is None:  # deleted since: as any refusal, the form as typed with the reason
+        return _hand_page(game, form, None, [hand_verdicts.message(outcome)], 409)
     form.based_on.data = _based_on(game, saved)
     number = outcome.problems[0].args["number"]
     message = gettext(hand_verdicts.OTHER_FIGURES, number=number)
