@@ -53,9 +53,9 @@ INTRO = [
     "(one red three −50): an entry counts with the sign the rule gives it.",
     "- **Black threes left in hand** cost `black_three_in_hand` points each in any rule set (0, the default "
     "where the rules say nothing, leaves them at their card value, among the cards left in hand: in Canadian "
-    "too). The score pad then asks how many, in a row of their own (counting cards, not among the cards left "
-    "in hand, where they would count their card value). At their card value, and that of a 7 to 4, the pad "
-    'counts them with the 7 to 4 ("7 to 4, black 3s").',
+    "too). The score pad then asks how many, in a row of their own, and the penalty takes the place of their "
+    "card value: black threes given among the cards left in hand (the API's `hand_cards`) cost it too. At "
+    'their card value, and that of a 7 to 4, the pad counts them with the 7 to 4 ("7 to 4, black 3s").',
     "- **Going out without a canasta**: `canastas_to_go_out` may be 0 (Speed Canasta and other quick house "
     "games); the check that going out needs canastas then asks for none.",
     "- **Opening minimums by the hand's number** instead of the side's total: a list for hand 1, 2, 3, … "

@@ -605,3 +605,31 @@ def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(clie
     assert re.search(r'name="sides-1-hand_black_threes"[^>]*value="1"', form)  # what it holds, to correct
     assert post_hand(client, game, *sides, url=url).status_code == 302
     assert client.get(f"/api/games/{game}").get_json()["totals"] == before
+
+
+def test_black_threes_sent_among_the_cards_cost_their_penalty_as_in_their_row(client):
+    """docs/rules.md, "A table's own rules": where a black three left in hand costs the table's penalty (100)
+    instead of its card value, the pad asks for them in their row, but the API may give them among the
+    cards left in hand: they scored their card value there, 5 (the closing note of 2026-12-07 left it).
+    docs/rules.md#classic › Card values: side 1 melds 130 and holds two K–8 (20) and one black three:
+    130 − 20 − 100 = 10 both ways; and the deck's 4 black threes are counted once: 3 among one side's
+    cards and 2 in the other's row are 5, said beside both counts."""
+
+    def score(*sides):
+        body = {"variant": "classic", "values": {"black_three_in_hand": 100}, "sides": list(sides), "stock_out": True}
+        return client.post("/api/score", json=body)
+
+    among_cards = score({"melded_points": 60}, {"melded_points": 130, "hand_cards": {"high": 2, "black_threes": 1}})
+    in_their_row = score({"melded_points": 60}, {"melded_points": 130, "hand_points": 20, "black_threes_in_hand": 1})
+    assert among_cards.status_code == in_their_row.status_code == 200, among_cards.get_json()
+    assert [s["score"] for s in among_cards.get_json()["sides"]][1] == 10
+    assert among_cards.get_json()["sides"][1] == in_their_row.get_json()["sides"][1]
+
+    over = score(
+        {"melded_points": 60, "hand_cards": {"black_threes": 3}},
+        {"melded_points": 60, "black_threes_in_hand": 2},
+    )
+    assert over.status_code == 422
+    problems = [p for p in over.get_json()["errors"] if "black threes" in p["message"]]
+    assert {(p["side"], p["field"]) for p in problems} == {(0, "hand_cards.black_threes"), (1, "black_threes_in_hand")}
+    assert all("5 are entered" in p["message"] for p in problems), problems

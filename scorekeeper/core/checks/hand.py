@@ -57,12 +57,18 @@ def red_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Pr
 
 
 def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[Problem]:
-    """The black threes entered anywhere, melded or in hand, are at most the deck's.
+    """The black threes entered anywhere, melded or in hand, are at most the deck's: said beside every
+    count of them (those among the cards, when over the deck by themselves, by
+    ``cards_of_each_kind_in_the_deck``).
 
     docs/rules.md, "Card values"."""
-    blacks = _black_threes(reads)
+    counts = _black_three_counts(reads)
+    blacks = sum(count for _side, _field, count in counts)
     if blacks <= rules.cards_in_deck["black_threes"]:
         return []
+    cards = [c for c in counts if "." in c[1]]  # counted among the cards: over the deck alone, told so there
+    if sum(count for _side, _field, count in cards) > rules.cards_in_deck["black_threes"]:
+        counts = [c for c in counts if c not in cards]
     return [
         Problem(
             i,
@@ -71,15 +77,8 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
             {"deck": rules.cards_in_deck["black_threes"], "entered": blacks},
             shared=True,
         )
-        for i, read in enumerate(reads)
-        for field in ("black_threes", "black_threes_in_hand")
-        if getattr(read.hand, field)
+        for i, field, _count in counts
     ]
-
-
-def _black_threes(reads: Sequence[ReadSide]) -> int:
-    """Every black three entered, melded or in hand, counted apart."""
-    return sum(count for _side, _field, count in _black_three_counts(reads))
 
 
 def _black_three_counts(reads: Sequence[ReadSide]) -> list[tuple[int, str, int]]:
@@ -91,7 +90,7 @@ def _black_three_counts(reads: Sequence[ReadSide]) -> list[tuple[int, str, int]]
             ("melded_cards.black_threes", (read.melded_cards or {}).get("black_threes", 0)),
             ("hand_cards.black_threes", (read.hand_cards or {}).get("black_threes", 0)),
             ("black_threes", read.hand.black_threes),
-            ("black_threes_in_hand", read.hand.black_threes_in_hand),
+            ("black_threes_in_hand", read.hand.black_threes_in_hand - read.black_threes_at_penalty),
         )
         if count
     ]

@@ -6,7 +6,7 @@ problem names the side and the field it belongs to, so a form can show the messa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from scorekeeper.core import numbers
@@ -27,6 +27,9 @@ class ReadSide:
     hand: SideHand
     melded_cards: dict[str, int] | None
     hand_cards: dict[str, int] | None
+    # black threes given among the cards left in hand where one costs a penalty of its own: in
+    # ``hand.black_threes_in_hand`` too, at that penalty (``_at_their_penalty``)
+    black_threes_at_penalty: int = 0
 
 
 def count_fields(rules: RuleSet) -> dict[str, int]:
@@ -238,7 +241,23 @@ def read_side(rules: RuleSet, raw: Any, side: int, problems: list[Problem]) -> R
         values[f.name] = _read_way_out(rules, raw, f, side, problems)
     for f in (f for f in fields if f.kind == "flag"):
         values[f.name] = read_flag(raw, f, side, problems)
-    return ReadSide(_side_hand(fields, values), cards.get("melded_cards"), cards.get("hand_cards"))
+    hand, hand_cards = _side_hand(fields, values), cards.get("hand_cards")
+    moved = (hand_cards or {}).get("black_threes", 0) if rules.black_three_in_hand else 0
+    if moved:
+        hand = _at_their_penalty(rules, hand, moved)
+    return ReadSide(hand, cards.get("melded_cards"), hand_cards, moved)
+
+
+def _at_their_penalty(rules: RuleSet, hand: SideHand, black_threes: int) -> SideHand:
+    """Black threes given among the cards left in hand (by the API, or a form of the page before) where a
+    black three left in hand costs a penalty of its own: counted as the pad's row of them counts them, at
+    that penalty instead of their card value (docs/rules.md, "A table's own rules"), so that one hand
+    scores alike however it is sent."""
+    return replace(
+        hand,
+        hand_points=hand.hand_points - black_threes * rules.card_values["black_threes"],
+        black_threes_in_hand=hand.black_threes_in_hand + black_threes,
+    )
 
 
 def read_lone(rules: RuleSet, lone: Any, problems: list[Problem]) -> int | None:
