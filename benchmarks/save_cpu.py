@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/save_cpu.py --against ../old  # this checkout and another, side by side
     .venv/bin/python benchmarks/save_cpu.py --parts           # CPU per stage of a save and of the floor's POST
     .venv/bin/python benchmarks/save_cpu.py --profile save    # cProfile (CPU time) of 500 saves (or: floor)
+    .venv/bin/python benchmarks/save_cpu.py --sql             # a save's SQL alone, replayed, against the floor's
     ... --split                                               # the head and the body arrive apart
 
 No network and no threads: each request is the bytes the benchmarks' client sends (one phone's cookie,
@@ -308,6 +309,97 @@ def parts(kind, count: int) -> dict[str, float]:
     return result
 
 
+KEY = re.compile(r"'[0-9a-f]{32}'")  # a client key as the traced statements hold it
+# what any save of a hand must store, whatever else it keeps: the key looked up (a form sent twice is
+# saved once), the hand, the game's version (the condition two phones' saves are decided by), the
+# change log (nothing entered is lost)
+LEAST = ("select id from hands where", "insert into hands", "update games set", "insert into changes")
+
+
+def statements_of_a_save(kind: Save) -> list[str]:
+    """The statements one save ran on its connection, as SQLite traced them (values bound in)."""
+    from scorekeeper.storage import db as dbmod
+
+    (db,) = kind.app.extensions[dbmod.CONNECTIONS]
+    traced: list[str] = []
+    db.conn.set_trace_callback(traced.append)
+    try:
+        kind.request(kind.prepare())
+    finally:
+        db.conn.set_trace_callback(None)
+    return [s for i, s in enumerate(traced) if not i or traced[i - 1] != s]  # a statement traced again when re-run
+
+
+def sql_only(kind: Save, floor_database: str, rounds: int, count: int) -> None:
+    """The CPU of a save's SQL alone, replayed on its own database (each time with a new client key,
+    committed with its fsync), against the floor's three statements, and against the statements any
+    save must run (LEAST); then the checks and scoring of the same hand, the core's pure work. What a
+    save adds to the floor here is work no faster Python around it can take away."""
+    from scorekeeper.core import checks, rulesets, scoring
+
+    traced = statements_of_a_save(kind)
+    inside = [s for s in traced if s not in ("BEGIN IMMEDIATE", "COMMIT")]
+    least = [s for s in inside if s.startswith(LEAST)]
+    save_db = sqlite3.connect(kind.app.config["DATABASE"], isolation_level=None)
+    floor_db = sqlite3.connect(floor_database, isolation_level=None)
+    for db in (save_db, floor_db):
+        db.execute("PRAGMA synchronous = FULL")
+
+    def replay(statements: list[str]):
+        def run() -> None:
+            key = f"'{uuid.uuid4().hex}'"
+            save_db.execute("BEGIN IMMEDIATE")
+            for statement in statements:
+                save_db.execute(KEY.sub(key, statement)).fetchall()
+            save_db.execute("COMMIT")
+
+        return run
+
+    def floor() -> None:
+        floor_db.execute("BEGIN IMMEDIATE")
+        floor_db.execute("insert into saves (client_key, body) values (?, ?)", (uuid.uuid4().hex, 40))
+        floor_db.execute("COMMIT")
+
+    rules = rulesets.get("classic")
+    entry = [
+        dict.fromkeys(("natural_canastas", "mixed_canastas", "red_threes", "penalties"), "0")
+        | {k: str(v) for k, v in side.items()}
+        for side in serving.QUIET_SIDES
+    ]  # the form's quiet hand
+
+    def core() -> None:
+        sides, problems = checks.read_hand(rules, entry, True, None)  # the stock ran out
+        assert not problems, problems
+        scoring.score_hand(rules, sides, None)
+
+    kinds = {
+        f"the save's {len(inside)} statements": replay(inside),
+        f"the {len(least)} any save must run": replay(least),
+        "the floor's insert": floor,
+        "the hand's checks and scoring": core,
+    }
+    times: dict[str, list[float]] = {name: [] for name in kinds}
+    for _ in range(rounds):
+        for name, run in kinds.items():
+            started = time.process_time()
+            for _ in range(count):
+                run()
+            times[name].append((time.process_time() - started) * 1000 / count)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    print(f"CPU ms, median of {rounds} rounds of {count} (each transaction committed with its fsync):")
+    for name, value in medians.items():
+        print(f"    {value:7.3f}  {name}")
+    floor_ms = medians["the floor's insert"]
+    names = list(medians)
+    least_more = medians[names[1]] - floor_ms + medians[names[3]]
+    print(
+        f"any save's least over the floor (its {len(least)} statements, the checks and scoring): {least_more:.3f} ms; "
+        f"a save at 0.9x the floor with one phone needs the floor's whole time per save (client and "
+        f"network in it) at {9 * least_more:.2f} ms or more"
+    )
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def serve_rounds(kinds: dict) -> None:
     """A worker of ``--against``: measure what each line of stdin asks ("save 100"), answer the ms."""
     for line in sys.stdin:
@@ -367,6 +459,11 @@ def main() -> None:
     parser.add_argument(
         "--split", action="store_true", help="the head and the body arrive apart (the head check runs before the body)"
     )
+    parser.add_argument(
+        "--sql",
+        action="store_true",
+        help="a save's SQL alone, replayed, against the floor's and the least any save runs",
+    )
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     SPLIT["on"] = args.split
@@ -383,6 +480,9 @@ def main() -> None:
             cpu_ms(kind, 50)  # warm: connections opened, templates and code paths loaded
         if args.worker:
             serve_rounds(kinds)
+            return
+        if args.sql:
+            sql_only(kinds["save"], str(Path(folder) / "floor.sqlite"), args.rounds, args.saves)
             return
         if args.parts:
             for name, kind in kinds.items():
