@@ -57,6 +57,23 @@ def test_every_message_is_translated(template_ids, language):
     assert missing == [], f"{language}: {len(missing)} messages without a translation, e.g. {missing[:5]}"
 
 
+@pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != "en"])
+def test_no_message_is_translated_twice(language):
+    """A message given twice in a catalogue is an error to gettext's own tools (msgfmt -c), and Babel
+    quietly takes the last: the Italian grid said "concluso" where its first entry said "finito"."""
+    path = ROOT / "scorekeeper" / "web" / "translations" / language / "LC_MESSAGES" / "messages.po"
+    seen, twice = set(), []
+    for entry in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = [line for line in entry.splitlines() if line and not line.startswith("#")]
+        ends = next((i for i, line in enumerate(lines) if line.startswith("msgstr")), len(lines))
+        message = "\n".join(lines[:ends])  # msgctxt and msgid, with their lines that go on
+        if message in seen:
+            twice.append(message)
+        if message not in ("", 'msgid ""'):  # the catalogue's header
+            seen.add(message)
+    assert twice == [], twice
+
+
 def test_language_from_the_browser_switchable_and_remembered(client):
     game_id = start_game(client)
     german = client.get(f"/games/{game_id}/hands/new", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"}).text
