@@ -755,6 +755,49 @@ def test_a_round_on_time_warns_then_lets_the_hand_in_progress_finish(client, app
     assert rounds[0].complete
 
 
+def test_undo_brings_back_a_hand_played_in_time_but_not_a_second_after_the_clock(client, app):
+    """docs/tournaments.md, "When a round ends": when time is up each table finishes the hand in progress,
+    one hand. A table that deleted the hand it finished after the clock, saved another and tapped Undo
+    counted both (a review found 3 hands, two after the clock); a hand it played in time comes back."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    assert post_hand(client, game, *small_hand()).status_code == 302  # in time
+    in_time = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    _started_minutes_ago(app, tid, 51)
+    with app.app_context():  # hand 1 was saved 20 minutes into the round
+        db = dbmod.get_db()
+        with db.conn:
+            moment = (datetime.now(timezone.utc) - timedelta(minutes=31)).isoformat(timespec="seconds")
+            db.execute("update hands set created_at = ? where id = ?", [moment, in_time])
+    token = csrf_token(client, f"/games/{game}")
+    assert post_hand(client, game, *small_hand()).status_code == 302  # the hand in progress, after the clock
+    late = client.get(f"/api/games/{game}").get_json()["hands"][1]["id"]
+    client.post(f"/games/{game}/hands/{late}/delete", data={"csrf_token": token})
+    assert post_hand(client, game, *small_hand()).status_code == 302  # entered again
+    restored = client.post(f"/games/{game}/hands/{late}/restore", data={"csrf_token": token}, follow_redirects=True)
+    assert "The round is over at this table" in html.unescape(restored.text)
+    assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 2
+    client.post(f"/games/{game}/hands/{in_time}/delete", data={"csrf_token": token})  # by mistake
+    assert client.post(f"/games/{game}/hands/{in_time}/restore", data={"csrf_token": token}).status_code == 302
+    assert [h["id"] for h in client.get(f"/api/games/{game}").get_json()["hands"]][0] == in_time
+
+
+def test_undo_brings_back_no_hand_past_the_rounds_number_of_hands(client):
+    """docs/tournaments.md, "When a round ends": a round of 2 hands; the table deleted its second, entered
+    it again and tapped Undo: a third hand is refused as a new one would be."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="hands", round_hands="2")
+    game = table_game(client, tid, 1)
+    token = csrf_token(client, f"/games/{game}")
+    for _ in range(2):
+        assert post_hand(client, game, *small_hand()).status_code == 302
+    second = client.get(f"/api/games/{game}").get_json()["hands"][1]["id"]
+    client.post(f"/games/{game}/hands/{second}/delete", data={"csrf_token": token})
+    assert post_hand(client, game, *small_hand()).status_code == 302
+    restored = client.post(f"/games/{game}/hands/{second}/restore", data={"csrf_token": token}, follow_redirects=True)
+    assert "The round is over at this table" in html.unescape(restored.text)
+    assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 2
+
+
 def test_a_tables_phone_follows_its_rounds_state_without_a_save_at_its_table(client, app):
     tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
     game = table_game(client, tid, 1)

@@ -18,7 +18,7 @@ from scorekeeper.core import checks, rulesets, scoring, sheet
 from scorekeeper.core.messages import N_, Problem
 from scorekeeper.core.models import Game, Hand
 from scorekeeper.services import confirmations
-from scorekeeper.services.tournaments import ROUND_OVER, hand_guard
+from scorekeeper.services.tournaments import ROUND_OVER, hand_guard, restore_guard
 from scorekeeper.services.verdicts import (
     LOCKED,
     MISSING,
@@ -302,7 +302,7 @@ def restore_hand(db: Database, game_id: int, hand_id: int, phone: str | None = N
         game = records.get_game(db, game_id)
         if game is None:
             return Verdict(MISSING)
-        guarded = hand_guard(db, game_id, adding=False)
+        guarded = restore_guard(db, game_id, hand_id)
         if guarded is not None:
             return guarded
         if _locked(game, _running(db, game)):

@@ -425,6 +425,20 @@ def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False
     return None
 
 
+def restore_guard(db: Database, game_id: int, hand_id: int) -> Verdict | None:
+    """``hand_guard`` for a deleted hand brought back (Undo): a correction's rule, and, once the table's
+    round is over, only a hand the table played within its round (``club_night.hand_may_come_back``):
+    REFUSED (ROUND_OVER) for the hand it finished after the clock when it has saved another since."""
+    guarded = hand_guard(db, game_id, adding=False)
+    at = tournament_state.table_of_game(db, game_id) if guarded is None else None
+    if at is None:
+        return guarded
+    saved = tournament_records.hand_saved_at(db, game_id, hand_id)
+    if saved is None or club_night.hand_may_come_back(at.tournament, at.round, at.table, saved, hand_id):
+        return None
+    return _refused(ROUND_OVER)
+
+
 def _card_still_taken(db: Database, t, table) -> bool:
     """Whether a table whose round is over still takes the organiser's hands from its score card: its
     round is the last one started, and a round of a number of hands has not had them all."""

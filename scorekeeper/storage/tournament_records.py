@@ -121,6 +121,12 @@ def _moment(text: str | None) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def hand_saved_at(db: Database, game_id: int, hand_id: int) -> datetime | None:
+    """When a hand of a game was first saved (deleted or not), as a table's round reads it; None: no such hand."""
+    row = db.execute("select created_at from hands where game_id = ? and id = ?", [game_id, hand_id]).fetchone()
+    return _moment(row[0]) if row else None
+
+
 def _table(db: Database, row: dict[str, Any], confirming: bool) -> club_night.TableState:
     """A table's game as it stands: totals at its end (or now), when each hand was saved, the hands not
     confirmed yet (``confirming``: the tournament asks the other side to confirm each hand)."""

@@ -127,15 +127,38 @@ def _ending_hand(table: TableState) -> int:
     return table.ended_by if table.ended_by in table.hand_ids else table.hand_ids[-1]
 
 
+def _first_to_the_target(t: Tournament, tables: Sequence[TableState]) -> TableState | None:
+    """Where the format says so, the table whose game reached the target first: that hand stops the
+    others; a hand saved after it (a higher number: no two hands share one, as two may share a second) is
+    the hand in progress."""
+    finishing = [table for table in tables if t.kind.stops_all and table.finished and table.hand_ids]
+    return min(finishing, key=_ending_hand) if finishing else None
+
+
+def hand_may_come_back(t: Tournament, state: RoundState, table: TableState, saved: datetime, hand_id: int) -> bool:
+    """Whether a hand deleted from a table's game may be brought back (Undo) in its round: while the table
+    still plays, yes (it is the hand in progress, as a hand saved now would be); once the table's round is
+    over, only a hand it played within the round: saved before the round stopped (its time up, another
+    table at the target) and within the round's number of hands. Else a table that deleted the hand it
+    finished after the clock, saved another and undid the deletion counted two (a review found it;
+    docs/tournaments.md, "When a round ends")."""
+    if not table.done:
+        return True
+    if t.round_end == "hands" and t.round_hands and len(table.hands) >= t.round_hands:
+        return False
+    clock_stop = stop_moment(t.round_end, t.round_minutes, state.started, False, ())
+    if clock_stop is not None and saved >= clock_stop:
+        return False
+    first = _first_to_the_target(t, state.tables)
+    return first is None or first.table == table.table or hand_id < _ending_hand(first)
+
+
 def round_state(
     t: Tournament, number: int, started: datetime, ended: datetime | None, tables: Sequence[TableState]
 ) -> RoundState:
     """Which tables are done in a round, when it stops, its timer (docs/tournaments.md, "When a round ends")."""
     clock_stop = stop_moment(t.round_end, t.round_minutes, started, False, ())
-    # where the format says so, the first hand that took a table to the target stops the others; a hand
-    # saved after it (a higher number: no two hands share one, as two may share a second) is the hand in progress
-    finishing = [table for table in tables if t.kind.stops_all and table.finished and table.hand_ids]
-    first = min(finishing, key=_ending_hand) if finishing else None
+    first = _first_to_the_target(t, tables)
     first_moment = first.hands[first.hand_ids.index(_ending_hand(first))] if first else None
     moments = [x for x in (clock_stop, first_moment, ended) if x]
     stop = min(moments) if moments else None
