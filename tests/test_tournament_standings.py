@@ -290,3 +290,15 @@ def test_a_table_whose_round_ended_without_a_hand_says_so_without_a_tick(client,
         re.sub(r"<[^>]+>", "", s).strip() for s in re.findall(r'<span class="s-state">(.*?)</span>\s*</li>', page, re.S)
     ]
     assert states == ["1 hand · ✓ over", "over · no hand saved"], states
+
+
+def test_a_loss_a_partie_is_written_with_the_minus_sign(client):
+    """Players changing partners at tables of four and five show each player's points a Partie: a loss was
+    written "-130 a Partie" with a hyphen where every other figure has "−" (a review found it). Side 1
+    holds 130 in hand with nothing melded: −130 (docs/rules.md#classic › Cards left in hand)."""
+    tid = started(client, format="rotation", entrants="\n".join([*EIGHT, "Ida"]), round_end="hands", round_hands="1")
+    lost = side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, hand=130)
+    assert post_hand(client, table_game(client, tid, 1), *lost).status_code == 302
+    for path in (f"/tournaments/{tid}", f"/tournaments/{tid}/standings"):
+        page = html.unescape(client.get(path).text).replace("\xa0", " ")
+        assert "−130 a Partie" in page and "-130" not in page, path
