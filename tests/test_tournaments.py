@@ -798,6 +798,25 @@ def test_undo_brings_back_no_hand_past_the_rounds_number_of_hands(client):
     assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 2
 
 
+def test_a_table_at_the_target_stops_the_clock_of_tables_with_a_final(client):
+    """docs/tournaments.md, "Tables with a final": the round ends for everyone when a side at one table reaches
+    the target, time limit or not. The big screen went on counting down 30:00 and the organiser's page said
+    "Time left: 30 min" beside "The round has stopped" (a review found it); the other table, finishing its
+    hand in progress, read "playing"."""
+    tid = started(client, round_end="minutes", round_minutes="30")
+    one = table_game(client, tid, 1)
+    screen = client.get(f"/tournaments/{tid}/standings").text
+    assert 'class="s-time"' in screen and "reached the target" not in screen
+    for _ in range(2):  # 4000 each: past the target of 5000 (docs/rules.md#classic › Game)
+        assert post_hand(client, one, *win_hand()).status_code == 302
+    screen = html.unescape(client.get(f"/tournaments/{tid}/standings").text)
+    assert 'class="s-time"' not in screen and "A table has reached the target: finish the hand in progress." in screen
+    page = html.unescape(client.get(f"/tournaments/{tid}").text)
+    assert "Time left" not in page and "The round has stopped" in page
+    states = re.findall(r'class="t-state">([^<]*)<', page)
+    assert [x.split(" · ")[1] for x in states] == ["round over", "stopped"], states
+
+
 def test_a_tables_phone_follows_its_rounds_state_without_a_save_at_its_table(client, app):
     tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
     game = table_game(client, tid, 1)

@@ -121,6 +121,12 @@ class RoundState:
     def table(self, number: int) -> TableState | None:
         return next((t for t in self.tables if t.table == number), None)
 
+    @property
+    def on_the_clock(self) -> bool:
+        """Whether the round's clock says when it stops: it has one, and nothing stopped the round sooner
+        (in tables with a final, a table at the target stops it for all, with time still on the clock)."""
+        return self.clock is not None and (self.stop is None or self.stop >= self.clock.ends)
+
 
 def _ending_hand(table: TableState) -> int:
     """The number of the hand that took a finished game to its end (its last, when not known)."""
