@@ -131,6 +131,22 @@ def test_a_bye_before_any_game_counts_once_the_pair_has_played():
     assert ranked == [Place(1, 2, 4, 5040, 1, 1, 1), Place(2, 0, 2, 4000, 1, 2), Place(3, 1, 0, 4000, 0, 1, 1)]
 
 
+def test_a_bye_after_losing_games_gives_the_average_rounded_down_below_zero():
+    """ "A pair that sits out": pair 0 lost both its games, −130 and −125 (a side with cards in hand and no
+    meld: docs/rules.md#classic › Cards left in hand); its bye by average adds 0 match points and −127.5
+    rounded down to a multiple of 5: −130, never more than it averaged (127.5 would give 125)."""
+    games = [
+        Played(1, 1, ((0,), (1,)), (-130, 900), 1),
+        Played(2, 1, ((0,), (2,)), (-125, 800), 1),
+        Played(1, 2, ((2,), (3,)), (900, -125), 1),
+        Played(2, 2, ((1,), (3,)), (800, 130), 1),
+    ]
+    ranked = {p.unit: p for p in mitchell(4, list(range(4)), games, [Bye(3, 0)])}
+    assert (ranked[0].match_points, ranked[0].points, ranked[0].byes) == (0, -255 - 130, 1)
+    won = [Played(1, 1, ((0,), (1,)), (130, -900), 1), Played(2, 1, ((0,), (2,)), (125, -800), 1)]
+    assert {p.unit: p for p in mitchell(3, [0, 1, 2], won, [Bye(3, 0)])}[0].points == 255 + 125
+
+
 # --- A game without a hand ---------------------------------------------------------------------------
 
 
