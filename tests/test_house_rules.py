@@ -603,6 +603,7 @@ def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(clie
     url = f"/games/{game}/hands/{hand}/edit"
     form = client.get(url).text
     assert re.search(r'name="sides-1-hand_black_threes"[^>]*value="1"', form)  # what it holds, to correct
+    assert "Black 3s (−100)" in html.unescape(form)  # what each costs there, the table's penalty
     assert post_hand(client, game, *sides, url=url).status_code == 302
     assert client.get(f"/api/games/{game}").get_json()["totals"] == before
 
@@ -633,3 +634,70 @@ def test_black_threes_sent_among_the_cards_cost_their_penalty_as_in_their_row(cl
     problems = [p for p in over.get_json()["errors"] if "black threes" in p["message"]]
     assert {(p["side"], p["field"]) for p in problems} == {(0, "hand_cards.black_threes"), (1, "black_threes_in_hand")}
     assert all("5 are entered" in p["message"] for p in problems), problems
+
+
+def test_a_lone_player_out_holds_no_black_three_and_partners_pool_theirs(client):
+    """docs/rules.md, "Going out" and "Classic Canasta (3 players)", under a table's penalty of 100 for a
+    black three left in hand. A player alone who went out has no card left, a black three neither (a
+    review found one accepted, at 0 points, once counted at its penalty). Partners pool their cards in
+    hand, black threes with them: side 1 melds 60 and holds two K–8 (20) and a black three (−100), side 2
+    melds 60 and holds 20; the partnership 120 − 40 − 100 = −20 each (the black three was dropped: 80)."""
+
+    def score(variant, sides, lone=None, stock_out=True):
+        body = {"variant": variant, "values": {"black_three_in_hand": 100}, "sides": sides, "stock_out": stock_out}
+        return client.post("/api/score", json=body | ({"lone": lone} if lone is not None else {}))
+
+    out = {"went_out": "normal", "natural_canastas": 2, "melded_points": 500}
+    for holding in ({"hand_cards": {"black_threes": 1}}, {"black_threes_in_hand": 1}):
+        refused = score("classic-2p", [out | holding, {"melded_points": 60}], stock_out=False)
+        assert refused.status_code == 422, refused.get_json()
+        problem = refused.get_json()["errors"][0]
+        assert problem["message"] == "A player who went out has no cards left in hand." and problem["side"] == 0
+    for holding in ({"hand_cards": {"high": 2, "black_threes": 1}}, {"hand_points": 20, "black_threes_in_hand": 1}):
+        sides = [{"melded_points": 60}, {"melded_points": 60} | holding, {"melded_points": 60, "hand_points": 20}]
+        pooled = score("classic-3p", sides, lone=0)
+        assert pooled.status_code == 200, pooled.get_json()
+        assert [side["score"] for side in pooled.get_json()["sides"]] == [60, -20, -20]
+
+
+def test_an_archive_kept_before_black_threes_among_the_cards_cost_their_penalty_is_scored_again(client, app):
+    """A hand stored with a black three among its cards under a table's penalty of 100 was kept at its card
+    value (105 where 10 is due: docs/rules.md#classic › Card values, 130 − 20 − 100). Opening the archive
+    after the upgrade scores that hand again (migration m027) and keeps the game's figures again, so the
+    sheet, the history and the totals agree (a review found the sheet at 10 and the kept figures at 105)."""
+    import sqlite3
+
+    assert keep(client, name="Schwarze Drei", black_three_in_hand=100).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    game = start_game(client, variant=f"house-{house}")
+    sides = (
+        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
+        side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2, "black_threes": 1}),
+    )
+    assert post_hand(client, game, *sides).status_code == 302
+    path = app.config["DATABASE"]
+    with sqlite3.connect(path) as db:  # as the hand was kept before: its black three at 5
+        (scores,) = db.execute("select scores from hands where game_id = ?", [game]).fetchone()
+        old = json.loads(scores)[:1] + [105]
+        db.execute("update hands set scores = ? where game_id = ?", [json.dumps(old), game])
+        db.execute("update game_results set kept = null where game_id = ?", [game])
+    db.close()
+    dbmod.open_db(path).close()  # kept again from the stored scores: 105, as before the change
+    assert client.get(f"/api/games/{game}").get_json()["totals"][1] == 10  # the sheet reads the entry
+    assert _kept_totals(path, game) == [old[0], 105]  # what the statistics read did not
+    with sqlite3.connect(path) as db:
+        db.execute("delete from _sqlite_migrations where name = 'm027_black_threes_among_the_cards_at_their_penalty'")
+    db.close()
+    dbmod.open_db(path).close()  # the app opening its archive after the upgrade
+    assert _kept_totals(path, game) == [old[0], 10]
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [old[0], 10]
+
+
+def _kept_totals(path: str, game: int) -> list[int]:
+    """A game's totals as kept for the statistics and the history (game_results)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        (totals,) = db.execute("select totals from game_results where game_id = ?", [game]).fetchone()
+    db.close()
+    return json.loads(totals)

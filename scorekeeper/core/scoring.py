@@ -287,6 +287,7 @@ def pool(sides: Sequence[SideHand]) -> SideHand:
     return SideHand(
         melded_points=sum(s.melded_points for s in sides),
         hand_points=sum(s.hand_points for s in sides),
+        black_threes_in_hand=sum(s.black_threes_in_hand for s in sides),  # cards in hand: a table's own penalty
         natural_canastas=sum(s.natural_canastas for s in sides),
         mixed_canastas=sum(s.mixed_canastas for s in sides),
         went_out=next((s.went_out for s in sides if s.went_out), None),

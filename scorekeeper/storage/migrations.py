@@ -451,3 +451,20 @@ def m026_hand_numbers_never_given_twice(db: Database) -> None:
         "update deleted_games set max_hand_id = "
         "(select max(json_extract(value, '$.id')) from json_each(deleted_games.data, '$.hands'))"
     )
+
+
+@migrations()
+def m027_black_threes_among_the_cards_at_their_penalty(db: Database) -> None:
+    """Black threes given among the cards left in hand where one costs a penalty of its own (a table's own
+    rules) cost that penalty, as their row does, not their card value (docs/rules.md, "A table's own
+    rules"). Every hand holding such a count has its kept score emptied here (only that hand is scored
+    again; where no penalty applies its score stays what it was), and its game's kept figures, so the
+    app keeps them again when it opens the archive and the sheet and the history agree."""
+    black_threes_in_hand = (
+        "case when json_valid(hands.sides) then exists (select 1 from json_each(hands.sides) side "
+        "where json_type(side.value, '$.hand_cards.black_threes') = 'integer' "
+        "and json_extract(side.value, '$.hand_cards.black_threes') > 0) else 0 end"
+    )
+    games = db.execute(f"select distinct game_id from hands where {black_threes_in_hand}").fetchall()
+    db.execute(f"update hands set scores = null where {black_threes_in_hand}")
+    db.conn.executemany("update game_results set kept = null where game_id = ?", games)

@@ -152,9 +152,13 @@ def no_cards_left_after_going_out(rules: RuleSet, read: ReadSide, side: int) -> 
     """A player who plays alone and goes out has laid down every card.
 
     docs/rules.md, "Going out"."""
-    if rules.side_size != 1 or not read.hand.hand_points:
+    hand = read.hand
+    if rules.side_size != 1 or not (hand.hand_points or hand.black_threes_in_hand):
         return []
-    field = "hand_cards" if read.hand_cards is not None else "hand_points"
+    if read.hand_cards is not None and (hand.hand_points or read.black_threes_at_penalty):
+        field = "hand_cards"
+    else:
+        field = "hand_points" if hand.hand_points else "black_threes_in_hand"
     return [Problem(side, field, N_("A player who went out has no cards left in hand."))]
 
 
