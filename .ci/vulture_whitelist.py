@@ -75,3 +75,4 @@ _.request_class  # Flask's app (web/app.py)
 _.__getattr__  # a module's attribute hook (scorekeeper/__init__.py: create_app, loaded when asked)
 _.db_changes  # flask.g, read by g.pop("db_changes") in storage/db.py close_db
 _.variants  # the API answer of GET /api/variants (web/api_models.py VariantList)
+_.on_the_clock  # a round's clock still saying when it stops: read by templates/tournaments/standings.html and show.html

@@ -133,7 +133,7 @@ def test_a_bye_before_any_game_counts_once_the_pair_has_played():
 
 def test_a_bye_after_losing_games_gives_the_average_rounded_down_below_zero():
     """ "A pair that sits out": pair 0 lost both its games, −130 and −125 (a side with cards in hand and no
-    meld: docs/rules.md#classic › Cards left in hand); its bye by average adds 0 match points and −127.5
+    meld: docs/rules.md#classic › Card values); its bye by average adds 0 match points and −127.5
     rounded down to a multiple of 5: −130, never more than it averaged (127.5 would give 125)."""
     games = [
         Played(1, 1, ((0,), (1,)), (-130, 900), 1),

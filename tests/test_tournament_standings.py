@@ -295,7 +295,7 @@ def test_a_table_whose_round_ended_without_a_hand_says_so_without_a_tick(client,
 def test_a_loss_a_partie_is_written_with_the_minus_sign(client):
     """Players changing partners at tables of four and five show each player's points a Partie: a loss was
     written "-130 a Partie" with a hyphen where every other figure has "−" (a review found it). Side 1
-    holds 130 in hand with nothing melded: −130 (docs/rules.md#classic › Cards left in hand)."""
+    holds 130 in hand with nothing melded: −130 (docs/rules.md#classic › Card values)."""
     tid = started(client, format="rotation", entrants="\n".join([*EIGHT, "Ida"]), round_end="hands", round_hands="1")
     lost = side_fields(0, went_out="normal", natural=1, melded=200), side_fields(1, hand=130)
     assert post_hand(client, table_game(client, tid, 1), *lost).status_code == 302

@@ -807,7 +807,7 @@ def test_a_table_at_the_target_stops_the_clock_of_tables_with_a_final(client):
     one = table_game(client, tid, 1)
     screen = client.get(f"/tournaments/{tid}/standings").text
     assert 'class="s-time"' in screen and "reached the target" not in screen
-    for _ in range(2):  # 4000 each: past the target of 5000 (docs/rules.md#classic › Game)
+    for _ in range(2):  # 4000 each: past the target of 5000 (docs/rules.md#classic › End of the game)
         assert post_hand(client, one, *win_hand()).status_code == 302
     screen = html.unescape(client.get(f"/tournaments/{tid}/standings").text)
     assert 'class="s-time"' not in screen and "A table has reached the target: finish the hand in progress." in screen
