@@ -782,6 +782,42 @@ def test_undo_brings_back_a_hand_played_in_time_but_not_a_second_after_the_clock
     assert [h["id"] for h in client.get(f"/api/games/{game}").get_json()["hands"]][0] == in_time
 
 
+def test_undo_brings_back_the_one_hand_finished_after_the_clock_once_the_round_is_ended(client, app):
+    """docs/tournaments.md, "When a round ends": a table finishes its hand in progress after the clock, the
+    organiser then ends the round, and the table deletes that hand by mistake: Undo brings it back (it is
+    the table's one hand after the clock; a first version of the rule refused it, a review found)."""
+    tid = started(client, format="mitchell", entrants=FOUR_PAIRS, round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    _started_minutes_ago(app, tid, 51)
+    assert post_hand(client, game, *small_hand()).status_code == 302  # the hand in progress
+    act(client, tid, "/rounds/1/end")  # table 2 had not finished its own
+    _t, rounds = state(app, tid)
+    assert rounds[0].ended is not None
+    token = csrf_token(client, f"/games/{game}")
+    hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    client.post(f"/games/{game}/hands/{hand}/delete", data={"csrf_token": token})
+    assert client.post(f"/games/{game}/hands/{hand}/restore", data={"csrf_token": token}).status_code == 302
+    assert [h["id"] for h in client.get(f"/api/games/{game}").get_json()["hands"]] == [hand]
+
+
+def test_undo_brings_back_the_organisers_hands_from_a_score_card(client, app):
+    """docs/tournaments.md, "The director's grid": after the clock the organiser enters a silent table's hands
+    from its paper score card, deletes the second by mistake and undoes it: it comes back (they are the
+    organiser's, not a second hand of the table's phone after the clock)."""
+    tid = started(client, format="mitchell", entrants="Ann & Bob\nCid & Dee", round_end="minutes", round_minutes="50")
+    game = table_game(client, tid, 1)
+    _started_minutes_ago(app, tid, 51)
+    act(client, tid, "/rounds/1/end")
+    client.get(f"/tournaments/{tid}/grid/games/{game}")  # opened from the grid
+    for _ in range(3):
+        assert post_hand(client, game, *small_hand(), extra={"by": "organiser"}).status_code == 302
+    token = csrf_token(client, f"/games/{game}")
+    second = client.get(f"/api/games/{game}").get_json()["hands"][1]["id"]
+    client.post(f"/games/{game}/hands/{second}/delete", data={"csrf_token": token})
+    assert client.post(f"/games/{game}/hands/{second}/restore", data={"csrf_token": token}).status_code == 302
+    assert len(client.get(f"/api/games/{game}").get_json()["hands"]) == 3
+
+
 def test_undo_brings_back_no_hand_past_the_rounds_number_of_hands(client):
     """docs/tournaments.md, "When a round ends": a round of 2 hands; the table deleted its second, entered
     it again and tapped Undo: a third hand is refused as a new one would be."""

@@ -427,14 +427,17 @@ def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False
 
 def restore_guard(db: Database, game_id: int, hand_id: int) -> Verdict | None:
     """``hand_guard`` for a deleted hand brought back (Undo): a correction's rule, and, once the table's
-    round is over, only a hand the table played within its round (``club_night.hand_may_come_back``):
-    REFUSED (ROUND_OVER) for the hand it finished after the clock when it has saved another since."""
+    round is over, ``club_night.hand_may_come_back``: REFUSED (ROUND_OVER) for the hand it finished after
+    the clock when it has saved another since, or for one past the round's number of hands."""
     guarded = hand_guard(db, game_id, adding=False)
     at = tournament_state.table_of_game(db, game_id) if guarded is None else None
     if at is None:
         return guarded
     saved = tournament_records.hand_saved_at(db, game_id, hand_id)
-    if saved is None or club_night.hand_may_come_back(at.tournament, at.round, at.table, saved, hand_id):
+    if saved is None:
+        return None
+    organisers = tournament_records.organiser_hands(db, game_id)
+    if club_night.hand_may_come_back(at.tournament, at.round, at.table, saved, hand_id, organisers):
         return None
     return _refused(ROUND_OVER)
 

@@ -127,6 +127,15 @@ def hand_saved_at(db: Database, game_id: int, hand_id: int) -> datetime | None:
     return _moment(row[0]) if row else None
 
 
+def organiser_hands(db: Database, game_id: int) -> frozenset[int]:
+    """The hands of a game the organiser entered from the director's grid (its change log says so)."""
+    rows = db.execute(
+        "select hand_id from changes where game_id = ? and action = 'hand added' and entered_by = ?",
+        [game_id, records.ORGANISER],
+    ).fetchall()
+    return frozenset(row[0] for row in rows)
+
+
 def _table(db: Database, row: dict[str, Any], confirming: bool) -> club_night.TableState:
     """A table's game as it stands: totals at its end (or now), when each hand was saved, the hands not
     confirmed yet (``confirming``: the tournament asks the other side to confirm each hand)."""

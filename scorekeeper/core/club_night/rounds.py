@@ -141,22 +141,39 @@ def _first_to_the_target(t: Tournament, tables: Sequence[TableState]) -> TableSt
     return min(finishing, key=_ending_hand) if finishing else None
 
 
-def hand_may_come_back(t: Tournament, state: RoundState, table: TableState, saved: datetime, hand_id: int) -> bool:
-    """Whether a hand deleted from a table's game may be brought back (Undo) in its round: while the table
-    still plays, yes (it is the hand in progress, as a hand saved now would be); once the table's round is
-    over, only a hand it played within the round: saved before the round stopped (its time up, another
-    table at the target) and within the round's number of hands. Else a table that deleted the hand it
-    finished after the clock, saved another and undid the deletion counted two (a review found it;
-    docs/tournaments.md, "When a round ends")."""
+def hand_may_come_back(
+    t: Tournament, state: RoundState, table: TableState, saved: datetime, hand_id: int, organisers=frozenset()
+) -> bool:
+    """Whether a hand deleted from a table's game may be brought back (Undo) in its round (``table``: as it
+    stands without it; ``organisers``: the ids of the hands the organiser entered from the table's score
+    card). While the table still plays, yes: it is the hand in progress, as a hand saved now would be. Once
+    its round is over: within the round's number of hands, and never a second hand saved after the round
+    stopped (its time up, another table at the target) beside the one the table finished then; the
+    organiser's hands from a score card are his (docs/tournaments.md, "When a round ends", "The director's
+    grid"). Else a table that deleted the hand it finished after the clock, saved another and undid the
+    deletion counted two (a review found it)."""
     if not table.done:
         return True
     if t.round_end == "hands" and t.round_hands and len(table.hands) >= t.round_hands:
         return False
+    if hand_id in organisers:
+        return True
+    late = [
+        i
+        for i, moment in zip(table.hand_ids, table.hands)
+        if i not in organisers and _after_the_stop(t, state, table, moment, i)
+    ]
+    return not (late and _after_the_stop(t, state, table, saved, hand_id))
+
+
+def _after_the_stop(t: Tournament, state: RoundState, table: TableState, saved: datetime, hand_id: int) -> bool:
+    """Whether a table's hand was saved after its round stopped: its time up, or (tables with a final)
+    another table's game at the target."""
     clock_stop = stop_moment(t.round_end, t.round_minutes, state.started, False, ())
     if clock_stop is not None and saved >= clock_stop:
-        return False
+        return True
     first = _first_to_the_target(t, state.tables)
-    return first is None or first.table == table.table or hand_id < _ending_hand(first)
+    return first is not None and first.table != table.table and hand_id > _ending_hand(first)
 
 
 def round_state(
