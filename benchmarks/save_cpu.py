@@ -36,6 +36,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -309,48 +310,95 @@ def parts(kind, count: int) -> dict[str, float]:
     return result
 
 
-KEY = re.compile(r"'[0-9a-f]{32}'")  # a client key as the traced statements hold it
+KEY = re.compile(r"[0-9a-f]{32}")  # a client key, as a save binds it
 # what any save of a hand must store, whatever else it keeps: the key looked up (a form sent twice is
 # saved once), the hand, the game's version (the condition two phones' saves are decided by), the
 # change log (nothing entered is lost)
 LEAST = ("select id from hands where", "insert into hands", "update games set", "insert into changes")
 
 
-def statements_of_a_save(kind: Save) -> list[str]:
-    """The statements one save ran on its connection, as SQLite traced them (values bound in)."""
+class Statement(NamedTuple):
+    """One statement a save ran: its text and the values bound to it (``many``: executemany's rows)."""
+
+    sql: str
+    values: Any
+    many: bool = False
+
+
+class Recording:
+    """A connection that notes every statement run through it, then runs it (the app's own connection
+    behind it: its cached statements, its transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection, noted: list[Statement]) -> None:
+        self._conn, self._noted = conn, noted
+
+    def execute(self, sql: str, values: Any = ()) -> sqlite3.Cursor:
+        self._noted.append(Statement(sql, values))
+        return self._conn.execute(sql, values)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        rows = list(rows)
+        self._noted.append(Statement(sql, rows, many=True))
+        return self._conn.executemany(sql, rows)
+
+    def __enter__(self):
+        return self._conn.__enter__()
+
+    def __exit__(self, *exc):
+        return self._conn.__exit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+def statements_of_a_save(kind: Save) -> list[Statement]:
+    """The statements one save ran on its connection, with the values it bound to them."""
     from scorekeeper.storage import db as dbmod
 
     (db,) = kind.app.extensions[dbmod.CONNECTIONS]
-    traced: list[str] = []
-    db.conn.set_trace_callback(traced.append)
+    noted: list[Statement] = []
+    conn, db.conn = db.conn, Recording(db.conn, noted)
     try:
         kind.request(kind.prepare())
     finally:
-        db.conn.set_trace_callback(None)
-    return [s for i, s in enumerate(traced) if not i or traced[i - 1] != s]  # a statement traced again when re-run
+        db.conn = conn
+    return noted
+
+
+def _with_key(values: Any, key: str) -> Any:
+    """A statement's values with every client key replaced by ``key``."""
+    if isinstance(values, (list, tuple)):
+        return [_with_key(v, key) for v in values]
+    if isinstance(values, dict):
+        return {k: _with_key(v, key) for k, v in values.items()}
+    return KEY.sub(key, values) if isinstance(values, str) else values
 
 
 def sql_only(kind: Save, floor_database: str, rounds: int, count: int) -> None:
-    """The CPU of a save's SQL alone, replayed on its own database (each time with a new client key,
-    committed with its fsync), against the floor's three statements, and against the statements any
-    save must run (LEAST); then the checks and scoring of the same hand, the core's pure work. What a
-    save adds to the floor here is work no faster Python around it can take away."""
+    """The CPU of a save's SQL alone, replayed on its own database as the save runs it (the same text,
+    values bound, prepared once and cached; each time with a new client key, committed with its fsync),
+    against the floor's insert, and against the statements any save must run (LEAST); then the checks
+    and scoring of the same hand, the core's pure work. What a save adds to the floor here is work no
+    faster Python around it can take away."""
     from scorekeeper.core import checks, rulesets, scoring
 
     traced = statements_of_a_save(kind)
-    inside = [s for s in traced if s not in ("BEGIN IMMEDIATE", "COMMIT")]
-    least = [s for s in inside if s.startswith(LEAST)]
+    inside = [s for s in traced if s.sql not in ("BEGIN IMMEDIATE", "COMMIT")]
+    least = [s for s in inside if s.sql.lstrip().startswith(LEAST)]
     save_db = sqlite3.connect(kind.app.config["DATABASE"], isolation_level=None)
     floor_db = sqlite3.connect(floor_database, isolation_level=None)
     for db in (save_db, floor_db):
         db.execute("PRAGMA synchronous = FULL")
 
-    def replay(statements: list[str]):
+    def replay(statements: list[Statement]):
+        keyed = [bool(KEY.search(str(s.values))) for s in statements]  # the others' values stay as they were
+
         def run() -> None:
-            key = f"'{uuid.uuid4().hex}'"
+            key = uuid.uuid4().hex
             save_db.execute("BEGIN IMMEDIATE")
-            for statement in statements:
-                save_db.execute(KEY.sub(key, statement)).fetchall()
+            for s, has_key in zip(statements, keyed):
+                values = _with_key(s.values, key) if has_key else s.values
+                (save_db.executemany if s.many else save_db.execute)(s.sql, values).fetchall()
             save_db.execute("COMMIT")
 
         return run

@@ -14,16 +14,19 @@ def test_a_saves_statements_hold_the_four_any_save_runs(tmp_path, monkeypatch):
     save = save_cpu.Save(tmp_path)
     save.request(save.prepare())  # the phone's first save registers it; the benchmark's rounds come after
     traced = save_cpu.statements_of_a_save(save)
-    assert traced[0].startswith("select") and "BEGIN IMMEDIATE" in traced and traced[-1] == "COMMIT"
-    inside = traced[traced.index("BEGIN IMMEDIATE") + 1 : -1]
+    sql = [s.sql.strip() for s in traced]
+    assert sql[0].startswith("select") and "BEGIN IMMEDIATE" in sql and sql[-1] == "COMMIT"
+    inside = traced[sql.index("BEGIN IMMEDIATE") + 1 : -1]
     for start in save_cpu.LEAST:
-        assert sum(s.startswith(start) for s in inside) == 1, (start, inside)
-    assert sum(bool(save_cpu.KEY.search(s)) for s in inside) == 2  # the key looked up and stored
+        assert sum(s.sql.lstrip().startswith(start) for s in inside) == 1, (start, [s.sql for s in inside])
+    keyed = [s for s in inside if save_cpu.KEY.search(str(s.values))]
+    assert len(keyed) == 2 and all("?" in s.sql for s in keyed)  # looked up and stored, bound as a value
     db = sqlite3.connect(save.app.config["DATABASE"], isolation_level=None)
     hands = db.execute("select count(*) from hands").fetchone()[0]
     db.execute("BEGIN IMMEDIATE")
-    for statement in inside:
-        db.execute(save_cpu.KEY.sub("'" + "f" * 32 + "'", statement)).fetchall()
+    for s in inside:
+        values = save_cpu._with_key(s.values, "f" * 32)
+        (db.executemany if s.many else db.execute)(s.sql, values).fetchall()
     db.execute("COMMIT")
     assert db.execute("select count(*) from hands").fetchone()[0] == hands + 1
     db.close()
