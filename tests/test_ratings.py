@@ -10,6 +10,7 @@ below with a smaller archive through the app.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import math
 import random
@@ -454,3 +455,34 @@ def test_the_pages_show_the_ratings(client):
     order = re.findall(r'<td[^>]*><a href="/players/\d+">([^<]+)</a>', stats)
     by_rating = sorted(client.get("/api/players").get_json(), key=lambda r: -(r["rating"] or 0))
     assert order[:2] == sorted(r["name"] for r in by_rating[:2])  # the two winners first
+
+
+def test_an_evening_shows_the_change_its_own_games_made(client, app):
+    """docs/ratings.md, the evening page: a game of an evening entered after another evening's game (late)
+    is rated after it; the evening showed "after − before" as its change, which then held the other
+    evening's game too (a review found a player at −113 whose own three games there came to +11). Anna and
+    Carl win evening 1's two games, lose evening 2's, entered between them."""
+    first = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2026-11-01")
+    second = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2026-11-08")
+    games = []
+    for evening, play in ((first, _finish), (second, _lose), (first, _finish)):
+        game, _names = game_in_evening(client, evening)
+        play(client, game)
+        games.append(game)
+    with app.app_context():
+        db = dbmod.get_db()
+        anna = db.execute("select id from players where name = 'Anna'").fetchone()[0]
+        rows = {
+            g: (ratings.shown(mb, sb), ratings.shown(m, s))
+            for g, mb, sb, m, s in db.execute(
+                "select game_id, mu_before, sigma_before, mu, sigma from rating_changes where player_id = ?", [anna]
+            )
+        }
+        shown = {r["id"]: r for r in leaderboard.evening_changes(db, first)}[anna]
+    own = (rows[games[0]][1] - rows[games[0]][0]) + (rows[games[2]][1] - rows[games[2]][0])
+    assert own > 0 and rows[games[1]][1] < rows[games[1]][0]  # two wins; the loss between them
+    assert (shown["before"], shown["after"], shown["change"]) == (rows[games[0]][0], rows[games[2]][1], own)
+    assert shown["change"] != shown["after"] - shown["before"] and shown["between"]
+    page = html.unescape(client.get(f"/evenings/{first}").text)
+    assert "with games of other evenings between" in page
+    assert "with games of other evenings between" not in html.unescape(client.get(f"/evenings/{second}").text)

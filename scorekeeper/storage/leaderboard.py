@@ -76,7 +76,9 @@ def players(db: Database) -> list[dict[str, Any]]:
 
 
 def evening_changes(db: Database, evening_id: int) -> list[dict[str, Any]]:
-    """Each player's rating before the evening's first rated game and after its last, biggest gain first."""
+    """Each player's rating before the evening's first rated game and after its last, and the change the
+    evening's own games made (``between``: games of other evenings were rated between them, entered
+    late, so before and after differ by more than the evening did); biggest gain first."""
     rows = db.execute(
         "select c.player_id, p.name, c.game_id, c.mu_before, c.sigma_before, c.mu, c.sigma, c.games "
         "from rating_changes c join games g on g.id = c.game_id join players p on p.id = c.player_id "
@@ -87,12 +89,13 @@ def evening_changes(db: Database, evening_id: int) -> list[dict[str, Any]]:
     for pid, name, _game_id, mu_before, sigma_before, mu, sigma, games in rows:
         entry = seen.setdefault(
             pid,
-            {"id": pid, "name": name, "games": 0, "before": ratings.shown(mu_before, sigma_before)},
+            {"id": pid, "name": name, "games": 0, "before": ratings.shown(mu_before, sigma_before), "change": 0},
         )
         entry["games"] += 1
         entry["after"] = ratings.shown(mu, sigma)
+        entry["change"] += entry["after"] - ratings.shown(mu_before, sigma_before)  # this game's own
         entry["provisional"] = games < ratings.PROVISIONAL
-    out = [{**e, "change": e["after"] - e["before"]} for e in seen.values()]
+    out = [{**e, "between": e["change"] != e["after"] - e["before"]} for e in seen.values()]
     return sorted(out, key=lambda e: (-e["change"], e["name"].lower()))
 
 
