@@ -758,3 +758,18 @@ def test_a_total_below_zero_is_written_with_a_minus_sign_in_the_result_the_eveni
     chart = client.get(f"/players/{players['Bert']}").text  # Bert sits on side 1 (seats 2 and 4)
     ticks = re.findall(r'class="chart-tick"[^>]*>([^<]*)</text>', chart)
     assert "−7200" in ticks and not any(tick.startswith("-") for tick in ticks), ticks
+
+
+def test_an_evenings_settlement_holds_what_a_guest_owes(client):
+    """docs/rules.md#austrian › End of the game: each loser pays the winners' lead to one winner. Dora came
+    as a guest (her seat left empty: "Player 4", nobody in the archive); the settlement listed Bert's 7900
+    and dropped hers, so the players' balances did not add up (a review found 105 missing)."""
+    evening_id = new_evening(client, ["Anna", "Bert", "Carl"])
+    game_id, _names = game_in_evening(client, evening_id, names=["Anna", "Bert", "Carl", ""])
+    post_hand(client, game_id, *win_hand())
+    post_hand(client, game_id, *win_hand())
+    page = html.unescape(client.get(f"/evenings/{evening_id}").text)
+    payments = re.findall(r"<li>(.+?) pays (\w+) <strong>(\d+)</strong></li>", page)
+    assert sorted(payments) == [("Bert", "Anna", "7900"), (f"Player 4 (guest, game {game_id})", "Carl", "7900")]
+    client.get(f"/prefs?lang=de&next=/evenings/{evening_id}")
+    assert f"Player 4 (Gast, Spiel {game_id})" in html.unescape(client.get(f"/evenings/{evening_id}").text)

@@ -10,8 +10,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from scorekeeper.core import ratings
+from scorekeeper.core import ratings, sheet
+from scorekeeper.core.results import settlement_balance
 from scorekeeper.core.stats import HistoryRow, Partnership, PlayerStats, _history_row, _player
+from scorekeeper.storage import records
 from scorekeeper.storage.records import SHOWN_PLAYER
 
 PAGE_SIZE = 20
@@ -260,6 +262,21 @@ def recent_games(db: Database, limit: int = 8) -> list[HistoryRow]:
         [limit],
     )
     return [_history_row(r) for r in rows]
+
+
+def evening_guest_balances(db: Database, evening_id: int) -> list[tuple[int, str, int]]:
+    """(game id, seat's name, balance) of each guest's seat with a balance in an evening's settled games. A
+    guest is nobody in the archive, but what a player owes a guest, or a guest a player, is part of the
+    evening's settlement: without it the players' balances do not add up to zero."""
+    out = []
+    for game in records.evening_games(db, evening_id):
+        guests = [seat for seat, guest in enumerate(records.guests_of(db, game.id)) if guest]
+        running = records.running_of(db, game.id) if guests else None
+        if running is None:
+            continue
+        balance = settlement_balance(sheet.rules_for(game), running)
+        out += [(game.id, game.players[seat], balance[seat]) for seat in guests if balance.get(seat)]
+    return out
 
 
 def evening_standings(db: Database, evening_id: int) -> list[dict[str, Any]]:

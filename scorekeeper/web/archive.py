@@ -138,7 +138,11 @@ def evening(evening_id: int):
     """An evening: its games, each player's standing and the settlement."""
     the_evening = _evening(evening_id)
     standings = totals.evening_standings(get_db(), evening_id)
-    payments = stats.settle({r["name"]: r["balance"] for r in standings})
+    balances = {r["name"]: r["balance"] for r in standings}
+    for game_id, name, balance in totals.evening_guest_balances(get_db(), evening_id):  # each a guest of one game
+        guest = gettext("%(name)s (guest, game %(game)s)", name=name, game=game_id)
+        balances[guest] = balances.get(guest, 0) + balance
+    payments = stats.settle(balances)
     return render_template(
         "archive/evening.html",
         evening=the_evening,
