@@ -377,3 +377,20 @@ def test_season_points_between_spaces_or_any_keyboards_commas_are_read(client, a
     assert response.status_code == 302, response.text
     tid = response.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/tournaments/{tid}").get_json()["season_points"] == [int(p) for p in kept.split(", ")]
+
+
+@pytest.mark.parametrize(
+    "value, places, written",
+    [
+        (1282.5, 0, "1283"),  # Python's round and "%.0f" gave 1282 here and 428 for 427.5 (a review)
+        (427.5, 0, "428"),
+        (-427.5, 0, "-428"),
+        (0.625, 2, "0.63"),  # "%.2f" gave 0.62 here and 0.88 for 0.875
+        (0.875, 2, "0.88"),
+        (0.145, 2, "0.15"),  # the figure as written, not the 0.14499… the float holds
+        (2200, 0, "2200"),
+        (0.0, 2, "0.00"),
+    ],
+)
+def test_a_figure_is_rounded_one_way_a_half_away_from_zero(value, places, written):
+    assert numbers.rounded(value, places) == written

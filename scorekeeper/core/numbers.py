@@ -13,6 +13,7 @@ an exponent, more digits than the place takes. A number sent as JSON is a JSON n
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 MAX_DIGITS = 30  # far beyond any figure, id or count; int() reads at most 4300
@@ -35,3 +36,12 @@ def whole(text: Any, *, signed: bool = False, digits: int = MAX_DIGITS) -> int |
 def written(number: float) -> str:
     """A number as the pages write it: a real minus sign (−120, not -120), as a reader expects."""
     return f"\u2212{-number}" if number < 0 else str(number)
+
+
+def rounded(value: float, places: int = 0) -> str:
+    """A figure with ``places`` decimals as the pages write it, a half always away from zero (1282.5:
+    1283; 0.625: 0.63; −427.5: −428), as the standings round points a Partie and the win rate rounds
+    its per cent: Python's round and "%.0f" take a half to the even neighbour (1282.5: 1282, 427.5:
+    428), so two figures side by side were rounded two ways. The figure as Python writes it shortest
+    (0.145, not the 0.14499… a float holds) is the one rounded."""
+    return str(Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))

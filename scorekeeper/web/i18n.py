@@ -20,7 +20,7 @@ from flask_babel import Babel, get_locale, get_translations, gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.core.messages import N_, Msg
-from scorekeeper.core.numbers import written
+from scorekeeper.core.numbers import rounded, written
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "it": "Italiano", "et": "Eesti"}
 babel = Babel()
@@ -238,6 +238,7 @@ def init_app(app) -> None:
     app.jinja_env.filters["join_seats"] = seats_label
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["decimal"] = decimal_text
+    app.jinja_env.filters["rounded"] = rounded
     app.jinja_env.filters["local_time"] = local_time
 
 
