@@ -288,6 +288,31 @@ def test_game_csv_neutralises_formulas_and_keeps_numbers(client):
     assert rows[3] == ["result", "'" + EVIL[0] + " & -Carl won by 8300"]
 
 
+def test_evening_csv_tells_a_won_game_a_draw_and_a_game_in_play_apart(client):
+    """A draw and a game in play both ended in two empty cells, winner and margin (a review found it); the
+    last column says which. A game to 500 whose table ends a tie drawn (docs/rules.md, "House rules") at
+    500 : 500 is drawn."""
+    evening_id = new_evening(client, ["Anna", "Bert", "Carl", "Dora"], when="2026-11-01")
+    won, _ = game_in_evening(client, evening_id)
+    for _ in range(2):
+        post_hand(client, won, *_win(loser_hand=250))
+    data = {"csrf_token": csrf_token(client, "/games/new/classic"), "first_dealer": "0", "evening": str(evening_id)}
+    data |= {f"players-{i}": name for i, name in enumerate(["Anna", "Bert", "Carl", "Dora"])}
+    data |= {"target": "500", "setting_tie_rule": "draw"}
+    response = client.post("/games/new/classic", data=data)
+    assert response.status_code == 302, response.text
+    drawn = int(response.headers["Location"].rsplit("/", 1)[1])
+    post_hand(client, drawn, side_fields(0, melded=500), side_fields(1, melded=500))
+    assert client.get(f"/api/games/{drawn}").get_json()["finished"]
+    playing, _ = game_in_evening(client, evening_id)
+    post_hand(client, playing, side_fields(0, melded=150), side_fields(1, melded=130))
+    rows = _rows(client.get(f"/evenings/{evening_id}.csv").text)
+    assert rows[0][-3:] == ["winner", "margin", "result"]
+    by_game = {int(row[0]): row[-3:] for row in rows[1:4]}
+    assert by_game[drawn] == ["", "", "drawn"] and by_game[playing] == ["", "", "in play"]
+    assert by_game[won][1:] == ["8300", "won"] and by_game[won][0]
+
+
 def test_evening_csv_neutralises_formulas_and_keeps_numbers(client):
     evening_id = new_evening(client, EVIL, when="2026-11-01")
     game_id, _ = game_in_evening(client, evening_id, names=EVIL)

@@ -249,9 +249,10 @@ def evening_csv(sheets: list[sheet.Sheet], standings: list[dict[str, Any]]) -> s
     """An evening: its games with their results, then each player's standing."""
     out = io.StringIO()
     writer = _SafeWriter(out)
-    writer.writerow(["game", "rules", "sides", "hands", "totals", "winner", "margin"])
+    writer.writerow(["game", "rules", "sides", "hands", "totals", "winner", "margin", "result"])
     for s in sheets:
         result = s.state.result
+        won = result.finished and result.winner is not None
         writer.writerow(
             [
                 s.game.id,
@@ -259,8 +260,9 @@ def evening_csv(sheets: list[sheet.Sheet], standings: list[dict[str, Any]]) -> s
                 " vs ".join(s.side_names),
                 len(s.rows),
                 " : ".join(map(str, s.state.totals)),
-                s.side_names[result.winner] if result.finished and result.winner is not None else "",
-                result.margin if result.finished else "",
+                s.side_names[result.winner] if won else "",
+                result.margin if won else "",
+                "won" if won else "drawn" if result.finished else "in play",  # a draw and a game in play apart
             ]
         )
     writer.writerow([])
