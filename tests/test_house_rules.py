@@ -701,3 +701,17 @@ def _kept_totals(path: str, game: int) -> list[int]:
         (totals,) = db.execute("select totals from game_results where game_id = ?", [game]).fetchone()
     db.close()
     return json.loads(totals)
+
+
+def test_a_canadian_game_with_its_defaults_lists_no_value_changed(client):
+    """docs/rules.md, "A table's own rules": Canadian's going-out bonus, red threes and black three in hand
+    are settings that share their names with values; a game started with its defaults said "The table's own
+    rules:" and listed all three "changed" (a review found it). A table's own figure outside the settings'
+    choices (0 for a black three left in hand) is still listed."""
+    plain = client.get(f"/games/{start_game(client, variant='canadian')}").text
+    assert 'class="own-values"' not in plain and "changed-mark" not in plain
+    assert keep(client, base="canadian", name="Ohne Strafe", black_three_in_hand=0).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    own = html.unescape(client.get(f"/games/{start_game(client, variant=f'house-{house}')}").text)
+    changed = re.findall(r"<li>([^<]*): <strong>([^<]*)</strong> <span class=\"changed-mark\">", own)
+    assert [label for label, _value in changed] == ["A black three left in hand costs"], changed

@@ -36,12 +36,18 @@ def settings_chosen(game: Game) -> list[tuple[str, str]]:
 
 def values_changed(game: Game) -> list[tuple[rulesets.Value, Any]]:
     """The table's own values the game plays with (its settings aside): (the value, the game's)
-    (docs/rules.md, "A table's own rules")."""
+    (docs/rules.md, "A table's own rules"). A setting of the rule set that shares its name with a value
+    (Canadian's going-out bonus, red threes, black three in hand) holding one of the setting's choices is
+    a setting, not a value changed: a Canadian game with its defaults listed three "changed" (a review
+    found it); a table's own figure outside those choices (0 for a black three) is a value changed."""
     base = rulesets.get(game.variant)
+    chosen = {setting.key: {str(value) for value, _label in setting.choices} for setting in base.settings}
     return [
         (spec, game.settings[spec.name])
         for spec in rulesets.values_of(rulesets.with_settings(base, game.settings))
-        if spec.group != "settings" and spec.name in game.settings
+        if spec.group != "settings"
+        and spec.name in game.settings
+        and str(game.settings[spec.name]) not in chosen.get(spec.name, ())  # one of its setting's choices
     ]
 
 
