@@ -580,6 +580,13 @@ def test_black_threes_left_in_hand_are_counted_with_the_7_to_4():
     )
     # one hand may hold the 32 and the 4 (at most 36 of "7 to 4, black 3s")
     check(CLASSIC, [side(), side(hand_cards={"low": 37})], [(1, "hand_cards.low", ["36", "7 to 4, black 3s"])])
+    # 32 and 6 melded: over the deck's 32, said once beside each count, not again as over the 36 of
+    # "7 to 4, black 3s" with another deck's size (a review at the table found both)
+    check(
+        CLASSIC,
+        [side(melded_cards={"low": 32}), side(melded_cards={"low": 6})],
+        [(0, "melded_cards.low", ["32", "38"]), (1, "melded_cards.low", ["32", "38"])],
+    )
 
 
 def test_black_threes_with_a_value_of_their_own_are_counted_apart():

@@ -116,10 +116,14 @@ def cards_of_each_kind_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) ->
     ``black_threes_in_the_deck``)."""
     pooled = rules.black_threes_with_low_in_hand
     problems = []
+    melded_low_over = False
     for key in CARD_GROUP_KEYS:
         parts = ("melded_cards",) if key == "low" and pooled else ("melded_cards", "hand_cards")
-        problems += _over_the_deck(reads, key, parts, rules.cards_in_deck[key], GROUP_LABELS[key])
-    if pooled:  # the black threes counted apart are in the sum, and told so beside their counts
+        over = _over_the_deck(reads, key, parts, rules.cards_in_deck[key], GROUP_LABELS[key])
+        melded_low_over = melded_low_over or (key == "low" and pooled and bool(over))
+        problems += over
+    if pooled and not melded_low_over:  # the black threes counted apart are in the sum, told so beside their counts
+        # (a melded 7 to 4 over the deck's is told once, not again as over the 7 to 4 and black threes)
         deck = rules.cards_in_deck["low"] + rules.cards_in_deck["black_threes"]
         both = ("melded_cards", "hand_cards")
         problems += _over_the_deck(reads, "low", both, deck, LOW_AND_BLACK_THREES, _black_three_counts(reads))
