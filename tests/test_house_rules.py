@@ -586,10 +586,10 @@ def test_a_game_that_already_has_both_opening_rules_still_scores_live(client):
     assert response.status_code == 200, response.get_json()
 
 
-def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(client):
-    """A hand stored with a black three among the cards left in hand (entered before the row was left out,
-    or sent so by the API) shows that row on its correction form, so saving it unchanged keeps its
-    score (a read of the change found 105 turning to 110). docs/rules.md#classic › Card values."""
+def _a_black_three_among_the_cards(client) -> tuple[int, tuple]:
+    """A game under a table's penalty of 100 for a black three left in hand, with one hand saved whose side 1
+    gives a black three among its cards left in hand (as the API may, or a hand entered before): the game
+    and the hand's sides."""
     assert keep(client, name="Schwarze Drei", black_three_in_hand=100).status_code == 302
     house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
     game = start_game(client, variant=f"house-{house}")
@@ -598,6 +598,14 @@ def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(clie
         side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2, "black_threes": 1}),
     )
     assert post_hand(client, game, *sides).status_code == 302
+    return game, sides
+
+
+def test_a_hand_with_black_threes_among_its_cards_keeps_them_when_corrected(client):
+    """A hand stored with a black three among the cards left in hand (entered before the row was left out,
+    or sent so by the API) shows that row on its correction form, so saving it unchanged keeps its
+    score (a read of the change found 105 turning to 110). docs/rules.md#classic › Card values."""
+    game, sides = _a_black_three_among_the_cards(client)
     before = client.get(f"/api/games/{game}").get_json()["totals"]
     hand = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
     url = f"/games/{game}/hands/{hand}/edit"
@@ -664,17 +672,10 @@ def test_an_archive_kept_before_black_threes_among_the_cards_cost_their_penalty_
     """A hand stored with a black three among its cards under a table's penalty of 100 was kept at its card
     value (105 where 10 is due: docs/rules.md#classic › Card values, 130 − 20 − 100). Opening the archive
     after the upgrade scores that hand again (migration m027) and keeps the game's figures again, so the
-    sheet, the history and the totals agree (a review found the sheet at 10 and the kept figures at 105)."""
+    sheet and the figures the statistics and the history read agree (a review found 10 and 105)."""
     import sqlite3
 
-    assert keep(client, name="Schwarze Drei", black_three_in_hand=100).status_code == 302
-    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
-    game = start_game(client, variant=f"house-{house}")
-    sides = (
-        side_fields(0, went_out="normal", natural=1, melded_cards={"high": 10}),
-        side_fields(1, melded_cards={"high": 5, "low": 16}, hand_cards={"high": 2, "black_threes": 1}),
-    )
-    assert post_hand(client, game, *sides).status_code == 302
+    game, _sides = _a_black_three_among_the_cards(client)
     path = app.config["DATABASE"]
     with sqlite3.connect(path) as db:  # as the hand was kept before: its black three at 5
         (scores,) = db.execute("select scores from hands where game_id = ?", [game]).fetchone()
