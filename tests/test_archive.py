@@ -397,7 +397,7 @@ def test_kept_totals_match_the_results_after_every_kind_of_write(app, client):
             (r["a"], r["b"]): (r["games"], r["won"], r["margin"])
             for r in db.query(
                 "select x.player_id as a, y.player_id as b, count(*) as games, sum(x.won) as won, "
-                "sum(x.margin) as margin "
+                "sum(x.lead) as margin "  # the side's lead (core.results.side_lead)
                 "from player_results x join player_results y on x.game_id = y.game_id and x.side = y.side "
                 "and x.player_id < y.player_id group by x.player_id, y.player_id"
             )
@@ -773,3 +773,60 @@ def test_an_evenings_settlement_holds_what_a_guest_owes(client):
     assert sorted(payments) == [("Bert", "Anna", "7900"), (f"Player 4 (guest, game {game_id})", "Carl", "7900")]
     client.get(f"/prefs?lang=de&next=/evenings/{evening_id}")
     assert f"Player 4 (Gast, Spiel {game_id})" in html.unescape(client.get(f"/evenings/{evening_id}").text)
+
+
+def _austrian_two_against_three(client) -> int:
+    """An Austrian game of five, Anna & Bert against Carl, Dora and Eva, to 1000, won in one hand
+    (docs/rules.md#austrian › Going out: out 100 + natural 500 + melded 400 = 1000; the three meld 210):
+    a lead of 790. The settlement (docs/rules.md#austrian › End of the game): each of the three pays 790
+    to one winner in turn, Anna 1580 and Bert 790."""
+    game = start_game(client, "austrian", ["Anna", "Bert", "Carl", "Dora", "Eva"], layout="5", target=1000)
+    post_hand(client, game, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=210))
+    return game
+
+
+def _pair_margins(path: str) -> dict[tuple[str, str], int]:
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "select pa.name, pb.name, t.margin from pair_totals t join players pa on pa.id = t.a "
+            "join players pb on pb.id = t.b where t.games > 0"
+        ).fetchall()
+    db.close()
+    return {tuple(sorted((a, b))): margin for a, b, margin in rows}
+
+
+def test_a_partnership_counts_its_sides_lead_where_sides_are_of_two_sizes(client, app):
+    """Partnerships' +/− took the first partner's share of the settlement: Anna & Bert +1580 (Anna's),
+    where they won by 790 (a review of the statistics found it); the three's pairs −790 each."""
+    game = _austrian_two_against_three(client)
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [1000, 210]
+    with sqlite3.connect(app.config["DATABASE"]) as db:  # each player's own share stays his
+        shares = dict(db.execute("select p.name, t.margin from player_totals t join players p on p.id = t.player_id"))
+    db.close()
+    assert (shares["Anna"], shares["Bert"], shares["Carl"]) == (1580, 790, -790)
+    pairs = _pair_margins(app.config["DATABASE"])
+    assert pairs == {("Anna", "Bert"): 790, ("Carl", "Dora"): -790, ("Carl", "Eva"): -790, ("Dora", "Eva"): -790}
+    for query in ("", "?variant=austrian"):  # all time (kept totals) and a filter (summed from the games)
+        page = html.unescape(client.get(f"/stats{query}").text).replace(' role="cell"', "")
+        pairs_table = page[page.index("Partnerships") :]
+        assert re.search(r"Anna &amp; Bert|Anna & Bert", pairs_table), query
+        assert "+790" in pairs_table and "+1580" not in pairs_table, query
+
+
+def test_an_archive_kept_before_partnerships_counted_their_sides_lead_is_counted_again(client, app):
+    """Migration m028: an archive whose partnerships took the first partner's share (Anna & Bert +1580)
+    counts its side's lead (790) once opened after the upgrade."""
+    _austrian_two_against_three(client)
+    path = app.config["DATABASE"]
+    with sqlite3.connect(path) as db:  # as kept before: no lead, the partnership at Anna's 1580
+        db.execute("alter table player_results drop column lead")
+        db.execute(
+            "update pair_totals set margin = 1580 where a = (select id from players where name = 'Anna') "
+            "and b = (select id from players where name = 'Bert')"
+        )
+        db.execute("delete from _sqlite_migrations where name = 'm028_partnerships_count_their_sides_lead'")
+    db.close()
+    assert _pair_margins(path)[("Anna", "Bert")] == 1580
+    open_db(path).close()  # the app opening its archive after the upgrade
+    assert _pair_margins(path)[("Anna", "Bert")] == 790
+    assert _pair_margins(path)[("Carl", "Dora")] == -790

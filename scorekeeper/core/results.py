@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.core import ratings, rulesets, sheet
+from scorekeeper.core import ratings, rulesets, scoring, sheet
 from scorekeeper.core.models import Game, Hand
 
 Scored = tuple[tuple[int, ...], tuple[int, ...], int | None]  # a hand's (side scores, canastas, who went out)
@@ -49,9 +49,22 @@ def player_rows(
                         "canastas": running.canastas[side],
                         "margin": balance.get(seat, 0),
                         "total": running.totals[side],
+                        "lead": side_lead(result, side),
                     }
                 )
     return rows
+
+
+def side_lead(result: scoring.Result, side: int) -> int:
+    """A side's result as its partnership's +/− counts it: won, its leads over the sides that lost; lost,
+    minus the winner's lead over it; else 0. Where sides are of one size it is each of its players'
+    margin in the settlement; where they are not (Austrian, 2 against 3) the settlement gives the two
+    winners 1580 and 790 of a lead of 790, and the partnership counted whichever partner came first."""
+    if not result.finished or result.winner is None:
+        return 0
+    if not result.leads:  # figures kept before the leads were: the margin over the next
+        return (result.margin or 0) * (1 if side == result.winner else -1)
+    return sum(result.leads) if side == result.winner else -result.leads[side]
 
 
 def score_hands(

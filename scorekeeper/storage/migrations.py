@@ -468,3 +468,19 @@ def m027_black_threes_among_the_cards_at_their_penalty(db: Database) -> None:
     games = db.execute(f"select distinct game_id from hands where {black_threes_in_hand}").fetchall()
     db.execute(f"update hands set scores = null where {black_threes_in_hand}")
     db.conn.executemany("update game_results set kept = null where game_id = ?", games)
+
+
+@migrations()
+def m028_partnerships_count_their_sides_lead(db: Database) -> None:
+    """A partnership's +/− counts its side's lead in each game (``core.results.side_lead``), not the first
+    partner's share of the settlement, which differs from the other's where the sides are of two sizes
+    (Austrian, 2 against 3: 1580 and 790 of a lead of 790). Every kept row takes its margin as its lead
+    (what the partnerships were counted with); the games whose partners' margins differ have their kept
+    figures emptied, so the app keeps them again when it opens the archive and moves the partnerships'
+    totals by the difference."""
+    db.execute("alter table player_results add column lead integer")
+    db.execute("update player_results set lead = margin")
+    db.execute(
+        "update game_results set kept = null where game_id in (select game_id from player_results "
+        "group by game_id, side having count(distinct margin) > 1)"
+    )

@@ -89,7 +89,8 @@ def _apply_pair_totals(db: Database, old: list[dict[str, Any]], new: list[dict[s
             for y in rows:
                 if x["player_id"] < y["player_id"] and x["side"] == y["side"]:
                     d = pairs.setdefault((x["player_id"], y["player_id"]), [0, 0, 0, 0])
-                    for i, value in enumerate((1, x["finished"], x["won"], x["margin"])):
+                    lead = x["margin"] if x.get("lead") is None else x["lead"]  # a row kept before m028: its margin
+                    for i, value in enumerate((1, x["finished"], x["won"], lead)):
                         d[i] += sign * value
     db.conn.executemany(
         "insert into pair_totals (a, b, " + ", ".join(PAIR_FIELDS) + ") values (?, ?, ?, ?, ?, ?) "

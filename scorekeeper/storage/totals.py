@@ -198,7 +198,7 @@ def partnership_table(
         where, params = _filters(since, until, variant)
         sql = (
             "select * from (select pa.name as a, pb.name as b, count(*) as games, sum(x.finished) as finished, "
-            "sum(x.won) as won, sum(x.margin) as margin "
+            "sum(x.won) as won, sum(coalesce(x.lead, x.margin)) as margin "  # the side's lead (core.results.side_lead)
             "from game_results g join player_results x on x.game_id = g.game_id "
             "join player_results y on y.game_id = g.game_id and y.side = x.side and y.player_id > x.player_id "
             "join players pa on pa.id = x.player_id join players pb on pb.id = y.player_id "
