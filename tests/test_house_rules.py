@@ -716,3 +716,19 @@ def test_a_canadian_game_with_its_defaults_lists_no_value_changed(client):
     own = html.unescape(client.get(f"/games/{start_game(client, variant=f'house-{house}')}").text)
     changed = re.findall(r"<li>([^<]*): <strong>([^<]*)</strong> <span class=\"changed-mark\">", own)
     assert [label for label, _value in changed] == ["A black three left in hand costs"], changed
+
+
+def test_the_rule_sets_filter_keeps_a_tables_own_rules_apart(client):
+    """The statistics and the history filtered by Classic counted the games of a table's own rule set made
+    from Classic too, which has a filter of its own (a review found a player's Classic figures holding
+    them); each filter now has its own games."""
+    assert keep(client, name="Thursday rules", going_out_bonus=200).status_code == 302
+    house = client.get("/api/variants").get_json()["house_rules"][0]["id"]
+    plain, own = start_game(client), start_game(client, variant=f"house-{house}")
+    for game in (plain, own):
+        post_hand(client, game, side_fields(0, melded=150), side_fields(1, melded=130))
+    for query, shown, hidden in (("classic", plain, own), (f"house-{house}", own, plain)):
+        page = client.get(f"/history?variant={query}").text
+        assert f'href="/games/{shown}"' in page and f'href="/games/{hidden}"' not in page, query
+    every = client.get("/history").text
+    assert f'href="/games/{plain}"' in every and f'href="/games/{own}"' in every

@@ -132,8 +132,9 @@ def _filters(since: str | None, until: str | None, variant: str | None, alias: s
     if variant and variant.startswith("house-"):  # a table's own rule set: the games started from it
         where.append(f"{alias}.game_id in (select id from games where house_rules_id = ?)")
         params.append(int(variant.removeprefix("house-")))
-    elif variant:
+    elif variant:  # the rule set itself: not the games of a table's own rule set made from it (filtered apart)
         where.append(f"{alias}.variant = ?")
+        where.append(f"{alias}.game_id not in (select id from games where house_rules_id is not null)")
         params.append(variant)
     if since:
         where.append(f"{alias}.day >= ?")
