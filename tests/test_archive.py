@@ -815,8 +815,11 @@ def test_a_partnership_counts_its_sides_lead_where_sides_are_of_two_sizes(client
 
 def test_an_archive_kept_before_partnerships_counted_their_sides_lead_is_counted_again(client, app):
     """Migration m028: an archive whose partnerships took the first partner's share (Anna & Bert +1580)
-    counts its side's lead (790) once opened after the upgrade."""
+    counts its side's lead (790) once opened after the upgrade; and a player beside a guest keeps his
+    side's lead too (a review found Anna's row at her 1580 there, with no partnership to show it)."""
     _austrian_two_against_three(client)
+    with_guest = start_game(client, "austrian", ["Anna", "", "Carl", "Dora", "Eva"], layout="5", target=1000)
+    post_hand(client, with_guest, side_fields(0, went_out="normal", natural=1, melded=400), side_fields(1, melded=210))
     path = app.config["DATABASE"]
     with sqlite3.connect(path) as db:  # as kept before: no lead, the partnership at Anna's 1580
         db.execute("alter table player_results drop column lead")
@@ -829,4 +832,12 @@ def test_an_archive_kept_before_partnerships_counted_their_sides_lead_is_counted
     assert _pair_margins(path)[("Anna", "Bert")] == 1580
     open_db(path).close()  # the app opening its archive after the upgrade
     assert _pair_margins(path)[("Anna", "Bert")] == 790
-    assert _pair_margins(path)[("Carl", "Dora")] == -790
+    assert _pair_margins(path)[("Carl", "Dora")] == -790 * 2
+    with sqlite3.connect(path) as db:
+        leads = db.execute(
+            "select r.lead, r.margin from player_results r join players p on p.id = r.player_id "
+            "where p.name = 'Anna' and r.game_id = ?",
+            [with_guest],
+        ).fetchone()
+    db.close()
+    assert leads == (790, 1580)  # her side's lead; her share of the settlement stays hers

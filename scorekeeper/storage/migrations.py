@@ -475,12 +475,14 @@ def m028_partnerships_count_their_sides_lead(db: Database) -> None:
     """A partnership's +/− counts its side's lead in each game (``core.results.side_lead``), not the first
     partner's share of the settlement, which differs from the other's where the sides are of two sizes
     (Austrian, 2 against 3: 1580 and 790 of a lead of 790). Every kept row takes its margin as its lead
-    (what the partnerships were counted with); the games whose partners' margins differ have their kept
-    figures emptied, so the app keeps them again when it opens the archive and moves the partnerships'
-    totals by the difference."""
+    (what the partnerships were counted with, and each row's lead where sides are of one size); the games
+    whose sides are not (the only layouts: Austrian's and the Encyclopedia's of five, 2 against 3; a
+    player beside a guest there too) have their kept figures emptied, so the app keeps them again when it
+    opens the archive and moves the partnerships' totals by the difference."""
     db.execute("alter table player_results add column lead integer")
     db.execute("update player_results set lead = margin")
     db.execute(
-        "update game_results set kept = null where game_id in (select game_id from player_results "
-        "group by game_id, side having count(distinct margin) > 1)"
+        "update game_results set kept = null where game_id in (select id from games "
+        "where variant in ('austrian', 'encyclopedia') and layout = '5') or game_id in (select game_id "
+        "from player_results group by game_id, side having count(distinct margin) > 1)"
     )
