@@ -732,3 +732,26 @@ def test_the_rule_sets_filter_keeps_a_tables_own_rules_apart(client):
         assert f'href="/games/{shown}"' in page and f'href="/games/{hidden}"' not in page, query
     every = client.get("/history").text
     assert f'href="/games/{plain}"' in every and f'href="/games/{own}"' in every
+
+
+def test_the_history_names_a_game_by_its_tables_rule_set_and_follows_a_rename(client, app):
+    """A game of a table's own rule set made from Classic was named "Classic Canasta" in the history and a
+    player's games, while the Classic filter leaves it out (a review found it): it is named by its own
+    rule set, and a renamed rule set is named anew (the page kept for the archive's generation before
+    the rename is not served again: migration m029)."""
+    house = thursday(client)
+    game = start_game(client, variant=f"house-{house}")
+    post_hand(client, game, side_fields(0, melded=150), side_fields(1, melded=130))
+    page = html.unescape(client.get("/history").text)
+    row = page[page.index(f'href="/games/{game}"') :][:600]
+    assert "Thursday rules" in row and "Classic Canasta" not in row
+    player = re.search(r'href="/players/(\d+)"', client.get("/players").text).group(1)
+    assert "Thursday rules" in html.unescape(client.get(f"/players/{player}").text)
+    url = f"/house-rules/{house}"
+    with app.app_context():
+        before = dbmod.generation(dbmod.get_db())
+    assert client.post(url, data=form_of(client, url) | {"name": "Friday rules", "version": "0"}).status_code == 302
+    with app.app_context():
+        assert dbmod.generation(dbmod.get_db()) > before  # what the page cache keys its pages by
+    page = html.unescape(client.get("/history").text)
+    assert "Friday rules" in page and "Thursday rules" not in page

@@ -486,3 +486,15 @@ def m028_partnerships_count_their_sides_lead(db: Database) -> None:
         "where variant in ('austrian', 'encyclopedia') and layout = '5') or game_id in (select game_id "
         "from player_results group by game_id, side having count(distinct margin) > 1)"
     )
+
+
+@migrations()
+def m029_house_rules_raise_the_generation(db: Database) -> None:
+    """A table's own rule set changed (its name above all) raises the archive's generation, as every other
+    table a page shows does (m009): the history and a player's games name a game by its table's rule set,
+    and a page kept for the generation before would name it as it was."""
+    for event in ("insert", "update", "delete"):
+        db.execute(
+            f"create trigger house_rules_{event}_generation after {event} on house_rules "
+            "begin update meta set generation = generation + 1 where id = 1; end"
+        )

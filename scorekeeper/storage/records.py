@@ -116,6 +116,18 @@ def get_game(db: Database, game_id: int) -> Game | None:
     return game_from_row(dict(zip([c[0] for c in cursor.description], row)))
 
 
+def own_rule_set_names(db: Database, game_ids: list[int]) -> dict[int, str]:
+    """Of these games, those started from a table's own rule set: game id → that rule set's name."""
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" for _ in game_ids)
+    rows = db.execute(
+        f"select g.id, h.name from games g join house_rules h on h.id = g.house_rules_id where g.id in ({marks})",
+        game_ids,
+    ).fetchall()
+    return dict(rows)
+
+
 def guests_of(db: Database, game_id: int) -> list[bool]:
     """Which seats of a game are guests."""
     rows = db.execute("select seat, player_id is null from game_seats where game_id = ? order by seat", [game_id])

@@ -215,6 +215,7 @@ def _player_page(pid: int, rename=None, merge=None, status: int = 200):
         merge=merge,
         games=games,
         rule_sets=rulesets.RULE_SETS,
+        own_names=records.own_rule_set_names(db, [g.game_id for g in games]),
     ), status
 
 
@@ -312,6 +313,7 @@ def history():
             players=records.list_players(db),
             rule_sets=rulesets.RULE_SETS,
             own_rule_sets=own,
+            own_names=records.own_rule_set_names(db, [g.game_id for g in rows]),
             args=args,
             round_over=tournament_state.round_over(db, [g.game_id for g in rows if not g.finished]),
             **extra,
