@@ -841,3 +841,23 @@ def test_an_archive_kept_before_partnerships_counted_their_sides_lead_is_counted
         ).fetchone()
     db.close()
     assert leads == (790, 1580)  # her side's lead; her share of the settlement stays hers
+
+
+def test_an_evening_gives_a_game_its_totals_at_its_end(client):
+    """A correction can end a game before its last hand (docs/rules.md#classic › End of the game): hand 1
+    corrected to 4000 : 50 ends it at hand 2, at 8000 : 100, won by 7900, with hand 3 recorded after the
+    end. The evening page gave the totals after every hand, 12000 : 150, beside "won by 7900" (a review
+    found it); the history gave those at the end."""
+    evening_id = new_evening(client, NAMES4, when="2026-11-01")
+    game, _names = game_in_evening(client, evening_id)
+    post_hand(client, game, side_fields(0, melded=150), side_fields(1, melded=130))
+    post_hand(client, game, *win_hand())
+    post_hand(client, game, *win_hand())  # 8150 : 230, the end
+    token = csrf_token(client, f"/games/{game}")
+    assert client.post(f"/games/{game}/reopen", data={"csrf_token": token}).status_code == 302
+    first = client.get(f"/api/games/{game}").get_json()["hands"][0]["id"]
+    assert post_hand(client, game, *win_hand(), url=f"/games/{game}/hands/{first}/edit").status_code == 302
+    assert client.get(f"/api/games/{game}").get_json()["totals"] == [12000, 150]
+    for path in (f"/evenings/{evening_id}", "/history"):
+        page = html.unescape(client.get(path).text).replace("\u2009", "")
+        assert "8000 : 100" in page and "won by 7900" in page and "12000" not in page, path
