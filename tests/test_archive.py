@@ -94,6 +94,11 @@ def test_three_players_winner_collects_from_each(client):
     page = client.get(f"/evenings/{evening_id}").text
     assert "Bert pays Anna <strong>700</strong>" in page or "Carl pays Anna <strong>1000</strong>" in page
     assert re.search(r">Anna</a></td><td class=\"num\">\d</td><td class=\"num\">1</td><td class=\"num\">\+1700<", page)
+    # docs/rules.md#classic-3p: no single margin for three: the lead over each, in the lists as on the game's
+    # page (they said "won by 700", the lead over the next alone, beside Anna's +1700)
+    for path in (f"/evenings/{evening_id}", "/history"):
+        listed = html.unescape(client.get(path).text)
+        assert "Anna won by 700 points over Bert, 1000 points over Carl" in listed, path
 
 
 def test_tonights_evening_is_still_tonights_after_midnight(client, monkeypatch):
