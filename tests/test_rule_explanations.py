@@ -55,7 +55,7 @@ def test_house_rules_keep_their_values_as_the_api_and_stored_games_give_them():
         ("classic-2p", NAMES6[:2], ["melded_with_black", "player"]),
         ("classic-3p", NAMES6[:3], ["lone", "partners"]),
         ("modern", NAMES6[:4], ["melded_without", "straight", "red:canasta_count"]),
-        ("canadian", NAMES6[:4], ["red:always"]),
+        ("canadian", NAMES6[:4], ["red:always", "side_but_black"]),  # black threes in hand have their row
     ],
 )
 def test_the_hand_form_explains_how_to_count_from_the_tables(client, variant, names, shown):
@@ -65,6 +65,7 @@ def test_the_hand_form_explains_how_to_count_from_the_tables(client, variant, na
         "melded_without": model.MELDED_WITHOUT_THREES,
         "side": model.HAND_OF_A_SIDE,
         "player": model.HAND_OF_A_PLAYER,
+        "side_but_black": model.HAND_OF_A_SIDE_BUT_BLACK_THREES,
         "lone": model.LONE_TRIGGER_HINTS[rulesets.LoneTrigger.PILE_OR_OUT],
         "partners": model.LONE_PARTNERS_HINT,
         "straight": model.THREE_KEPT_FOR_A_STRAIGHT,
@@ -78,6 +79,8 @@ def test_the_hand_form_explains_how_to_count_from_the_tables(client, variant, na
         assert str(escape(texts[key])) in page, key
     if "straight" not in shown:
         assert str(escape(model.THREE_KEPT_FOR_A_STRAIGHT)) not in page
+    if "side_but_black" in shown:  # a black three among the cards too would cost 105 (a review at the table)
+        assert str(escape(model.HAND_OF_A_SIDE)) not in page
 
 
 def test_the_pile_or_meld_rule_is_shown_when_the_game_chose_it(client):

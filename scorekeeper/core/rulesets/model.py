@@ -96,6 +96,13 @@ MELDED_WITH_BLACK_THREES = N_("All cards on the table, canastas included; not re
 MELDED_WITHOUT_THREES = N_("All cards on the table, canastas included; no threes.")
 HAND_OF_A_SIDE = N_("All the side’s players’ cards, counted against it.")
 HAND_OF_A_PLAYER = N_("Cards still in the player’s hand.")
+# where a black three left in hand costs a penalty of its own, in its row: not among these too (105 each)
+HAND_OF_A_SIDE_BUT_BLACK_THREES = N_(
+    "All the side’s players’ cards but black threes (they have a row of their own), counted against it."
+)
+HAND_OF_A_PLAYER_BUT_BLACK_THREES = N_(
+    "Cards still in the player’s hand but black threes (they have a row of their own)."
+)
 THREE_KEPT_FOR_A_STRAIGHT = N_(
     "A 3 kept in hand for a Straight counts as melded: add it here; any other 3 left in hand costs 5 in the cards "
     "left in hand."
@@ -405,7 +412,10 @@ class RuleSet:
 
     @property
     def hand_hint(self) -> str:
-        """Whose cards the points in hand count (a message id)."""
+        """Whose cards the points in hand count (a message id); not black threes where one costs a penalty of
+        its own (their row counts them: docs/rules.md, "Canadian Canasta (3 decks)", "A table's own rules")."""
+        if self.black_three_in_hand:
+            return HAND_OF_A_SIDE_BUT_BLACK_THREES if self.side_size > 1 else HAND_OF_A_PLAYER_BUT_BLACK_THREES
         return HAND_OF_A_SIDE if self.side_size > 1 else HAND_OF_A_PLAYER
 
     @property
