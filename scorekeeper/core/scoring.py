@@ -118,6 +118,12 @@ class GameState:
     ended_after: int | None = None  # index of the hand that ended the game
     extra_hands: int = field(default=0)  # hands recorded after the game had ended
 
+    @property
+    def final_totals(self) -> tuple[int, ...]:
+        """The totals the result is about: after the hand that ended the game (a hand recorded after it
+        leaves them), else now; as ``sheet.Running.final_totals`` keeps them."""
+        return self.totals if self.ended_after is None else self.hands[self.ended_after].totals
+
 
 def card_points(rules: RuleSet, counts: Mapping[str, int]) -> int:
     """Card points of a count of cards by value group: jokers, 2s and aces, K–8, 7–4, black 3s

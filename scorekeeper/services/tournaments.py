@@ -409,7 +409,13 @@ def hand_guard(db: Database, game_id: int, adding: bool, organiser: bool = False
     from the director's grid) still enters a table's missing hands from its paper score card after
     its round has ended, until the next round starts (docs/tournaments.md, "The director's grid"):
     as many as the round's hands, where it has a number of them."""
-    at = tournament_state.table_of_game(db, game_id)
+    return _guarded(db, tournament_state.table_of_game(db, game_id), adding, organiser)
+
+
+def _guarded(
+    db: Database, at: tournament_state.GameTable | None, adding: bool, organiser: bool = False
+) -> Verdict | None:
+    """``hand_guard`` for a game's tournament table as read (None: a game outside any tournament)."""
     if at is None:
         return None
     t, table = at.tournament, at.table
@@ -429,9 +435,9 @@ def restore_guard(db: Database, game_id: int, hand_id: int) -> Verdict | None:
     """``hand_guard`` for a deleted hand brought back (Undo): a correction's rule, and, once the table's
     round is over, ``club_night.hand_may_come_back``: REFUSED (ROUND_OVER) for the hand it finished after
     the clock when it has saved another since, or for one past the round's number of hands."""
-    guarded = hand_guard(db, game_id, adding=False)
-    at = tournament_state.table_of_game(db, game_id) if guarded is None else None
-    if at is None:
+    at = tournament_state.table_of_game(db, game_id)  # read once, for both rules
+    guarded = _guarded(db, at, adding=False)
+    if at is None or guarded is not None:
         return guarded
     saved = tournament_records.hand_saved_at(db, game_id, hand_id)
     if saved is None:

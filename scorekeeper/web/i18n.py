@@ -123,18 +123,13 @@ def result_sentence(sheet: Any) -> Markup:
     totals of the hand that ended it ("Anna & Carl win by 420 points (5120 : 4700)."), or a draw.
     One player per side says "wins", a partnership "win"; names are escaped."""
     state, result = sheet.state, sheet.state.result
-    totals = " : ".join(signed(t, plus=False) for t in state.hands[state.ended_after].totals)
+    totals = " : ".join(signed(t, plus=False) for t in state.final_totals)
     names = [escape(name) for name in sheet.side_names]
     if result.winner is None:
         return Markup(gettext("<strong>The game ends drawn</strong> at %(totals)s.", totals=totals))
     many = len(names) > 2
     if many:
-        leads = ", ".join(
-            gettext("%(points)s points over %(name)s", points=lead, name=names[side])
-            for side, lead in enumerate(result.leads)
-            if side != result.winner
-        )
-        by: dict[str, Any] = {"leads": leads}
+        by: dict[str, Any] = {"leads": _leads_over_each(names, result.winner, result.leads)}
     else:
         by = {"points": result.margin}
     sentence = _WIN_SENTENCES[many, sheet.rules.side_size == 1]
@@ -149,9 +144,14 @@ def won_by(names: Any, winner: int, margin: int, totals: Any) -> str:
     statistics' +1845). ``totals``: the totals the result is about."""
     if len(names) <= 2:
         return str(margin)
+    return _leads_over_each(names, winner, [totals[winner] - total for total in totals])
+
+
+def _leads_over_each(names: Any, winner: int, leads: Any) -> str:
+    """The winner's lead over each other side: "1530 points over Bert, 315 points over Fini"."""
     return ", ".join(
-        gettext("%(points)s points over %(name)s", points=totals[winner] - total, name=names[side])
-        for side, total in enumerate(totals)
+        gettext("%(points)s points over %(name)s", points=lead, name=names[side])
+        for side, lead in enumerate(leads)
         if side != winner
     )
 

@@ -66,7 +66,7 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
     blacks = sum(count for _side, _field, count in counts)
     if blacks <= rules.cards_in_deck["black_threes"]:
         return []
-    cards = [c for c in counts if "." in c[1]]  # counted among the cards: over the deck alone, told so there
+    cards = [c for c in counts if c[1] in AMONG_THE_CARDS]  # over the deck by themselves: told so there
     if sum(count for _side, _field, count in cards) > rules.cards_in_deck["black_threes"]:
         counts = [c for c in counts if c not in cards]
     return [
@@ -81,14 +81,18 @@ def black_threes_in_the_deck(rules: RuleSet, reads: Sequence[ReadSide]) -> list[
     ]
 
 
+# black threes counted among the cards (``cards_of_each_kind_in_the_deck`` checks these on their own too)
+AMONG_THE_CARDS = ("melded_cards.black_threes", "hand_cards.black_threes")
+
+
 def _black_three_counts(reads: Sequence[ReadSide]) -> list[tuple[int, str, int]]:
     """Each count of black threes entered apart, melded or in hand: (side, field, count), none of 0."""
     return [
         (i, field, count)
         for i, read in enumerate(reads)
         for field, count in (
-            ("melded_cards.black_threes", (read.melded_cards or {}).get("black_threes", 0)),
-            ("hand_cards.black_threes", (read.hand_cards or {}).get("black_threes", 0)),
+            (AMONG_THE_CARDS[0], (read.melded_cards or {}).get("black_threes", 0)),
+            (AMONG_THE_CARDS[1], (read.hand_cards or {}).get("black_threes", 0)),
             ("black_threes", read.hand.black_threes),
             ("black_threes_in_hand", read.hand.black_threes_in_hand - read.black_threes_at_penalty),
         )

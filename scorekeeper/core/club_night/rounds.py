@@ -158,22 +158,16 @@ def hand_may_come_back(
         return False
     if hand_id in organisers:
         return True
-    late = [
-        i
-        for i, moment in zip(table.hand_ids, table.hands)
-        if i not in organisers and _after_the_stop(t, state, table, moment, i)
-    ]
-    return not (late and _after_the_stop(t, state, table, saved, hand_id))
-
-
-def _after_the_stop(t: Tournament, state: RoundState, table: TableState, saved: datetime, hand_id: int) -> bool:
-    """Whether a table's hand was saved after its round stopped: its time up, or (tables with a final)
-    another table's game at the target."""
     clock_stop = stop_moment(t.round_end, t.round_minutes, state.started, False, ())
-    if clock_stop is not None and saved >= clock_stop:
-        return True
     first = _first_to_the_target(t, state.tables)
-    return first is not None and first.table != table.table and hand_id > _ending_hand(first)
+    other_first = first is not None and first.table != table.table
+
+    def after_the_stop(moment: datetime, number: int) -> bool:
+        """Saved after the round stopped: its time up, or (tables with a final) another table at the target."""
+        return (clock_stop is not None and moment >= clock_stop) or (other_first and number > _ending_hand(first))
+
+    late = [i for i, moment in zip(table.hand_ids, table.hands) if i not in organisers and after_the_stop(moment, i)]
+    return not (late and after_the_stop(saved, hand_id))
 
 
 def round_state(
