@@ -7,7 +7,9 @@ services (docs/tournaments.md, "When a round ends", "The director's grid"):
 - the organiser entering a table's missing hand from its paper score card while the next round is
   started (another tab, another phone) either stores the hand in its round, which then counts it, or
   refuses it because the round is over for good: never a hand stored in a round already past and left
-  out of its result."""
+  out of its result;
+- a table's Undo of the hand it finished after the clock racing that hand entered again stores one of
+  them: never two hands after the clock."""
 
 from __future__ import annotations
 
@@ -155,3 +157,50 @@ def test_the_organisers_score_card_racing_the_next_round_is_counted_in_its_round
                 assert stored == [] and len(table.hands) == 0, tid
                 outcomes.append("refused")
     print("organiser's card against the next round:", outcomes)
+
+
+def test_undo_of_the_hand_after_the_clock_racing_its_entry_again_counts_one(tmp_path):
+    """docs/tournaments.md, "When a round ends": time is up; table 1 saved its hand in progress, then
+    deleted it. One phone enters that hand again while another taps Undo. The restore decides inside its
+    own write whether it would be a second hand after the clock, as the save decides whether the round is
+    over: whichever comes first is stored, the other refused; never two hands after the clock."""
+    app, made = _nights(tmp_path, 1)
+    late = "2000-01-01T00:00:00+00:00"  # the round started long ago: its 50 minutes are up
+    with app.app_context():
+        db = dbmod.get_db()
+        with db.conn:
+            db.execute("update tournaments set round_end = 'minutes', round_minutes = 50, round_hands = null")
+            db.execute("update tournament_rounds set started_at = ?", [late])
+    outcomes = set()
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        for tid in made:
+            _t, first = _round(app, tid, 1)
+            game = first.tables[0].game_id
+            entering, undoing = Phone(base), Phone(base)
+            token = entering.form(f"/games/{game}/hands/new")["csrf_token"]
+            assert entering.post(f"/games/{game}/hands/new", _hand_fields(token, "0", (150, 130)))[0] == 302
+            with app.app_context():
+                hand = records.hands(dbmod.get_db(), game)[0].id
+            undo = undoing.form(f"/games/{game}")["csrf_token"]
+            assert undoing.post(f"/games/{game}/hands/{hand}/delete", {"csrf_token": undo})[0] == 302
+            again = entering.form(f"/games/{game}/hands/new")
+            saved, restored = _at_once(
+                [
+                    lambda: entering.post(
+                        f"/games/{game}/hands/new", _hand_fields(again["csrf_token"], again["based_on"], (300, 130))
+                    ),
+                    lambda: undoing.post(f"/games/{game}/hands/{hand}/restore", {"csrf_token": undo}),
+                ]
+            )
+            assert restored[0] == 302, tid  # refused or not, Undo answers with the scoreboard and its message
+            with app.app_context():
+                stored = records.hands(dbmod.get_db(), game)
+            assert len(stored) == 1, (tid, [h.id for h in stored])
+            if saved[0] == 302:
+                assert stored[0].id != hand and stored[0].sides[0]["melded_points"] == 300, tid
+                outcomes.add("entered again, Undo refused")
+            else:
+                assert saved[0] == 409 and stored[0].id == hand, (tid, saved[0])
+                outcomes.add("brought back, the entry refused")
+    assert outcomes  # which came first is the server's to decide; each outcome counts one hand
